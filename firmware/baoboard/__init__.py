@@ -1,0 +1,1 @@
+# The board application: pit activations -> move recognition -> LED guidance -> serial reports.

@@ -1,0 +1,48 @@
+# The hardware interface of the board application. The application never imports a hardware module:
+# it is handed an object with these methods. Implementations: the Pico drivers (baoboard.drivers),
+# the Raspberry Pi driver (host), the simulated board (host) and the test fakes.
+#
+# Pits are numbered by their global index everywhere on the board, the same index the rules core uses:
+#   index = side * 16 + ring, side 0 = South, 1 = North;
+#   ring 0..7 = front-row pits 1..8 (A1..A8 / a1..a8), ring 8..15 = back-row pits 8..1 (B8..B1 / b8..b1).
+# So one step of +1 in ring order is one step clockwise (rulings G5). The board description in hardware/
+# maps each index to its sensor bit and LED position on the real chains; drivers apply that mapping, so
+# the application only ever sees pit indices.
+from micropython import const
+
+PITS = const(32)
+FRAME_BYTES = const(96)  # 3 bytes (R, G, B) per pit, in pit-index order
+
+
+class Hardware:
+    """Base class and documentation of the interface; every method must be overridden."""
+
+    def read_pits(self, bitmap: bytearray) -> None:
+        """Fill bitmap (4 bytes, preallocated by the caller) with the raw sensor states:
+        bit (i & 7) of byte (i >> 3) is set while pit i senses a hand or a seed. No debouncing here."""
+        raise NotImplementedError
+
+    def show(self, frame: bytearray) -> None:
+        """Light the LEDs: frame holds FRAME_BYTES bytes, R,G,B of pit i at 3*i. The driver applies the
+        brightness cap; it must not allocate."""
+        raise NotImplementedError
+
+    def buttons(self) -> int:
+        """Bit mask of the optional buttons that are pressed (0 on a board without buttons)."""
+        return 0
+
+    def ticks_ms(self) -> int:
+        """A millisecond clock (wrapping like time.ticks_ms on MicroPython)."""
+        raise NotImplementedError
+
+    def serial_read(self, buf: bytearray) -> int:
+        """Read what has arrived on the serial link into buf without blocking; return the byte count."""
+        raise NotImplementedError
+
+    def serial_write(self, data: bytes) -> None:
+        """Write to the serial link. Must not block for long when no host holds the port open."""
+        raise NotImplementedError
+
+    def feed_watchdog(self) -> None:
+        """Feed the hardware watchdog (a no-op where there is none)."""
+        return None

@@ -1,0 +1,52 @@
+# A tiny test runner for the MicroPython unix port, which has no unittest or pytest.
+# It runs every test_* function of tests/firmware/test_*.py (the same files pytest runs on CPython),
+# each in a fresh heap state, and ends with the line "N passed, N failed".
+# Usage: micropython -X heapsize=64k tests/mprun.py [module-name-substring ...]
+import gc
+import os
+import sys
+
+HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+ROOT = HERE + "/.."
+sys.path.insert(0, HERE + "/firmware")
+sys.path.insert(0, ROOT + "/firmware")
+
+
+def run(filters):
+    names = sorted(n[:-3] for n in os.listdir(HERE + "/firmware") if n.startswith("test_") and n.endswith(".py"))
+    if filters:
+        names = [n for n in names if any(f in n for f in filters)]
+    passed = failed = 0
+    for name in names:
+        gc.collect()
+        try:
+            mod = __import__(name)
+        except Exception as e:  # a module that cannot even import fails as a whole
+            failed += 1
+            print("FAIL", name, "(import)", repr(e))
+            sys.print_exception(e)
+            continue
+        for attr in sorted(dir(mod)):
+            if not attr.startswith("test_"):
+                continue
+            fn = getattr(mod, attr)
+            if not callable(fn):
+                continue
+            gc.collect()
+            try:
+                fn()
+            except Exception as e:
+                failed += 1
+                print("FAIL", name + "." + attr, repr(e))
+                sys.print_exception(e)
+            else:
+                passed += 1
+        del sys.modules[name]
+        gc.collect()
+    gc.collect()
+    print("micropython heap free at end:", gc.mem_free())
+    print("%d passed, %d failed" % (passed, failed))
+    return failed
+
+
+sys.exit(1 if run(sys.argv[1:]) else 0)
