@@ -1,0 +1,688 @@
+# The Bao rules core: positions, legal moves, and the sowing engine with its step-by-step account.
+# Runs unchanged on CPython 3.11+ and MicroPython 1.22+. Rule numbers: Donkers "Zanzibar Bao rules for
+# the computer" (1.x-4.x), project rulings (G*, R*, M*: shared/rulings.md).
+#
+# A position is one bytearray (pits, stores, houses, side to move, takasia, result) plus its Rules.
+# Pits: index = side * 16 + ring, side 0 = South, 1 = North; ring 0..7 = front pits 1..8, ring 8..15 =
+# back pits 8..1, so ring + 1 is one step clockwise (G5). A_i faces a_(9-i): ring r faces ring 7 - r.
+# A move is a small int: ring | RIGHT (the direction letter is R) | PLAY (plays the house); legal_moves
+# adds descriptive bits (TAKASA, TAKASIA, NAMUA) that notation needs.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x: int) -> int:
+        return x
+
+
+SOUTH = const(0)
+NORTH = const(1)
+
+# Layout of Position.d
+STORE = const(32)  # 32: South's store, 33: North's
+HOUSE = const(34)  # bit 0: South owns its house, bit 1: North
+TO_MOVE = const(35)
+TAKASIA = const(36)  # ring of the side to move's takasia-ed front pit, or NONE
+WINNER = const(37)  # SOUTH, NORTH or NONE
+IN_HAND = const(38)  # seeds still in hand when a move ended the game half-way
+SIZE = const(39)
+NONE = const(255)
+
+# Move bits
+RING = const(15)
+RIGHT = const(16)
+PLAY = const(32)
+IDENTITY = const(63)
+TAKASA = const(64)  # not a capture move
+MAKES_TAKASIA = const(128)
+NAMUA = const(256)  # played in the namua stage (store seed first)
+
+# Account steps: tuples whose first item is one of these; pits are global indices.
+STEP_STORE = const(1)  # (STEP_STORE, pit): a seed from the store into pit (2.2)
+STEP_LIFT = const(2)  # (STEP_LIFT, pit, n): the move lifts n seeds from pit
+STEP_TAX = const(3)  # (STEP_TAX, pit, 2): two seeds taken out of the lone house (2.4b)
+STEP_SOW = const(4)  # (STEP_SOW, first_pit, direction, n): n seeds, one per pit from first_pit on
+STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction) (1.4)
+STEP_RELAY = const(6)  # (STEP_RELAY, pit, n): endelea, lift n seeds and sow on (1.6)
+STEP_HOUSE = const(7)  # (STEP_HOUSE, pit, played): the house decision (2.5b)
+STEP_END = const(8)  # (STEP_END, pit, reason)
+
+# Why a move ended (STEP_END reasons, and the low bits of _play's status)
+END_EMPTY = const(0)  # last seed into an empty pit (1.5)
+END_HOUSE = const(1)  # namua takasa ends in the owned house with 6+ seeds (2.5b(1))
+END_HOUSE_STOP = const(2)  # capture move stops in the owned house: the player's choice (2.5b(2), R5)
+END_TAKASIA = const(3)  # sowing ended in the takasia-ed pit (4.1b)
+END_OWN_FRONT_EMPTY = const(4)  # the mover's front row emptied half-way: the mover loses (1.2, R9)
+END_OPP_FRONT_EMPTY = const(5)  # a capture emptied the opponent's front row: the mover wins (1.2, R9)
+END_SLEEP = const(6)  # a never-ending move sleeps where its state first repeats (M4)
+END_INFINITE = const(7)  # a never-ending move: illegal (1.5a, R10)
+_END_MASK = const(15)
+_CAPTURING = const(16)
+_DECISION = const(32)  # the move reached a house decision and stopped
+
+ZANZIBAR = "zanzibar"
+MALAWI = "malawi"
+
+
+class BaoError(ValueError):
+    """Base of the rules core's errors."""
+
+
+class InvalidPositionError(BaoError):
+    """A position that cannot occur (wrong seed count, bad field...)."""
+
+
+class IllegalMoveError(BaoError):
+    """A move that the rules do not allow here; the message cites the rule ("2.4b: ...")."""
+
+    def __init__(self, reason: str, rule: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+
+
+class NotationError(BaoError):
+    """Move or transcript text that cannot be read."""
+
+
+class Rules:
+    """A ruleset and its named options (every choice the rulings leave open)."""
+
+    def __init__(
+        self,
+        ruleset: str = ZANZIBAR,
+        takasia: "bool | None" = None,
+        house_stop_any_count: bool = False,
+        mtaji_takasa_house_stop: bool = False,
+        infinite: "str | None" = None,
+        lone_kichwa: "str | None" = None,
+        relay_limit: int = 20000,
+    ) -> None:
+        if ruleset not in (ZANZIBAR, MALAWI):
+            raise InvalidPositionError("unknown ruleset %r (zanzibar or malawi)" % (ruleset,))
+        malawi = ruleset == MALAWI
+        self.ruleset = ruleset
+        # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); Malawi has none (M1).
+        self.takasia = (not malawi) if takasia is None else bool(takasia) and not malawi
+        # R5: a capture move may stop in the owned house only with 6+ seeds (ruling); True: any count.
+        self.house_stop_any_count = bool(house_stop_any_count)
+        # R5: a mtaji-stage takasa does not stop in a still-owned house (ruling, 3.2); True: it does.
+        self.mtaji_takasa_house_stop = bool(mtaji_takasa_house_stop)
+        # R10: never-ending moves are illegal (Zanzibar); M4: they sleep where their state repeats.
+        self.infinite = infinite or ("sleep" if malawi else "illegal")
+        # 2.4a/3.5b: a lone kichwa may not be sown towards the back row; M3: it may, and loses at once.
+        self.lone_kichwa = lone_kichwa or ("loses" if malawi else "forbidden")
+        # R10's safety net: relays in one move far beyond any finite move ever met.
+        self.relay_limit = relay_limit
+        if self.infinite not in ("illegal", "sleep"):
+            raise InvalidPositionError("option infinite must be 'illegal' or 'sleep'")
+        if self.lone_kichwa not in ("forbidden", "loses"):
+            raise InvalidPositionError("option lone_kichwa must be 'forbidden' or 'loses'")
+
+    def options(self) -> dict:
+        """The options that differ from the ruleset's defaults (what a position or header must carry)."""
+        base = Rules(self.ruleset)
+        out = {}
+        for key in ("takasia", "house_stop_any_count", "mtaji_takasa_house_stop", "infinite", "lone_kichwa",
+                    "relay_limit"):
+            if getattr(self, key) != getattr(base, key):
+                out[key] = getattr(self, key)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and self.ruleset == other.ruleset and self.options() == other.options()
+
+    def __repr__(self) -> str:
+        return "Rules(%r, %r)" % (self.ruleset, self.options())
+
+
+_DEFAULT_RULES = {}  # type: dict
+
+
+def rules_for(ruleset: str) -> Rules:
+    """A shared Rules object with the ruleset's defaults."""
+    r = _DEFAULT_RULES.get(ruleset)
+    if r is None:
+        r = _DEFAULT_RULES[ruleset] = Rules(ruleset)
+    return r
+
+
+class Position:
+    """A Bao position. `d` is the raw bytearray (layout above); use the accessors outside hot paths."""
+
+    def __init__(self, d: "bytearray | None" = None, rules: "Rules | None" = None) -> None:
+        if d is None:
+            d = bytearray(SIZE)
+            d[TAKASIA] = NONE
+            d[WINNER] = NONE
+        self.d = d
+        self.rules = rules or rules_for(ZANZIBAR)
+
+    def copy(self) -> "Position":
+        return Position(bytearray(self.d), self.rules)
+
+    # Readable accessors
+    @property
+    def to_move(self) -> int:
+        return self.d[TO_MOVE]
+
+    @property
+    def winner(self) -> "int | None":
+        w = self.d[WINNER]
+        return None if w == NONE else w
+
+    @property
+    def in_hand(self) -> int:
+        return self.d[IN_HAND]
+
+    @property
+    def takasia(self) -> "int | None":
+        """Global index of the side to move's takasia-ed pit, or None."""
+        t = self.d[TAKASIA]
+        return None if t == NONE else (self.d[TO_MOVE] << 4) + t
+
+    def store(self, side: int) -> int:
+        return self.d[STORE + side]
+
+    def owns_house(self, side: int) -> bool:
+        return bool(self.d[HOUSE] & (1 << side))
+
+    def seeds(self, pit: int) -> int:
+        return self.d[pit]
+
+    def in_namua(self, side: "int | None" = None) -> bool:
+        """R2: a side is in the namua stage while its store is not empty."""
+        return self.d[STORE + (self.d[TO_MOVE] if side is None else side)] > 0
+
+    def key(self) -> bytes:
+        """Hashable identity of the position (for transposition tables and equality)."""
+        return bytes(self.d)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.d == other.d and self.rules == other.rules
+
+    def __hash__(self) -> int:
+        return hash(bytes(self.d))
+
+    def __repr__(self) -> str:
+        return "<Position %s to move>" % ("South" if self.d[TO_MOVE] == SOUTH else "North")
+
+
+def initial(ruleset: str = ZANZIBAR, rules: "Rules | None" = None, first: int = SOUTH) -> Position:
+    """The start position: R1 (Zanzibar) or M1 (Malawi: 2 seeds everywhere; `first` chosen by lot)."""
+    rules = rules or rules_for(ruleset)
+    p = Position(None, rules)
+    d = p.d
+    if rules.ruleset == MALAWI:
+        for i in range(32):
+            d[i] = 2
+        d[TO_MOVE] = first
+    else:
+        for side in (SOUTH, NORTH):
+            base = side << 4
+            d[base + 4] = 6  # the nyumba, pit 5
+            d[base + 5] = 2
+            d[base + 6] = 2
+            d[STORE + side] = 22
+        d[HOUSE] = 3
+        d[TO_MOVE] = SOUTH
+    return p
+
+
+# Geometry helpers
+def pit_name(pit: int) -> str:
+    """Global pit index -> "A1".."B8" (South) / "a1".."b8" (North)."""
+    side, ring = pit >> 4, pit & 15
+    if ring < 8:
+        return ("A" if side == SOUTH else "a") + str(ring + 1)
+    return ("B" if side == SOUTH else "b") + str(16 - ring)
+
+
+def pit_index(name: str) -> int:
+    """"A1".."b8" -> global pit index; raises NotationError."""
+    if len(name) != 2 or name[0] not in "ABab" or name[1] not in "12345678":
+        raise NotationError("not a pit name: %r (A1..A8, B1..B8, a1..a8, b1..b8)" % (name,))
+    side = SOUTH if name[0] in "AB" else NORTH
+    k = int(name[1])
+    ring = k - 1 if name[0] in "Aa" else 16 - k
+    return (side << 4) + ring
+
+
+def ring_direction(ring: int, right: int) -> int:
+    """G6: the letter R moves towards pit 8 on either row: +1 (clockwise) on the front row, -1 behind."""
+    if ring < 8:
+        return 1 if right else -1
+    return -1 if right else 1
+
+
+def _front_empty(d: bytearray, base: int) -> bool:
+    for i in range(base, base + 8):
+        if d[i]:
+            return False
+    return True
+
+
+# The sowing engine
+def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped-def]
+    """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
+    lift) so that the caller can detect a never-ending move, and returns a status (_END_MASK bits:
+    END_*, plus _CAPTURING and _DECISION). With rec, each step of the account is appended to it."""
+    d = p.d
+    rules = p.rules
+    s = d[TO_MOVE]
+    o = s ^ 1
+    me = s << 4
+    op = o << 4
+    hbit = 1 << s
+    r = move & RING
+    right = move & RIGHT
+    namua = d[STORE + s] > 0
+    house_rules = namua or rules.mtaji_takasa_house_stop
+    takasia = d[TAKASIA]
+    direction = 0  # namua captures choose their direction at the first capture
+    hand = 0
+    pos = r
+    capturing = False
+    if namua:
+        d[STORE + s] -= 1
+        d[me + r] += 1
+        if rec is not None:
+            rec.append((STEP_STORE, me + r))
+        if d[op + 7 - r]:
+            capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
+        else:
+            direction = 1 if right else -1
+            if r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
+                hand = 2  # 2.4b, R4: the 2-seed tax; the house stays owned
+                d[me + 4] -= 2
+                if rec is not None:
+                    rec.append((STEP_TAX, me + 4, 2))
+            else:
+                hand = d[me + r]
+                d[me + r] = 0
+                if r == 4:
+                    d[HOUSE] &= ~hbit  # 2.5a: emptied
+                if rec is not None:
+                    rec.append((STEP_LIFT, me + r, hand))
+    else:
+        direction = ring_direction(r, right)
+        hand = d[me + r]
+        d[me + r] = 0
+        if r == 4:
+            d[HOUSE] &= ~hbit
+        if 2 <= hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
+            e = (r + direction * hand) & 15
+            capturing = e < 8 and d[me + e] > 0 and d[op + 7 - e] > 0
+        if rec is not None:
+            rec.append((STEP_LIFT, me + r, hand))
+    while True:
+        if hand:
+            if (pos == 7 and direction == 1) or (pos == 0 and direction == -1):
+                if _front_empty(d, me):  # R9: the first seed goes behind and the front row is empty
+                    pos = (pos + direction) & 15
+                    d[me + pos] += 1
+                    if rec is not None:
+                        rec.append((STEP_SOW, me + pos, direction, 1))
+                        rec.append((STEP_END, me + pos, END_OWN_FRONT_EMPTY))
+                    d[WINNER] = o
+                    d[IN_HAND] = hand - 1
+                    return END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)
+            if rec is not None:
+                rec.append((STEP_SOW, me + ((pos + direction) & 15), direction, hand))
+            for _ in range(hand):
+                pos = (pos + direction) & 15
+                d[me + pos] += 1
+            hand = 0
+        c = d[me + pos]
+        if c == 1:
+            if rec is not None:
+                rec.append((STEP_END, me + pos, END_EMPTY))
+            return END_EMPTY | (_CAPTURING if capturing else 0)
+        if capturing and pos < 8 and d[op + 7 - pos]:
+            # 1.4 / 1.6c: capture the opposite pit and sow its seeds in from a kichwa
+            t = op + 7 - pos
+            n = d[t]
+            d[t] = 0
+            if pos == 3:
+                d[HOUSE] &= ~(1 << o)  # 2.5a: the opponent's house is emptied
+            if not namua:
+                d[HOUSE] = 0  # R6: the first capture of the mtaji stage ends both houses
+            if pos < 2 or (pos < 6 and (direction == 1 or (direction == 0 and not right))):
+                k, direction = 0, 1  # 1.4a/b, R3: from the left kichwa (pit 1) clockwise
+            else:
+                k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
+            if rec is not None:
+                rec.append((STEP_CAPTURE, t, n, me + k, direction))
+            if _front_empty(d, op):
+                if rec is not None:
+                    rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))
+                d[WINNER] = s
+                d[IN_HAND] = n
+                return END_OPP_FRONT_EMPTY | _CAPTURING
+            pos = (k - direction) & 15
+            hand = n
+            continue
+        if pos == 4 and d[HOUSE] & hbit and house_rules and (c >= 6 or (capturing and rules.house_stop_any_count)):
+            if not capturing:
+                if rec is not None:
+                    rec.append((STEP_END, me + 4, END_HOUSE))
+                return END_HOUSE  # 2.5b(1), R5
+            if not move & PLAY:
+                if rec is not None:
+                    rec.append((STEP_HOUSE, me + 4, 0))
+                    rec.append((STEP_END, me + 4, END_HOUSE_STOP))
+                return END_HOUSE_STOP | _CAPTURING | _DECISION  # 2.5b(2)
+            if rec is not None:
+                rec.append((STEP_HOUSE, me + 4, 1))
+        elif pos == takasia and not capturing:
+            if rec is not None:
+                rec.append((STEP_END, me + pos, END_TAKASIA))
+            return END_TAKASIA  # 4.1b
+        yield pos if direction > 0 else pos | 16
+        # 1.6: endelea
+        hand = c
+        d[me + pos] = 0
+        if pos == 4:
+            d[HOUSE] &= ~hbit  # 2.5a: the house is emptied (played or sown out)
+        if rec is not None:
+            rec.append((STEP_RELAY, me + pos, hand))
+
+
+def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1) -> int:
+    """Drive _sow to its end; detect a never-ending move exactly with Brent's cycle detection on the
+    state at each relay (R10), in constant memory. Returns the status; END_INFINITE for a loop (p is
+    then garbage). stop_after >= 0 ends the move at that relay (M4's sleep)."""
+    g = _sow(p, move, rec)
+    d = p.d
+    saved = None
+    saved_key = -1
+    power = lam = 1
+    relays = 0
+    limit = p.rules.relay_limit
+    while True:
+        try:
+            key = next(g)
+        except StopIteration as e:
+            return e.value
+        relays += 1
+        if relays == stop_after:
+            if rec is not None:
+                rec.append((STEP_END, (d[TO_MOVE] << 4) + (key & 15), END_SLEEP))
+            return END_SLEEP
+        if key == saved_key and d == saved:
+            return END_INFINITE | (lam << 8)
+        if relays > limit:
+            return END_INFINITE
+        if lam == power:
+            if saved is None:
+                saved = bytearray(d)
+            else:
+                saved[:] = d
+            saved_key = key
+            power <<= 1
+            lam = 0
+        lam += 1
+
+
+def _first_repeat(p: Position, move: int, cycle: int) -> int:
+    """M4: the relay number at which a never-ending move's state first repeats. `cycle` is the loop
+    length Brent found; two runs `cycle` relays apart meet at the loop's start (mu); the first repeat
+    is relay mu + cycle."""
+    a = p.copy()
+    b = p.copy()
+    ga = _sow(a, move, None)
+    gb = _sow(b, move, None)
+    ka = 0
+    for _ in range(cycle):
+        ka = next(ga)
+    mu = 0
+    while True:
+        ka = next(ga)
+        kb = next(gb)
+        mu += 1
+        if ka == kb and a.d == b.d:
+            return mu + cycle
+
+
+def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
+    """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
+    the opponent to move. An illegal never-ending move gives status END_INFINITE."""
+    child = p.copy()
+    status = _run(child, move, rec)
+    if status & _END_MASK == END_INFINITE:
+        if p.rules.infinite != "sleep":
+            return child, status
+        cycle = status >> 8
+        child = p.copy()
+        if rec is not None:
+            del rec[:]
+        status = _run(child, move, rec, _first_repeat(p, move, cycle) if cycle else p.rules.relay_limit)
+    d = child.d
+    d[TO_MOVE] ^= 1
+    d[TAKASIA] = NONE
+    return child, status & 255
+
+
+# Move generation
+def _capture_starts(p: Position) -> list:
+    """Moves whose first step is a capture (2.3 namua; 3.4 mtaji: 2..15 seeds, ends opposite seeds)."""
+    d = p.d
+    s = d[TO_MOVE]
+    me = s << 4
+    op = (s ^ 1) << 4
+    out = []
+    if d[STORE + s]:
+        for r in range(8):
+            if d[me + r] and d[op + 7 - r]:
+                if r < 2:
+                    out.append(r)  # 1.4b: forced to the left kichwa, written L
+                elif r > 5:
+                    out.append(r | RIGHT)
+                else:
+                    out.append(r)
+                    out.append(r | RIGHT)
+        return out
+    for r in range(16):
+        n = d[me + r]
+        if 2 <= n <= 15:
+            for right in (0, RIGHT):
+                e = (r + ring_direction(r, right) * n) & 15
+                if e < 8 and d[me + e] and d[op + 7 - e]:
+                    out.append(r | right)
+    return out
+
+
+def _takasa_starts(p: Position, front: bool) -> list:
+    """Candidate takasa moves (2.4 namua, 3.5 mtaji), before the never-ending check."""
+    d = p.d
+    rules = p.rules
+    s = d[TO_MOVE]
+    me = s << 4
+    out = []
+    namua = d[STORE + s] > 0
+    filled = 0
+    multi = 0
+    for r in range(8):
+        if d[me + r]:
+            filled += 1
+            if d[me + r] > 1:
+                multi += 1
+    if not front:
+        if namua:
+            return out  # 2.4: namua takasa never starts on the back row
+        for r in range(8, 16):
+            if d[me + r] >= 2:
+                out.append(r)
+                out.append(r | RIGHT)
+        return out
+    owned = d[HOUSE] & (1 << s)
+    for r in range(8):
+        n = d[me + r]
+        if not n:
+            continue
+        if namua:
+            if r == 4 and owned and n >= 6 and filled > 1:
+                continue  # 2.4b
+            if n == 1 and not owned and multi:
+                continue  # 2.4c
+        else:
+            if n < 2:
+                continue  # 3.3
+            if r == d[TAKASIA]:
+                continue  # 4.1
+        lone_kichwa = filled == 1 and (r == 0 or r == 7) and rules.lone_kichwa == "forbidden"
+        if not (lone_kichwa and r == 0):
+            out.append(r)  # L
+        if not (lone_kichwa and r == 7):
+            out.append(r | RIGHT)  # 2.4a, 3.5b: not towards the back row
+    return out
+
+
+def _expand(p: Position, move: int, out: list, flags: int) -> None:
+    child, status = play_raw(p, move, None)
+    if status & _END_MASK == END_INFINITE:
+        return
+    out.append((move | flags, child))
+    if status & _DECISION:
+        child, status = play_raw(p, move | PLAY, None)
+        if status & _END_MASK != END_INFINITE:
+            out.append((move | PLAY | flags, child))
+
+
+def _finite_captures(p: Position, first_only: bool = False) -> list:
+    out = []  # type: list
+    flags = NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
+    for m in _capture_starts(p):
+        _expand(p, m, out, flags)
+        if first_only and out:
+            break
+    return out
+
+
+def legal_moves(p: Position) -> list:
+    """Every legal move with the position it leads to: a list of (move, child). The stop and the
+    play-the-house choice of 2.5b are two moves. Empty when the game is over."""
+    d = p.d
+    if d[WINNER] != NONE:
+        return []
+    s = d[TO_MOVE]
+    namua = d[STORE + s] > 0
+    out = _finite_captures(p)  # 1.7a: captures are compulsory
+    if out:
+        return out
+    flags = TAKASA | (NAMUA if namua else 0)
+    for m in _takasa_starts(p, True):
+        _expand(p, m, out, flags)
+    if not out and not namua:
+        for m in _takasa_starts(p, False):  # 3.5a: the back row only when the front row cannot
+            _expand(p, m, out, flags)
+    if p.rules.takasia and not namua:
+        for i in range(len(out)):
+            m, child = out[i]
+            if child.d[WINNER] == NONE:
+                t = _takasia_pit(child)
+                if t != NONE:
+                    child.d[TAKASIA] = t
+                    out[i] = (m | MAKES_TAKASIA, child)
+    return out
+
+
+def _takasia_pit(child: Position) -> int:
+    """R8 / 4.1: after X's mtaji takasa, Y (to move in child) has no capture and X, if to move, could
+    capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
+    Returns Y's ring or NONE."""
+    if _finite_captures(child, True):
+        return NONE
+    d = child.d
+    y = d[TO_MOVE]
+    x_view = child.copy()
+    x_view.d[TO_MOVE] = y ^ 1
+    xd = x_view.d
+    xme = (y ^ 1) << 4
+    target = NONE
+    for m in _capture_starts(x_view):
+        r = m & RING
+        e = (r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15
+        t = 7 - e  # Y's pit that this capture takes first
+        if t == target:
+            continue
+        if play_raw(x_view, m)[1] & _END_MASK == END_INFINITE:
+            continue
+        if target != NONE:
+            return NONE  # two or more targets
+        target = t
+    if target == NONE:
+        return NONE
+    ybase = y << 4
+    if target == 4 and d[HOUSE] & (1 << y):
+        return NONE  # 4.1a, 4.1c: the still-owned house
+    occupied = multi = 0
+    for r in range(8):
+        if d[ybase + r]:
+            occupied += 1
+            if d[ybase + r] > 1:
+                multi += 1
+    if occupied == 1:
+        return NONE  # 4.1a: the only occupied front pit
+    if multi == 1 and d[ybase + target] > 1:
+        return NONE  # 4.1a: the only front pit with 2+ seeds
+    return target
+
+
+def is_game_over(p: Position) -> bool:
+    return p.d[WINNER] != NONE or not legal_moves(p)
+
+
+def outcome(p: Position, moves: "list | None" = None) -> "int | None":
+    """The winner if the game is over (1.2: front row emptied, possibly half-way through a move, or no
+    legal move for the side to move), else None."""
+    if p.d[WINNER] != NONE:
+        return p.d[WINNER]
+    if moves is None:
+        moves = legal_moves(p)
+    return None if moves else p.d[TO_MOVE] ^ 1
+
+
+def find_move(p: Position, move: int) -> tuple:
+    """The legal (move, child) whose identity (ring, letter, house play) is `move`; IllegalMoveError
+    with the reason and rule otherwise."""
+    want = move & IDENTITY
+    for entry in legal_moves(p):
+        if entry[0] & IDENTITY == want:
+            return entry
+    from bao.reasons import why_illegal  # only on the error path: keeps the core small in RAM
+
+    rule, reason = why_illegal(p, want)
+    raise IllegalMoveError(rule + ": " + reason, rule)
+
+
+def account(p: Position, move: int) -> list:
+    """The step-by-step account of a legal move (a list of STEP_* tuples)."""
+    find_move(p, move)
+    rec = []  # type: list
+    play_raw(p, move & IDENTITY, rec)
+    return rec
+
+
+def perft(p: Position, depth: int) -> int:
+    """Leaf count: every distinct legal move is one leaf; a finished game is one leaf at any depth."""
+    if depth == 0:
+        return 1
+    moves = legal_moves(p)
+    if not moves:
+        return 1
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for _, child in moves:
+        total += perft(child, depth - 1)
+    return total
+
+
+def seed_total(p: Position) -> int:
+    """All 64 seeds: pits, stores and seeds in hand (an invariant)."""
+    d = p.d
+    t = d[STORE] + d[STORE + 1] + d[IN_HAND]
+    for i in range(32):
+        t += d[i]
+    return t

@@ -1,0 +1,253 @@
+# Move and transcript notation (rulings G7, G8), in two explicit dialects:
+#   "donkers": [row] pit [L|R] [* | **] [>]     e.g. 7L*  5R>  B2L  a6L
+#   "kiba":    [row] pit [<|>] [* | **] [+]     the revised edition: < > for L R and + plays the house
+# In the namua stage the row letter is omitted (and accepted); a namua capture's letter names the kichwa
+# the captured seeds go in from (L = pit 1, R = pit 8) and is omitted where the kichwa is forced (1.4b).
+from bao.core import (
+    IDENTITY,
+    MAKES_TAKASIA,
+    NAMUA,
+    PLAY,
+    RIGHT,
+    RING,
+    STORE,
+    TAKASA,
+    TO_MOVE,
+    WINNER,
+    NONE,
+    IllegalMoveError,
+    NotationError,
+    Position,
+    find_move,
+)
+
+DONKERS = "donkers"
+KIBA = "kiba"
+DIALECTS = (DONKERS, KIBA)
+
+
+def _marks(dialect: str) -> tuple:
+    if dialect == DONKERS:
+        return "L", "R", ">"
+    if dialect == KIBA:
+        return "<", ">", "+"
+    raise NotationError("unknown dialect %r (donkers or kiba)" % (dialect,))
+
+
+def format_move(move: int, side: int, dialect: str = DONKERS) -> str:
+    """Text of a move as returned by legal_moves (its descriptive bits say takasa, takasia, namua)."""
+    left, right, house = _marks(dialect)
+    r = move & RING
+    out = ""
+    if move & NAMUA:
+        out = str(r + 1)
+        if move & TAKASA or 1 < r < 6:
+            out += right if move & RIGHT else left
+    else:
+        if r < 8:
+            out = ("A" if side == 0 else "a") + str(r + 1)
+        else:
+            out = ("B" if side == 0 else "b") + str(16 - r)
+        out += right if move & RIGHT else left
+    if move & TAKASA:
+        out += "**" if move & MAKES_TAKASIA else "*"
+    if move & PLAY:
+        out += house
+    return out
+
+
+class ParsedMove:
+    """What a move text says, before it is checked against a position."""
+
+    def __init__(self, row: str, pit: int, letter: str, takasa: int, play: bool) -> None:
+        self.row = row  # "" when omitted
+        self.pit = pit  # 1..8
+        self.letter = letter  # "L", "R" or "" when omitted
+        self.takasa = takasa  # 0: no mark, 1: "*", 2: "**"
+        self.play = play
+
+
+def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
+    """Syntax only: NotationError for text that is not a move."""
+    left, right, house = _marks(dialect)
+    s = text.strip()
+    i = 0
+    row = ""
+    if i < len(s) and s[i] in "ABab":
+        row = s[i]
+        i += 1
+    if i >= len(s) or s[i] not in "12345678":
+        raise NotationError("%r: expected a pit number 1..8%s" % (text, "" if row else " (after an optional row A, B, a, b)"))
+    pit = int(s[i])
+    i += 1
+    letter = ""
+    if i < len(s) and s[i] in (left, right):
+        # In the kiba dialect ">" is R; it cannot also mean "plays the house" here.
+        letter = "L" if s[i] == left else "R"
+        i += 1
+    takasa = 0
+    while i < len(s) and s[i] == "*" and takasa < 2:
+        takasa += 1
+        i += 1
+    play = False
+    if i < len(s) and s[i] == house:
+        play = True
+        i += 1
+    if i != len(s):
+        raise NotationError("%r: unexpected %r (a move is [row]pit[%s|%s][*|**][%s])" % (text, s[i:], left, right, house))
+    return ParsedMove(row, pit, letter, takasa, play)
+
+
+def parse_move(p: Position, text: str, dialect: str = DONKERS) -> tuple:
+    """Read a move in position p: returns the legal (move, child). NotationError for unreadable text,
+    IllegalMoveError (citing the rule) for a move the rules do not allow here."""
+    pm = parse_text(text, dialect)
+    d = p.d
+    side = d[TO_MOVE]
+    namua = d[STORE + side] > 0
+    front = "A" if side == 0 else "a"
+    back = "B" if side == 0 else "b"
+    if pm.row and pm.row not in (front, back):
+        raise IllegalMoveError("G1: %s is not a row of %s (its rows are %s and %s)" % (
+            pm.row, "South" if side == 0 else "North", front, back), "G1")
+    if namua and pm.row == back:
+        raise IllegalMoveError("2.4: in the namua stage every move starts on the front row", "2.4")
+    if not namua and not pm.row:
+        raise NotationError("%r: a mtaji-stage move needs its row letter (%s or %s)" % (text, front, back))
+    ring = pm.pit - 1 if pm.row != back else 16 - pm.pit
+    letter = pm.letter
+    if not letter:
+        # Only a namua capture at a kichwa or kimbi leaves the letter out: it is forced (1.4b).
+        if not namua or 1 < ring < 6:
+            raise NotationError("%r: the direction (L or R) is missing" % (text,))
+        letter = "L" if ring < 2 else "R"
+    move = ring | (RIGHT if letter == "R" else 0) | (PLAY if pm.play else 0)
+    entry = find_move(p, move)
+    m = entry[0]
+    if pm.takasa and not m & TAKASA:
+        raise IllegalMoveError("1.7: %s is a capture move, not a takasa: write it without '*'" % (text.strip(),), "1.7")
+    if not pm.takasa and m & TAKASA:
+        raise IllegalMoveError("1.7: %s is a takasa (no capture): write it with '*'" % (text.strip(),), "1.7")
+    if pm.takasa == 2 and not m & MAKES_TAKASIA:
+        raise IllegalMoveError("4.1: %s makes no takasia: write it with one '*'" % (text.strip(),), "4.1")
+    return entry
+
+
+def same_move(a: int, b: int) -> bool:
+    return a & IDENTITY == b & IDENTITY
+
+
+# Transcripts (G8)
+class Transcript:
+    """A game record: header fields and the moves as written, ply by ply (South first)."""
+
+    def __init__(self) -> None:
+        self.headers = {}  # type: dict
+        self.plies = []  # type: list  # move texts, ply order
+        self.comments = {}  # type: dict  # move number -> comment text
+        self.lines = {}  # type: dict  # move number -> line number in the file
+
+    def header(self, key: str, default: str = "") -> str:
+        return self.headers.get(key.lower(), default)
+
+
+def parse_transcript(text: str) -> Transcript:
+    """Header lines `key: value`, then `N: south north;` per move number with an optional comment."""
+    t = Transcript()
+    expect = 1
+    lineno = 0
+    for raw in text.split("\n"):
+        lineno += 1
+        line = raw.strip()
+        if not line:
+            continue
+        colon = line.find(":")
+        if colon < 0:
+            raise NotationError("line %d: %r is neither 'key: value' nor 'N: south north;'" % (lineno, line))
+        key = line[:colon].strip()
+        rest = line[colon + 1:]
+        if not key.isdigit():
+            if t.plies:
+                raise NotationError("line %d: header %r after the moves" % (lineno, key))
+            t.headers[key.lower()] = rest.strip()
+            continue
+        num = int(key)
+        if num != expect:
+            raise NotationError("line %d: move number %d, expected %d" % (lineno, num, expect))
+        if len(t.plies) % 2:
+            raise NotationError("line %d: move %d follows a line with South's move only" % (lineno, num))
+        semi = rest.find(";")
+        comment = ""
+        if semi >= 0:
+            comment = rest[semi + 1:].strip()
+            rest = rest[:semi]
+        words = rest.split()
+        if not 1 <= len(words) <= 2:
+            raise NotationError("line %d: move %d must give South's move and North's move" % (lineno, num))
+        t.plies.extend(words)
+        if comment:
+            t.comments[num] = comment
+        t.lines[num] = lineno
+        expect += 1
+    return t
+
+
+def format_transcript(headers: dict, plies: list, comments: "dict | None" = None) -> str:
+    """The inverse of parse_transcript (header keys are written as given)."""
+    out = []
+    for k in headers:
+        out.append("%s: %s" % (k, headers[k]))
+    for i in range(0, len(plies), 2):
+        num = i // 2 + 1
+        line = "%d: %s" % (num, " ".join(plies[i:i + 2]))
+        line += ";"
+        if comments and num in comments:
+            line += " " + comments[num]
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def rules_from_headers(headers: dict):  # type: ignore[no-untyped-def]
+    """Rules named by a transcript header: `ruleset: zanzibar|malawi`, `takasia: yes|no`."""
+    from bao.core import Rules
+
+    ruleset = headers.get("ruleset", "zanzibar").strip().lower() or "zanzibar"
+    tk = headers.get("takasia", "").strip().lower()
+    if tk not in ("", "yes", "no"):
+        raise NotationError("header takasia: %r, expected yes or no" % (tk,))
+    return Rules(ruleset, takasia=None if not tk else tk == "yes")
+
+
+class ReplayError(Exception):
+    """A transcript move that cannot be played: names the move number, the side and the text."""
+
+    def __init__(self, number: int, side: int, text: str, reason: str) -> None:
+        super().__init__("move %d %s %s: %s" % (number, "South" if side == 0 else "North", text, reason))
+        self.number = number
+        self.side = side
+        self.text = text
+        self.reason = reason
+
+
+def replay(t: Transcript, start: "Position | None" = None, dialect: str = DONKERS) -> list:
+    """Play a transcript from the start (or `start`); returns the positions after each ply, the start
+    first. ReplayError at the first move that cannot be played."""
+    from bao.core import BaoError, initial
+
+    if start is None:
+        rules = rules_from_headers(t.headers)
+        first = 1 if t.header("first").lower() in ("north", "n") else 0
+        start = initial(rules.ruleset, rules, first)
+    positions = [start]
+    p = start
+    for i in range(len(t.plies)):
+        text = t.plies[i]
+        side = p.d[TO_MOVE]
+        try:
+            if p.d[WINNER] != NONE:
+                raise IllegalMoveError("1.2: the game is already over", "1.2")
+            _, p = parse_move(p, text, dialect)
+        except BaoError as e:
+            raise ReplayError(i // 2 + 1, side, text, str(e))
+        positions.append(p)
+    return positions

@@ -1,0 +1,152 @@
+# The position format used wherever a position leaves a process (issue #2):
+# {"ruleset": "zanzibar", "to_move": "S", "A": [8 ints], "B": [...], "a": [...], "b": [...],
+#  "store": {"S": 22, "N": 22}, "house": {"S": true, "N": true}, "takasia": null}
+# List index k of a row is pit k+1. Optional: "winner": "S"|"N", "in_hand": n (a game that ended
+# half-way through a move), "options": {...} (rule options that differ from the ruleset's defaults).
+import json
+
+from bao.core import (
+    HOUSE,
+    IN_HAND,
+    MALAWI,
+    NONE,
+    STORE,
+    TAKASIA,
+    TO_MOVE,
+    WINNER,
+    InvalidPositionError,
+    Position,
+    Rules,
+    outcome,
+    pit_name,
+)
+
+_SIDES = ("S", "N")
+_ROWS = (("A", 0, True), ("B", 0, False), ("a", 1, True), ("b", 1, False))
+_KEYS = ("ruleset", "to_move", "A", "B", "a", "b", "store", "house", "takasia", "winner", "in_hand", "options")
+
+
+def _ring(front: bool, k: int) -> int:
+    return k if front else 15 - k  # list index k = pit k + 1; back pit k + 1 is ring 15 - k
+
+
+def to_dict(p: Position, with_outcome: bool = True) -> dict:
+    """The JSON object of p. With with_outcome, a position whose side to move has no legal move also
+    carries its winner (that costs a move generation)."""
+    d = p.d
+    out = {"ruleset": p.rules.ruleset, "to_move": _SIDES[d[TO_MOVE]]}
+    for name, side, front in _ROWS:
+        base = side << 4
+        out[name] = [d[base + _ring(front, k)] for k in range(8)]
+    out["store"] = {"S": d[STORE], "N": d[STORE + 1]}
+    out["house"] = {"S": bool(d[HOUSE] & 1), "N": bool(d[HOUSE] & 2)}
+    t = d[TAKASIA]
+    out["takasia"] = None if t == NONE else pit_name((d[TO_MOVE] << 4) + t)
+    w = outcome(p) if with_outcome else (None if d[WINNER] == NONE else d[WINNER])
+    if w is not None:
+        out["winner"] = _SIDES[w]
+    if d[IN_HAND]:
+        out["in_hand"] = d[IN_HAND]
+    opts = p.rules.options()
+    if opts:
+        out["options"] = opts
+    return out
+
+
+def dumps(p: Position, with_outcome: bool = True) -> str:
+    return json.dumps(to_dict(p, with_outcome))
+
+
+def _int(v: object, what: str, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise InvalidPositionError("%s must be a whole number from %d to %d, not %r" % (what, lo, hi, v))
+    return v
+
+
+def from_dict(obj: object) -> Position:
+    """Validate and build a position; InvalidPositionError says what is wrong."""
+    if not isinstance(obj, dict):
+        raise InvalidPositionError("a position is a JSON object")
+    for k in obj:
+        if k not in _KEYS:
+            raise InvalidPositionError("unknown key %r in position" % (k,))
+    ruleset = obj.get("ruleset", "zanzibar")
+    if not isinstance(ruleset, str):
+        raise InvalidPositionError("ruleset must be a string")
+    options = obj.get("options") or {}
+    if not isinstance(options, dict):
+        raise InvalidPositionError("options must be an object")
+    try:
+        rules = Rules(ruleset, **options)
+    except TypeError:
+        raise InvalidPositionError("unknown rule option in %r" % (sorted(options),))
+    p = Position(None, rules)
+    d = p.d
+    tm = obj.get("to_move")
+    if tm not in _SIDES:
+        raise InvalidPositionError("to_move must be \"S\" or \"N\", not %r" % (tm,))
+    d[TO_MOVE] = _SIDES.index(tm)
+    total = 0
+    for name, side, front in _ROWS:
+        row = obj.get(name)
+        if not isinstance(row, list) or len(row) != 8:
+            raise InvalidPositionError("row %s must be a list of 8 seed counts" % name)
+        for k in range(8):
+            n = _int(row[k], "%s%d" % (name, k + 1), 0, 64)
+            d[(side << 4) + _ring(front, k)] = n
+            total += n
+    store = obj.get("store", {"S": 0, "N": 0})
+    house = obj.get("house", {"S": False, "N": False})
+    if not isinstance(store, dict) or not isinstance(house, dict):
+        raise InvalidPositionError("store and house must be objects with keys S and N")
+    for i in (0, 1):
+        n = _int(store.get(_SIDES[i], 0), "store " + _SIDES[i], 0, 22)
+        d[STORE + i] = n
+        total += n
+        h = house.get(_SIDES[i], False)
+        if not isinstance(h, bool):
+            raise InvalidPositionError("house %s must be true or false" % _SIDES[i])
+        if h:
+            if not d[(i << 4) + 4]:
+                raise InvalidPositionError("house %s is owned but empty (2.5a: an emptied house is lost)" % _SIDES[i])
+            d[HOUSE] |= 1 << i
+    if rules.ruleset == MALAWI and (d[STORE] or d[STORE + 1] or d[HOUSE]):
+        raise InvalidPositionError("Malawi positions have empty stores and no houses (M1)")
+    s_store, n_store = d[STORE], d[STORE + 1]
+    if (tm == "S" and s_store != n_store) or (tm == "N" and n_store != s_store + 1 and not (s_store == n_store == 0)):
+        raise InvalidPositionError(
+            "stores S=%d N=%d cannot occur with %s to move (South moves first; 2.2: one seed a move)"
+            % (s_store, n_store, tm))
+    w = obj.get("winner")
+    if w is not None:
+        if w not in _SIDES:
+            raise InvalidPositionError("winner must be \"S\", \"N\" or absent")
+        d[WINNER] = _SIDES.index(w)
+    in_hand = _int(obj.get("in_hand", 0), "in_hand", 0, 64)
+    if in_hand and w is None:
+        raise InvalidPositionError("in_hand is only given for a game that ended half-way through a move")
+    d[IN_HAND] = in_hand
+    total += in_hand
+    if total != 64:
+        raise InvalidPositionError("the position holds %d seeds; Bao is played with 64" % total)
+    t = obj.get("takasia")
+    if t is not None:
+        if not isinstance(t, str) or len(t) != 2 or t[0] != ("A" if tm == "S" else "a") or t[1] not in "12345678":
+            raise InvalidPositionError("takasia must be null or a front pit of the side to move, not %r" % (t,))
+        if rules.ruleset == MALAWI or not rules.takasia:
+            raise InvalidPositionError("takasia is set but the rules have no takasia (R8)")
+        if s_store or n_store:
+            raise InvalidPositionError("takasia only happens in the mtaji stage (4.1)")
+        ring = int(t[1]) - 1
+        if not d[(d[TO_MOVE] << 4) + ring]:
+            raise InvalidPositionError("takasia-ed pit %s is empty" % t)
+        d[TAKASIA] = ring
+    return p
+
+
+def loads(text: str) -> Position:
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        raise InvalidPositionError("not JSON: %s" % (e,))
+    return from_dict(obj)
