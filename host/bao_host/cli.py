@@ -1,0 +1,36 @@
+"""The `bao` command. Each sub-command lives in its own module, which registers itself here."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules that provide `register(subparsers)`; each adds its sub-commands with a `func` default that
+# takes the parsed arguments and returns the exit status.
+COMMAND_MODULES = [
+    "bao_host.rules_commands",  # moves, apply, replay, show, perft
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bao", description="The Bao board's host program.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
