@@ -10,6 +10,7 @@ import sys
 # takes the parsed arguments and returns the exit status.
 COMMAND_MODULES = [
     "bao_host.rules_commands",  # moves, apply, replay, show, perft
+    "bao_host.library_commands",  # games, game, export, import, name
 ]
 
 

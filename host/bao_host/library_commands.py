@@ -1,0 +1,222 @@
+"""The game library: `bao games`, `bao game GAME`, `bao export`, `bao import`, `bao name`.
+
+`show_game(args)` prints one game (transcript, a board after each move); `bao show` may call it for an
+argument that is not a position.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bao import core, notation, position_json
+from rich.console import Console
+from rich.table import Table
+
+from bao_host.store import Game, Store, StoreError
+
+
+def add_data_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", metavar="DIR", default=None,
+                   help="data directory of the game store (default: the platform's user data folder)")
+
+
+def open_store(args: argparse.Namespace, repair: bool = True) -> Store:
+    return Store(getattr(args, "data", None), report=lambda m: print("bao: " + m, file=sys.stderr),
+                 repair=repair)
+
+
+def _err(msg: str) -> int:
+    print("bao: " + msg, file=sys.stderr)
+    return 1
+
+
+def board_text(p: core.Position) -> str:
+    """A position as text (North on top): the rich diagram of bao_host.diagram when it is there."""
+    try:
+        diagram = importlib.import_module("bao_host.diagram")  # the lead's renderer, when it is there
+        render = getattr(diagram, "render_text", None)
+        if callable(render):
+            return str(render(p))
+    except ImportError:
+        pass
+    d = p.d
+    lines = []
+    for label, side, rings in (("b", 1, range(8, 16)), ("a", 1, range(7, -1, -1)),
+                               ("A", 0, range(8)), ("B", 0, range(15, 7, -1))):
+        lines.append(label + "  " + " ".join(f"{d[side * 16 + r]:2d}" for r in rings))
+    lines.insert(2, "   " + "-" * 23)
+    mover = "South" if p.to_move == core.SOUTH else "North"
+    lines.append(f"store S {p.store(0)} N {p.store(1)}   to move: {mover}")
+    return "\n".join(lines)
+
+
+def _result_text(g: Game) -> str:
+    return g.result or ("(playing)" if g.status == "playing" else "")
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    with open_store(args) as st:
+        games = st.games(player=args.player, date=args.date, result=args.result, board=args.board)
+        if args.json:
+            print(json.dumps([{"id": g.id, "key": g.key, "south": g.south, "north": g.north, "date": g.date,
+                               "place": g.place, "ruleset": g.ruleset, "result": g.result, "status": g.status,
+                               "moves": len(g.plies), "board": g.board_id} for g in games], indent=1))
+            return 0
+        if not games:
+            print(f"no games in {st.root}")
+            return 0
+        t = Table(title=f"Games in {st.root}")
+        for col in ("#", "date", "South", "North", "ruleset", "plies", "result", "source"):
+            t.add_column(col)
+        for g in games:
+            t.add_row(str(g.id), g.date, g.south or "?", g.north or "?", g.ruleset, str(len(g.plies)),
+                      _result_text(g), g.board_id or g.source)
+        Console().print(t)
+    return 0
+
+
+def show_game(args: argparse.Namespace) -> int:
+    """Print a stored game: header, then each move with the board after it. args: game, data, boards."""
+    try:
+        with open_store(args) as st:
+            g = st.game(args.game)
+            positions = st.positions(g.id)
+            flagged = [e for e in st.events(g.id) if e["flag"]]
+    except StoreError as e:
+        return _err(str(e))
+    out = Console()
+    for k, v in g.headers().items():
+        out.print(f"{k}: {v}", highlight=False)
+    comments = g.comments()
+    with_boards = getattr(args, "boards", True)
+    if with_boards:
+        out.print(board_text(positions[0]), highlight=False)
+    for i, text in enumerate(g.plies):
+        num = i // 2 + 1
+        side = "South" if positions[i].to_move == core.SOUTH else "North"
+        line = f"{num}. {side} {text}"
+        if i % 2 == 1 and num in comments:
+            line += "   ; " + comments[num]
+        out.print(line, highlight=False)
+        if with_boards:
+            out.print(board_text(positions[i + 1]), highlight=False)
+    for ev in flagged:
+        out.print(f"[red]flagged event {ev['stream']}#{ev['seq']}: {ev['flag']}[/red]  {ev['raw']}")
+    return 0
+
+
+def export_text(g: Game, positions: list[core.Position], fmt: str) -> str:
+    if fmt == "donkers":
+        return g.transcript()
+    if fmt == "kiba":
+        plies = []
+        for i, text in enumerate(g.plies):
+            move, _ = notation.parse_move(positions[i], text, notation.DONKERS)
+            plies.append(notation.format_move(move, positions[i].to_move, notation.KIBA))
+        h = g.headers()
+        h["notation"] = "kiba"
+        return notation.format_transcript(h, plies, g.comments())
+    obj: dict[str, Any] = {"id": g.id, "key": g.key, "headers": g.headers(), "plies": g.plies,
+                           "positions": [position_json.to_dict(p, False) for p in positions]}
+    return json.dumps(obj, indent=1) + "\n"
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    try:
+        with open_store(args) as st:
+            g = st.game(args.game)
+            text = export_text(g, st.positions(g.id), args.format)
+    except (StoreError, core.BaoError) as e:
+        return _err(str(e))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as e:
+        return _err(f"{args.file}: cannot read: {e}")
+    names = {}
+    if args.south:
+        names["south"] = args.south
+    if args.north:
+        names["north"] = args.north
+    try:
+        with open_store(args) as st:
+            if args.dialect == "kiba":
+                text = _kiba_to_donkers(text)
+            g = st.import_text(text, names=names)
+    except (StoreError, core.BaoError, notation.ReplayError) as e:
+        return _err(f"{args.file}: {e}")
+    print(f"imported {args.file} as game {g.id} ({len(g.plies)} plies, {g.result or 'unfinished'})")
+    return 0
+
+
+def _kiba_to_donkers(text: str) -> str:
+    t = notation.parse_transcript(text)
+    positions = notation.replay(t, dialect=notation.KIBA)
+    plies = []
+    for i, ply in enumerate(t.plies):
+        move, _ = notation.parse_move(positions[i], ply, notation.KIBA)
+        plies.append(notation.format_move(move, positions[i].to_move, notation.DONKERS))
+    h = {k: v for k, v in t.headers.items() if k != "notation"}
+    return notation.format_transcript(h, plies, t.comments)
+
+
+def cmd_name(args: argparse.Namespace) -> int:
+    try:
+        with open_store(args) as st:
+            g = st.name_players(args.game, south=args.south, north=args.north, place=args.place)
+    except StoreError as e:
+        return _err(str(e))
+    print(f"game {g.id}: South {g.south or '?'}, North {g.north or '?'}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("games", help="list the stored games (filter by player, date, result)")
+    add_data_arg(p)
+    p.add_argument("--player", help="games where South or North matches NAME (substring)")
+    p.add_argument("--date", help="games whose date starts with DATE")
+    p.add_argument("--result", help="games whose result contains TEXT (e.g. South, North)")
+    p.add_argument("--board", help="games logged from this board id")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("game", help="show a stored game: its transcript with a board after each move")
+    add_data_arg(p)
+    p.add_argument("game", help="game number (from `bao games`) or key")
+    p.add_argument("--no-boards", dest="boards", action="store_false", help="the transcript only")
+    p.set_defaults(func=show_game)
+
+    p = sub.add_parser("export", help="write a stored game in Donkers or Kiba notation, or JSON")
+    add_data_arg(p)
+    p.add_argument("game", help="game number or key")
+    p.add_argument("--format", choices=("donkers", "kiba", "json"), default="donkers")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("import", help="add a transcript to the library (checked by replaying it)")
+    add_data_arg(p)
+    p.add_argument("file", help="transcript file")
+    p.add_argument("--dialect", choices=("donkers", "kiba"), default="donkers")
+    p.add_argument("--south", help="name South's player")
+    p.add_argument("--north", help="name North's player")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("name", help="name the players (and place) of a stored game")
+    add_data_arg(p)
+    p.add_argument("game", help="game number or key")
+    p.add_argument("--south")
+    p.add_argument("--north")
+    p.add_argument("--place")
+    p.set_defaults(func=cmd_name)

@@ -1,0 +1,631 @@
+"""The game store: every game the host has seen, in a data directory.
+
+Layout of the data directory (``--data DIR``; the platform's user data folder by default)::
+
+    index.sqlite3            SQLite (WAL): boards, games, players, moves, positions, events  -- the authority
+    games/<key>.txt          the game's transcript in Donkers notation with its header
+    games/<key>.jsonl        every event received for the game, one JSON object a line
+    boards/<board>.jsonl     events of a board that belong to no game (errors, notices before a game)
+
+Crash safety: each received event is applied in ONE SQLite transaction (synchronous=FULL) keyed by
+(board id, game id, sequence number), so an event seen twice is stored once, and a kill at any instant
+leaves either the whole event or none of it. The transcript and the JSON-lines file are derived from the
+database: the transcript is rewritten atomically (temporary file, fsync, rename) after every change and
+the JSON-lines file is appended after the commit; `Store.open` repairs both from the database, so a crash
+between the commit and the file writes loses nothing and duplicates nothing. Corrupt or half-written
+files are reported (``Store.problems``) and repaired or set aside; they never stop the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bao import core, notation, position_json
+
+SCHEMA_VERSION = 1
+DB_NAME = "index.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS boards (
+    board_id TEXT PRIMARY KEY, firmware TEXT NOT NULL DEFAULT '', first_seen REAL NOT NULL,
+    last_seen REAL NOT NULL, port TEXT NOT NULL DEFAULT '');
+CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, first_game INTEGER);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, board_id TEXT NOT NULL DEFAULT '',
+    board_game TEXT NOT NULL DEFAULT '', source TEXT NOT NULL, south TEXT NOT NULL DEFAULT '',
+    north TEXT NOT NULL DEFAULT '', place TEXT NOT NULL DEFAULT '', date TEXT NOT NULL DEFAULT '',
+    ruleset TEXT NOT NULL, options TEXT NOT NULL DEFAULT '{}', first TEXT NOT NULL DEFAULT 'South',
+    start TEXT NOT NULL, result TEXT NOT NULL DEFAULT '', status TEXT NOT NULL DEFAULT 'playing',
+    firmware TEXT NOT NULL DEFAULT '', extra TEXT NOT NULL DEFAULT '{}', created REAL NOT NULL,
+    updated REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS games_board ON games (board_id, board_game);
+CREATE INDEX IF NOT EXISTS games_players ON games (south, north);
+CREATE TABLE IF NOT EXISTS positions (key TEXT PRIMARY KEY, json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS moves (
+    game INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, text TEXT NOT NULL,
+    position TEXT NOT NULL REFERENCES positions(key), seq INTEGER, received REAL NOT NULL,
+    PRIMARY KEY (game, ply));
+CREATE INDEX IF NOT EXISTS moves_position ON moves (position);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY, board_id TEXT NOT NULL, stream TEXT NOT NULL, seq INTEGER NOT NULL,
+    game INTEGER, type TEXT NOT NULL, raw TEXT NOT NULL, received REAL NOT NULL,
+    flag TEXT NOT NULL DEFAULT '', logged INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (board_id, stream, seq));
+CREATE INDEX IF NOT EXISTS events_game ON events (game);
+"""
+
+HEADER_ORDER = ("South", "North", "place", "date", "ruleset", "takasia", "options", "first", "result",
+                "winner", "board", "board game", "firmware")
+
+
+# An event's effect: runs inside the event's transaction, returns (game id or None, flag).
+Op = Callable[[sqlite3.Connection], tuple[int | None, str]]
+
+
+class StoreError(Exception):
+    """A store operation that cannot be done (unknown game, unreadable import, ...): one-line message."""
+
+
+@dataclass
+class Game:
+    id: int
+    key: str
+    board_id: str
+    board_game: str
+    source: str
+    south: str
+    north: str
+    place: str
+    date: str
+    ruleset: str
+    options: dict[str, Any]
+    first: str
+    start: str
+    result: str
+    status: str
+    firmware: str
+    extra: dict[str, str]
+    created: float
+    updated: float
+    plies: list[str] = field(default_factory=list)
+
+    def rules(self) -> core.Rules:
+        return core.Rules(self.ruleset, **self.options)
+
+    def start_position(self) -> core.Position:
+        return position_json.loads(self.start)
+
+    def headers(self) -> dict[str, str]:
+        """The transcript header (Donkers notation) of the game."""
+        h: dict[str, str] = {"South": self.south or "?", "North": self.north or "?"}
+        if self.place:
+            h["place"] = self.place
+        h["date"] = self.date or "?"
+        h["ruleset"] = self.ruleset
+        opts = dict(self.options)
+        if "takasia" in opts:
+            h["takasia"] = "yes" if opts.pop("takasia") else "no"
+        elif self.ruleset == core.ZANZIBAR:
+            h["takasia"] = "yes"
+        if opts:
+            h["options"] = json.dumps(opts, sort_keys=True)
+        if self.first != "South":
+            h["first"] = self.first
+        h["result"] = self.result or "*"
+        if self.board_id:
+            h["board"] = self.board_id
+            h["board game"] = self.board_game
+        if self.firmware:
+            h["firmware"] = self.firmware
+        for k, v in self.extra.items():
+            if k not in h and k != "comments":
+                h[k] = v
+        return h
+
+    def comments(self) -> dict[int, str]:
+        raw = self.extra.get("comments")
+        return {int(k): v for k, v in json.loads(raw).items()} if raw else {}
+
+    def transcript(self) -> str:
+        return notation.format_transcript(self.headers(), self.plies, self.comments())
+
+
+@dataclass
+class Ingest:
+    """What happened to one received event."""
+
+    duplicate: bool
+    game: int | None = None
+    flag: str = ""
+
+
+def default_data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("bao-board", appauthor=False))
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _safe(s: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)[:60] or "_"
+
+
+def pos_key(p: core.Position) -> str:
+    return bytes(p.d).hex() + ("" if not p.rules.options() else json.dumps(p.rules.options(), sort_keys=True))
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write text to path so that a crash leaves the old file or the new one, never half of either."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    with contextlib.suppress(OSError):
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+class Store:
+    """The game store in `root`. Not thread-safe: one logger process writes it (others may read)."""
+
+    def __init__(self, root: Path | str | None = None, report: Callable[[str], None] | None = None,
+                 repair: bool = True) -> None:
+        self.root = Path(root) if root is not None else default_data_dir()
+        self.problems: list[str] = []
+        self._report = report
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / "games").mkdir(exist_ok=True)
+        (self.root / "boards").mkdir(exist_ok=True)
+        self.db = self._open_db()
+        if repair:
+            self.repair()
+
+    # -- opening and checking -------------------------------------------------------------------------
+    def _problem(self, msg: str) -> None:
+        self.problems.append(msg)
+        if self._report is not None:
+            self._report(msg)
+
+    def _connect(self, path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _open_db(self) -> sqlite3.Connection:
+        path = self.root / DB_NAME
+        try:
+            db = self._connect(path)
+            ok = db.execute("PRAGMA quick_check").fetchone()[0]
+            if ok != "ok":
+                raise sqlite3.DatabaseError(str(ok))
+            db.executescript(_SCHEMA)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            return db
+        except sqlite3.DatabaseError as e:
+            with contextlib.suppress(Exception):
+                db.close()
+            aside = path.with_name(f"{DB_NAME}.corrupt-{int(_now())}")
+            for suffix in ("", "-wal", "-shm"):
+                src = Path(str(path) + suffix)
+                if src.exists():
+                    os.replace(src, Path(str(aside) + suffix))
+            self._problem(f"{path}: corrupt database ({e}): set aside as {aside.name},"
+                          " rebuilding from the transcripts")
+            db = self._connect(path)
+            db.executescript(_SCHEMA)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            self.db = db
+            self._rebuild_from_transcripts()
+            return db
+
+    def _rebuild_from_transcripts(self) -> None:
+        for path in sorted((self.root / "games").glob("*.txt")):
+            key = path.stem
+            try:
+                self.import_text(path.read_text(encoding="utf-8"), key=key, source="rebuilt")
+            except (StoreError, OSError, UnicodeError) as e:
+                self._problem(f"{path}: cannot be rebuilt: {e}")
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def repair(self) -> None:
+        """Bring the derived files in line with the database; report what was wrong."""
+        for path in list((self.root / "games").glob("*.tmp")) + list((self.root / "boards").glob("*.tmp")):
+            self._problem(f"{path}: half-written file left by a crash: removed")
+            with contextlib.suppress(OSError):
+                path.unlink()
+        known: set[str] = set()
+        for row in self.db.execute("SELECT id, key FROM games").fetchall():
+            known.add(row["key"])
+            game = self.game(row["id"])
+            path = self.transcript_path(game)
+            want = game.transcript()
+            try:
+                have = path.read_text(encoding="utf-8") if path.exists() else None
+            except (OSError, UnicodeError) as e:
+                have = f"<unreadable: {e}>"
+            if have != want:
+                if have is not None:
+                    self._problem(f"{path}: transcript differs from the database (corrupt or half-written): "
+                                  "rewritten")
+                atomic_write(path, want)
+            self._check_jsonl(self.events_path(game.key), game.id)
+        for path in (self.root / "games").glob("*.txt"):
+            if path.stem not in known:
+                self._problem(f"{path}: transcript not in the database: import it with `bao import`")
+        for path in (self.root / "boards").glob("*.jsonl"):
+            self._check_jsonl(path, None)
+        self._flush_event_logs()
+
+    def _check_jsonl(self, path: Path, game: int | None) -> None:
+        """Report unreadable lines of a JSON-lines file; rewrite it without them (the DB keeps them)."""
+        if not path.exists():
+            return
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            self._problem(f"{path}: unreadable: {e}")
+            return
+        good: list[bytes] = []
+        bad = 0
+        lines = data.split(b"\n")
+        for i, line in enumerate(lines):
+            if not line.strip():
+                continue
+            try:
+                json.loads(line)
+                good.append(line)
+            except ValueError:
+                bad += 1
+                last = i == len(lines) - 1
+                what = "half-written line" if last else "not JSON"
+                self._problem(f"{path} line {i + 1}: {what}: dropped (the database keeps the event)")
+        if bad:
+            atomic_write(path, "".join(g.decode("utf-8", "replace") + "\n" for g in good))
+
+    # -- paths ----------------------------------------------------------------------------------------
+    def transcript_path(self, game: Game) -> Path:
+        return self.root / "games" / (game.key + ".txt")
+
+    def events_path(self, key: str) -> Path:
+        return self.root / "games" / (key + ".jsonl")
+
+    # -- boards ---------------------------------------------------------------------------------------
+    def board_seen(self, board_id: str, firmware: str = "", port: str = "") -> None:
+        now = _now()
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO boards (board_id, firmware, first_seen, last_seen, port) VALUES (?,?,?,?,?) "
+                "ON CONFLICT(board_id) DO UPDATE SET firmware=excluded.firmware,"
+                " last_seen=excluded.last_seen, port=excluded.port", (board_id, firmware, now, now, port))
+
+    def known_boards(self) -> list[sqlite3.Row]:
+        return self.db.execute("SELECT * FROM boards ORDER BY last_seen DESC").fetchall()
+
+    # -- games ----------------------------------------------------------------------------------------
+    def _row_to_game(self, row: sqlite3.Row) -> Game:
+        plies = [r["text"] for r in self.db.execute(
+            "SELECT text FROM moves WHERE game=? ORDER BY ply", (row["id"],))]
+        return Game(id=row["id"], key=row["key"], board_id=row["board_id"], board_game=row["board_game"],
+                    source=row["source"], south=row["south"], north=row["north"], place=row["place"],
+                    date=row["date"], ruleset=row["ruleset"], options=json.loads(row["options"]),
+                    first=row["first"], start=row["start"], result=row["result"], status=row["status"],
+                    firmware=row["firmware"], extra=json.loads(row["extra"]), created=row["created"],
+                    updated=row["updated"], plies=plies)
+
+    def game(self, ref: int | str) -> Game:
+        """A game by its number (as listed by `bao games`) or its key; StoreError if there is none."""
+        row = None
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
+            row = self.db.execute("SELECT * FROM games WHERE id=?", (int(ref),)).fetchone()
+        if row is None:
+            row = self.db.execute("SELECT * FROM games WHERE key=?", (str(ref),)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {ref} in {self.root} (see `bao games`)")
+        return self._row_to_game(row)
+
+    def find_board_game(self, board_id: str, board_game: str) -> Game | None:
+        row = self.db.execute("SELECT * FROM games WHERE board_id=? AND board_game=?",
+                              (board_id, board_game)).fetchone()
+        return None if row is None else self._row_to_game(row)
+
+    def games(self, player: str | None = None, date: str | None = None, result: str | None = None,
+              board: str | None = None, status: str | None = None) -> list[Game]:
+        q = "SELECT * FROM games WHERE 1=1"
+        args: list[Any] = []
+        if player:
+            q += " AND (south LIKE ? OR north LIKE ?)"
+            args += ["%" + player + "%"] * 2
+        if date:
+            q += " AND date LIKE ?"
+            args.append(date + "%")
+        if result:
+            q += " AND result LIKE ?"
+            args.append("%" + result + "%")
+        if board:
+            q += " AND board_id=?"
+            args.append(board)
+        if status:
+            q += " AND status=?"
+            args.append(status)
+        q += " ORDER BY id"
+        return [self._row_to_game(r) for r in self.db.execute(q, args).fetchall()]
+
+    def positions(self, game_id: int) -> list[core.Position]:
+        """The start position and the position after each stored move."""
+        g = self.game(game_id)
+        out = [g.start_position()]
+        for r in self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
+                                 "WHERE m.game=? ORDER BY m.ply", (game_id,)):
+            out.append(position_json.loads(r["json"]))
+        return out
+
+    def current_position(self, game_id: int) -> core.Position:
+        row = self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
+                              "WHERE m.game=? ORDER BY m.ply DESC LIMIT 1", (game_id,)).fetchone()
+        if row is None:
+            return self.game(game_id).start_position()
+        return position_json.loads(row["json"])
+
+    def games_with_position(self, p: core.Position) -> list[tuple[int, int]]:
+        """(game, ply) pairs where the position p arose."""
+        return [(r["game"], r["ply"]) for r in self.db.execute(
+            "SELECT game, ply FROM moves WHERE position=? ORDER BY game, ply", (pos_key(p),))]
+
+    def _insert_game(self, db: sqlite3.Connection, key: str, source: str, start: core.Position,
+                     headers: dict[str, str], board_id: str = "", board_game: str = "",
+                     firmware: str = "") -> int:
+        h = {k.lower(): v for k, v in headers.items()}
+        known = {"south", "north", "place", "date", "ruleset", "takasia", "options", "first", "result",
+                 "winner", "board", "board game", "firmware"}
+        extra = {k: v for k, v in headers.items() if k.lower() not in known}
+        south = h.get("south", "").strip()
+        north = h.get("north", "").strip()
+        south = "" if south == "?" else south
+        north = "" if north == "?" else north
+        now = _now()
+        result = h.get("result", "").strip()
+        if result in ("*", "?"):
+            result = ""
+        if not result and h.get("winner"):
+            result = h["winner"].strip() + " wins"
+        cur = db.execute(
+            "INSERT INTO games (key, board_id, board_game, source, south, north, place, date, ruleset,"
+            " options, first, start, result, status, firmware, extra, created, updated)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (key, board_id, board_game, source, south, north, h.get("place", ""),
+             h.get("date", "").strip() or time.strftime("%Y-%m-%d"), start.rules.ruleset,
+             json.dumps(start.rules.options(), sort_keys=True),
+             "North" if start.to_move == core.NORTH else "South", position_json.dumps(start, False),
+             result, "over" if result else "playing", firmware or h.get("firmware", ""),
+             json.dumps(extra), now, now))
+        gid = int(cur.lastrowid or 0)
+        for name in (south, north):
+            if name:
+                db.execute("INSERT OR IGNORE INTO players VALUES (?, ?)", (name, gid))
+        return gid
+
+    def _insert_move(self, db: sqlite3.Connection, game: int, ply: int, text: str, p: core.Position,
+                     seq: int | None) -> None:
+        k = pos_key(p)
+        db.execute("INSERT OR IGNORE INTO positions VALUES (?, ?)", (k, position_json.dumps(p, False)))
+        db.execute("INSERT INTO moves VALUES (?,?,?,?,?,?)", (game, ply, text, k, seq, _now()))
+
+    def _after_change(self, game_id: int) -> None:
+        g = self.game(game_id)
+        atomic_write(self.transcript_path(g), g.transcript())
+
+    def name_players(self, ref: int | str, south: str | None = None, north: str | None = None,
+                     place: str | None = None) -> Game:
+        g = self.game(ref)
+        with self._tx() as db:
+            for col, val in (("south", south), ("north", north), ("place", place)):
+                if val is not None:
+                    db.execute(f"UPDATE games SET {col}=?, updated=? WHERE id=?", (val, _now(), g.id))
+                    if col != "place" and val:
+                        db.execute("INSERT OR IGNORE INTO players VALUES (?, ?)", (val, g.id))
+        self._after_change(g.id)
+        return self.game(g.id)
+
+    def import_text(self, text: str, key: str | None = None, source: str = "import",
+                    names: dict[str, str] | None = None) -> Game:
+        """Store a transcript after checking it by replay; StoreError names the first bad move."""
+        try:
+            t = notation.parse_transcript(text)
+            positions = notation.replay(t)
+        except (notation.ReplayError, core.BaoError) as e:
+            raise StoreError(f"not imported: {e}") from None
+        headers = {k: v for k, v in t.headers.items()}
+        for k, v in (names or {}).items():
+            headers[k.lower()] = v
+        if "result" not in headers and "winner" not in headers:
+            w = core.outcome(positions[-1])
+            if w is not None:
+                headers["result"] = ("South" if w == core.SOUTH else "North") + " wins"
+        if key is None:
+            import hashlib
+
+            digest = hashlib.sha256(notation.format_transcript(t.headers, t.plies).encode()).hexdigest()[:10]
+            key = "import-" + digest
+            if self.db.execute("SELECT 1 FROM games WHERE key=?", (key,)).fetchone():
+                raise StoreError(f"already in the library as {self.game(key).id}")
+        with self._tx() as db:
+            gid = self._insert_game(db, key, source, positions[0], headers)
+            for i, text_ in enumerate(t.plies):
+                self._insert_move(db, gid, i + 1, text_, positions[i + 1], None)
+            if t.comments:
+                extra = self.game_extra(db, gid)
+                extra["comments"] = json.dumps({str(k): v for k, v in t.comments.items()})
+                db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
+        self._after_change(gid)
+        return self.game(gid)
+
+    def game_extra(self, db: sqlite3.Connection, gid: int) -> dict[str, str]:
+        return dict(json.loads(db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()[0]))
+
+    # -- events from a board ----------------------------------------------------------------------------
+    def seen(self, board_id: str, stream: str, seq: int) -> bool:
+        return self.db.execute("SELECT 1 FROM events WHERE board_id=? AND stream=? AND seq=?",
+                               (board_id, stream, seq)).fetchone() is not None
+
+    def ingest(self, board_id: str, stream: str, seq: int, etype: str, raw: str,
+               apply: Op | None = None) -> Ingest:
+        """Record one sequenced event and apply its effect, atomically and at most once.
+
+        `apply(db)` runs inside the transaction and returns (game id or None, flag); a non-empty flag
+        marks the event as not applied (a move that does not follow, ...). Use the `op_*` helpers."""
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM events WHERE board_id=? AND stream=? AND seq=?",
+                          (board_id, stream, seq)).fetchone():
+                return Ingest(duplicate=True)
+            game, flag = apply(db) if apply is not None else (None, "")
+            db.execute("INSERT INTO events (board_id, stream, seq, game, type, raw, received, flag)"
+                       " VALUES (?,?,?,?,?,?,?,?)", (board_id, stream, seq, game, etype, raw, _now(), flag))
+        if game is not None:
+            self._after_change(game)
+        self._flush_event_logs()
+        return Ingest(duplicate=False, game=game, flag=flag)
+
+    def log_unsequenced(self, board_id: str, raw: str, note: str = "") -> None:
+        """Append a received frame that carries no sequence number (a notice, a bad line) to the board log."""
+        rec = {"t": round(_now(), 3), "board": board_id, "raw": raw}
+        if note:
+            rec["note"] = note
+        self._append(self.root / "boards" / (_safe(board_id or "unknown") + ".jsonl"), [json.dumps(rec)])
+
+    def _append(self, path: Path, lines: list[str]) -> None:
+        with open(path, "a", encoding="utf-8") as f:
+            # A half-written last line (crash) would glue onto ours: start on a fresh line.
+            if f.tell() > 0:
+                with open(path, "rb") as r:
+                    r.seek(-1, os.SEEK_END)
+                    if r.read(1) != b"\n":
+                        f.write("\n")
+            f.write("".join(s + "\n" for s in lines))
+            f.flush()
+            os.fsync(f.fileno())
+
+    def _flush_event_logs(self) -> None:
+        """Append events committed to the database but not yet to their JSON-lines file."""
+        rows = self.db.execute("SELECT e.*, g.key AS gkey FROM events e LEFT JOIN games g ON g.id = e.game "
+                               "WHERE e.logged = 0 ORDER BY e.id").fetchall()
+        if not rows:
+            return
+        by_path: dict[Path, list[sqlite3.Row]] = {}
+        for r in rows:
+            if r["gkey"]:
+                path = self.events_path(r["gkey"])
+            else:
+                path = self.root / "boards" / (_safe(r["board_id"]) + ".jsonl")
+            by_path.setdefault(path, []).append(r)
+        for path, rs in by_path.items():
+            present: set[tuple[str, str, int]] = set()
+            if path.exists():  # after a crash between the append and the flag update
+                for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        o = json.loads(line)
+                        if "seq" in o:
+                            present.add((o["board"], o.get("stream", ""), int(o["seq"])))
+            recs = []
+            for r in rs:
+                if (r["board_id"], r["stream"], r["seq"]) in present:
+                    continue
+                rec: dict[str, Any] = {"t": round(r["received"], 3), "board": r["board_id"],
+                                       "stream": r["stream"], "seq": r["seq"], "type": r["type"],
+                                       "raw": r["raw"]}
+                if r["flag"]:
+                    rec["flag"] = r["flag"]
+                recs.append(json.dumps(rec))
+            if recs:
+                self._append(path, recs)
+            with self._tx() as db:
+                db.executemany("UPDATE events SET logged=1 WHERE id=?", [(r["id"],) for r in rs])
+
+    def events(self, game_id: int) -> list[sqlite3.Row]:
+        return self.db.execute("SELECT * FROM events WHERE game=? ORDER BY id", (game_id,)).fetchall()
+
+    # Effects, for ingest(): each returns a function run inside the event's transaction.
+    def op_start_game(self, board_id: str, board_game: str, start: core.Position, headers: dict[str, str],
+                      firmware: str = "") -> Op:
+        def run(db: sqlite3.Connection) -> tuple[int | None, str]:
+            row = db.execute("SELECT id FROM games WHERE board_id=? AND board_game=?",
+                             (board_id, board_game)).fetchone()
+            if row is not None:
+                return int(row[0]), ""
+            key = "{}-{}-{}".format(time.strftime("%Y%m%d"), _safe(board_id), _safe(board_game))
+            return self._insert_game(db, key, "board", start, headers, board_id, board_game, firmware), ""
+        return run
+
+    def op_move(self, game_id: int, ply: int, text: str, child: core.Position, seq: int,
+                result: str = "") -> Op:
+        def run(db: sqlite3.Connection) -> tuple[int | None, str]:
+            n = db.execute("SELECT COUNT(*) FROM moves WHERE game=?", (game_id,)).fetchone()[0]
+            if n != ply - 1:
+                return game_id, f"ply {ply} arrives after {n} stored moves: not stored"
+            self._insert_move(db, game_id, ply, text, child, seq)
+            db.execute("UPDATE games SET updated=?, result=CASE WHEN ?<>'' THEN ? ELSE result END,"
+                       " status=CASE WHEN ?<>'' THEN 'over' ELSE status END WHERE id=?",
+                       (_now(), result, result, result, game_id))
+            return game_id, ""
+        return run
+
+    def op_undo(self, game_id: int, plies: int = 1) -> Op:
+        def run(db: sqlite3.Connection) -> tuple[int | None, str]:
+            for _ in range(plies):
+                db.execute("DELETE FROM moves WHERE game=? AND ply=(SELECT MAX(ply) FROM moves WHERE game=?)",
+                           (game_id, game_id))
+            db.execute("UPDATE games SET result='', status='playing', updated=? WHERE id=?",
+                       (_now(), game_id))
+            return game_id, ""
+        return run
+
+    def op_end(self, game_id: int, result: str) -> Op:
+        def run(db: sqlite3.Connection) -> tuple[int | None, str]:
+            db.execute("UPDATE games SET result=?, status='over', updated=? WHERE id=?",
+                       (result, _now(), game_id))
+            return game_id, ""
+        return run
+
+    def op_flag(self, game_id: int | None, flag: str) -> Op:
+        def run(db: sqlite3.Connection) -> tuple[int | None, str]:
+            return game_id, flag
+        return run
