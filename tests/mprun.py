@@ -2,6 +2,7 @@
 # It runs every test_* function of tests/firmware/test_*.py (the same files pytest runs on CPython),
 # each in a fresh heap state, and ends with the line "N passed, N failed".
 # Usage: micropython -X heapsize=64k tests/mprun.py [module-name-substring ...]
+# tools/run_mp_tests.py runs each test module in a fresh interpreter (a fresh heap, as after a reset).
 import gc
 import os
 import sys
@@ -10,6 +11,7 @@ HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 ROOT = HERE + "/.."
 sys.path.insert(0, HERE + "/firmware")
 sys.path.insert(0, ROOT + "/firmware")
+sys.path.insert(0, ROOT + "/build/mpy-host")  # precompiled firmware first, as on the board
 
 
 def run(filters):
@@ -19,6 +21,7 @@ def run(filters):
     passed = failed = 0
     for name in names:
         gc.collect()
+        loaded = set(sys.modules)
         try:
             mod = __import__(name)
         except Exception as e:  # a module that cannot even import fails as a whole
@@ -41,7 +44,10 @@ def run(filters):
                 sys.print_exception(e)
             else:
                 passed += 1
-        del sys.modules[name]
+        mod = None
+        for key in list(sys.modules):  # unload what this test module brought in
+            if key not in loaded:
+                del sys.modules[key]
         gc.collect()
     gc.collect()
     print("micropython heap free at end:", gc.mem_free())

@@ -96,7 +96,7 @@ class Rules:
         mtaji_takasa_house_stop: bool = False,
         infinite: "str | None" = None,
         lone_kichwa: "str | None" = None,
-        relay_limit: int = 20000,
+        relay_limit: int = 1000000,
     ) -> None:
         if ruleset not in (ZANZIBAR, MALAWI):
             raise InvalidPositionError("unknown ruleset %r (zanzibar or malawi)" % (ruleset,))

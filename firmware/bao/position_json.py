@@ -148,5 +148,5 @@ def loads(text: str) -> Position:
     try:
         obj = json.loads(text)
     except ValueError as e:
-        raise InvalidPositionError("not JSON: %s" % (e,))
+        raise InvalidPositionError("not JSON: a position is one JSON object per line")
     return from_dict(obj)

@@ -1,0 +1,95 @@
+# Command line of the rules core; runs under CPython (python -m bao) and MicroPython (micropython -m bao).
+#   moves                one position per line on stdin -> one JSON line of legal moves per position
+#   replay [--dialect donkers|kiba] FILE   replay a transcript; last line: the final position
+#   perft N              leaf counts from the start for depths 1..N
+import json
+import sys
+
+from bao import core, notation, position_json
+
+USAGE = "usage: bao moves | replay [--dialect donkers|kiba] FILE | perft N [--ruleset zanzibar|malawi]"
+
+
+def _moves(dialect: str) -> int:
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return 0
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            p = position_json.loads(line)
+        except core.BaoError as e:
+            print(json.dumps({"error": str(e)}))
+            continue
+        moves = core.legal_moves(p)
+        w = core.outcome(p, moves)
+        if w is not None:
+            print(json.dumps({"moves": [], "winner": "SN"[w]}))
+            continue
+        side = p.d[core.TO_MOVE]
+        out = []
+        for m, child in moves:
+            out.append({"move": notation.format_move(m, side, dialect), "position": position_json.to_dict(child)})
+        print(json.dumps({"moves": out}))
+
+
+def _replay(path: str, dialect: str) -> int:
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        print("cannot read %s: %s" % (path, e), file=sys.stderr)
+        return 2
+    try:
+        t = notation.parse_transcript(text)
+        positions = notation.replay(t, None, dialect)
+    except notation.ReplayError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except core.BaoError as e:
+        print("%s: %s" % (path, e), file=sys.stderr)
+        return 1
+    print("%d plies replayed" % (len(positions) - 1))
+    print(position_json.dumps(positions[-1]))
+    return 0
+
+
+def _perft(depth: int, ruleset: str) -> int:
+    p = core.initial(ruleset)
+    for n in range(1, depth + 1):
+        print(n, core.perft(p, n))
+    return 0
+
+
+def main(argv: list) -> int:
+    dialect = notation.DONKERS
+    ruleset = core.ZANZIBAR
+    args = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--dialect", "--ruleset") and i + 1 < len(argv):
+            if a == "--dialect":
+                dialect = argv[i + 1]
+            else:
+                ruleset = argv[i + 1]
+            i += 2
+            continue
+        args.append(a)
+        i += 1
+    if dialect not in notation.DIALECTS or ruleset not in (core.ZANZIBAR, core.MALAWI):
+        print(USAGE, file=sys.stderr)
+        return 2
+    if args == ["moves"]:
+        return _moves(dialect)
+    if len(args) == 2 and args[0] == "replay":
+        return _replay(args[1], dialect)
+    if len(args) == 2 and args[0] == "perft" and args[1].isdigit():
+        return _perft(int(args[1]), ruleset)
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+sys.exit(main(sys.argv[1:]))

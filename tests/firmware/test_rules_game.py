@@ -1,0 +1,69 @@
+# The real game of Zanzibar, 17-10-94 (Donkers document), and perft counts from the start.
+from baotest import names, read, row
+
+from bao import core, notation, position_json
+
+
+def _game():
+    return notation.parse_transcript(read("games/zanzibar-1994.txt"))
+
+
+def test_1994_game_replays_all_52_plies():
+    t = _game()
+    assert len(t.plies) == 52
+    positions = notation.replay(t)
+    assert len(positions) == 53
+    last = positions[-1]
+    assert row(last, "A") == [0, 0, 0, 0, 2, 0, 0, 0]
+    assert names(last) == ["A5L*", "A5R*"]
+    assert core.seed_total(last) == 64
+
+
+def test_1994_game_notation_round_trips():
+    # Every ply, formatted back from the legal move list, is written exactly as Donkers wrote it.
+    t = _game()
+    p = notation.replay(t)[0]
+    for text in t.plies:
+        m, child = notation.parse_move(p, text)
+        assert notation.format_move(m, p.d[core.TO_MOVE]) == text, text
+        p = child
+
+
+def test_1994_game_house_rules():
+    t = _game()
+    positions = notation.replay(t)
+    # 12: North 7R* "END IN THE HOUSE": a namua takasa stops in the owned house with 6+ seeds (2.5b(1))
+    before = positions[23]
+    m = notation.parse_move(before, "7R*")[0]
+    steps = core.account(before, m)
+    assert steps[-1][0] == core.STEP_END and steps[-1][2] == core.END_HOUSE
+    assert steps[-1][1] == 16 + 4  # a5
+    # 15: North 5R> plays the house (2.5b(2)); the house is then lost (2.5a)
+    before = positions[29]
+    assert before.owns_house(core.NORTH)
+    assert "5R>" in names(before) and "5R" in names(before)
+    after = positions[30]
+    assert not after.owns_house(core.NORTH)
+
+
+def test_start_position_r1():
+    p = core.initial()
+    assert position_json.to_dict(p) == {
+        "ruleset": "zanzibar", "to_move": "S",
+        "A": [0, 0, 0, 0, 6, 2, 2, 0], "B": [0] * 8, "a": [0, 0, 0, 0, 6, 2, 2, 0], "b": [0] * 8,
+        "store": {"S": 22, "N": 22}, "house": {"S": True, "N": True}, "takasia": None}
+    assert names(p) == ["6L*", "6R*", "7L*", "7R*"]
+
+
+def test_perft_from_the_start():
+    p = core.initial()
+    assert [core.perft(p, n) for n in range(1, 7)] == [4, 14, 38, 124, 405, 1432]
+
+
+def test_perft_malawi_is_symmetric_at_depth_one():
+    # M1: 2 seeds everywhere; every pit of both rows can start, in both directions; none captures yet?
+    p = core.initial("malawi")
+    moves = core.legal_moves(p)
+    assert core.perft(p, 1) == len(moves) > 0
+    for m, child in moves:
+        assert core.seed_total(child) == 64
