@@ -1,0 +1,298 @@
+"""The logger: what the host does with each frame the board sends (independent of the transport).
+
+    lg = Logger(store, south="Ali", north="Bibi")
+    lg.hello(fields, port)                       after the handshake (fields of the board's HELLO)
+    res = lg.event(seq, typ, payload, raw)       one sequenced event; durable when it returns -> ack it
+    lg.notice(typ, payload, raw) / lg.bad_input(msg, raw) / lg.connection(state)
+
+Events (docs/protocol.md): GAME <info json> starts a game; MOVE "<notation> <position json>"; UNDO;
+END; ILLEGAL/ERROR/... are logged only. Every event is kept in the event log (store) exactly once, keyed
+by (board id, epoch, sequence number). Every MOVE is checked again with the rules core from the stored
+position: a move that does not follow (illegal there, or another resulting position than the board
+says) is flagged: kept in the event log with the reason and shown, never stored as a move.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bao import core, notation, position_json
+
+from bao_host.store import Op, Store
+
+SUPPORTED_PROTOCOLS = ("1",)
+
+
+def side_name(side: int) -> str:
+    return "South" if side == core.SOUTH else "North"
+
+
+def split_move(payload: str) -> tuple[str, str]:
+    i = payload.find(" ")
+    return (payload, "") if i < 0 else (payload[:i], payload[i + 1:])
+
+
+@dataclass
+class Result:
+    """What became of one event."""
+
+    duplicate: bool = False
+    stored: bool = False
+    flag: str = ""
+    message: str = ""
+
+
+@dataclass
+class Message:
+    t: float
+    level: str  # "info", "warn", "error"
+    text: str
+
+
+@dataclass
+class Counters:
+    events: int = 0
+    duplicates: int = 0
+    moves: int = 0
+    flagged: int = 0
+    notices: int = 0
+    bad_frames: int = 0
+    reconnects: int = 0
+
+
+@dataclass
+class View:
+    """What a live view shows: kept up to date by the logger."""
+
+    connection: str = "searching"
+    port: str = ""
+    board_id: str = ""
+    firmware: str = ""
+    game_id: int | None = None
+    position: core.Position | None = None
+    plies: list[str] = field(default_factory=list)
+    result: str = ""
+    south: str = ""
+    north: str = ""
+
+
+class ProtocolError(Exception):
+    """The board speaks a protocol this host does not: one-line message."""
+
+
+class Logger:
+    def __init__(self, store: Store, south: str | None = None, north: str | None = None,
+                 place: str | None = None, on_change: Callable[[], None] | None = None,
+                 max_messages: int = 200) -> None:
+        self.store = store
+        self.south = south
+        self.north = north
+        self.place = place
+        self.on_change = on_change
+        self.messages: deque[Message] = deque(maxlen=max_messages)
+        self.counters = Counters()
+        self.view = View()
+        self.board_id = ""
+        self.epoch = ""
+        self.firmware = ""
+        for p in store.problems:
+            self.say("warn", p)
+
+    # -- messages -------------------------------------------------------------------------------------
+    def say(self, level: str, text: str) -> None:
+        self.messages.append(Message(time.time(), level, text))
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def connection(self, state: str, port: str = "") -> None:
+        if state == "connected" and self.view.connection not in ("connected", "searching"):
+            self.counters.reconnects += 1
+        self.view.connection = state
+        if port:
+            self.view.port = port
+        self._changed()
+
+    # -- frames ---------------------------------------------------------------------------------------
+    def hello(self, fields: dict[str, str], port: str = "") -> None:
+        """The board's handshake fields: proto, fw, rules, board, epoch, last, acked."""
+        proto = fields.get("proto", "")
+        if proto not in SUPPORTED_PROTOCOLS:
+            msg = (f"board speaks protocol {proto or '?'}, this host speaks "
+                   f"{', '.join(SUPPORTED_PROTOCOLS)}: update the host or the firmware")
+            self.say("error", msg)
+            raise ProtocolError(msg)
+        self.board_id = fields.get("board", "") or "unknown"
+        self.epoch = fields.get("epoch", "")
+        self.firmware = fields.get("fw", "")
+        self.store.board_seen(self.board_id, self.firmware, port)
+        self.view.board_id = self.board_id
+        self.view.firmware = self.firmware
+        self.say("info", f"board {self.board_id} (firmware {self.firmware or '?'}, protocol {proto}) on "
+                         f"{port or '?'}: last event {fields.get('last', '?')}, acknowledged "
+                         f"{fields.get('acked', '?')}")
+        g = self._current_game()
+        if g is not None:
+            self._show_game(g)
+
+    def _current_game(self) -> int | None:
+        row = self.store.db.execute("SELECT id FROM games WHERE board_id=? ORDER BY id DESC LIMIT 1",
+                                    (self.board_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def event(self, seq: int, typ: str, payload: str, raw: str, epoch: str | None = None) -> Result:
+        """Record and apply one sequenced event. Durable on return (the caller may acknowledge it)."""
+        stream = self.epoch if epoch is None else epoch
+        self.counters.events += 1
+        if self.store.seen(self.board_id, stream, seq):
+            self.counters.duplicates += 1
+            return Result(duplicate=True)
+        op: Op
+        message = ""
+        stored = False
+        game = self._current_game()
+        try:
+            if typ == "GAME":
+                op = self._op_game(seq, stream, payload)
+                stored = True
+            elif typ == "MOVE":
+                op, message, stored = self._op_move(game, seq, payload)
+            elif typ == "UNDO":
+                if game is None or not self.store.game(game).plies:
+                    message = "UNDO with no move to take back: kept in the event log, not applied"
+                    op = self.store.op_flag(game, message)
+                else:
+                    op, stored = self.store.op_undo(game), True
+            elif typ == "END":
+                if game is None:
+                    op = self.store.op_flag(None, "game end with no game")
+                    message = "END with no game: ignored"
+                else:
+                    op, stored = self.store.op_end(game, self._result(game, payload)), True
+            else:
+                op = self.store.op_flag(game, "")
+                if typ in ("ILLEGAL", "ERROR"):
+                    message = f"{typ.lower()}: {payload}"
+        except (ValueError, core.BaoError) as e:
+            message = f"{typ} {seq}: unreadable payload ({e}): kept in the event log, not applied"
+            op = self.store.op_flag(game, message)
+            stored = False
+        res = self.store.ingest(self.board_id, stream, seq, typ, raw, op)
+        if res.duplicate:
+            self.counters.duplicates += 1
+            return Result(duplicate=True)
+        if res.flag:
+            self.counters.flagged += 1
+            message = message or res.flag
+            self.say("error", f"event {seq} {typ} flagged: {message}")
+        elif message:
+            self.say("warn", message)
+        if stored and not res.flag and typ == "MOVE":
+            self.counters.moves += 1
+        if res.game is not None:
+            self._show_game(res.game)
+        return Result(stored=stored and not res.flag, flag=res.flag, message=message)
+
+    def _op_game(self, seq: int, stream: str, payload: str) -> Op:
+        info: dict[str, Any] = json.loads(payload) if payload.strip().startswith("{") else {}
+        ruleset = str(info.get("ruleset", core.ZANZIBAR))
+        opts = info.get("options") or {}
+        if not isinstance(opts, dict):
+            raise ValueError("options must be an object")
+        rules = core.Rules(ruleset, **opts)
+        pos = info.get("position")
+        if pos is not None:
+            start = position_json.from_dict(pos)
+        else:
+            first = core.NORTH if str(info.get("first", "S"))[:1].upper() == "N" else core.SOUTH
+            start = core.initial(ruleset, rules, first)
+        board_game = str(info.get("game", info.get("id", f"{stream}.{seq}")))
+        headers = {"south": self.south or "", "north": self.north or "", "place": self.place or "",
+                   "date": time.strftime("%Y-%m-%d")}
+        self.say("info", f"new game ({ruleset}) on board {self.board_id}")
+        return self.store.op_start_game(self.board_id, board_game, start, headers, self.firmware)
+
+    def _op_move(self, game: int | None, seq: int, payload: str) -> tuple[Op, str, bool]:
+        text, pos_text = split_move(payload)
+        if game is None:
+            msg = f"move {text} before any game start: kept in the event log, not stored"
+            return self.store.op_flag(None, msg), msg, False
+        g = self.store.game(game)
+        if g.status == "over":
+            msg = f"move {text} after the end of game {game}: kept in the event log, not stored"
+            return self.store.op_flag(game, msg), msg, False
+        before = self.store.current_position(game)
+        side = side_name(before.to_move)
+        ply = len(g.plies) + 1
+        try:
+            move, child = notation.parse_move(before, text, notation.DONKERS)
+        except core.BaoError as e:
+            msg = f"move {(ply + 1) // 2} {side} {text} does not follow from the stored position: {e}"
+            return self.store.op_flag(game, msg), msg, False
+        if pos_text:
+            try:
+                reported = position_json.loads(pos_text)
+            except (ValueError, core.BaoError) as e:
+                msg = f"move {(ply + 1) // 2} {side} {text}: unreadable position ({e})"
+                return self.store.op_flag(game, msg), msg, False
+            if reported.d != child.d:
+                msg = (f"move {(ply + 1) // 2} {side} {text}: the board reports another position than "
+                       "the rules core computes")
+                return self.store.op_flag(game, msg), msg, False
+        canon = notation.format_move(move, before.to_move, notation.DONKERS)
+        w = core.outcome(child)
+        result = "" if w is None else f"{side_name(w)} wins"
+        return self.store.op_move(game, ply, canon, child, seq, result), "", True
+
+    def _result(self, game: int, payload: str) -> str:
+        w = core.outcome(self.store.current_position(game))
+        if w is not None:
+            return f"{side_name(w)} wins"
+        words = payload.strip()
+        if words.startswith("{"):
+            try:
+                obj = json.loads(words)
+                if isinstance(obj, dict) and obj.get("winner"):
+                    return {"S": "South", "N": "North"}.get(str(obj["winner"]), str(obj["winner"])) + " wins"
+                if isinstance(obj, dict):
+                    for k in ("result", "reason"):
+                        if obj.get(k):
+                            return str(obj[k])
+                    return "ended"
+            except ValueError:
+                pass
+        return words or "ended"
+
+    def notice(self, typ: str, payload: str, raw: str) -> None:
+        self.counters.notices += 1
+        self.store.log_unsequenced(self.board_id, raw)
+        if typ == "BADFRAME":
+            self.say("warn", f"the board dropped a bad frame from the host ({payload})")
+        else:
+            self.say("info", f"board notice {typ} {payload}".rstrip())
+
+    def bad_input(self, message: str, raw: str = "") -> None:
+        """A line from the board that is not a valid frame (checksum, syntax, ...): reported, not stored."""
+        self.counters.bad_frames += 1
+        self.store.log_unsequenced(self.board_id, raw, note=message)
+        self.say("warn", message)
+
+    # -- view -----------------------------------------------------------------------------------------
+    def _show_game(self, game_id: int) -> None:
+        g = self.store.game(game_id)
+        if g.id != self.view.game_id and (self.south or self.north) and not (g.south or g.north):
+            g = self.store.name_players(g.id, south=self.south, north=self.north)
+        v = self.view
+        v.game_id = g.id
+        v.plies = list(g.plies)
+        v.result = g.result
+        v.south, v.north = g.south, g.north
+        v.position = self.store.current_position(g.id)
+        self._changed()

@@ -1,0 +1,143 @@
+"""The game store: import, library commands, crash repair, corrupt files."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from bao import core, notation, position_json
+from bao_host import library_commands
+from bao_host.store import Store, StoreError
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME_1994 = (ROOT / "games" / "zanzibar-1994.txt").read_text()
+
+
+def run(argv: list[str]) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="command")
+    library_commands.register(sub)
+    args = p.parse_args(argv)
+    return int(args.func(args))
+
+
+def test_import_replays_and_indexes(tmp_path: Path) -> None:
+    with Store(tmp_path) as st:
+        g = st.import_text(GAME_1994)
+        t = notation.parse_transcript(GAME_1994)
+        assert g.plies == t.plies
+        assert g.south == "Ramadhan" and g.north == "Kijumbe" and g.result == "North wins"
+        positions = st.positions(g.id)
+        assert [p.d for p in positions] == [p.d for p in notation.replay(t)]
+        # positions are indexed: the start of move 2 arose in this game at ply 2
+        assert (g.id, 2) in st.games_with_position(positions[2])
+        stored = (tmp_path / "games" / (g.key + ".txt")).read_text()
+        assert notation.parse_transcript(stored).plies == t.plies
+        assert st.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        with pytest.raises(StoreError, match="already in the library"):
+            st.import_text(GAME_1994)
+
+
+def test_import_rejects_bad_move(tmp_path: Path) -> None:
+    bad = GAME_1994.replace("3: 7R* 8L*;", "3: 7R* b2L;")
+    with Store(tmp_path) as st, pytest.raises(StoreError, match="move 3 North b2L"):
+        st.import_text(bad)
+    assert run(["import", str(tmp_path / "nothing.txt"), "--data", str(tmp_path)]) == 1
+
+
+def test_library_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "g.txt"
+    f.write_text(GAME_1994)
+    data = ["--data", str(tmp_path / "d")]
+    assert run(["import", str(f), *data]) == 0
+    assert run(["name", "1", "--south", "Ali", *data]) == 0
+    capsys.readouterr()
+    assert run(["games", "--player", "Ali", "--json", *data]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["south"], r["north"], r["moves"]) for r in rows] == [(1, "Ali", "Kijumbe", 52)]
+    assert run(["games", "--player", "Nobody", "--json", *data]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert run(["games", "--result", "North", *data]) == 0
+    assert "Kijumbe" in capsys.readouterr().out
+    assert run(["game", "1", *data]) == 0
+    out = capsys.readouterr().out
+    assert "26. North" in out and out.count("to move:") == 53
+    assert run(["game", "99", *data]) == 1
+    assert "no game 99" in capsys.readouterr().err
+    for fmt in ("donkers", "kiba", "json"):
+        assert run(["export", "1", "--format", fmt, "-o", str(tmp_path / fmt), *data]) == 0
+    t = notation.parse_transcript((tmp_path / "kiba").read_text())
+    assert len(notation.replay(t, dialect=notation.KIBA)) == 53
+    obj = json.loads((tmp_path / "json").read_text())
+    assert position_json.from_dict(obj["positions"][-1]).d == notation.replay(
+        notation.parse_transcript(GAME_1994))[-1].d
+    # a kiba transcript imports too, converted to Donkers notation
+    assert run(["import", str(tmp_path / "kiba"), "--dialect", "kiba", *data]) == 0
+    with Store(tmp_path / "d") as st:
+        assert st.game(2).plies == st.game(1).plies
+
+
+def _play_events(st: Store, n: int) -> int:
+    """Store a board game through ingest, n plies of the 1994 game; returns the game id."""
+    t = notation.parse_transcript(GAME_1994)
+    start = core.initial()
+    gid = st.ingest("B1", "e1", 1, "GAME", "E1 GAME {}", st.op_start_game("B1", "g1", start, {})).game
+    assert gid is not None
+    positions = notation.replay(t)
+    for i in range(n):
+        st.ingest("B1", "e1", i + 2, "MOVE", f"E{i + 2} MOVE {t.plies[i]}",
+                  st.op_move(gid, i + 1, t.plies[i], positions[i + 1], i + 2))
+    return gid
+
+
+def test_ingest_is_idempotent_and_repairs_derived_files(tmp_path: Path) -> None:
+    with Store(tmp_path) as st:
+        gid = _play_events(st, 10)
+        again = st.ingest("B1", "e1", 5, "MOVE", "dup", st.op_flag(gid, "x"))
+        assert again.duplicate
+        g = st.game(gid)
+        assert len(g.plies) == 10
+        key = g.key
+    # a crash after the commit, before the files: the files are made again from the database
+    (tmp_path / "games" / (key + ".txt")).unlink()
+    jl = tmp_path / "games" / (key + ".jsonl")
+    lines = jl.read_text().splitlines()
+    jl.write_text("\n".join(lines[:4]) + "\n" + lines[4][:10])  # a half-written line
+    con = sqlite3.connect(tmp_path / "index.sqlite3")
+    con.execute("UPDATE events SET logged=0 WHERE seq > 3")
+    con.commit()
+    con.close()
+    with Store(tmp_path) as st:
+        assert any("half-written line" in p for p in st.problems)
+        seqs = [json.loads(x)["seq"] for x in jl.read_text().splitlines()]
+        assert sorted(seqs) == list(range(1, 12)) and len(set(seqs)) == 11
+        assert notation.parse_transcript((tmp_path / "games" / (key + ".txt")).read_text()).plies == \
+            notation.parse_transcript(GAME_1994).plies[:10]
+
+
+def test_corrupt_files_are_reported_not_fatal(tmp_path: Path) -> None:
+    with Store(tmp_path) as st:
+        g = st.import_text(GAME_1994)
+        key = g.key
+    (tmp_path / "games" / (key + ".txt")).write_text("garbage\x00")
+    (tmp_path / "games" / "stray.txt").write_text("not a transcript")
+    (tmp_path / "games" / "x.txt.tmp").write_text("half")
+    (tmp_path / "boards" / "B9.jsonl").write_text('{"ok": 1}\nnot json\n')
+    with Store(tmp_path) as st:
+        text = "\n".join(st.problems)
+        assert "transcript differs" in text and "stray.txt" in text and "half-written file" in text
+        assert "not JSON" in text
+        assert st.game(1).plies == notation.parse_transcript(GAME_1994).plies
+    # a corrupt database is set aside and rebuilt from the transcripts
+    (tmp_path / "index.sqlite3").write_bytes(b"this is not a database" * 100)
+    for s in ("-wal", "-shm"):
+        p = tmp_path / ("index.sqlite3" + s)
+        if p.exists():
+            p.unlink()
+    with Store(tmp_path) as st:
+        assert any("corrupt database" in p for p in st.problems)
+        assert [len(g.plies) for g in st.games()] == [52]
