@@ -1,0 +1,150 @@
+# The LED guide: the recogniser's state -> one 96-byte frame (R, G, B per pit, pit-index order).
+# The colour grammar is docs/leds.md (picture: docs/leds.svg, made by tools/leds_svg.py). render() writes
+# into one preallocated frame and allocates nothing; blinking follows the clock, so the application
+# renders again when phase() changes even if nothing else did.
+from bao.core import NONE, TAKASIA, TO_MOVE
+
+from baoboard.compat import const
+from baoboard.recogniser import DECISION, IDLE, KICHWA, LIFT, MOVING, OPT, OVER, PIT
+
+FRAME_BYTES = const(96)
+
+# Colours (0xRRGGBB at full brightness); the names are the grammar's words
+START = const(0x00A000)  # green: a pit the side to move may start from
+HINT = const(0x00FF40)  # bright green: the start of the move the host asked to show
+CHOICE = const(0x0040FF)  # blue: one of several pits the next seed may go to (a direction choice)
+NEXT = const(0xFFFFFF)  # white: the pit the next seed goes into
+LIFTED = const(0x806000)  # dim yellow: the pit the hand is sowing from
+RELAY = const(0xFFB000)  # yellow: lift this pit (endelea, 1.6)
+CAPTURE = const(0xFF0000)  # red: the opponent's pit to empty (1.4)
+KICHWA_C = const(0x00FFFF)  # cyan: the kichwa where the captured seeds go in
+HOUSE = const(0xFF6000)  # amber, blinking: 2.5b, stop (opponent moves) or play the house (lift it)
+TAKASIA_C = const(0xA000FF)  # purple: the takasia-ed pit (4.1): no takasa from it
+WRONG = const(0xFF0040)  # red-pink, fast blink: that activation was not part of a legal move
+RESTORE = const(0xFF4000)  # orange, blinking: put the seeds of these pits back (after an undo)
+WIN = const(0xFFC000)  # gold: the winner's pits
+LOSE = const(0x200000)  # dim red: the loser's pits
+NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
+
+TEACH = const(0)
+PLAY = const(1)
+SILENT = const(2)
+MODES = ("teach", "play", "silent")
+
+SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
+RESTORE_MS = const(6000)
+CORNERS = (8, 15, 24, 31)  # B1, B8... the back-row ends: never confused with play on the front row
+
+
+class Guide:
+    def __init__(self) -> None:
+        self.frame = bytearray(FRAME_BYTES)
+        self.mode = TEACH
+        self.brightness = 64  # 0..255, scales every colour
+        self.host = False  # a host has spoken recently
+        self.winner = -1  # set by the application when the game is over
+        self.restore = bytearray(32)  # pits to put right after an undo or a cancelled move
+        self.restore_until = 0
+        self.show_until = 0  # play mode: show legal pits until this tick
+
+    def phase(self, now: int) -> int:
+        """Changes every 250 ms: the application renders again when it does (blinking)."""
+        return (now >> 8) & 7
+
+    def set_restore(self, marks: "bytearray | None", now: int) -> None:
+        for i in range(32):
+            self.restore[i] = marks[i] if marks is not None else 0
+        self.restore_until = now + RESTORE_MS
+
+    def request_show(self, now: int) -> None:
+        self.show_until = now + SHOW_MS
+
+    def _px(self, pit: int, rgb: int) -> None:
+        f = self.frame
+        b = self.brightness
+        k = pit * 3
+        f[k] = ((rgb >> 16) & 255) * b >> 8
+        f[k + 1] = ((rgb >> 8) & 255) * b >> 8
+        f[k + 2] = (rgb & 255) * b >> 8
+
+    def clear(self) -> None:
+        f = self.frame
+        for i in range(FRAME_BYTES):
+            f[i] = 0
+
+    def render(self, rec: object, now: int) -> bytearray:
+        self.clear()
+        if self.mode == SILENT:
+            return self.frame
+        ph = (now >> 8) & 7
+        blink = ph & 1  # 2 Hz
+        r = rec  # type: ignore[assignment]
+        phase = r.phase  # type: ignore[attr-defined]
+        showing = self.mode == TEACH or now - self.show_until < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
+        if phase == OVER and self.winner >= 0:
+            for i in range(32):
+                self._px(i, WIN if (i >> 4) == self.winner else LOSE)
+        elif phase == IDLE:
+            if showing or r.hint >= 0:  # type: ignore[attr-defined]
+                self._starts(r)
+            p = r.p  # type: ignore[attr-defined]
+            if showing and p is not None and p.d[TAKASIA] != NONE:
+                self._px((p.d[TO_MOVE] << 4) + p.d[TAKASIA], TAKASIA_C)
+        elif phase == MOVING or phase == DECISION:
+            if showing:
+                self._next(r)
+            if phase == DECISION and blink:
+                self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # type: ignore[attr-defined]
+        if r.wrong_pit >= 0 and not blink:  # type: ignore[attr-defined]
+            self._px(r.wrong_pit, WRONG)  # type: ignore[attr-defined]
+        if now - self.restore_until < 0 and blink:
+            for i in range(32):
+                if self.restore[i]:
+                    self._px(i, RESTORE)
+        if not self.host and ph == 0:
+            for i in CORNERS:
+                self._px(i, NOHOST)
+        return self.frame
+
+    def _starts(self, r: object) -> None:
+        hint = r.hint  # type: ignore[attr-defined]
+        for m, _ in r.moves:  # type: ignore[attr-defined]
+            if hint < 0:
+                self._px(r.first_pit(m), START)  # type: ignore[attr-defined]
+            elif m & 63 == hint:
+                self._px(r.first_pit(m), HINT)  # type: ignore[attr-defined]
+
+    def _next(self, r: object) -> None:
+        n = r.n  # type: ignore[attr-defined]
+        if r.steps == 1 and r.start_pit >= 0:  # type: ignore[attr-defined]
+            self._px(r.start_pit, LIFTED)  # type: ignore[attr-defined]
+        first = -1
+        many = False  # candidates want different pits next: a choice (direction, kichwa)
+        for i in range(n):
+            e = r.expected(i)  # type: ignore[attr-defined]
+            if e < 0:
+                continue
+            if e & OPT:
+                e = r.after_optional(i)  # type: ignore[attr-defined]
+            if first < 0:
+                first = e & PIT
+            elif e & PIT != first:
+                many = True
+        for i in range(n):
+            e = r.expected(i)  # type: ignore[attr-defined]
+            if e < 0:
+                continue
+            if e & OPT:
+                e2 = r.after_optional(i)  # type: ignore[attr-defined]
+                if e2 >= 0:
+                    self._px(e2 & PIT, self._colour(r, e2, many))  # the merged lift: show where it goes
+            self._px(e & PIT, self._colour(r, e, many))
+
+    def _colour(self, r: object, e: int, many: bool) -> int:
+        pit = e & PIT
+        side = r.p.d[TO_MOVE]  # type: ignore[attr-defined]
+        if e & LIFT:
+            return CAPTURE if (pit >> 4) != side else RELAY
+        if e & KICHWA:
+            return KICHWA_C
+        return CHOICE if many else NEXT

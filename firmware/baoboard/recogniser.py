@@ -1,0 +1,335 @@
+# Move recognition: pit activations -> the move the player is performing (gestures: docs/gestures.md).
+# The board owns the seed counts; a sensor only says "a hand was here". So each legal move is turned into
+# the sequence of activations a player makes performing it (from the rules core's account): lift the
+# start pit, drop one seed per pit, empty the opponent's pit on a capture, drop into the kichwa, lift a
+# relay pit... Every legal move is a candidate; each activation keeps the candidates that expected it.
+# One left and complete: the move is recognised. An activation no candidate expects is flagged and
+# changes nothing, so a wrong drop never corrupts the state.
+# Sequences are built when the first activation picks the start pit (an allocation per move, not per
+# scan); following a move pit by pit allocates nothing.
+from bao.core import (
+    IDENTITY,
+    PLAY,
+    RIGHT,
+    RING,
+    STEP_CAPTURE,
+    STEP_HOUSE,
+    STEP_LIFT,
+    STEP_RELAY,
+    STEP_SOW,
+    STEP_STORE,
+    STEP_TAX,
+    STORE,
+    TO_MOVE,
+    play_raw,
+    ring_direction,
+)
+
+from baoboard.compat import const
+
+# Sequence bytes: pit index | flags
+PIT = const(31)
+LIFT = const(32)  # the hand takes seeds out (otherwise it drops one seed in)
+OPT = const(64)  # may be merged with the activation before it (same pit: drop then lift in one go)
+KICHWA = const(128)  # the first drop of captured seeds
+
+# Phases
+IDLE = const(0)  # between moves: waiting for the side to move to start
+MOVING = const(1)  # a move is under way
+DECISION = const(2)  # 2.5b: the move may stop in the house or play it on
+OVER = const(3)  # the game is over
+
+# feed() results
+R_IGNORED = const(0)  # nothing changed (a correction tap on a flagged pit, or the game is over)
+R_PROGRESS = const(1)  # the activation was expected; the move goes on
+R_WRONG = const(2)  # flagged: wrong_pit, wrong_rule, wrong_reason say what and why
+R_DONE = const(3)  # a move is complete: done_move, done_child; refeed >= 0: feed that pit again next
+R_DECISION = const(4)  # the move reached the house decision (lift the house to play it on)
+R_UNDO = const(5)  # undo gesture at a move boundary: take the last move back
+R_CANCEL = const(6)  # undo gesture during a move: the move in progress is abandoned
+R_PUTBACK = const(7)  # the lifted start pit was put back before any drop: back to the boundary
+
+TAPS = const(3)  # taps on one flagged pit that make the undo gesture
+TAP_MS = const(2000)  # ... within this time
+
+
+def _sequence(rec: list, namua: bool) -> bytearray:
+    """The activations a player makes to perform a move, from its account."""
+    out = bytearray()
+    play = False
+    kichwa = False
+    for st in rec:
+        k = st[0]
+        if k == STEP_STORE:
+            out.append(st[1])
+        elif k == STEP_LIFT:
+            # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
+            # this pit, so the lift may come in the same hand movement
+            out.append(st[1] | LIFT | (OPT if namua else 0))
+        elif k == STEP_TAX:
+            out.append(st[1] | LIFT | OPT)  # 2.4b: two seeds out of the house, right after the store seed
+        elif k == STEP_SOW:
+            base = st[1] & 16
+            ring = st[1] & 15
+            dirn = st[2]
+            for j in range(st[3]):
+                out.append(base + ((ring + j * dirn) & 15) | (KICHWA if kichwa and j == 0 else 0))
+            kichwa = False
+        elif k == STEP_CAPTURE:
+            out.append(st[1] | LIFT)
+            kichwa = True
+        elif k == STEP_RELAY:
+            # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
+            out.append(st[1] | LIFT | (0 if play else OPT))
+            play = False
+        elif k == STEP_HOUSE:
+            play = bool(st[2])
+    return out
+
+
+class Recogniser:
+    def __init__(self) -> None:
+        self.p = None  # type: object
+        self.moves = []  # type: list
+        self.phase = OVER
+        self.c_move = []  # type: list  # alive candidates: move (with its descriptive bits)
+        self.c_child = []  # type: list
+        self.c_seq = []  # type: list  # bytearray each
+        self.c_pos = []  # type: list  # next index into c_seq
+        self.n = 0  # alive candidates: the first n entries
+        self.steps = 0  # activations accepted in the current move
+        self.start_pit = -1
+        self.wrong_pit = -1
+        self.wrong_rule = ""
+        self.wrong_reason = ""
+        self.wrong_count = 0  # wrong activations so far (for tests and the guide's flash)
+        self.taps = 0
+        self.tap_tick = 0
+        self.done_move = 0
+        self.done_child = None  # type: object
+        self.refeed = -1
+        self.hint = -1  # a move identity the host asked to show, or -1
+
+    # ---- boundaries
+    def start(self, p: object, moves: list) -> None:
+        """A new move boundary: p is the position, moves its legal (move, child) list."""
+        self.p = p
+        self.moves = moves
+        self.phase = IDLE if moves else OVER
+        self.n = 0
+        self.steps = 0
+        self.start_pit = -1
+        self.refeed = -1
+        self.clear_wrong()
+
+    def clear_wrong(self) -> None:
+        self.wrong_pit = -1
+        self.taps = 0
+
+    def first_pit(self, move: int) -> int:
+        """The pit of a legal move's first activation: namua, the store seed's pit; mtaji, the lift."""
+        d = self.p.d  # type: ignore[attr-defined]
+        return (d[TO_MOVE] << 4) + (move & RING)
+
+    def namua(self) -> bool:
+        d = self.p.d  # type: ignore[attr-defined]
+        return d[STORE + d[TO_MOVE]] > 0
+
+    # ---- activations
+    def feed(self, pit: int, now: int = 0) -> int:
+        self.refeed = -1
+        ph = self.phase
+        if ph == OVER:
+            return self._wrong(pit, now, "1.2", "the game is over", True)
+        if ph == IDLE:
+            return self._first(pit, now)
+        r = self._advance(pit)
+        if r:
+            return r
+        if ph == DECISION:
+            d = self.p.d  # type: ignore[attr-defined]
+            if (pit >> 4) != d[TO_MOVE]:
+                # 2.5b: the opponent's hand moves: the player stopped in the house
+                for i in range(self.n):
+                    if self.c_pos[i] == len(self.c_seq[i]):
+                        self._finish(i)
+                        self.refeed = pit
+                        return R_DONE
+        if self.steps == 1 and pit == self.start_pit and not self.namua():
+            self.start(self.p, self.moves)  # the seeds went back into the pit they came from
+            return R_PUTBACK
+        return self._wrong(pit, now, "", "", False)
+
+    def _first(self, pit: int, now: int) -> int:
+        d = self.p.d  # type: ignore[attr-defined]
+        side = d[TO_MOVE]
+        c_move = []
+        c_child = []
+        for m, child in self.moves:
+            if self.first_pit(m) == pit:
+                c_move.append(m)
+                c_child.append(child)
+        if not c_move:
+            if (pit >> 4) != side:
+                who = "South" if side == 0 else "North"
+                return self._wrong(pit, now, "1.1", "it is " + who + "'s turn", True)
+            return self._wrong(pit, now, "", "", True)
+        namua = d[STORE + side] > 0
+        seqs = []
+        for m in c_move:
+            rec = []  # type: list
+            play_raw(self.p, m & IDENTITY, rec)  # type: ignore[arg-type]
+            seqs.append(_sequence(rec, namua))
+        self.c_move = c_move
+        self.c_child = c_child
+        self.c_seq = seqs
+        self.c_pos = [1] * len(c_move)
+        self.n = len(c_move)
+        self.phase = MOVING
+        self.steps = 1
+        self.start_pit = pit
+        self.clear_wrong()
+        return self._settle()
+
+    def _advance(self, pit: int) -> int:
+        """Keep the candidates that expected this activation; 0 if none did (nothing changes then)."""
+        hit = 0
+        for i in range(self.n):
+            seq = self.c_seq[i]
+            j = self.c_pos[i]
+            if j < len(seq):
+                e = seq[j]
+                if e & PIT == pit:
+                    hit += 1
+                elif e & OPT and j + 1 < len(seq) and seq[j + 1] & PIT == pit:
+                    hit += 1
+        if not hit:
+            return 0
+        k = 0
+        for i in range(self.n):
+            seq = self.c_seq[i]
+            j = self.c_pos[i]
+            if j < len(seq):
+                e = seq[j]
+                if e & PIT == pit:
+                    j += 1
+                elif e & OPT and j + 1 < len(seq) and seq[j + 1] & PIT == pit:
+                    j += 2
+                else:
+                    continue
+                if k != i:
+                    self.c_move[k] = self.c_move[i]
+                    self.c_child[k] = self.c_child[i]
+                    self.c_seq[k] = seq
+                self.c_pos[k] = j
+                k += 1
+        self.n = k
+        self.steps += 1
+        self.clear_wrong()
+        return self._settle()
+
+    def _settle(self) -> int:
+        complete = -1
+        for i in range(self.n):
+            if self.c_pos[i] == len(self.c_seq[i]):
+                complete = i
+        if complete < 0:
+            self.phase = MOVING
+            return R_PROGRESS
+        if self.n == 1:
+            self._finish(complete)
+            return R_DONE
+        self.phase = DECISION  # a complete move and a longer one: 2.5b, stop in the house or play on
+        return R_DECISION
+
+    def decide_stop(self) -> int:
+        """Take the stop in the house (a button, the host): R_DONE or R_IGNORED outside a decision."""
+        if self.phase != DECISION:
+            return R_IGNORED
+        for i in range(self.n):
+            if self.c_pos[i] == len(self.c_seq[i]):
+                self._finish(i)
+                return R_DONE
+        return R_IGNORED
+
+    def _finish(self, i: int) -> None:
+        self.done_move = self.c_move[i]
+        self.done_child = self.c_child[i]
+        self.phase = OVER  # until the application starts the next boundary
+        self.n = 0
+
+    def _wrong(self, pit: int, now: int, rule: str, reason: str, boundary: bool) -> int:
+        if pit == self.wrong_pit and now - self.tap_tick < TAP_MS:
+            # the same pit again: the seed taken back out of it (absorbed), or the undo gesture
+            self.taps += 1
+            self.tap_tick = now
+            if self.taps >= TAPS:
+                self.clear_wrong()
+                if self.phase == MOVING or self.phase == DECISION:
+                    self.start(self.p, self.moves)
+                    return R_CANCEL
+                return R_UNDO
+            return R_IGNORED
+        self.wrong_pit = pit
+        self.taps = 1
+        self.tap_tick = now
+        self.wrong_count += 1
+        if not reason:
+            rule, reason = self._explain(pit, boundary)
+        self.wrong_rule = rule
+        self.wrong_reason = reason
+        return R_WRONG
+
+    def _explain(self, pit: int, boundary: bool) -> tuple:
+        """Why this activation is not part of a legal move, citing the rule where a move was attempted."""
+        from bao.core import pit_name
+
+        d = self.p.d  # type: ignore[attr-defined]
+        side = d[TO_MOVE]
+        attempt = -1
+        if boundary and (pit >> 4) == side:
+            attempt = pit & 15  # a start from this pit (either direction would be refused)
+        elif self.phase == MOVING and self.steps == 1 and not self.namua():
+            sp = self.start_pit
+            r = sp & 15
+            if (pit >> 4) == side:
+                for right in (0, RIGHT):
+                    if (r + ring_direction(r, right)) & 15 == pit & 15:
+                        attempt = r | right  # the first drop names the direction the player tried
+        if attempt >= 0 and self.p is not None:
+            try:
+                from bao.reasons import why_illegal
+
+                return why_illegal(self.p, attempt & (RING | RIGHT | PLAY))
+            except ImportError:  # reasons not on this board: a short reason still goes out
+                pass
+        return ("", f"{pit_name(pit)} is not the pit to play now")
+
+    # ---- what the guide reads
+    def expected(self, i: int) -> int:
+        """Candidate i's next sequence byte, or -1 when it is complete (skipping nothing)."""
+        seq = self.c_seq[i]
+        j = self.c_pos[i]
+        return seq[j] if j < len(seq) else -1
+
+    def after_optional(self, i: int) -> int:
+        """The byte after an optional next one (a merged lift), or -1."""
+        seq = self.c_seq[i]
+        j = self.c_pos[i] + 1
+        return seq[j] if j < len(seq) else -1
+
+
+def activations(p: object, move: int, merge: bool = False) -> bytearray:
+    """The pits a player activates performing a legal move (what simulated hands and tests do); with
+    merge, optional lifts are made in the same hand movement as the drop before them."""
+    from bao.core import STORE, TO_MOVE
+
+    d = p.d  # type: ignore[attr-defined]
+    rec = []  # type: list
+    play_raw(p, move & IDENTITY, rec)  # type: ignore[arg-type]
+    seq = _sequence(rec, d[STORE + d[TO_MOVE]] > 0)
+    out = bytearray()
+    for e in seq:
+        if not (merge and e & OPT):
+            out.append(e & PIT)
+    return out

@@ -1,0 +1,110 @@
+# The recogniser: the 1994 game performed through activations, wrong drops, house decisions, gestures.
+from bao import core
+from baoboard import recogniser as R
+from board_util import plies
+
+
+def _play(rec, p, pits, now=0):
+    r = R.R_IGNORED
+    for pit in pits:
+        r = rec.feed(pit, now)
+        now += 300
+    return r
+
+
+def test_1994_game_through_activations():
+    rec = R.Recogniser()
+    for merge in (False, True):
+        for p, m, text in plies():
+            rec.start(p, core.legal_moves(p))
+            r = _play(rec, p, R.activations(p, m, merge))
+            if r == R.R_DECISION:  # a stop in the house: the opponent's first activation decides
+                r = rec.decide_stop()
+            assert r == R.R_DONE, (text, r)
+            assert rec.done_move & 63 == m & 63, text
+            assert rec.done_child.d == core.find_move(p, m)[1].d, text
+
+
+def test_wrong_drop_is_flagged_and_changes_nothing():
+    p = core.initial()
+    rec = R.Recogniser()
+    rec.start(p, core.legal_moves(p))
+    m = next(plies())[1]  # 7L*: store seed into A7, lift, sow left
+    acts = R.activations(p, m)
+    assert rec.feed(acts[0]) == R.R_PROGRESS
+    wrong = 12  # A... not a neighbour of A7
+    assert rec.feed(wrong, 100) == R.R_WRONG
+    assert rec.wrong_pit == wrong
+    assert rec.feed(wrong, 200) == R.R_IGNORED  # the seed taken back out
+    r = R.R_IGNORED
+    for pit in acts[1:]:
+        r = rec.feed(pit, 1000)
+    assert r == R.R_DONE and rec.done_move & 63 == m & 63
+
+
+def test_illegal_start_cites_rule():
+    p = core.initial()
+    rec = R.Recogniser()
+    rec.start(p, core.legal_moves(p))
+    assert rec.feed(16 + 4) == R.R_WRONG  # North's pit: not North's turn
+    assert rec.wrong_rule == "1.1"
+    assert rec.feed(8) == R.R_WRONG  # B8: namua moves start on the front row
+    assert rec.wrong_reason
+
+
+def test_triple_tap_undo_and_cancel():
+    p = core.initial()
+    rec = R.Recogniser()
+    rec.start(p, core.legal_moves(p))
+    assert rec.feed(20, 0) == R.R_WRONG
+    assert rec.feed(20, 300) == R.R_IGNORED
+    assert rec.feed(20, 600) == R.R_UNDO
+    acts = R.activations(p, next(plies())[1])
+    rec.feed(acts[0], 1000)
+    rec.feed(acts[1], 1100)
+    assert rec.feed(30, 1200) == R.R_WRONG
+    rec.feed(30, 1300)
+    assert rec.feed(30, 1400) == R.R_CANCEL
+    assert rec.phase == R.IDLE
+
+
+def test_house_played_by_lifting_it():
+    # 15: South 3R*, North 5R> (plays the house): the play candidate needs the lift of the house
+    for p, m, _text in plies():
+        if m & core.PLAY:
+            rec = R.Recogniser()
+            moves = core.legal_moves(p)
+            rec.start(p, moves)
+            acts = R.activations(p, m)
+            house = (p.d[core.TO_MOVE] << 4) + 4
+            seen_decision = False
+            for pit in acts:
+                r = rec.feed(pit)
+                if r == R.R_DECISION:
+                    seen_decision = True
+                    assert rec.phase == R.DECISION
+            assert seen_decision and r == R.R_DONE and rec.done_move & core.PLAY
+            # the same moves, stopping: the opponent's first activation ends the move
+            stop = m & ~core.PLAY
+            rec.start(p, moves)
+            acts = R.activations(p, stop)
+            for pit in acts:
+                r = rec.feed(pit)
+            assert r == R.R_DECISION
+            opp = 16 - (p.d[core.TO_MOVE] << 4)
+            assert rec.feed(opp) == R.R_DONE and rec.refeed == opp
+            assert rec.done_move & 63 == stop & 63
+            assert house >= 0
+            return
+    raise AssertionError("the game has a house play")
+
+
+def test_put_back_before_any_drop():
+    for p, m, _text in plies():
+        if not p.in_namua():
+            rec = R.Recogniser()
+            rec.start(p, core.legal_moves(p))
+            acts = R.activations(p, m)
+            assert rec.feed(acts[0]) == R.R_PROGRESS
+            assert rec.feed(acts[0]) == R.R_PUTBACK and rec.phase == R.IDLE
+            return
