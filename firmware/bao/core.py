@@ -56,9 +56,9 @@ END_OWN_FRONT_EMPTY = const(4)  # the mover's front row emptied half-way: the mo
 END_OPP_FRONT_EMPTY = const(5)  # a capture emptied the opponent's front row: the mover wins (1.2, R9)
 END_SLEEP = const(6)  # a never-ending move sleeps where its state first repeats (M4)
 END_INFINITE = const(7)  # a never-ending move: illegal (1.5a, R10)
-_END_MASK = const(15)
-_CAPTURING = const(16)
-_DECISION = const(32)  # the move reached a house decision and stopped
+END_MASK = const(15)
+CAPTURING = const(16)
+DECISION = const(32)  # the move reached a house decision and stopped
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
@@ -265,8 +265,8 @@ def _front_empty(d: bytearray, base: int) -> bool:
 # The sowing engine
 def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped-def]
     """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
-    lift) so that the caller can detect a never-ending move, and returns a status (_END_MASK bits:
-    END_*, plus _CAPTURING and _DECISION). With rec, each step of the account is appended to it."""
+    lift) so that the caller can detect a never-ending move, and returns a status (END_MASK bits:
+    END_*, plus CAPTURING and DECISION). With rec, each step of the account is appended to it."""
     d = p.d
     rules = p.rules
     s = d[TO_MOVE]
@@ -326,7 +326,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                         rec.append((STEP_END, me + pos, END_OWN_FRONT_EMPTY))
                     d[WINNER] = o
                     d[IN_HAND] = hand - 1
-                    return END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)
+                    return END_OWN_FRONT_EMPTY | (CAPTURING if capturing else 0)
             if rec is not None:
                 rec.append((STEP_SOW, me + ((pos + direction) & 15), direction, hand))
             for _ in range(hand):
@@ -337,7 +337,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         if c == 1:
             if rec is not None:
                 rec.append((STEP_END, me + pos, END_EMPTY))
-            return END_EMPTY | (_CAPTURING if capturing else 0)
+            return END_EMPTY | (CAPTURING if capturing else 0)
         if capturing and pos < 8 and d[op + 7 - pos]:
             # 1.4 / 1.6c: capture the opposite pit and sow its seeds in from a kichwa
             t = op + 7 - pos
@@ -358,7 +358,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                     rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))
                 d[WINNER] = s
                 d[IN_HAND] = n
-                return END_OPP_FRONT_EMPTY | _CAPTURING
+                return END_OPP_FRONT_EMPTY | CAPTURING
             pos = (k - direction) & 15
             hand = n
             continue
@@ -371,7 +371,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                 if rec is not None:
                     rec.append((STEP_HOUSE, me + 4, 0))
                     rec.append((STEP_END, me + 4, END_HOUSE_STOP))
-                return END_HOUSE_STOP | _CAPTURING | _DECISION  # 2.5b(2)
+                return END_HOUSE_STOP | CAPTURING | DECISION  # 2.5b(2)
             if rec is not None:
                 rec.append((STEP_HOUSE, me + 4, 1))
         elif pos == takasia and not capturing:
@@ -449,7 +449,7 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
     the opponent to move. An illegal never-ending move gives status END_INFINITE."""
     child = p.copy()
     status = _run(child, move, rec)
-    if status & _END_MASK == END_INFINITE:
+    if status & END_MASK == END_INFINITE:
         if p.rules.infinite != "sleep":
             return child, status
         cycle = status >> 8
@@ -540,12 +540,12 @@ def _takasa_starts(p: Position, front: bool) -> list:
 
 def _expand(p: Position, move: int, out: list, flags: int) -> None:
     child, status = play_raw(p, move, None)
-    if status & _END_MASK == END_INFINITE:
+    if status & END_MASK == END_INFINITE:
         return
     out.append((move | flags, child))
-    if status & _DECISION:
+    if status & DECISION:
         child, status = play_raw(p, move | PLAY, None)
-        if status & _END_MASK != END_INFINITE:
+        if status & END_MASK != END_INFINITE:
             out.append((move | PLAY | flags, child))
 
 
@@ -606,7 +606,7 @@ def _takasia_pit(child: Position) -> int:
         t = 7 - e  # Y's pit that this capture takes first
         if t == target:
             continue
-        if play_raw(x_view, m)[1] & _END_MASK == END_INFINITE:
+        if play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
             continue
         if target != NONE:
             return NONE  # two or more targets

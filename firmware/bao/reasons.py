@@ -14,7 +14,7 @@ from bao.core import (
     NONE,
     Position,
     _capture_starts,
-    _END_MASK,
+    END_MASK,
     _finite_captures,
     _takasa_starts,
     legal_moves,
@@ -93,13 +93,13 @@ def why_illegal(p: Position, move: int) -> tuple:
             return "4.1", "%s is takasia-ed: you may not start a takasa from it this move" % name
         front = [m for m in _takasa_starts(p, True)]
         if r >= 8:
-            finite_front = [m for m in front if play_raw(p, m)[1] & _END_MASK != END_INFINITE]
+            finite_front = [m for m in front if play_raw(p, m)[1] & END_MASK != END_INFINITE]
             if finite_front:
                 return ("M2" if malawi else "3.5a"), "takasa must start from the front row while it can"
         filled = [i for i in range(8) if d[me + i]]
         if len(filled) == 1 and r in (0, 7) and (r == 0) != bool(move & RIGHT) and not malawi:
             return "3.5b", "the lone kichwa may not be sown towards the back row: the front row would be empty"
     child, status = play_raw(p, move)
-    if status & _END_MASK == END_INFINITE:
+    if status & END_MASK == END_INFINITE:
         return ("M4" if malawi else "1.5a"), "this move never ends (its sowing repeats)"
     return "1.3", "%s %s is not a legal move here" % (name, _dir_name(r, move & RIGHT))

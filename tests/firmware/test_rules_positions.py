@@ -1,0 +1,169 @@
+# Hand-made positions for the rules the 1994 game never exercises; each test names its rule.
+from baotest import names, play, position, reason, row, steps_of
+
+from bao import core, position_json
+
+INF_TAKASA = position({"A": "4 2 3 0 5 3 4 2", "B": "3 2 3 0 1 2 4 3", "a": "0 1 0 0 0 0 0 0",
+                       "b": "4 1 6 1 3 3 2 2"})
+TAKASIA = position({"A": "4 1 6 1 4 1 1 2", "B": "4 1 2 1 3 2 1 4", "a": "1 3 0 0 0 0 1 0",
+                    "b": "3 5 2 0 2 2 4 3"})
+
+
+def test_2_4b_lone_house_pays_the_tax():
+    # Namua, South's only filled front pit is the owned house with 8: one store seed in, 2 out (2.4b, R4).
+    p = position({"A": "0 0 0 0 8 0 0 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(True, True),
+                 fill="b8")
+    assert names(p) == ["5L*", "5R*"]
+    after = play(p, "5L*")
+    assert row(after, "A") == [0, 0, 1, 1, 7, 0, 0, 0]
+    assert after.owns_house(core.SOUTH)  # R6: the tax does not empty the house
+    assert steps_of(p, "5L*", core.STEP_TAX) == [(core.STEP_TAX, 4, 2)]
+
+
+def test_2_4b_owned_house_with_six_is_no_takasa_start():
+    p = position({"A": "0 0 0 0 8 0 2 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(True, True),
+                 fill="b8")
+    assert "5L*" not in names(p)
+    assert reason(p, "5L*").startswith("2.4b:")
+
+
+def test_2_4c_singletons_once_the_house_is_lost():
+    rows = {"A": "0 1 0 0 0 0 3 0", "a": "3 0 0 0 0 0 0 0"}
+    lost = position(rows, store=(10, 10), house=(False, False), fill="b8")
+    assert names(lost) == ["7L*", "7R*"]
+    assert reason(lost, "2L*").startswith("2.4c:")
+    # R4: while the house is owned a singleton may start a namua takasa (the game needs it at move 3)
+    owned = position({"A": "0 1 0 0 1 0 3 0", "a": "3 0 0 0 0 0 0 0"}, store=(10, 10),
+                     house=(True, False), fill="b8")
+    assert "2L*" in names(owned) and "2R*" in names(owned)
+
+
+def test_2_4a_lone_kichwa_not_towards_the_back_row():
+    p = position({"A": "3 0 0 0 0 0 0 0", "a": "2 0 0 0 0 0 0 0"}, store=(10, 10), fill="b8")
+    assert names(p) == ["1R*"]
+    assert reason(p, "1L*").startswith("2.4a:")
+
+
+def test_3_5b_lone_kichwa_in_mtaji_and_m3_in_malawi():
+    rows = {"A": "0 0 0 0 0 0 0 4", "B": "2 0 0 0 0 0 0 0", "a": "0 0 0 0 0 0 0 2"}
+    p = position(rows, fill="b8")
+    assert names(p) == ["A8L*"]
+    assert reason(p, "A8R*").startswith("3.5b:")
+    # M3: in Malawi the same move is legal and loses at once: the front row empties at the first seed.
+    m = position(rows, ruleset="malawi", fill="b8")
+    assert "A8R*" in names(m)
+    after = play(m, "A8R*")
+    assert after.winner == core.NORTH and after.in_hand == 3
+    assert position_json.to_dict(after)["winner"] == "N"
+
+
+def test_3_5a_takasa_from_the_front_row_first():
+    p = position({"A": "0 0 2 0 0 0 0 0", "B": "0 0 0 0 0 0 0 5", "a": "0 0 0 0 0 0 0 1"}, fill="b8")
+    assert names(p) == ["A3L*", "A3R*"]
+    assert reason(p, "B8L*").startswith("3.5a:")
+    # With only singletons in front, the back row may start (3.5a "if possible").
+    q = position({"A": "0 0 1 0 0 0 0 0", "B": "0 0 0 0 0 0 0 5", "a": "0 0 0 0 0 0 0 1"}, fill="b8")
+    assert names(q) == ["B8L*", "B8R*"]
+
+
+def test_3_3_singletons_cannot_move_and_a_side_of_singletons_loses():
+    p = position({"A": "1 1 1 1 1 1 1 1", "B": "1 1 1 1 1 1 1 1", "a": "0 0 0 0 0 0 0 3"}, fill="b8")
+    assert names(p) == []
+    assert core.outcome(p) == core.NORTH
+    assert reason(p, "A1L*").startswith("1.2:")
+
+
+def test_3_4_capture_moves_lift_at_most_15_seeds():
+    # A3 with 15 sown towards pit 8 ends in A2 (ring wraps), opposite a7: a capture (3.4).
+    p15 = position({"A": "0 1 15 0 0 0 0 0", "a": "0 0 0 0 0 0 2 0"}, fill="b8")
+    assert names(p15) == ["A3R"]
+    # With 16 seeds the same start is no capture (3.4.2): only takasa moves remain.
+    p16 = position({"A": "0 1 16 0 0 0 0 0", "a": "0 0 0 0 0 0 2 0"}, fill="b8")
+    assert all(n.endswith("*") for n in names(p16))
+    assert "A3R*" in names(p16)
+
+
+def test_r3_capture_direction_and_kichwa():
+    # Mtaji capture at a middle pit keeps the direction: sowing left-to-right (R) starts at A1 (R3).
+    p = position({"A": "0 0 2 0 1 0 0 0", "a": "0 0 0 3 0 0 0 0"}, fill="b8")
+    caps = steps_of(p, "A3R", core.STEP_CAPTURE)
+    assert caps[0][:4] == (core.STEP_CAPTURE, 16 + 3, 3, 0) and caps[0][4] == 1
+    # A capture at the kimbi A7 sows from the nearest kichwa A8, whatever the direction (1.4b).
+    q = position({"A": "0 0 0 0 0 0 1 0", "B": "0 0 0 0 0 0 0 0", "a": "0 2 0 0 0 0 0 0"},
+                 fill="b8")
+    q = position({"A": "0 0 0 0 2 0 1 0", "a": "0 2 0 0 0 0 0 0"}, fill="b8")
+    caps = steps_of(q, "A5R", core.STEP_CAPTURE)
+    assert caps[0][3] == 7 and caps[0][4] == -1
+
+
+def test_r5_capture_move_may_stop_in_the_owned_house_with_six():
+    # Namua capture at A3 sown from A1 (L): 5 seeds reach the house A5, which then holds 6 (2.5b, R5).
+    rows = {"A": "0 0 1 0 5 0 0 0", "a": "2 0 0 0 0 5 0 0"}
+    p = position(rows, store=(10, 10), house=(True, False), fill="b8")
+    assert "3L" in names(p) and "3L>" in names(p)
+    stop = play(p, "3L")
+    assert stop.owns_house(core.SOUTH) and row(stop, "A")[4] == 6
+    played = play(p, "3L>")
+    assert not played.owns_house(core.SOUTH) and row(played, "A")[4] == 0
+    # With 5 in the house after the last seed there is no choice (R5 ruling: 6+ needed) ...
+    rows4 = {"A": "0 0 1 0 4 0 0 0", "a": "2 0 0 0 0 5 0 0"}
+    p4 = position(rows4, store=(10, 10), house=(True, False), fill="b8")
+    assert "3L>" not in names(p4)
+    assert reason(p4, "3L>").startswith("2.5b:")
+    # ... unless the named option says any count will do.
+    p4any = position(rows4, store=(10, 10), house=(True, False), fill="b8", house_stop_any_count=True)
+    assert "3L>" in names(p4any)
+
+
+def test_r6_first_mtaji_capture_ends_both_houses():
+    p = position({"A": "0 0 2 0 1 0 0 0", "a": "0 0 0 3 2 0 0 0"}, house=(True, True), fill="b8")
+    after = play(p, "A3R")
+    assert not after.owns_house(core.SOUTH) and not after.owns_house(core.NORTH)
+
+
+def test_r9_capture_empties_the_front_row_half_way():
+    p = position({"A": "0 0 2 0 1 0 0 0", "a": "0 0 0 3 0 0 0 0"}, fill="b8")
+    after = play(p, "A3R")
+    assert after.winner == core.SOUTH and after.in_hand == 3
+    assert core.seed_total(after) == 64
+    obj = position_json.to_dict(after)
+    assert obj["winner"] == "S" and obj["in_hand"] == 3
+    assert core.legal_moves(after) == []
+    assert position_json.from_dict(obj) == after
+
+
+def test_r8_takasia():
+    # South's takasa A8L leaves North without a capture while South could then capture only a1: a1 is
+    # takasia-ed for North's next move (4.1), written A8L** and carried in the position.
+    assert "A8L**" in names(TAKASIA)
+    after = play(TAKASIA, "A8L**")
+    assert position_json.to_dict(after)["takasia"] == "a1"
+    # The option takasia=no switches the rule off.
+    off = position_json.from_dict(dict(position_json.to_dict(TAKASIA), options={"takasia": False}))
+    assert "A8L*" in names(off) and "A8L**" not in names(off)
+
+
+def test_4_1_takasia_ed_pit_cannot_start_and_ends_a_sowing():
+    rows = {"A": "2 0 0 0 0 0 0 0", "a": "0 0 2 0 2 0 0 0"}
+    p = position(rows, to_move="N", takasia="a3", fill="B8")
+    assert reason(p, "a3L*").startswith("4.1:")
+    ends = steps_of(p, "a5L*", core.STEP_END)
+    assert ends == [(core.STEP_END, 16 + 2, core.END_TAKASIA)]  # 4.1b: the sowing ends in a3
+    free = position(rows, to_move="N", fill="B8")
+    assert "a3L*" in names(free)
+    assert steps_of(free, "a5L*", core.STEP_RELAY) == [(core.STEP_RELAY, 16 + 2, 3)]
+
+
+def test_r10_never_ending_takasa_is_illegal():
+    # A6L would sow for ever (a loop of 174,848 relays, found exactly by Brent's method).
+    m = 5  # A6, L
+    _, status = core.play_raw(INF_TAKASA, m)
+    assert status & 15 == core.END_INFINITE
+    assert "A6L*" not in names(INF_TAKASA)
+    assert reason(INF_TAKASA, "A6L*").startswith("1.5a:")
+
+
+def test_lost_house_with_seeds_is_an_ordinary_pit():
+    p = position({"A": "0 0 0 0 8 0 2 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(False, True),
+                 fill="b8")
+    assert "5L*" in names(p)
