@@ -16,9 +16,10 @@
 #   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)
 #
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact()
-# with Storage.replace) starts the file: K "epoch next acked", G info, M move..., X end, Q "seq typ payload"
+# with Storage.replace) starts the file: K "epoch next acked count", G info, M move..., X end, Q "seq typ payload"
 # per pending event; then live events E "seq acked typ payload". Recovery reads records until the first bad
-# one (torn or corrupt) and keeps that prefix; a torn tail is removed by compacting at once. Compaction also
+# one and keeps that prefix; a torn tail is removed by compacting at once. A record that is whole but wrong
+# (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
 # runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below
 # checkpoint + limit + one record. Acks are not written on their own: each E record carries the ack level,
 # an ack that was lost in a power cut only makes the host see a duplicate, which it drops by sequence.
@@ -30,6 +31,7 @@ except ImportError:
 from baoboard.compat import const, crc32
 
 _MAGIC = const(0xB7)
+MAX_RECORD = const(4200)  # longest record body: an event frame (4096) and its header fit
 _K = const(0x4B)  # K
 _G = const(0x47)  # G
 _M = const(0x4D)  # M
@@ -40,7 +42,7 @@ _E = const(0x45)  # E
 
 def record(kind: int, body: bytes) -> bytes:
     n = len(body)
-    if n > 0xFFFF:
+    if n > MAX_RECORD:
         raise ValueError("record too long")
     r = bytearray(8 + n)
     r[0] = _MAGIC
@@ -91,6 +93,8 @@ class Journal:
         self.size = 0
         self._base = 0
         self._broken = False
+        self._count = 0  # checkpoint records still expected
+        self.corrupt = False
 
     @property
     def last(self) -> int:
@@ -102,35 +106,57 @@ class Journal:
         self._clear()
         total = self.storage.size(self.name)
         good = 0
+        corrupt = False
         r = self.storage.reader(self.name)
         if r is not None:
             try:
                 while True:
                     hdr = r.read(4)
-                    if len(hdr) < 4 or hdr[0] != _MAGIC:
+                    if len(hdr) < 4:  # the end, or a header torn by a power cut
                         break
                     n = hdr[2] | (hdr[3] << 8)
+                    if hdr[0] != _MAGIC or n > MAX_RECORD:
+                        corrupt = True
+                        break
+                    if good + 8 + n > total:  # a record torn by a power cut (never read past the end)
+                        break
                     rest = r.read(n + 4)
-                    if len(rest) < n + 4:
+                    if len(rest) < n + 4:  # a record torn by a power cut
                         break
                     rec = hdr + rest
-                    if int.from_bytes(rec[4 + n :], "little") != crc32(rec, 4 + n):
-                        break
-                    if not self._load(hdr[1], rec[4 : 4 + n], good == 0):
+                    if int.from_bytes(rec[4 + n :], "little") != crc32(rec, 4 + n) or not self._load(
+                        hdr[1], rec[4 : 4 + n], good == 0
+                    ):
+                        corrupt = True  # whole but wrong: not what a power cut leaves
                         break
                     good += 8 + n
+                    self._count -= 1
             finally:
                 r.close()
+        if self._count > 0:  # a checkpoint is written atomically: an incomplete one is corrupt
+            corrupt = True
         self.dropped = (total - good) if total > good else 0
         if good == 0:  # no journal, or not even its checkpoint survived: a new epoch
             self._clear()
             self.epoch = self._epoch_fn()
+            self.compact()
+        elif corrupt:
+            # events after the damage may have been sent: their numbers must not be reused with other
+            # content, so the board starts a new epoch (the host keys sequence numbers by epoch); what is
+            # pending is kept and sent again, everything older counts as acknowledged
+            self.epoch = self._epoch_fn()
+            if self.pending:  # numbers after the last whole event are free again in the new epoch
+                self.next_seq = self.pending[-1][0] + 1
+                self.acked = self.pending[0][0] - 1
+            else:
+                self.acked = self.last
             self.compact()
         elif self.dropped:
             self.size = good
             self.compact()
         else:
             self.size = self._base = good
+        self.corrupt = corrupt
         return self.dropped
 
     def _load(self, kind: int, raw: bytes, first: bool) -> bool:
@@ -148,7 +174,7 @@ class Journal:
             elif kind == _Q:
                 a = body.split(" ", 2)
                 seq = int(a[0])
-                if seq >= self.next_seq or len(a) < 2 or (self.pending and seq <= self.pending[-1][0]):
+                if seq >= self.next_seq or len(a) < 2 or (self.pending and seq != self.pending[-1][0] + 1):
                     return False
                 self.pending.append((seq, a[1], a[2] if len(a) > 2 else ""))
             elif kind == _M:
@@ -162,6 +188,7 @@ class Journal:
                 self.epoch = a[0]
                 self.next_seq = int(a[1])
                 self.acked = int(a[2])
+                self._count = int(a[3])
             else:
                 return False
             return True
@@ -219,7 +246,8 @@ class Journal:
 
     # ---- compaction
     def _checkpoint(self) -> "Iterator[bytes]":
-        yield record(_K, ("%s %d %d" % (self.epoch, self.next_seq, self.acked)).encode())
+        count = 1 + len(self.moves) + len(self.pending) + (self.game is not None) + (self.ended is not None)
+        yield record(_K, ("%s %d %d %d" % (self.epoch, self.next_seq, self.acked, count)).encode())
         if self.game is not None:
             yield record(_G, self.game.encode())
         for m in self.moves:

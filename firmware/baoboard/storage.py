@@ -89,26 +89,43 @@ class FileStorage(Storage):
 
 
 class _Reader:
-    def __init__(self, data: bytes) -> None:
-        self._d = data
-        self._i = 0
+    def __init__(self, chunks: "list[bytes]") -> None:
+        self._c = chunks
+        self._i = 0  # chunk
+        self._o = 0  # offset in it
 
     def read(self, n: int) -> bytes:
-        i = self._i
-        self._i = i + n
-        return self._d[i : i + n]
+        out = b""
+        while n > 0 and self._i < len(self._c):
+            c = self._c[self._i]
+            part = c[self._o : self._o + n]
+            out += part
+            n -= len(part)
+            self._o += len(part)
+            if self._o >= len(c):
+                self._i += 1
+                self._o = 0
+        return out
 
     def close(self) -> None:
         pass
 
 
 class FakeStorage(Storage):
+    """Files are lists of the chunks written (small allocations: the unix port runs it in a 64 KB heap)."""
+
     def __init__(self) -> None:
-        self.files: "dict[str, bytearray]" = {}
+        self.files: "dict[str, list[bytes]]" = {}
         self.budget = -1
         self.written = 0  # bytes written so far (renames count one)
         self.appends = 0
         self.replaces = 0
+
+    def data(self, name: str) -> bytes:
+        return b"".join(self.files.get(name, []))
+
+    def put(self, name: str, data: bytes) -> None:
+        self.files[name] = [bytes(data)]
 
     def _take(self, k: int) -> int:
         if self.budget < 0:
@@ -122,18 +139,24 @@ class FakeStorage(Storage):
 
     def size(self, name: str) -> int:
         f = self.files.get(name)
-        return -1 if f is None else len(f)
+        if f is None:
+            return -1
+        n = 0
+        for c in f:
+            n += len(c)
+        return n
 
     def reader(self, name: str) -> "Any":
         f = self.files.get(name)
-        return None if f is None else _Reader(bytes(f))
+        return None if f is None else _Reader(list(f))
 
     def _write(self, name: str, data: bytes) -> None:
         k = self._take(len(data))
         f = self.files.get(name)
         if f is None:
-            f = self.files[name] = bytearray()
-        f.extend(data[:k])
+            f = self.files[name] = []
+        if k:
+            f.append(bytes(data[:k]) if k < len(data) else bytes(data))
         if k < len(data):
             raise PowerCut()
 
@@ -144,7 +167,7 @@ class FakeStorage(Storage):
     def replace(self, name: str, chunks: "Iterable[bytes]") -> None:
         self.replaces += 1
         tmp = name + ".tmp"
-        self.files[tmp] = bytearray()
+        self.files[tmp] = []
         for c in chunks:
             self._write(tmp, c)
         if self._take(1) < 1:

@@ -1,0 +1,42 @@
+# Helpers shared by the firmware tests; plain Python that runs on CPython and the MicroPython unix port.
+
+
+class Lcg:
+    """A tiny deterministic generator (MicroPython builds differ in what `random` offers)."""
+
+    def __init__(self, seed=1):
+        self.x = seed & 0x7FFFFFFF
+
+    def next(self):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return self.x >> 8
+
+    def below(self, n):
+        return self.next() % n
+
+    def bytes(self, n):
+        b = bytearray(n)
+        for i in range(n):
+            b[i] = self.next() & 0xFF
+        return bytes(b)
+
+
+class FakeSerial:
+    def __init__(self):
+        self.out = []
+
+    def write(self, data):
+        self.out.append(bytes(data))
+
+    def take(self):
+        o = self.out
+        self.out = []
+        return o
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0
+
+    def __call__(self):
+        return self.t
