@@ -12,6 +12,7 @@ ROOT = HERE + "/.."
 sys.path.insert(0, HERE + "/firmware")
 sys.path.insert(0, ROOT + "/firmware")
 sys.path.insert(0, ROOT + "/build/mpy-host")  # precompiled firmware first, as on the board
+sys.path.insert(0, ROOT + "/build/mpy-host/tests/firmware")  # and precompiled tests (make test-mp)
 
 
 def run(filters):
