@@ -1,0 +1,72 @@
+# The board's serial side under bad input: garbage, truncated and corrupted frames, unknown commands,
+# duplicated and out-of-order acks, while a game is played: no crash, no event lost or duplicated.
+from bao import core, notation
+from baoboard.frames import encode
+from board_util import board, fits, plies
+from fwtest_util import Lcg
+
+
+def test_garbage_and_bad_acks_during_a_game():
+    if not fits():
+        return
+    app, hw, hands, host, _ = board()
+    rng = Lcg(7)
+    want = []
+    k = 0
+    for p, m, _ in plies():
+        want.append(notation.format_move(m, p.d[core.TO_MOVE]))
+        hands.perform(p, m)
+        r = rng.below(6)
+        if r == 0:
+            host.send(rng.bytes(40 + rng.below(200)) + b"\n")  # line noise
+        elif r == 1:
+            line = encode("C", 900 + k, "PING")
+            host.send(line[: rng.below(len(line) - 1)])  # truncated: the rest of the line never comes
+            host.send(b"\n")
+        elif r == 2:
+            line = bytearray(encode("C", 900 + k, "MODE", "teach"))
+            line[3] ^= 0x20  # corrupted: the CRC catches it
+            host.send(bytes(line))
+        elif r == 3:
+            host.command(900 + k, "FROB", "x")  # unknown command: ERR, nothing else
+        elif r == 4:
+            host.send(encode("A", 1, "ACK", host.epoch))  # an old ack again
+            host.send(encode("A", 100000, "ACK", host.epoch))  # an ack from the future
+        host.send(b"\x03\x00\xff\r\n")
+        hands.scan(3)
+        host.poll(ack=rng.below(3) != 0)  # some acks withheld: the board resends
+        k += 1
+        if rng.below(4) == 0:
+            hw.t += 3000  # time passes: resends
+            hands.scan(2)
+            host.poll()
+    hands.scan(10)
+    host.poll()
+    assert host.moves() == want
+    seqs = [e[0] for e in host.events]
+    assert seqs == list(range(1, len(seqs) + 1))  # none lost, none twice
+    assert app.outbox.rx_errors > 0
+    assert any(r[1] == "ERR" and "FROB" in r[2] for r in host.replies)
+
+
+def test_commands():
+    if not fits():
+        return
+    app, hw, hands, host, _ = board()
+    host.poll()
+    host.command(1, "MODE", "play")
+    host.command(2, "BRIGHT", "300")
+    host.command(3, "BRIGHT", "20")
+    host.command(4, "SNAPSHOT")
+    host.command(5, "SHOW", "7L*")
+    host.command(6, "UNDO")
+    host.command(7, "NEW", "malawi")
+    hands.scan(3)
+    host.poll()
+    r = dict((n, (t, pl)) for n, t, pl in host.replies)
+    assert r[1] == ("OK", "play")
+    assert r[2][0] == "ERR" and r[3] == ("OK", "20")
+    assert r[4][0] == "OK" and '"position"' in r[4][1]
+    assert r[5] == ("OK", "7L*")
+    assert r[6][0] == "ERR"
+    assert r[7][0] == "OK" and host.events[-1][1] == "GAME" and "malawi" in host.events[-1][2]
