@@ -109,8 +109,8 @@ class Outbox:
 
     def poll(self) -> None:
         if self.journal.pending and ticks_diff(self._ticks(), self._due) >= 0:
-            self._resend()
             self._backoff = min(self._backoff * 2, _MAX_BACKOFF)
+            self._resend()
 
     def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
         self._asm.feed(data, n)
