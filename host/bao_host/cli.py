@@ -11,6 +11,7 @@ import sys
 COMMAND_MODULES = [
     "bao_host.rules_commands",  # moves, apply, replay, show, perft
     "bao_host.library_commands",  # games, game, export, import, name
+    "bao_host.log_commands",  # log
 ]
 
 

@@ -1,0 +1,346 @@
+"""The terminal UI (textual): the board as a person sees it, played by clicking pits.
+
+32 pits with their seed counts and LED colours, North on top (rows b, a, then A, B; row a reads a8..a1
+left to right and b reads b8..b1, as North's pits sit seen from South's chair). A click on a pit is ONE
+pit activation, exactly as a hand over a real pit. Beside the board: whose turn, the connection, the
+guidance and the reasons for refused moves, and the transcript filling in (from the logger's store).
+
+The UI talks to a board through the small `BoardAdapter` interface (the board's observable state and
+its activation input) and to the logger (bao_host.logger.Logger) for what was stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Protocol
+
+from bao import core
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Header, Log, Static
+
+from bao_host.logger import Logger, side_name
+
+RULESETS = (core.ZANZIBAR, core.MALAWI)
+MODES = ("teach", "play", "silent")
+
+# The pits as a person sees them: (row label, side, ring order left to right)
+ROWS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
+    ("b", core.NORTH, tuple(range(8, 16))),  # b8..b1
+    ("a", core.NORTH, tuple(range(7, -1, -1))),  # a8..a1
+    ("A", core.SOUTH, tuple(range(8))),  # A1..A8
+    ("B", core.SOUTH, tuple(range(15, 7, -1))),  # B1..B8
+)
+
+
+class BoardAdapter(Protocol):
+    """What the UI needs of a board (the simulated one, or a stand-in)."""
+
+    def leds(self) -> bytes:
+        """The LED frame: 96 bytes, R, G, B of pit i at 3*i."""
+        ...
+
+    def counts(self) -> list[int]:
+        """The seed count the board expects in each of the 32 pits."""
+        ...
+
+    def stores(self) -> tuple[int, int]:
+        """Seeds in South's and North's store."""
+        ...
+
+    def activate(self, pit: int) -> None:
+        """One pit activation (a hand lifting from or dropping into pit)."""
+        ...
+
+    def new_game(self, ruleset: str) -> None: ...
+
+    def undo(self) -> None: ...
+
+    def set_mode(self, mode: str) -> None: ...
+
+    def poll(self) -> list[str]:
+        """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
+        ...
+
+
+def pit_label(pit: int) -> str:
+    return core.pit_name(pit)
+
+
+def led_style(rgb: tuple[int, int, int]) -> str:
+    r, g, b = rgb
+    if r == g == b == 0:
+        return "on #202020"
+    # keep dim colours visible on a terminal: scale up to full brightness, keep the hue
+    m = max(r, g, b)
+    k = 255 / m if m < 96 else 1.0
+    r2, g2, b2 = (min(255, int(c * k)) for c in (r, g, b))
+    fg = "black" if (r2 * 299 + g2 * 587 + b2 * 114) > 128000 else "white"
+    return f"{fg} on #{r2:02x}{g2:02x}{b2:02x}"
+
+
+class PitButton(Button):
+    def __init__(self, pit: int) -> None:
+        super().__init__(pit_label(pit), id=f"pit-{pit}", classes="pit")
+        self.pit = pit
+        self.led = ""  # the rich style showing the pit's LED colour
+
+
+HELP = """\
+[b]Bao on the simulated board[/b]
+
+Each click on a pit is one pit activation: a hand lifting seeds from that pit or dropping one seed
+into it, as over a real board. The LEDs guide you (green: pits to start from; blue: direction
+choices; white: the next pit to drop into; red: the opponent's pit to empty; cyan: the kichwa;
+amber: stop in the house or play it by lifting it; pink: that was not part of a legal move).
+
+Keys:  n new game   r ruleset   m mode (teach, play, silent)   u undo   ? help   q quit
+
+Every move the board reports is checked again and stored in the game library (`bao games`).
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "close")]
+
+    def compose(self) -> ComposeResult:
+        yield Static(HELP, id="help")
+
+
+class BaoApp(App[int]):
+    CSS = """
+    #board { grid-size: 8 4; grid-gutter: 0 1; height: 17; width: 72; }
+    .pit { width: 8; height: 4; min-width: 8; border: none; }
+    #side { width: 1fr; }
+    #status { height: 5; }
+    #transcript { height: 1fr; border: round $accent; }
+    #messages { height: 12; border: round $warning; }
+    #help { padding: 1 2; border: thick $accent; background: $surface; width: 90; height: auto; }
+    HelpScreen { align: center middle; }
+    .store { height: 1; width: 72; }
+    """
+    BINDINGS = [
+        Binding("n", "new_game", "new game"),
+        Binding("r", "ruleset", "ruleset"),
+        Binding("m", "mode", "mode"),
+        Binding("u", "undo", "undo"),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit", "quit"),
+    ]
+    TITLE = "Bao"
+
+    def __init__(self, board: BoardAdapter, logger: Logger, pump: Callable[[], None] | None = None,
+                 tick: float = 0.05, connection: Callable[[], str] | None = None) -> None:
+        super().__init__()
+        self.board = board
+        self.logger = logger
+        self.pump = pump
+        self.tick = tick
+        self.ruleset = core.ZANZIBAR
+        self.mode = "teach"
+        self._shown_messages = 0
+        self._last_frame: bytes = b""
+        self._last_counts: list[int] = []
+        self._connection = connection
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            with Vertical():
+                yield Static("", id="store-n", classes="store")
+                with Grid(id="board"):
+                    for _, side, rings in ROWS:
+                        for r in rings:
+                            yield PitButton(side * 16 + r)
+                yield Static("", id="store-s", classes="store")
+                yield Log(id="messages", highlight=False)
+            with Vertical(id="side"):
+                yield Static("", id="status")
+                yield Static("", id="transcript")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.ruleset}, {self.mode} mode"
+        self.refresh_board(force=True)
+        self.set_interval(self.tick, self.step)
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def step(self) -> None:
+        if self.pump is not None:
+            self.pump()
+        for msg in self.board.poll():
+            self.query_one("#messages", Log).write_line(msg)
+        self.refresh_board()
+
+    def refresh_board(self, force: bool = False) -> None:
+        frame = bytes(self.board.leds())
+        counts = list(self.board.counts())
+        if force or frame != self._last_frame or counts != self._last_counts:
+            self._last_frame, self._last_counts = frame, counts
+            for pit in range(32):
+                b = self.query_one(f"#pit-{pit}", PitButton)
+                rgb = (frame[3 * pit], frame[3 * pit + 1], frame[3 * pit + 2]) if len(frame) >= 96 \
+                    else (0, 0, 0)
+                b.led = led_style(rgb)
+                b.label = Text(f"{pit_label(pit)}\n{counts[pit] if pit < len(counts) else '?':>2}",
+                               style=b.led, justify="center")
+            s, n = self.board.stores()
+            self.query_one("#store-n", Static).update(f"North's store: {n}")
+            self.query_one("#store-s", Static).update(f"South's store: {s}")
+        self._refresh_side()
+
+    def _refresh_side(self) -> None:
+        v = self.logger.view
+        lg = self.logger
+        for m in list(lg.messages)[self._shown_messages:] if len(lg.messages) > self._shown_messages else []:
+            self.query_one("#messages", Log).write_line(("! " if m.level != "info" else "") + m.text)
+        self._shown_messages = len(lg.messages)
+        turn = "-"
+        if v.position is not None:
+            w = core.outcome(v.position) if not v.result else None
+            turn = v.result or (f"{side_name(w)} wins" if w is not None else side_name(v.position.to_move)
+                                + " to move")
+        conn = self._connection() if self._connection is not None else v.connection
+        status = (f"[b]{turn}[/b]\nconnection: {conn} {v.port}\nboard {v.board_id or '?'}  game "
+                  f"{v.game_id if v.game_id is not None else '-'}  moves stored: {len(v.plies)}\n"
+                  f"flagged: {lg.counters.flagged}  duplicates dropped: {lg.counters.duplicates}")
+        self.query_one("#status", Static).update(status)
+        lines = []
+        for i in range(0, len(v.plies), 2):
+            lines.append(f"{i // 2 + 1:3d}: " + " ".join(v.plies[i:i + 2]))
+        self.query_one("#transcript", Static).update("\n".join(lines[-40:]) or "(no moves yet)")
+
+    # -- input ----------------------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if isinstance(event.button, PitButton):
+            self.board.activate(event.button.pit)
+            self.step()
+
+    def action_new_game(self) -> None:
+        self.board.new_game(self.ruleset)
+        self.query_one("#messages", Log).write_line(f"new game: {self.ruleset}")
+
+    def action_ruleset(self) -> None:
+        self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
+        self.sub_title = f"{self.ruleset} (n starts it), {self.mode} mode"
+
+    def action_mode(self) -> None:
+        self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
+        self.board.set_mode(self.mode)
+        self.sub_title = f"{self.ruleset}, {self.mode} mode"
+
+    def action_undo(self) -> None:
+        self.board.undo()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+
+class LocalBoard:
+    """A stand-in board for the UI until (or where) the simulated board is not there: the firmware's
+    recogniser and LED guide in-process; its events go to the logger directly (no serial line)."""
+
+    def __init__(self, logger: Logger, board_id: str = "local",
+                 clock: Callable[[], int] | None = None) -> None:
+        import time
+
+        from baoboard.guide import Guide
+        from baoboard.recogniser import Recogniser
+
+        self.logger = logger
+        self.rec = Recogniser()
+        self.guide = Guide()
+        self.guide.host = True
+        self._clock = clock or (lambda: int(time.monotonic() * 1000))
+        self.positions: list[core.Position] = []
+        self.seq = 0
+        self.epoch = f"local-{int(time.time())}"
+        self.msgs: list[str] = []
+        logger.hello({"proto": "1", "board": board_id, "fw": "host-standin", "epoch": self.epoch,
+                      "last": "0", "acked": "0"}, "in-process")
+        self.new_game(core.ZANZIBAR)
+
+    def _emit(self, typ: str, payload: str) -> None:
+        self.seq += 1
+        self.logger.event(self.seq, typ, payload, f"E{self.seq} {typ} {payload}")
+
+    def _boundary(self) -> None:
+        p = self.positions[-1]
+        moves = core.legal_moves(p)
+        self.rec.start(p, moves)
+        w = core.outcome(p, moves)
+        self.guide.winner = -1 if w is None else w
+
+    def new_game(self, ruleset: str) -> None:
+        p = core.initial(ruleset)
+        self.positions = [p]
+        self._boundary()
+        self._emit("GAME", json.dumps({"ruleset": ruleset}))
+
+    def undo(self) -> None:
+        if len(self.positions) > 1:
+            self.positions.pop()
+            self._boundary()
+            self._emit("UNDO", "")
+            self.msgs.append("the last move was taken back: put the seeds back as the counts show")
+
+    def set_mode(self, mode: str) -> None:
+        from baoboard import guide
+
+        self.guide.mode = guide.MODES.index(mode)
+
+    def activate(self, pit: int) -> None:
+        from bao import position_json
+        from baoboard import recogniser as R
+
+        r = self.rec.feed(pit, self._clock())
+        if r == R.R_DONE:
+            p = self.positions[-1]
+            child = self.rec.done_child
+            assert isinstance(child, core.Position)
+            text = core_format(self.rec.done_move, p.to_move)
+            self.positions.append(child)
+            self._emit("MOVE", text + " " + position_json.dumps(child, False))
+            self._boundary()
+            w = core.outcome(child)
+            if w is not None:
+                self._emit("END", json.dumps({"winner": "S" if w == core.SOUTH else "N"}))
+                self.msgs.append(f"game over: {side_name(w)} wins")
+            refeed = self.rec.refeed
+            if refeed >= 0:
+                self.activate(refeed)
+        elif r == R.R_WRONG:
+            rule = self.rec.wrong_rule
+            self.msgs.append(f"refused {core.pit_name(pit)}: " + (f"{rule}: " if rule else "")
+                             + self.rec.wrong_reason)
+            self._emit("ILLEGAL", f"pit={core.pit_name(pit)} rule={rule or '-'} {self.rec.wrong_reason}")
+        elif r == R.R_DECISION:
+            self.msgs.append("2.5b: stop in the house (the opponent plays on) or lift the house to play it")
+        elif r == R.R_UNDO:
+            self.undo()
+        elif r == R.R_CANCEL:
+            self.msgs.append("the move in progress was abandoned: put the seeds back")
+
+    def leds(self) -> bytes:
+        return bytes(self.guide.render(self.rec, self._clock()))
+
+    def counts(self) -> list[int]:
+        return list(self.positions[-1].d[:32])
+
+    def stores(self) -> tuple[int, int]:
+        p = self.positions[-1]
+        return p.store(0), p.store(1)
+
+    def poll(self) -> list[str]:
+        out, self.msgs = self.msgs, []
+        return out
+
+
+def core_format(move: int, side: int) -> str:
+    from bao import notation
+
+    return notation.format_move(move, side, notation.DONKERS)
