@@ -11,7 +11,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x: int) -> int:
+    def const(x: int) -> int:  # type: ignore[misc]
         return x
 
 
@@ -464,13 +464,13 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
 
 
 # Move generation
-def _capture_starts(p: Position) -> list:
+def _capture_starts(p: Position) -> "list[int]":
     """Moves whose first step is a capture (2.3 namua; 3.4 mtaji: 2..15 seeds, ends opposite seeds)."""
     d = p.d
     s = d[TO_MOVE]
     me = s << 4
     op = (s ^ 1) << 4
-    out = []
+    out = []  # type: list[int]
     if d[STORE + s]:
         for r in range(8):
             if d[me + r] and d[op + 7 - r]:
@@ -492,13 +492,13 @@ def _capture_starts(p: Position) -> list:
     return out
 
 
-def _takasa_starts(p: Position, front: bool) -> list:
+def _takasa_starts(p: Position, front: bool) -> "list[int]":
     """Candidate takasa moves (2.4 namua, 3.5 mtaji), before the never-ending check."""
     d = p.d
     rules = p.rules
     s = d[TO_MOVE]
     me = s << 4
-    out = []
+    out = []  # type: list[int]
     namua = d[STORE + s] > 0
     filled = 0
     multi = 0
@@ -538,7 +538,7 @@ def _takasa_starts(p: Position, front: bool) -> list:
     return out
 
 
-def _expand(p: Position, move: int, out: list, flags: int) -> None:
+def _expand(p: Position, move: int, out: "list[tuple[int, Position]]", flags: int) -> None:
     child, status = play_raw(p, move, None)
     if status & END_MASK == END_INFINITE:
         return
@@ -549,8 +549,8 @@ def _expand(p: Position, move: int, out: list, flags: int) -> None:
             out.append((move | PLAY | flags, child))
 
 
-def _finite_captures(p: Position, first_only: bool = False) -> list:
-    out = []  # type: list
+def _finite_captures(p: Position, first_only: bool = False) -> "list[tuple[int, Position]]":
+    out = []  # type: list[tuple[int, Position]]
     flags = NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
     for m in _capture_starts(p):
         _expand(p, m, out, flags)
@@ -559,7 +559,7 @@ def _finite_captures(p: Position, first_only: bool = False) -> list:
     return out
 
 
-def legal_moves(p: Position) -> list:
+def legal_moves(p: Position) -> "list[tuple[int, Position]]":
     """Every legal move with the position it leads to: a list of (move, child). The stop and the
     play-the-house choice of 2.5b are two moves. Empty when the game is over."""
     d = p.d
@@ -633,7 +633,7 @@ def is_game_over(p: Position) -> bool:
     return p.d[WINNER] != NONE or not legal_moves(p)
 
 
-def outcome(p: Position, moves: "list | None" = None) -> "int | None":
+def outcome(p: Position, moves: "list[tuple[int, Position]] | None" = None) -> "int | None":
     """The winner if the game is over (1.2: front row emptied, possibly half-way through a move, or no
     legal move for the side to move), else None."""
     if p.d[WINNER] != NONE:
@@ -643,7 +643,7 @@ def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     return None if moves else p.d[TO_MOVE] ^ 1
 
 
-def find_move(p: Position, move: int) -> tuple:
+def find_move(p: Position, move: int) -> "tuple[int, Position]":
     """The legal (move, child) whose identity (ring, letter, house play) is `move`; IllegalMoveError
     with the reason and rule otherwise."""
     want = move & IDENTITY

@@ -7,6 +7,7 @@ from bao.core import (
     IDENTITY,
     MAKES_TAKASIA,
     NAMUA,
+    NONE,
     PLAY,
     RIGHT,
     RING,
@@ -14,7 +15,6 @@ from bao.core import (
     TAKASA,
     TO_MOVE,
     WINNER,
-    NONE,
     IllegalMoveError,
     NotationError,
     Position,
@@ -77,7 +77,8 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
         row = s[i]
         i += 1
     if i >= len(s) or s[i] not in "12345678":
-        raise NotationError("%r: expected a pit number 1..8%s" % (text, "" if row else " (after an optional row A, B, a, b)"))
+        where = "" if row else " (after an optional row A, B, a, b)"
+        raise NotationError("%r: expected a pit number 1..8%s" % (text, where))
     pit = int(s[i])
     i += 1
     letter = ""
@@ -94,11 +95,12 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
         play = True
         i += 1
     if i != len(s):
-        raise NotationError("%r: unexpected %r (a move is [row]pit[%s|%s][*|**][%s])" % (text, s[i:], left, right, house))
+        form = "[row]pit[%s|%s][*|**][%s]" % (left, right, house)
+        raise NotationError("%r: unexpected %r (a move is %s)" % (text, s[i:], form))
     return ParsedMove(row, pit, letter, takasa, play)
 
 
-def parse_move(p: Position, text: str, dialect: str = DONKERS) -> tuple:
+def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Position]":
     """Read a move in position p: returns the legal (move, child). NotationError for unreadable text,
     IllegalMoveError (citing the rule) for a move the rules do not allow here."""
     pm = parse_text(text, dialect)
@@ -229,7 +231,7 @@ class ReplayError(Exception):
         self.reason = reason
 
 
-def replay(t: Transcript, start: "Position | None" = None, dialect: str = DONKERS) -> list:
+def replay(t: Transcript, start: "Position | None" = None, dialect: str = DONKERS) -> "list[Position]":
     """Play a transcript from the start (or `start`); returns the positions after each ply, the start
     first. ReplayError at the first move that cannot be played."""
     from bao.core import BaoError, initial

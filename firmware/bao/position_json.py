@@ -34,7 +34,7 @@ def to_dict(p: Position, with_outcome: bool = True) -> dict:
     """The JSON object of p. With with_outcome, a position whose side to move has no legal move also
     carries its winner (that costs a move generation)."""
     d = p.d
-    out = {"ruleset": p.rules.ruleset, "to_move": _SIDES[d[TO_MOVE]]}
+    out = {"ruleset": p.rules.ruleset, "to_move": _SIDES[d[TO_MOVE]]}  # type: dict
     for name, side, front in _ROWS:
         base = side << 4
         out[name] = [d[base + _ring(front, k)] for k in range(8)]
@@ -147,6 +147,6 @@ def from_dict(obj: object) -> Position:
 def loads(text: str) -> Position:
     try:
         obj = json.loads(text)
-    except ValueError as e:
+    except ValueError:
         raise InvalidPositionError("not JSON: a position is one JSON object per line")
     return from_dict(obj)

@@ -1,9 +1,11 @@
 # Why a move is not legal, in words that cite the rule. Loaded only when a move is refused.
 from bao.core import (
     END_INFINITE,
+    END_MASK,
     HOUSE,
     IDENTITY,
     MALAWI,
+    NONE,
     PLAY,
     RIGHT,
     RING,
@@ -11,10 +13,8 @@ from bao.core import (
     TAKASIA,
     TO_MOVE,
     WINNER,
-    NONE,
     Position,
     _capture_starts,
-    END_MASK,
     _finite_captures,
     _takasa_starts,
     legal_moves,
@@ -74,7 +74,7 @@ def why_illegal(p: Position, move: int) -> tuple:
             examples = " ".join(format_move(m, s) for m in cap_starts[:3])
             return rule, "a capture is possible, so you must capture (1.7a): %s" % examples
         if move & PLAY:
-            return "2.5b", "this move does not stop in the owned house with 6 or more seeds, so there is no house to play"
+            return "2.5b", "this move does not stop in the owned house with 6 or more seeds: no house to play"
         return "1.5a", "this move never ends (its sowing repeats)"
     if move & PLAY:
         return "2.5b", "only a capture move may play the house; a takasa never does"
@@ -83,9 +83,9 @@ def why_illegal(p: Position, move: int) -> tuple:
         filled = [i for i in range(8) if d[me + i]]
         owned = d[HOUSE] & (1 << s)
         if r == 4 and owned and n >= 6 and len(filled) > 1:
-            return "2.4b", "takasa cannot start from the owned house with 6 or more seeds while other front pits hold seeds"
+            return "2.4b", "takasa cannot start from the owned house with 6+ seeds while other front pits hold seeds"
         if n == 1 and not owned and [i for i in filled if d[me + i] > 1]:
-            return "2.4c", "takasa cannot start from a single seed while the house is lost and a front pit holds 2 or more"
+            return "2.4c", "takasa cannot start from a single seed: the house is lost and a front pit holds 2 or more"
         if len(filled) == 1 and r in (0, 7) and (r == 0) != bool(move & RIGHT):
             return "2.4a", "the lone kichwa may not be sown towards the back row: the front row would be empty"
     else:

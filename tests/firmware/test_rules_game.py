@@ -1,7 +1,6 @@
 # The real game of Zanzibar, 17-10-94 (Donkers document), and perft counts from the start.
-from baotest import names, read, row
-
 from bao import core, notation, position_json
+from baotest import names, read, row
 
 
 def _game():
@@ -65,5 +64,5 @@ def test_perft_malawi_is_symmetric_at_depth_one():
     p = core.initial("malawi")
     moves = core.legal_moves(p)
     assert core.perft(p, 1) == len(moves) > 0
-    for m, child in moves:
+    for _, child in moves:
         assert core.seed_total(child) == 64

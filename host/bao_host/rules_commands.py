@@ -1,0 +1,148 @@
+"""`bao moves`, `bao apply`, `bao replay`, `bao show`, `bao perft`: the rules core from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bao import core, explain, notation, position_json
+from rich.console import Console
+
+from bao_host import diagram
+
+POS_HELP = "a position: JSON text, @FILE, 'initial' or 'initial:malawi'"
+
+
+class UsageError(Exception):
+    """A command-line argument that cannot be used; printed as one line."""
+
+
+def read_position(text: str) -> core.Position:
+    """POS as given on the command line."""
+    if text in ("initial", "initial:zanzibar"):
+        return core.initial()
+    if text == "initial:malawi":
+        return core.initial("malawi")
+    if text.startswith("@"):
+        path = Path(text[1:])
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise UsageError(f"cannot read {path}: {e.strerror}") from e
+    try:
+        return position_json.loads(text)
+    except core.InvalidPositionError as e:
+        raise UsageError(f"invalid position: {e}") from e
+
+
+def _fail(message: str) -> int:
+    print(f"bao: {message}", file=sys.stderr)
+    return 1
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    try:
+        p = read_position(args.position)
+    except UsageError as e:
+        return _fail(str(e))
+    moves = core.legal_moves(p)
+    w = core.outcome(p, moves)
+    if args.json:
+        out = [{"move": notation.format_move(m, p.to_move, args.dialect), "position": position_json.to_dict(c)}
+               for m, c in moves]
+        print(json.dumps({"moves": out, **({"winner": "SN"[w]} if w is not None else {})}))
+        return 0
+    if w is not None:
+        print(diagram.status_line(p))
+        return 0
+    side = diagram.SIDE_NAMES[p.to_move]
+    texts = [notation.format_move(m, p.to_move, args.dialect) for m, _ in moves]
+    kind = "captures" if not moves[0][0] & core.TAKASA else "takasa moves"
+    print(f"{side} has {len(texts)} legal {kind}: {' '.join(texts)}")
+    return 0
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    try:
+        p = read_position(args.position)
+        move, child = notation.parse_move(p, args.move, args.dialect)
+    except UsageError as e:
+        return _fail(str(e))
+    except core.BaoError as e:
+        return _fail(f"{args.move}: {e}")
+    if args.trace:
+        for i, sentence in enumerate(explain.describe(core.account(p, move)), start=1):
+            print(f"{i:3d}. {sentence}")
+    print(position_json.dumps(child))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text()
+    except OSError as e:
+        return _fail(f"cannot read {args.file}: {e.strerror}")
+    try:
+        t = notation.parse_transcript(text)
+        positions = notation.replay(t, None, args.dialect)
+    except notation.ReplayError as e:
+        return _fail(str(e))
+    except core.BaoError as e:
+        return _fail(f"{args.file}: {e}")
+    console = Console()
+    if args.boards:
+        for i, ply in enumerate(t.plies):
+            console.print(f"[bold]{i // 2 + 1}. {diagram.SIDE_NAMES[i % 2]} {ply}[/bold]")
+            console.print(diagram.render(positions[i + 1]))
+    print(f"{len(t.plies)} plies replayed")
+    print(position_json.dumps(positions[-1]))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    try:
+        p = read_position(args.position)
+    except UsageError as e:
+        return _fail(str(e))
+    if args.plain:
+        print(diagram.render_text(p))
+    else:
+        Console().print(diagram.render(p))
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    p = core.initial(args.ruleset)
+    for depth in range(1, args.depth + 1):
+        print(depth, core.perft(p, depth))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    dialect = {"choices": notation.DIALECTS, "default": notation.DONKERS, "help": "move notation"}
+    p = sub.add_parser("moves", help="list the legal moves of a position")
+    p.add_argument("position", help=POS_HELP)
+    p.add_argument("--json", action="store_true", help="one JSON object with every move and its position")
+    p.add_argument("--dialect", **dialect)  # type: ignore[arg-type]
+    p.set_defaults(func=cmd_moves)
+    p = sub.add_parser("apply", help="play a move and print the resulting position")
+    p.add_argument("position", help=POS_HELP)
+    p.add_argument("move", help="the move, e.g. 7L* or A3R")
+    p.add_argument("--trace", action="store_true", help="explain the move step by step, citing the rules")
+    p.add_argument("--dialect", **dialect)  # type: ignore[arg-type]
+    p.set_defaults(func=cmd_apply)
+    p = sub.add_parser("replay", help="replay a transcript and check every move")
+    p.add_argument("file")
+    p.add_argument("--boards", action="store_true", help="print the board after every move")
+    p.add_argument("--dialect", **dialect)  # type: ignore[arg-type]
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("show", help="draw a position")
+    p.add_argument("position", help=POS_HELP)
+    p.add_argument("--plain", action="store_true", help="plain text, no colours")
+    p.set_defaults(func=cmd_show)
+    p = sub.add_parser("perft", help="count the leaves of the move tree from the start")
+    p.add_argument("depth", type=int)
+    p.add_argument("--ruleset", choices=("zanzibar", "malawi"), default="zanzibar")
+    p.set_defaults(func=cmd_perft)
