@@ -1,0 +1,435 @@
+"""The host end of the serial link to a Bao board (docs/protocol.md), over any pyserial URL.
+
+    link = Link("/dev/ttyACM0" | "socket://127.0.0.1:7001" | "/dev/pts/5", resume=store.last_seq)
+    info = link.connect()                 # open + handshake -> BoardInfo (raises LinkError)
+    for ev in link.events():              # forever: in order, no duplicates, reconnects by itself;
+        store(ev)                         #   ev is acknowledged when the loop asks for the next one
+    link.poll(timeout) -> list[Event]     # the same, one step at a time; acknowledge with link.ack(seq)
+    link.command(typ, payload) -> Reply   # C<id> TYPE payload -> R<id> OK|ERR payload (retried with the same id)
+    link.new_game(ruleset, options) / set_position(json) / undo() / mode(m) / brightness(n) / snapshot() / show(m)
+    link.stats, link.last_error, link.connected, link.info, link.close()
+
+`resume(info) -> int` gives the last sequence number the caller already holds for (info.board, info.epoch),
+so that a restarted host neither loses nor repeats events; without it the board's own ack level is used.
+Frames are parsed by the board's own module (baoboard.frames): one implementation on both sides.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import serial
+
+from baoboard.frames import (
+    ERR_NAMES,
+    MAX_BOARD_LINE,
+    PROTO,
+    LineAssembler,
+    decode,
+    encode,
+    fields,
+    words,
+)
+
+
+class LinkError(Exception):
+    """The link could not do what was asked (not connected, no answer, refused)."""
+
+
+class NotConnected(LinkError):
+    pass
+
+
+class CommandTimeout(LinkError):
+    pass
+
+
+class CommandError(LinkError):
+    """The board answered ERR."""
+
+
+class ProtocolVersionError(LinkError):
+    """The board speaks a protocol version this host does not."""
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    proto: int
+    fw: str
+    rules: str
+    board: str
+    epoch: str
+    last: int
+    acked: int
+    fields: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Event:
+    board: str
+    epoch: str
+    seq: int
+    type: str
+    payload: str
+    line: bytes  # the frame exactly as received, "\n" excluded
+
+    def words(self) -> list[str]:
+        return words(self.payload)
+
+    def json(self) -> Any:
+        """The payload's JSON word (the last one), or None."""
+        w = self.words()
+        if w and w[-1][:1] in ("{", "["):
+            return json.loads(w[-1])
+        return None
+
+
+@dataclass(frozen=True)
+class Reply:
+    id: int
+    ok: bool
+    payload: str
+
+    def check(self) -> Reply:
+        if not self.ok:
+            raise CommandError(self.payload)
+        return self
+
+
+@dataclass
+class Stats:
+    frames: int = 0  # good frames received
+    events: int = 0  # events delivered (new, in order)
+    duplicates: int = 0  # events already delivered, dropped
+    gaps: int = 0  # events ahead of the next expected one, dropped (the board sends them again)
+    lost: int = 0  # events the board had already seen acknowledged but we never got (see resume)
+    bad: dict[str, int] = field(default_factory=dict)  # unreadable lines by reason: crc, syntax, ...
+    notices: int = 0  # N frames (the board saw bad input from us)
+    unexpected: int = 0  # well-formed frames that make no sense here (a stray reply, a host kind)
+    proto_errors: int = 0
+    timeouts: int = 0
+    handshakes: int = 0
+    disconnects: int = 0
+
+    def count_bad(self, reason: str) -> None:
+        self.bad[reason] = self.bad.get(reason, 0) + 1
+
+
+_LinkDown = (serial.SerialException, OSError)
+
+
+class Link:
+    def __init__(
+        self,
+        url: str,
+        *,
+        baudrate: int = 115200,
+        resume: Callable[[BoardInfo], int] | None = None,
+        reply_timeout: float = 2.0,
+        retries: int = 2,
+        backoff: tuple[float, float] = (0.1, 5.0),
+        on_error: Callable[[str], None] | None = None,
+    ) -> None:
+        self.url = url
+        self.baudrate = baudrate
+        self.resume = resume
+        self.reply_timeout = reply_timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.on_error = on_error
+        self.stats = Stats()
+        self.info: BoardInfo | None = None
+        self.last_error = ""
+        self._ser: Any = None
+        self._asm = LineAssembler(MAX_BOARD_LINE, self._on_line, self._on_overlong)
+        self._frames: deque[tuple[str, int, str, str, bytes]] = deque()
+        self._queue: deque[Event] = deque()
+        self._expected = 1
+        self._acked = 0
+        self._cmd_id = 0
+        self._retry_at = 0.0
+        self._delay = backoff[0]
+        self._closed = False
+
+    # ---- connection
+    @property
+    def connected(self) -> bool:
+        return self._ser is not None and self.info is not None
+
+    def connect(self, timeout: float | None = None) -> BoardInfo:
+        """Open the port and shake hands; raises LinkError (the port stays closed then)."""
+        self._closed = False
+        try:
+            self._ser = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
+        except _LinkDown as e:
+            self._ser = None
+            raise NotConnected(self._error("cannot open %s: %s" % (self.url, e))) from e
+        self._asm.reset()
+        self._frames.clear()
+        try:
+            return self._handshake(timeout if timeout is not None else self.reply_timeout)
+        except LinkError:
+            self._drop()
+            raise
+
+    def close(self) -> None:
+        self._closed = True
+        self._drop()
+
+    def _drop(self, reason: str = "") -> None:
+        if reason:
+            self._error(reason)
+            self.stats.disconnects += 1
+        ser, self._ser, self.info = self._ser, None, None
+        if ser is not None:
+            try:
+                ser.close()
+            except _LinkDown:
+                pass
+        self._retry_at = time.monotonic() + self._delay
+        self._delay = min(self._delay * 2, self.backoff[1])
+
+    def _error(self, msg: str) -> str:
+        self.last_error = msg
+        if self.on_error is not None:
+            self.on_error(msg)
+        return msg
+
+    def _handshake(self, timeout: float) -> BoardInfo:
+        for _ in range(self.retries + 1):
+            self._cmd_id += 1
+            cid = self._cmd_id
+            self._send(encode("C", cid, "HELLO", str(PROTO)))
+            end = time.monotonic() + timeout
+            while time.monotonic() < end:
+                self._read(min(0.05, max(0.0, end - time.monotonic())))
+                while self._frames:
+                    kind, num, typ, payload, _line = self._frames.popleft()
+                    if kind == "R" and num == cid:
+                        if typ != "OK":
+                            self.stats.proto_errors += 1
+                            raise ProtocolVersionError(self._error("board refused protocol %d: %s" % (PROTO, payload)))
+                        return self._hello(payload)
+                    # events before the handshake are sent again after it; anything else is ignored
+            self.stats.timeouts += 1
+        raise CommandTimeout(self._error("no answer to HELLO from %s" % self.url))
+
+    def _hello(self, payload: str) -> BoardInfo:
+        f = fields(payload)
+        try:
+            proto = int(f.get("proto", "0"))
+            info = BoardInfo(
+                proto,
+                f.get("fw", ""),
+                f.get("rules", ""),
+                f.get("board", ""),
+                f.get("epoch", ""),
+                int(f.get("last", "0")),
+                int(f.get("acked", "0")),
+                f,
+            )
+        except ValueError as e:
+            self.stats.proto_errors += 1
+            raise LinkError(self._error("unreadable HELLO: %r" % payload)) from e
+        if proto != PROTO:
+            self.stats.proto_errors += 1
+            raise ProtocolVersionError(self._error("board speaks protocol %d, this host %d" % (proto, PROTO)))
+        old = self.info
+        self.info = info
+        self.stats.handshakes += 1
+        self._delay = self.backoff[0]
+        if old is None or old.epoch != info.epoch or old.board != info.board:
+            base = self.resume(info) if self.resume is not None else info.acked
+            if base > info.last:  # the caller holds more than the board ever sent: not this history
+                self._error("resume point %d is past the board's last event %d" % (base, info.last))
+                base = info.acked
+            if base < info.acked:
+                self.stats.lost += info.acked - base
+                self._error("events %d..%d were acknowledged before and cannot be had" % (base + 1, info.acked))
+                base = info.acked
+            self._acked = base
+            self._expected = base + 1
+            self._queue.clear()
+        if self._acked > info.acked:
+            self._send_ack(self._acked)
+        return info
+
+    # ---- bytes in
+    def _read(self, timeout: float) -> None:
+        ser = self._ser
+        if ser is None:
+            time.sleep(timeout)
+            return
+        try:
+            ser.timeout = timeout
+            data = ser.read(1)
+            if data:
+                n = ser.in_waiting
+                if n:
+                    data += ser.read(n)
+        except _LinkDown as e:
+            self._drop("link lost: %s" % e)
+            return
+        if data:
+            self._asm.feed(data)
+
+    def _on_overlong(self, code: int) -> None:
+        self.stats.count_bad(ERR_NAMES[code])
+        self._error("discarded an overlong line")
+
+    def _on_line(self, line: bytes) -> None:
+        f = decode(line)
+        if isinstance(f, int):
+            self.stats.count_bad(ERR_NAMES[f])
+            self._error("discarded a line (%s): %r" % (ERR_NAMES[f], line[:60]))
+            return
+        self.stats.frames += 1
+        kind, num, typ, payload = f
+        self._frames.append((kind, num, typ, payload, line))
+
+    def _process(self) -> None:
+        """Handle frames read so far outside a handshake: events into the queue, notices counted."""
+        while self._frames:
+            kind, num, typ, payload, line = self._frames.popleft()
+            if kind == "E":
+                self._event(num, typ, payload, line)
+            elif kind == "H" and typ == "HELLO":  # the board restarted
+                try:
+                    self._hello(payload)
+                except LinkError:
+                    self._drop()
+                    return
+            elif kind == "N":
+                self.stats.notices += 1
+                self._error("board: %s %s" % (typ, payload))
+            else:
+                self.stats.unexpected += 1
+
+    def _event(self, seq: int, typ: str, payload: str, line: bytes) -> None:
+        info = self.info
+        if info is None:
+            return
+        if seq < self._expected:
+            self.stats.duplicates += 1
+            if seq <= self._acked:
+                self._send_ack(self._acked)
+            return
+        if seq > self._expected:
+            self.stats.gaps += 1
+            return
+        self._expected = seq + 1
+        self.stats.events += 1
+        self._queue.append(Event(info.board, info.epoch, seq, typ, payload, line))
+
+    # ---- bytes out
+    def _send(self, line: bytes) -> None:
+        ser = self._ser
+        if ser is None:
+            raise NotConnected("not connected")
+        try:
+            ser.write(line)
+        except _LinkDown as e:
+            self._drop("link lost: %s" % e)
+            raise NotConnected(str(e)) from e
+
+    def _send_ack(self, seq: int) -> None:
+        if self.info is not None:
+            try:
+                self._send(encode("A", seq, "ACK", self.info.epoch))
+            except NotConnected:
+                pass
+
+    def ack(self, seq: int) -> None:
+        """Every event up to seq is safe with the caller: the board may forget it."""
+        if seq > self._acked and seq < self._expected:
+            self._acked = seq
+            self._send_ack(seq)
+
+    # ---- the logger's API
+    def poll(self, timeout: float = 0.1) -> list[Event]:
+        """Read for up to timeout (reconnecting when due); return the new events, in order, not yet acked."""
+        if self._ser is None and not self._closed:
+            wait = self._retry_at - time.monotonic()
+            if wait > 0:
+                time.sleep(min(wait, timeout))
+                return self._take()
+            try:
+                self.connect()
+            except LinkError:
+                return self._take()
+        self._read(timeout)
+        self._process()
+        return self._take()
+
+    def _take(self) -> list[Event]:
+        out = list(self._queue)
+        self._queue.clear()
+        return out
+
+    def events(self, auto_ack: bool = True) -> Iterator[Event]:
+        """Every event once, in order, across disconnects, until close(). With auto_ack an event is
+        acknowledged when the next one is asked for (so: after the loop body has stored it)."""
+        while not self._closed:
+            for ev in self.poll(0.2):
+                yield ev
+                if auto_ack:
+                    self.ack(ev.seq)
+
+    def command(self, typ: str, payload: str = "", timeout: float | None = None) -> Reply:
+        if not self.connected:
+            raise NotConnected("not connected to %s" % self.url)
+        self._cmd_id += 1
+        cid = self._cmd_id
+        line = encode("C", cid, typ, payload)
+        wait = timeout if timeout is not None else self.reply_timeout
+        for _ in range(self.retries + 1):
+            self._send(line)
+            end = time.monotonic() + wait
+            while time.monotonic() < end:
+                self._read(min(0.05, max(0.0, end - time.monotonic())))
+                if self._ser is None:
+                    raise NotConnected(self.last_error)
+                reply: Reply | None = None
+                keep: deque[tuple[str, int, str, str, bytes]] = deque()
+                while self._frames:
+                    fr = self._frames.popleft()
+                    if fr[0] == "R" and fr[1] == cid and reply is None:
+                        reply = Reply(cid, fr[2] == "OK", fr[3])
+                    else:
+                        keep.append(fr)
+                self._frames = keep
+                self._process()
+                if reply is not None:
+                    return reply
+            self.stats.timeouts += 1
+        raise CommandTimeout(self._error("no reply to %s" % typ))
+
+    def new_game(self, ruleset: str, options: dict[str, Any] | None = None) -> Reply:
+        body = json.dumps({"ruleset": ruleset, "options": options or {}}, separators=(",", ":"))
+        return self.command("NEW", body).check()
+
+    def set_position(self, position_json: str) -> Reply:
+        return self.command("SETPOS", position_json).check()
+
+    def undo(self) -> Reply:
+        return self.command("UNDO").check()
+
+    def mode(self, mode: str) -> Reply:
+        if mode not in ("teach", "play", "silent"):
+            raise ValueError(mode)
+        return self.command("MODE", mode).check()
+
+    def brightness(self, percent: int) -> Reply:
+        return self.command("BRIGHT", str(int(percent))).check()
+
+    def snapshot(self) -> Any:
+        r = self.command("SNAP").check()
+        return json.loads(r.payload) if r.payload else None
+
+    def show(self, notation: str) -> Reply:
+        return self.command("SHOW", notation).check()
