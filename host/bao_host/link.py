@@ -151,6 +151,7 @@ class Link:
         self._queue: deque[Event] = deque()
         self._expected = 1
         self._acked = 0
+        self._history: tuple[str, str] | None = None  # (board, epoch) that _expected and _acked refer to
         self._cmd_id = 0
         self._retry_at = 0.0
         self._delay = backoff[0]
@@ -239,11 +240,11 @@ class Link:
         if proto != PROTO:
             self.stats.proto_errors += 1
             raise ProtocolVersionError(self._error("board speaks protocol %d, this host %d" % (proto, PROTO)))
-        old = self.info
         self.info = info
         self.stats.handshakes += 1
         self._delay = self.backoff[0]
-        if old is None or old.epoch != info.epoch or old.board != info.board:
+        if self._history != (info.board, info.epoch):  # a new board or a new epoch: where do we stand?
+            self._history = (info.board, info.epoch)
             base = self.resume(info) if self.resume is not None else info.acked
             if base > info.last:  # the caller holds more than the board ever sent: not this history
                 self._error("resume point %d is past the board's last event %d" % (base, info.last))
