@@ -538,53 +538,70 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
     return out
 
 
-def _expand(p: Position, move: int, out: "list[tuple[int, Position]]", flags: int) -> None:
+def _expand(p: Position, move: int, out: list, flags: int, keep: bool = True) -> None:
+    """Simulate one candidate; append (move, child), or only the move when not keep."""
     child, status = play_raw(p, move, None)
     if status & END_MASK == END_INFINITE:
         return
-    out.append((move | flags, child))
+    m = move | flags
+    if flags & TAKASA and not flags & NAMUA and p.rules.takasia and child.d[WINNER] == NONE:
+        t = _takasia_pit(child)  # R8: only a mtaji-stage takasa can make a takasia
+        if t != NONE:
+            child.d[TAKASIA] = t
+            m |= MAKES_TAKASIA
+    out.append((m, child) if keep else m)
     if status & DECISION:
         child, status = play_raw(p, move | PLAY, None)
         if status & END_MASK != END_INFINITE:
-            out.append((move | PLAY | flags, child))
+            out.append((move | PLAY | flags, child) if keep else move | PLAY | flags)
 
 
-def _finite_captures(p: Position, first_only: bool = False) -> "list[tuple[int, Position]]":
-    out = []  # type: list[tuple[int, Position]]
+def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -> list:
+    out = []  # type: list
     flags = NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
     for m in _capture_starts(p):
-        _expand(p, m, out, flags)
+        _expand(p, m, out, flags, keep)
         if first_only and out:
             break
+    return out
+
+
+def _generate(p: Position, keep: bool) -> list:
+    d = p.d
+    if d[WINNER] != NONE:
+        return []
+    s = d[TO_MOVE]
+    namua = d[STORE + s] > 0
+    out = _finite_captures(p, False, keep)  # 1.7a: captures are compulsory
+    if out:
+        return out
+    flags = TAKASA | (NAMUA if namua else 0)
+    for m in _takasa_starts(p, True):
+        _expand(p, m, out, flags, keep)
+    if not out and not namua:
+        for m in _takasa_starts(p, False):  # 3.5a: the back row only when the front row cannot
+            _expand(p, m, out, flags, keep)
     return out
 
 
 def legal_moves(p: Position) -> "list[tuple[int, Position]]":
     """Every legal move with the position it leads to: a list of (move, child). The stop and the
     play-the-house choice of 2.5b are two moves. Empty when the game is over."""
-    d = p.d
-    if d[WINNER] != NONE:
-        return []
-    s = d[TO_MOVE]
-    namua = d[STORE + s] > 0
-    out = _finite_captures(p)  # 1.7a: captures are compulsory
-    if out:
-        return out
-    flags = TAKASA | (NAMUA if namua else 0)
-    for m in _takasa_starts(p, True):
-        _expand(p, m, out, flags)
-    if not out and not namua:
-        for m in _takasa_starts(p, False):  # 3.5a: the back row only when the front row cannot
-            _expand(p, m, out, flags)
-    if p.rules.takasia and not namua:
-        for i in range(len(out)):
-            m, child = out[i]
-            if child.d[WINNER] == NONE:
-                t = _takasia_pit(child)
-                if t != NONE:
-                    child.d[TAKASIA] = t
-                    out[i] = (m | MAKES_TAKASIA, child)
-    return out
+    return _generate(p, True)
+
+
+def legal_move_codes(p: Position) -> "list[int]":
+    """The legal moves without their positions: what the board keeps (a few hundred bytes)."""
+    return _generate(p, False)
+
+
+def play(p: Position, move: int, rec: "list | None" = None) -> Position:
+    """The position after a legal move (as listed by legal_moves or legal_move_codes), with the
+    takasia it makes. Any object with an append method can take the account's steps."""
+    child, _ = play_raw(p, move & IDENTITY, rec)
+    if move & MAKES_TAKASIA:
+        child.d[TAKASIA] = _takasia_pit(child)
+    return child
 
 
 def _takasia_pit(child: Position) -> int:
@@ -633,7 +650,7 @@ def is_game_over(p: Position) -> bool:
     return p.d[WINNER] != NONE or not legal_moves(p)
 
 
-def outcome(p: Position, moves: "list[tuple[int, Position]] | None" = None) -> "int | None":
+def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     """The winner if the game is over (1.2: front row emptied, possibly half-way through a move, or no
     legal move for the side to move), else None."""
     if p.d[WINNER] != NONE:
@@ -668,11 +685,11 @@ def perft(p: Position, depth: int) -> int:
     """Leaf count: every distinct legal move is one leaf; a finished game is one leaf at any depth."""
     if depth == 0:
         return 1
+    if depth == 1:
+        return len(_generate(p, False)) or 1
     moves = legal_moves(p)
     if not moves:
         return 1
-    if depth == 1:
-        return len(moves)
     total = 0
     for _, child in moves:
         total += perft(child, depth - 1)

@@ -30,9 +30,9 @@ def _ring(front: bool, k: int) -> int:
     return k if front else 15 - k  # list index k = pit k + 1; back pit k + 1 is ring 15 - k
 
 
-def to_dict(p: Position, with_outcome: bool = True) -> dict:
+def to_dict(p: Position, with_outcome: bool = True, moves: "list | None" = None) -> dict:
     """The JSON object of p. With with_outcome, a position whose side to move has no legal move also
-    carries its winner (that costs a move generation)."""
+    carries its winner (that costs a move generation, unless p's legal `moves` are passed in)."""
     d = p.d
     out = {"ruleset": p.rules.ruleset, "to_move": _SIDES[d[TO_MOVE]]}  # type: dict
     for name, side, front in _ROWS:
@@ -42,7 +42,7 @@ def to_dict(p: Position, with_outcome: bool = True) -> dict:
     out["house"] = {"S": bool(d[HOUSE] & 1), "N": bool(d[HOUSE] & 2)}
     t = d[TAKASIA]
     out["takasia"] = None if t == NONE else pit_name((d[TO_MOVE] << 4) + t)
-    w = outcome(p) if with_outcome else (None if d[WINNER] == NONE else d[WINNER])
+    w = outcome(p, moves) if with_outcome else (None if d[WINNER] == NONE else d[WINNER])
     if w is not None:
         out["winner"] = _SIDES[w]
     if d[IN_HAND]:
@@ -53,8 +53,8 @@ def to_dict(p: Position, with_outcome: bool = True) -> dict:
     return out
 
 
-def dumps(p: Position, with_outcome: bool = True) -> str:
-    return json.dumps(to_dict(p, with_outcome))
+def dumps(p: Position, with_outcome: bool = True, moves: "list | None" = None) -> str:
+    return json.dumps(to_dict(p, with_outcome, moves))
 
 
 def _int(v: object, what: str, lo: int, hi: int) -> int:

@@ -1,0 +1,145 @@
+# Rules-core benchmark run by the MicroPython unix port (and by CPython for comparison).
+# Usage: micropython tools/bench_rules_mp.py perft N | moves N_RANDOM | game SEED
+# Prints one "key value" line per figure; tools/bench_rules.py collects them into tables.
+import gc
+import sys
+
+sys.path.insert(0, "firmware")  # CPython reads the source ...
+sys.path.insert(0, "build/mpy-host")  # ... MicroPython the precompiled .mpy, as on the board
+
+try:
+    from time import ticks_diff, ticks_us
+except ImportError:  # CPython
+    import time
+
+    def ticks_us():
+        return int(time.perf_counter() * 1000000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+class Lcg:
+    """The same pseudo-random sequence on both interpreters."""
+
+    def __init__(self, seed):
+        self.x = seed & 0x7FFFFFFF
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
+def game_positions(core, rnd, ruleset, plies):
+    p = core.initial(ruleset)
+    out = [p]
+    for _ in range(plies):
+        moves = core.legal_moves(p)
+        if not moves:
+            break
+        p = moves[rnd.below(len(moves))][1]
+        out.append(p)
+    return out
+
+
+def bench_perft(depth):
+    from bao import core
+
+    p = core.initial()
+    t = ticks_us()
+    n = core.perft(p, depth)
+    print("perft", depth, n, ticks_diff(ticks_us(), t))
+
+
+def list_with_accounts(core, p):
+    n = 0
+    for m, _ in core.legal_moves(p):
+        rec = []
+        core.play_raw(p, m & core.IDENTITY, rec)
+        n += len(rec)
+    return n
+
+
+def bench_moves(count):
+    from bao import core, notation
+
+    f = open("games/zanzibar-1994.txt")
+    positions = notation.replay(notation.parse_transcript(f.read()))
+    f.close()
+    rnd = Lcg(1994)
+    while len(positions) < 53 + count:
+        for p in game_positions(core, rnd, "zanzibar" if rnd.below(4) else "malawi", 1 + rnd.below(120)):
+            if rnd.below(10) == 0 and len(positions) < 53 + count:
+                positions.append(p)
+    times = []
+    worst = None
+    for p in positions:
+        # best of 3: the machine's other work (and a collection) must not count against the position
+        dt = None
+        for _ in range(3):
+            gc.collect()
+            t = ticks_us()
+            list_with_accounts(core, p)
+            one = ticks_diff(ticks_us(), t)
+            if dt is None or one < dt:
+                dt = one
+        times.append(dt)
+        if worst is None or dt > worst[0]:
+            worst = (dt, p)
+    times.sort()
+    print("positions", len(times))
+    print("median_us", times[len(times) // 2])
+    print("p99_us", times[len(times) * 99 // 100])
+    print("worst_us", times[-1])
+    from bao import position_json
+
+    print("worst_position", position_json.dumps(worst[1], False))
+
+
+def bench_game(seed):
+    gc.collect()
+    base = gc.mem_alloc()
+    from bao import core, notation, position_json
+
+    gc.collect()
+    code = gc.mem_alloc() - base
+    rnd = Lcg(seed)
+    p = core.initial("zanzibar" if seed % 2 else "malawi")
+    moves = core.legal_move_codes(p)
+    peak = 0
+    plies = 0
+    # What the board holds at once: the legal moves of the position, the account of the move being
+    # played, the next position and its legal moves, and the report line.
+    while moves and plies < 300:
+        gc.collect()
+        start = gc.mem_alloc()
+        m = moves[rnd.below(len(moves))]
+        steps = []
+        child = core.play(p, m, steps)
+        text = notation.format_move(m, p.to_move)
+        next_moves = core.legal_move_codes(child)
+        report = text + " " + position_json.dumps(child, True, next_moves)
+        used = gc.mem_alloc() - start
+        if used > peak:
+            peak = used
+        p, moves = child, next_moves
+        steps = report = text = child = next_moves = None
+        plies += 1
+    gc.collect()
+    print("code_bytes", code)
+    print("working_peak_bytes", peak)
+    print("plies", plies)
+
+
+def main():
+    what = sys.argv[1]
+    arg = int(sys.argv[2])
+    if what == "perft":
+        bench_perft(arg)
+    elif what == "moves":
+        bench_moves(arg)
+    elif what == "game":
+        bench_game(arg)
+
+
+main()
