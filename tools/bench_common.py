@@ -25,7 +25,8 @@ class Table:
 
 def replace_section(path: Path, title: str, body: str) -> None:
     """Write `## title` with body into the Markdown file, replacing that section if present."""
-    text = path.read_text() if path.exists() else "# Benchmarks\n\nWritten by `make bench`; each section by its own script.\n"
+    fresh = "# Benchmarks\n\nWritten by `make bench`; each section by its own script.\n"
+    text = path.read_text() if path.exists() else fresh
     block = f"## {title}\n\n{body.rstrip()}\n\n"
     pattern = re.compile(rf"^## {re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):

@@ -120,6 +120,7 @@ def bench_game(seed):
         next_moves = core.legal_move_codes(child)
         report = text + " " + position_json.dumps(child, True, next_moves)
         used = gc.mem_alloc() - start
+        assert report
         if used > peak:
             peak = used
         p, moves = child, next_moves
