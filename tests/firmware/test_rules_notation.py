@@ -1,7 +1,6 @@
 # Notation (G7, G8) in both dialects, transcripts, and the JSON position format.
-from baotest import position, raises, read
-
 from bao import core, notation, position_json
+from baotest import position, raises, read
 
 
 def test_format_and_parse_in_both_dialects():

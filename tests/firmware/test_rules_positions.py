@@ -1,7 +1,6 @@
 # Hand-made positions for the rules the 1994 game never exercises; each test names its rule.
-from baotest import names, play, position, reason, row, steps_of
-
 from bao import core, position_json
+from baotest import names, play, position, reason, row, steps_of
 
 INF_TAKASA = position({"A": "4 2 3 0 5 3 4 2", "B": "3 2 3 0 1 2 4 3", "a": "0 1 0 0 0 0 0 0",
                        "b": "4 1 6 1 3 3 2 2"})
