@@ -4,17 +4,17 @@ from fakes_chips import CURRENT, APA102Chain, HC165Chain, Wires, load_board, pit
 
 
 class FakeBoard:
-    """Sensor modules on the 74HC165 inputs and the LED chain, on the Pico pins of board.json.
+    """Sensor modules on the 74HC165 inputs and the LED chain, on the Pico (or "rpi") pins of board.json.
     chips: ["B1B2..." pit names on D0..D7 per chip, in chain order] to model a board wired differently."""
 
-    def __init__(self, kind="sk9822", swap_chips=False, chips=None):
+    def __init__(self, kind="sk9822", swap_chips=False, chips=None, controller="pico"):
         w = load_board()
         self.wiring = w
         self.wires = Wires()
         self.spis = {}
         self.wdt = None
         CURRENT[0] = self
-        pins = w["pico"]
+        pins = w[controller]
         self.chip_inputs = chips if chips is not None else w["chips"]
         if swap_chips:  # a chain soldered in the wrong order
             self.chip_inputs = list(reversed(self.chip_inputs))

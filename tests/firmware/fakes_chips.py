@@ -38,7 +38,8 @@ _WIRING = []
 
 def load_board():
     """The wiring of hardware/board.json, read once and kept small: {"chips": ("B1B2..B8", ...) the pit
-    names on D0..D7 per chip in chain order, "leds": "B1B2...b8" pit name per LED index, "pico": {net: GPIO}}.
+    names on D0..D7 per chip in chain order, "leds": "B1B2...b8" pit name per LED index, "pico": {net: GPIO},
+    "rpi": {net: BCM GPIO}}.
     pit_names(s) splits such a string."""
     if not _WIRING:
         with open(BOARD_JSON) as f:
@@ -47,6 +48,7 @@ def load_board():
             "chips": tuple("".join(c["inputs"]) for c in d["sensor_chain"]["chips"]),
             "leds": "".join(d["led_chain"]["order"]),
             "pico": dict((p["net"], p["gp"]) for p in d["pico"]["pins"]),
+            "rpi": dict((p["net"], p["bcm"]) for p in d["rpi"]["pins"]),
         }
         d = None
         _WIRING.append(w)

@@ -6,7 +6,6 @@ import sys
 from fakes_chips import CURRENT, RP2_SPI_PINS
 
 
-
 class Pin:
     IN = 0
     OUT = 1

@@ -3,11 +3,10 @@ import fakes_machine
 
 fakes_machine.install()
 
-from fakes_board import FakeBoard  # noqa: E402
-from fakes_machine import SPI, Pin  # noqa: E402
-
 from baoboard.drivers import board_config as cfg  # noqa: E402
 from baoboard.drivers.apa102 import APA102  # noqa: E402
+from fakes_board import FakeBoard  # noqa: E402
+from fakes_machine import SPI, Pin  # noqa: E402
 
 
 def _leds(kind, end_bytes=cfg.LED_END_BYTES, polarity=cfg.LED_POL, phase=cfg.LED_PHA):

@@ -3,11 +3,10 @@ import fakes_machine
 
 fakes_machine.install()
 
-from fakes_board import FakeBoard  # noqa: E402
-from fakes_chips import load_board, pit_index  # noqa: E402
-
 from baoboard.drivers import board_config as cfg  # noqa: E402
 from baoboard.drivers.pico import PicoHardware  # noqa: E402
+from fakes_board import FakeBoard  # noqa: E402
+from fakes_chips import load_board, pit_index  # noqa: E402
 
 
 class _Stream:

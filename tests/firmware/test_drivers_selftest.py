@@ -6,12 +6,11 @@ fakes_machine.install()
 
 import os  # noqa: E402
 
-from fakes_board import FakeBoard  # noqa: E402
-from fakes_chips import load_board, pit_index  # noqa: E402
-
 from baoboard.drivers import board_config as cfg  # noqa: E402
 from baoboard.drivers import selftest  # noqa: E402
 from baoboard.drivers.pico import PicoHardware  # noqa: E402
+from fakes_board import FakeBoard  # noqa: E402
+from fakes_chips import load_board, pit_index  # noqa: E402
 
 PATH = "/tmp/bao_selftest_test.json"
 
@@ -54,7 +53,7 @@ def _run(chips=None):
     s = _Serial()
     hw = PicoHardware(serial_in=s, serial_out=s, poller=s, watchdog_ms=0)
     finger = _Finger(board, _names())
-    return board, hw, selftest.run(hw, PATH, sleep_ms=finger), finger
+    return board, hw, selftest.run(hw, PATH, sleep_ms=finger, timeout_ms=300), finger
 
 
 def test_the_walk_lights_every_pit_in_index_order():

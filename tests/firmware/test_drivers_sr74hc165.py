@@ -3,13 +3,12 @@ import fakes_machine
 
 fakes_machine.install()
 
+from baoboard.drivers import board_config as cfg  # noqa: E402
+from baoboard.drivers.sr74hc165 import SR74HC165  # noqa: E402
 from fakes_board import FakeBoard  # noqa: E402
 from fakes_chips import pit_names  # noqa: E402
 from fakes_machine import SPI, Pin  # noqa: E402
 from fwtest_util import Lcg  # noqa: E402
-
-from baoboard.drivers import board_config as cfg  # noqa: E402
-from baoboard.drivers.sr74hc165 import SR74HC165  # noqa: E402
 
 
 def _driver(board, polarity=cfg.SENS_POL, phase=cfg.SENS_PHA):

@@ -2,8 +2,8 @@
 # Frame: 4 zero bytes (start), per LED 0b111bbbbb (global brightness 0..31) then B, G, R, then an end
 # frame of zero bytes: 32 zero bits latch an SK9822, and one more clock per two LEDs pushes the data
 # through the chain (each LED delays it by half a clock). One buffer, allocated once.
-from micropython import const
 from machine import SPI
+from micropython import const
 
 _START = const(4)
 

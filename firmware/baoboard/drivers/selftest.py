@@ -9,7 +9,6 @@
 import json
 
 from baoboard.compat import const  # runs on the Pi too (CPython)
-
 from baoboard.drivers import board_config as cfg
 
 PATH = "/selftest.json"
@@ -125,9 +124,9 @@ def load_mapping(path: str = PATH):
     return bytes(seen)
 
 
-def run(hw, path: str = PATH, sleep_ms=None) -> dict:
+def run(hw, path: str = PATH, sleep_ms=None, timeout_ms: int = 20000) -> dict:
     walk(hw, sleep_ms=sleep_ms)
-    result = touch_test(hw, sleep_ms=sleep_ms)
+    result = touch_test(hw, timeout_ms, sleep_ms=sleep_ms)
     save(result, path)
     frame = bytearray(3 * _PITS)
     for i in range(_PITS):  # the verdict: all green, or the pits that failed in red

@@ -4,7 +4,7 @@
 # first sample. Each rising CP edge shifts by one (the next chip's QH enters through SER). SPI mode 2
 # (polarity 1, phase 0): the Pico samples on the falling edge, the chip shifts on the rising edge, so
 # setup and hold are half a clock each. Read byte k = chip k (k=0 nearest the Pico), bit n = input Dn.
-from machine import Pin, SPI
+from machine import SPI, Pin
 
 
 class SR74HC165:

@@ -1,0 +1,191 @@
+"""The board's Hardware on a Raspberry Pi: the same reference board (hardware/) driven through RPi.GPIO.
+
+A Pi wired to the board's controller header J1 (hardware/README.md) runs the very same board application
+as the Pico. Linux gives no precise timing, which is why the board uses clocked parts only: the 74HC165
+sensor chain and the APA102/SK9822 LED chain latch data on clock edges that this driver makes itself, so a
+preempted process merely stretches a clock period. Pins (BCM numbers) and the pit mappings come from
+baoboard.drivers.board_config, generated from hardware/board.json.
+
+RPi.GPIO is optional (pip install 'bao-board[rpi]' gives the rpi-lgpio shim, the same API on a Pi 5) and
+is imported only when a RpiHardware is made without a `gpio` module of its own (the tests pass a fake).
+
+The serial link is a pyserial URL: a tty (`/dev/ttyAMA0`, a USB gadget `/dev/ttyGS0`), `socket://host:port`
+to a logger listening elsewhere, or `loop://`; or any object with read(n)/write(b) (a logger in the same
+process). Writes that cannot be delivered are dropped, like the Pico's USB-CDC with no host.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import time
+import types
+from typing import Any, Protocol
+
+if "micropython" not in sys.modules and importlib.util.find_spec("micropython") is None:
+    # baoboard.hal takes const from micropython; on CPython const is the identity (baoboard.compat).
+    from baoboard import compat
+
+    _shim = types.ModuleType("micropython")
+    _shim.const = compat.const  # type: ignore[attr-defined]
+    sys.modules["micropython"] = _shim
+
+from baoboard.drivers import board_config as cfg
+from baoboard.hal import Hardware
+
+PITS = 32
+_START = 4
+_TICKS_MASK = 0x3FFFFFFF  # time.ticks_ms on MicroPython wraps at 2**30
+
+
+class Link(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+
+def open_link(url: str) -> Any:
+    """A non-blocking pyserial port for a URL (a device path, socket://host:port, loop://, rfc2217://...)."""
+    import serial
+
+    return serial.serial_for_url(url, baudrate=115200, timeout=0, write_timeout=0.5)
+
+
+class RpiHardware(Hardware):
+    def __init__(
+        self,
+        link: str | Link | None = None,
+        *,
+        gpio: Any = None,
+        pit_sensor_bit: bytes | None = None,
+        brightness: int = cfg.LED_BRIGHTNESS_CAP,
+        half_period_s: float = 0.0,
+    ) -> None:
+        """link: a pyserial URL or a read/write object (None: no serial link).
+        gpio: a module with the RPi.GPIO API (default: import RPi.GPIO).
+        pit_sensor_bit: a mapping recorded by the self-test instead of board_config's.
+        brightness: global LED brightness 0..31, never above the board's cap.
+        half_period_s: extra time per clock half period (long wires); 0 is as fast as Python goes."""
+        if gpio is None:
+            gpio = importlib.import_module("RPi.GPIO")
+        self.gpio = gpio
+        self.half = half_period_s
+        gpio.setwarnings(False)
+        gpio.setmode(gpio.BCM)
+        gpio.setup(cfg.RPI_SENS_PL, gpio.OUT, initial=gpio.HIGH)
+        gpio.setup(cfg.RPI_SENS_CLK, gpio.OUT, initial=gpio.LOW)
+        gpio.setup(cfg.RPI_SENS_QH, gpio.IN)
+        gpio.setup(cfg.RPI_LED_CLK, gpio.OUT, initial=gpio.LOW)
+        gpio.setup(cfg.RPI_LED_DAT, gpio.OUT, initial=gpio.LOW)
+        self.pit_sensor_bit = pit_sensor_bit if pit_sensor_bit is not None else bytes(cfg.PIT_SENSOR_BIT)
+        self.raw = bytearray(cfg.SENS_CHIPS)
+        self.led_buf = bytearray(_START + 4 * cfg.LEDS + cfg.LED_END_BYTES)
+        self.brightness = 0
+        self.set_brightness(brightness)
+        self.link: Any = open_link(link) if isinstance(link, str) else link
+        self._t0 = time.monotonic()
+
+    # -------------------------------------------------------------------------------------- chains
+
+    def _wait(self) -> None:
+        if self.half > 0:
+            time.sleep(self.half)
+
+    def read_raw(self) -> bytearray:
+        """The 74HC165 chain: /PL low then high (load, then hold), then 8 bits per chip, D7 first. QH shows
+        the next bit while the clock is low; each rising edge shifts. Byte k = chip k, bit n = input Dn."""
+        g, qh, clk = self.gpio, cfg.RPI_SENS_QH, cfg.RPI_SENS_CLK
+        g.output(cfg.RPI_SENS_PL, g.LOW)
+        self._wait()
+        g.output(cfg.RPI_SENS_PL, g.HIGH)
+        self._wait()
+        raw = self.raw
+        for k in range(len(raw)):
+            v = 0
+            for _ in range(8):
+                v = (v << 1) | (1 if g.input(qh) else 0)
+                g.output(clk, g.HIGH)
+                self._wait()
+                g.output(clk, g.LOW)
+                self._wait()
+            raw[k] = v
+        return raw
+
+    def read_pits(self, bitmap: bytearray) -> None:
+        raw = self.read_raw()
+        bits = self.pit_sensor_bit
+        for j in range(4):
+            bitmap[j] = 0
+        for i in range(PITS):
+            s = bits[i]
+            if raw[s >> 3] & (1 << (s & 7)):
+                bitmap[i >> 3] |= 1 << (i & 7)
+
+    def set_brightness(self, level: int) -> None:
+        """Global brightness 0..31, capped at board_config.LED_BRIGHTNESS_CAP (the USB power budget)."""
+        self.brightness = max(0, min(level, cfg.LED_BRIGHTNESS_CAP))
+        for k in range(cfg.LEDS):
+            self.led_buf[_START + 4 * k] = 0xE0 | self.brightness
+
+    def show(self, frame: bytearray) -> None:
+        buf, lp = self.led_buf, cfg.LED_PIT
+        for k in range(cfg.LEDS):
+            o, d = 3 * lp[k], _START + 4 * k
+            buf[d + 1] = frame[o + 2]
+            buf[d + 2] = frame[o + 1]
+            buf[d + 3] = frame[o]
+        self._write_leds(buf)
+
+    def _write_leds(self, buf: bytearray) -> None:
+        """Data set while the clock is low, taken by the LED on the rising edge (SPI mode 0), MSB first."""
+        g, clk, dat = self.gpio, cfg.RPI_LED_CLK, cfg.RPI_LED_DAT
+        level = -1
+        for byte in buf:
+            for k in range(7, -1, -1):
+                bit = (byte >> k) & 1
+                if bit != level:
+                    g.output(dat, g.HIGH if bit else g.LOW)
+                    level = bit
+                self._wait()
+                g.output(clk, g.HIGH)
+                self._wait()
+                g.output(clk, g.LOW)
+
+    # ---------------------------------------------------------------------------- the rest of Hardware
+
+    def ticks_ms(self) -> int:
+        return int((time.monotonic() - self._t0) * 1000) & _TICKS_MASK
+
+    def serial_read(self, buf: bytearray) -> int:
+        if self.link is None:
+            return 0
+        try:
+            data = self.link.read(len(buf))
+        except (OSError, ValueError):
+            return 0
+        n = len(data) if data else 0
+        buf[:n] = data[:n] if n else b""
+        return n
+
+    def serial_write(self, data: bytes) -> None:
+        if self.link is None:
+            return
+        try:
+            self.link.write(data)
+        except (OSError, ValueError):  # pyserial's SerialException and SerialTimeoutException are OSErrors
+            pass
+
+    def feed_watchdog(self) -> None:
+        return None
+
+    def close(self) -> None:
+        """Lights off, pins released, link closed."""
+        try:
+            self.show(bytearray(3 * PITS))
+        finally:
+            self.gpio.cleanup([cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK,
+                               cfg.RPI_LED_DAT])
+            close = getattr(self.link, "close", None)
+            if close is not None:
+                close()
