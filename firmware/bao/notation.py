@@ -158,9 +158,14 @@ def parse_transcript(text: str) -> Transcript:
     t = Transcript()
     expect = 1
     lineno = 0
-    for raw in text.split("\n"):
+    start = 0
+    while start < len(text):  # line by line, not split(): the board's heap is small
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        line = text[start:end].strip()
+        start = end + 1
         lineno += 1
-        line = raw.strip()
         if not line:
             continue
         colon = line.find(":")
