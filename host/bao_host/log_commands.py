@@ -13,9 +13,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import serial  # type: ignore[import-untyped]
+import serial  # type: ignore[import-untyped,unused-ignore]
 from baoboard import frames
-from serial.tools import list_ports  # type: ignore[import-untyped]
+from serial.tools import list_ports  # type: ignore[import-untyped,unused-ignore]
 
 from bao_host.library_commands import add_data_arg, board_text, open_store
 from bao_host.logger import Logger, ProtocolError, side_name
@@ -108,6 +108,20 @@ class SerialSession:
         if kind == "N":
             self.logger.notice(typ, payload, raw)
             return
+
+    def poll_once(self) -> None:
+        """Read what has arrived (the port must have been opened with timeout 0) and handle it."""
+        if self.fatal:
+            return
+        if self.port is None and not self.open():
+            return
+        try:
+            data = self.port.read(65536)
+            if data:
+                self._asm.feed(data)
+        except (serial.SerialException, OSError) as e:
+            self.logger.connection(f"disconnected ({e}); reconnecting", self.url)
+            self.close()
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Follow the board until stop/until(); reconnects by itself after a disconnect."""

@@ -37,6 +37,17 @@ def split_move(payload: str) -> tuple[str, str]:
     return (payload, "") if i < 0 else (payload[:i], payload[i + 1:])
 
 
+def _illegal_text(payload: str) -> str:
+    """The board's ILLEGAL event as a sentence: refused a1: 1.1: it is South's turn."""
+    try:
+        obj = json.loads(payload)
+    except ValueError:
+        return f"refused: {payload}"
+    if not isinstance(obj, dict):
+        return f"refused: {payload}"
+    return f"refused {obj.get('pit', '?')}: {obj.get('reason') or obj.get('rule') or '?'}"
+
+
 @dataclass
 class Result:
     """What became of one event."""
@@ -178,8 +189,10 @@ class Logger:
                     op, stored = self.store.op_end(game, self._result(game, payload)), True
             else:
                 op = self.store.op_flag(game, "")
-                if typ in ("ILLEGAL", "ERROR"):
-                    message = f"{typ.lower()}: {payload}"
+                if typ == "ILLEGAL":
+                    message = _illegal_text(payload)
+                elif typ == "ERROR":
+                    message = f"board error: {payload}"
         except (ValueError, core.BaoError) as e:
             message = f"{typ} {seq}: unreadable payload ({e}): kept in the event log, not applied"
             op = self.store.op_flag(game, message)

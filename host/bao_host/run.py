@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from bao_host.library_commands import add_data_arg, open_store
 from bao_host.logger import Logger
-from bao_host.tui import BaoApp, BoardAdapter, LocalBoard
+from bao_host.tui import BaoApp, BoardAdapter, PtyBoard
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,8 +42,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def make_board(logger: Logger) -> tuple[BoardAdapter, Callable[[], None] | None, Callable[[], str] | None]:
-    """The board to play on: the stand-in (firmware recogniser and guide in-process)."""
-    return LocalBoard(logger), None, None
+    """The simulated board on a pseudo-terminal, and the logger's serial session on the other end."""
+    from bao_host.log_commands import SerialSession
+
+    board = PtyBoard()
+    session = SerialSession(board.path, logger, timeout=0)
+    return board, session.poll_once, lambda: f"{logger.view.connection} (simulated board on {board.path})"
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Log, Static
 
 from bao_host.logger import Logger, side_name
@@ -170,6 +170,12 @@ class BaoApp(App[int]):
 
     # -- the loop -------------------------------------------------------------------------------------
     def step(self) -> None:
+        if not self.screen.is_current or not isinstance(self.screen, Screen) or isinstance(
+                self.screen, ModalScreen):
+            if self.pump is not None:
+                self.pump()
+            self.board.poll()
+            return
         if self.pump is not None:
             self.pump()
         for msg in self.board.poll():
@@ -344,3 +350,139 @@ def core_format(move: int, side: int) -> str:
     from bao import notation
 
     return notation.format_move(move, side, notation.DONKERS)
+
+
+class PtyBoard:
+    """The simulated board: the firmware application (baoboard.app) on simulated hardware, in-process,
+    with its serial side on a pseudo-terminal that the logger opens with pyserial like a real board.
+    A click is one activation by simulated hands (the sensor held for a few scans, then released)."""
+
+    def __init__(self, board_id: str = "sim-0001", storage_dir: str | None = None) -> None:
+        import os
+        import time
+
+        from baoboard.app import App
+        from baoboard.simhw import Hands, SimHardware
+        from baoboard.storage import FakeStorage, FileStorage
+
+        self.hw = SimHardware()
+        self.storage = FileStorage(storage_dir) if storage_dir else FakeStorage()
+        self.master, slave = os.openpty()
+        import tty
+
+        tty.setraw(slave)
+        self.path = os.ttyname(slave)
+        self._slave = slave  # kept open: data written before the logger opens the port is not lost
+        os.set_blocking(self.master, False)
+        self.hw.on_write = self._write
+        self.app = App(self.hw, self.storage, board_id=board_id)
+        self.hands = Hands(self.app, self.hw)
+        self._t0 = time.monotonic()
+        self._out = bytearray()
+        self.msgs: list[str] = []
+        self._phase = -1
+        self._cmd = 900000  # ids of the commands the UI types in (the logger's are small)
+        self.app.boot()
+
+    def _write(self, data: bytes) -> None:
+        self._out.extend(data)
+        self._flush()
+
+    def _flush(self) -> None:
+        import os
+
+        while self._out:
+            try:
+                n = os.write(self.master, bytes(self._out[:4096]))
+            except BlockingIOError:
+                return
+            del self._out[:n]
+
+    def _read(self) -> None:
+        import os
+
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            self.hw.rx.extend(data)
+
+    def step(self) -> None:
+        """Let the board run up to now: serial in, one scan, serial out."""
+        import time
+
+        self._read()
+        now = int((time.monotonic() - self._t0) * 1000)
+        if now > self.hw.t:
+            self.hw.t = now
+        self.app.step()
+        self._flush()
+
+    def activate(self, pit: int) -> None:
+        self._read()
+        self.hands.tap(pit)
+        self._flush()
+
+    def command(self, typ: str, payload: str = "") -> None:
+        """A host command typed into the board's serial line, as the logger would send it."""
+        from baoboard.frames import encode
+
+        self._cmd += 1
+        self.hw.rx.extend(encode("C", self._cmd, typ, payload))
+        self.step()
+
+    def new_game(self, ruleset: str) -> None:
+        self.command("NEW", ruleset)
+
+    def undo(self) -> None:
+        self.command("UNDO")
+
+    def set_mode(self, mode: str) -> None:
+        self.command("MODE", mode)
+
+    def leds(self) -> bytes:
+        return bytes(self.hw.frame)
+
+    def counts(self) -> list[int]:
+        return list(self.app.p.d[:32])  # type: ignore[attr-defined,unused-ignore]
+
+    def stores(self) -> tuple[int, int]:
+        d = self.app.p.d  # type: ignore[attr-defined,unused-ignore]
+        return int(d[32]), int(d[33])
+
+    def guidance(self) -> str:
+        from baoboard import recogniser as R
+
+        rec = self.app.rec
+        p = self.app.p
+        side = side_name(p.d[core.TO_MOVE])  # type: ignore[attr-defined,unused-ignore]
+        if rec.phase == R.IDLE:
+            if p.d[core.STORE + p.d[core.TO_MOVE]]:  # type: ignore[attr-defined,unused-ignore]
+                return f"{side} to move: put a seed from the store into a green pit"
+            return f"{side} to move: lift the seeds of a green pit"
+        if rec.phase == R.MOVING:
+            return "go on: drop one seed into the white pit (blue: choose the direction)"
+        if rec.phase == R.DECISION:
+            return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
+        return "the game is over: n for a new game"
+
+    def poll(self) -> list[str]:
+        self.step()
+        ph = self.app.rec.phase
+        if ph != self._phase:
+            self._phase = ph
+            self.msgs.append(self.guidance())
+        out, self.msgs = self.msgs, []
+        return out
+
+    def close(self) -> None:
+        import os
+
+        for fd in (self.master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
