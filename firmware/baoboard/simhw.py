@@ -41,7 +41,7 @@ class SimHardware:
         if n > len(buf):
             n = len(buf)
         buf[:n] = self.rx[:n]
-        del self.rx[:n]
+        self.rx = self.rx[n:]
         return n
 
     def serial_write(self, data: bytes) -> None:

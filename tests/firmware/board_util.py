@@ -37,10 +37,15 @@ class Host:
         self.buf = b""
 
     def poll(self, ack=True):
+        import gc
+
+        from baoboard.compat import crc32
         from baoboard.frames import decode, encode
 
+        gc.collect()  # the lines are long and the MicroPython heap small
+
         data = self.buf + bytes(self.hw.tx)
-        self.hw.tx[:] = b""
+        self.hw.tx = bytearray()
         lines = data.split(b"\n")
         self.buf = lines.pop()
         top = 0
@@ -53,12 +58,14 @@ class Host:
                     if w.startswith("epoch="):
                         self.epoch = w[6:]
             elif kind == "E":
+                # kept small (the MicroPython heap): the move's notation, and a CRC of the whole payload
+                digest = crc32(payload.encode())
                 if num in self.seen:
                     self.dups += 1
-                    assert self.seen[num] == (typ, payload), ("event reported differently", num)
+                    assert self.seen[num] == digest, ("event reported differently", num)
                 else:
-                    self.seen[num] = (typ, payload)
-                    self.events.append((num, typ, payload))
+                    self.seen[num] = digest
+                    self.events.append((num, typ, payload.split(" ", 1)[0] if typ == "MOVE" else payload[:120]))
                 top = max(top, num)
             elif kind == "R":
                 self.replies.append((num, typ, payload))

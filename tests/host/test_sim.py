@@ -1,0 +1,93 @@
+"""`bao sim`: the 1994 game played by simulated hands on the simulated board, under both runtimes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+GAME = ROOT / "games/zanzibar-1994.txt"
+BAO = [sys.executable, "-m", "bao_host.cli"]
+
+
+def _want() -> list[str]:
+    from bao import notation
+
+    t = notation.parse_transcript(GAME.read_text())
+    ps = notation.replay(t)
+    return [notation.format_move(notation.parse_move(ps[i], x)[0], ps[i].to_move) for i, x in enumerate(t.plies)]
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_sim_plays_the_1994_game(runtime: str) -> None:
+    r = subprocess.run(BAO + ["sim", "--runtime", runtime, "--play-transcript", str(GAME), "--report"],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == _want()
+    assert "board serial: /dev/" in r.stderr  # the pseudo-terminal path is printed
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_sim_with_mistakes(runtime: str) -> None:
+    r = subprocess.run(BAO + ["sim", "--runtime", runtime, "--play-transcript", str(GAME), "--report",
+                              "--port", "none", "--mistakes", "0.15", "--seed", "5"],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == _want()
+    assert "flagged" in r.stderr
+
+
+def test_sim_board_observable_and_pty_host() -> None:
+    import serial  # type: ignore[import-untyped]
+
+    from bao_host.sim import CPythonBoard, Hands, PtyLink, Reporter
+    from baoboard.frames import decode, encode
+
+    link = PtyLink()
+    rep = Reporter()
+
+    def out(data: bytes) -> None:
+        rep.feed(data)
+        link.write(data)
+
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        board = CPythonBoard(d, on_serial=out)
+        port = serial.Serial(link.path, timeout=0.2)
+        port.write(encode("C", 1, "SNAPSHOT"))
+        for _ in range(20):
+            data = link.read()
+            if data:
+                board.write_serial(data)
+            board.run(1, 5)
+        lines = port.read(200000).split(b"\n")
+        replies = [f for f in (decode(x) for x in lines if x) if not isinstance(f, int) and f[0] == "R"]
+        assert replies and replies[0][2] == "OK" and '"position"' in replies[0][3]
+        # the LED frame and the expected counts are observable: teach mode lights South's starts
+        assert any(board.rgb(i) for i in range(8))
+        assert board.position.seeds(4) == 6
+        from bao import core
+
+        p = board.position
+        m = core.legal_moves(p)[0][0]
+        Hands(board).perform(p, m)
+        assert rep.moves and board.position.to_move == core.NORTH
+        port.close()
+        board.close()
+    link.close()
+    os.environ.get("X")
+
+
+def test_firmware_board_tests_on_micropython_with_a_larger_heap() -> None:
+    # the board application does not fit the 64 KB test heap of the 64-bit unix port (docs/benchmarks.md):
+    # run its firmware tests under MicroPython with the heap of `bao sim --runtime micropython`
+    subprocess.run(["make", "-s", "-C", str(ROOT), "test-mp", "HEAP=192k"], capture_output=True, timeout=900)
+    r = subprocess.run([sys.executable, str(ROOT / "tools/run_mp_tests.py"), "--heap", "192k", "test_board"],
+                       capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert "SKIP" not in r.stdout
