@@ -12,6 +12,7 @@ COMMAND_MODULES = [
     "bao_host.rules_commands",  # moves, apply, replay, show, perft
     "bao_host.library_commands",  # games, game, export, import, name
     "bao_host.log_commands",  # log
+    "bao_host.sim_commands",  # sim
 ]
 
 
