@@ -129,6 +129,11 @@ def from_dict(obj: object) -> Position:
     total += in_hand
     if total != 64:
         raise InvalidPositionError("the position holds %d seeds; Bao is played with 64" % total)
+    if w is None:
+        for i in (0, 1):
+            if not any(d[(i << 4) + r] for r in range(8)):
+                raise InvalidPositionError("%s's front row is empty: the game is over (1.2), so \"winner\" "
+                                           "must say who won" % ("South", "North")[i])
     t = obj.get("takasia")
     if t is not None:
         if not isinstance(t, str) or len(t) != 2 or t[0] != ("A" if tm == "S" else "a") or t[1] not in "12345678":
