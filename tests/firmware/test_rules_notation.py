@@ -98,6 +98,6 @@ def test_malawi_json_and_options():
     obj = position_json.to_dict(p)
     assert obj["store"] == {"S": 0, "N": 0} and obj["house"] == {"S": False, "N": False}
     assert position_json.from_dict(obj).rules.ruleset == "malawi"
-    q = position({"A": "0 0 2 0 0 0 0 0"}, fill="b8", house_stop_any_count=True)
+    q = position({"A": "0 0 2 0 0 0 0 0", "a": "1 0 0 0 0 0 0 0"}, fill="b8", house_stop_any_count=True)
     assert position_json.to_dict(q)["options"] == {"house_stop_any_count": True}
     assert position_json.loads(position_json.dumps(q)) == q
