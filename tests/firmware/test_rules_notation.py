@@ -82,7 +82,7 @@ def test_json_round_trip_and_validation():
         ({"house": {"S": "yes", "N": True}}, "house S"),
         ({"options": {"colour": 1}}, "option"),
         ({"A": [0, 0, 0, 0, 6, 2, -1, 3]}, "A7"),
-        ({"A": [0] * 8, "B": [0, 0, 0, 0, 6, 2, 2, 0]}, "front row is empty"),
+        ({"A": [0] * 8, "B": [0, 0, 0, 0, 6, 2, 2, 0], "house": {"S": False, "N": True}}, "front row is empty"),
     ]
     for change, words in bad:
         o = dict(obj)
