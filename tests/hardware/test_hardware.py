@@ -1,0 +1,138 @@
+"""The reference design (hardware/): board description consistent, generated files fresh, schematic ERC
+clean and equal to board.json, BOM readable and its total the one the README states."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "hardware"))
+
+import generate  # noqa: E402
+
+BOARD = generate.load()
+
+
+def test_board_description_is_consistent() -> None:
+    assert generate.validate(BOARD) == []
+    bits, leds = generate.sensor_bits(BOARD), generate.led_indices(BOARD)
+    assert sorted(bits) == list(range(32)) and sorted(bits.values()) == list(range(32))
+    assert sorted(leds) == list(range(32)) and sorted(leds.values()) == list(range(32))
+
+
+def test_pit_names_follow_the_global_index_contract() -> None:
+    expected = ["A%d" % n for n in range(1, 9)] + ["B%d" % n for n in range(8, 0, -1)]
+    expected += [n.lower() for n in expected]
+    assert [generate.pit_name(i) for i in range(32)] == expected
+    assert all(generate.pit_index(generate.pit_name(i)) == i for i in range(32))
+    rows = BOARD["layout"]["row_left_to_right"]
+    assert rows["A"] == ["A%d" % n for n in range(1, 9)] and rows["B"] == ["B%d" % n for n in range(1, 9)]
+    assert rows["a"] == ["a%d" % n for n in range(8, 0, -1)] and rows["b"] == ["b%d" % n for n in range(8, 0, -1)]
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda b: b["pico"]["pins"][1].update(gp=16), "GPIO 16 used 2 times"),
+        (lambda b: b["rpi"]["pins"][0].update(pin=22), "header pin 22 used 2 times"),
+        (lambda b: b["sensor_chain"]["chips"][0]["inputs"].__setitem__(0, "A1"), "pit A1 is on 2 sensor inputs"),
+        (lambda b: b["led_chain"]["order"].__setitem__(0, "A1"), "pit A1 has 2 LEDs"),
+        (lambda b: b["led_chain"].update(brightness_cap=12), "power budget"),
+        (lambda b: b["led_chain"].update(end_frame_zero_bytes=4), "end frame"),
+    ],
+)
+def test_validation_catches_mistakes(mutate: object, message: str) -> None:
+    b = copy.deepcopy(BOARD)
+    mutate(b)  # type: ignore[operator]
+    assert any(message in e for e in generate.validate(b)), generate.validate(b)
+
+
+def test_generated_files_are_fresh() -> None:
+    for path, text in generate.outputs(BOARD).items():
+        assert path.read_text(encoding="utf-8") == text, "%s is stale: run python hardware/generate.py" % path
+
+
+def test_firmware_config_matches_the_description() -> None:
+    from baoboard.drivers import board_config as cfg
+
+    bits, leds = generate.sensor_bits(BOARD), generate.led_indices(BOARD)
+    assert [cfg.PIT_SENSOR_BIT[i] for i in range(32)] == [bits[i] for i in range(32)]
+    assert all(cfg.LED_PIT[leds[i]] == i for i in range(32))
+    assert cfg.LED_BRIGHTNESS_CAP == BOARD["led_chain"]["brightness_cap"]
+    assert cfg.SENS_PL == generate.pico_gp(BOARD, "SENS_PL") and cfg.RPI_LED_DAT == generate.rpi_bcm(BOARD, "LED_DAT")
+
+
+def test_schematic_passes_erc() -> None:
+    import schematic
+
+    assert schematic.erc(schematic.build(BOARD)) == (0, 0)
+
+
+def _nets(netlist: str) -> dict[str, set[tuple[str, str]]]:
+    nets: dict[str, set[tuple[str, str]]] = {}
+    for block in netlist.split("(net\n")[1:]:
+        name = re.search(r'\(name "([^"]*)"\)', block)
+        assert name
+        nets[name.group(1)] = set(re.findall(r'\(ref "([^"]+)"\)\s*\(pin "([^"]+)"\)', block))
+    return nets
+
+
+def test_netlist_wires_every_pit_as_the_description_says() -> None:
+    nets = _nets((ROOT / "hardware" / "bao_board.net").read_text(encoding="utf-8"))
+    for c, chip in enumerate(BOARD["sensor_chain"]["chips"]):
+        for n, pit in enumerate(chip["inputs"]):
+            node = (chip["ref"], str(generate.HC165_INPUT_PINS[n]))
+            assert node in nets["S_" + pit] and ("M%d" % (generate.pit_index(pit) + 1), "2") in nets["S_" + pit]
+        if c == 0:
+            assert (chip["ref"], "9") in nets["SENS_QH"]
+    order = BOARD["led_chain"]["order"]
+    assert ("D1", "2") in nets["LED_CLK5"] and ("D1", "1") in nets["LED_DAT5"]
+    for k in range(1, len(order)):
+        assert nets["CK_%d" % k] == {("D%d" % k, "5"), ("D%d" % (k + 1), "2")}
+        assert nets["SD_%d" % k] == {("D%d" % k, "6"), ("D%d" % (k + 1), "1")}
+    for p in BOARD["pico"]["pins"]:
+        if not p["net"].startswith("NC_"):
+            assert ("A1", str(p["pin"])) in nets[p["net"]]
+    for k, net in enumerate(BOARD["controller_header"]["pins"]):
+        assert ("J1", str(k + 1)) in nets[net]
+
+
+def test_diagrams_show_every_pit() -> None:
+    for name in ("board.svg", "chains.svg"):
+        root = ET.parse(ROOT / "hardware" / name).getroot()
+        texts = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
+        assert all(generate.pit_name(i) in texts for i in range(32)), name
+    texts = [t.text or "" for t in ET.parse(ROOT / "hardware" / "board.svg").getroot().iter()]
+    assert sum(t.startswith("sensor bit ") for t in texts) == 32 and sum(t.startswith("LED ") for t in texts) == 32
+
+
+def _bom() -> list[dict[str, str]]:
+    with open(ROOT / "hardware" / "bom.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_bom_is_readable_and_the_readme_total_matches() -> None:
+    rows = _bom()
+    assert rows and set(rows[0]) == {"refs", "part", "manufacturer", "mpn", "quantity", "purpose", "unit_cost_usd"}
+    for r in rows:
+        assert r["part"] and r["mpn"] and r["purpose"] and int(r["quantity"]) > 0 and float(r["unit_cost_usd"]) >= 0
+    total = sum(int(r["quantity"]) * float(r["unit_cost_usd"]) for r in rows)
+    readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    assert "**Total: about $%.2f**" % total in readme
+    qty = {r["mpn"]: int(r["quantity"]) for r in rows}
+    assert qty["SN74HC165N"] == len(BOARD["sensor_chain"]["chips"]) and qty["SK9822"] == 32 and qty["TTP223-BA6"] == 32
+
+
+def test_readme_states_the_power_budget() -> None:
+    pb = generate.power_budget(BOARD)
+    readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    for key in ("led_colour_ma", "total_ma", "total_with_margin_ma", "uncapped_total_ma"):
+        assert "%.1f mA" % pb[key] in readme, key
+    assert "brightness cap %d/31" % BOARD["led_chain"]["brightness_cap"] in readme
