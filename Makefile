@@ -30,7 +30,7 @@ test-mp: $(STAMP)
 	rm -rf build/mpy-host
 	@for f in $(FIRMWARE_PY); do \
 	  out=build/mpy-host/$${f#firmware/}; out=$${out%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  $(MPYX) -o $$out $$f || exit 1; \
+	  $(MPYX) -march=host -o $$out $$f || exit 1; \
 	done
 	@# the tests too: compiling source on the device side fragments a 64 KB heap. Test helpers find
 	@# the repository's files two folders up from themselves, hence the links.
