@@ -19,7 +19,7 @@ try:
     from time import ticks_diff
 except ImportError:  # CPython
 
-    def ticks_diff(a: int, b: int) -> int:  # type: ignore[misc]
+    def ticks_diff(a: int, b: int) -> int:  # type: ignore[misc,no-redef]
         return a - b
 
 
@@ -76,7 +76,7 @@ class App:
         if self.guide.winner >= 0 and self.journal.ended is None:
             self._post_end()  # the power went between the last move and its END event
 
-    def _start_of(self, info: dict) -> object:
+    def _start_of(self, info: dict) -> "core.Position":
         pos = info.get("position")
         if pos is not None:
             return position_json.from_dict(pos)
@@ -84,12 +84,12 @@ class App:
         first = core.NORTH if str(info.get("first", "S"))[:1] == "N" else core.SOUTH
         return core.initial(rules.ruleset, rules, first)
 
-    def _position_after(self, n: int) -> object:
+    def _position_after(self, n: int) -> "core.Position":
         if n == 0:
             return self.start
         return position_json.loads(split_move(self.journal.moves[n - 1])[1])
 
-    def _post_game(self, start: object, position: "dict | None") -> None:
+    def _post_game(self, start: "core.Position", position: "dict | None") -> None:
         rules = start.rules  # type: ignore[attr-defined]
         info = {"ruleset": rules.ruleset, "options": rules.options(),
                 "first": _SIDES[start.d[core.TO_MOVE]]}  # type: ignore[attr-defined]
@@ -159,7 +159,7 @@ class App:
         self.dirty = True
         if r == R.R_DONE:
             again = rec.refeed
-            self._commit(rec.done_move, rec.done_child, now)
+            self._commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]
             if again >= 0:
                 self.activation(again, now)  # the opponent's activation that ended the move: their first
         elif r == R.R_WRONG:
@@ -174,7 +174,7 @@ class App:
         elif r == R.R_CANCEL:
             self.outbox.notice("CANCEL", core.pit_name(pit))
 
-    def _commit(self, move: int, child: object, now: int) -> None:
+    def _commit(self, move: int, child: "core.Position", now: int) -> None:
         p = self.p
         text = notation.format_move(move, p.d[core.TO_MOVE])  # type: ignore[attr-defined]
         self.outbox.move(text, position_json.dumps(child))  # type: ignore[arg-type]
@@ -195,7 +195,7 @@ class App:
         marks = bytearray(32)
         for i in range(32):
             marks[i] = before.d[i] != self.p.d[i]  # type: ignore[attr-defined]
-        self.outbox.post("UNDO", f'{{"move":"{last}"}}')
+        self.outbox.post("UNDO", json.dumps({"undone": last, "position": position_json.to_dict(before)}))  # type: ignore[arg-type]
         self.p = before
         self._boundary(now)
         self.guide.set_restore(marks, now)
@@ -212,48 +212,48 @@ class App:
             try:
                 start = self._start_of(info)
             except (ValueError, TypeError) as e:
-                return False, str(e)
-            self._post_game(start, info.get("position"))
+                return False, "badarg " + str(e)
+            self._post_game(start, info.get("position"))  # type: ignore[arg-type]
             return True, ""
         if typ == "SETPOS":
             try:
                 start = position_json.loads(payload)
             except ValueError as e:
-                return False, str(e)
+                return False, "badarg " + str(e)
             self._post_game(start, position_json.to_dict(start))
             return True, ""
         if typ == "UNDO":
-            return (True, "") if self.undo(now) else (False, "no move to take back")
+            return (True, "") if self.undo(now) else (False, "state no move to take back")
         if typ == "MODE":
             if payload not in MODES:
-                return False, "mode is teach, play or silent"
+                return False, "badarg mode is teach, play or silent"
             self.guide.mode = MODES.index(payload)
-            return True, payload
+            return True, ""
         if typ == "BRIGHT":
             try:
                 v = int(payload)
             except ValueError:
                 v = -1
-            if not 0 <= v <= 255:
-                return False, "brightness is 0..255"
-            self.guide.brightness = v
-            return True, str(v)
+            if not 0 <= v <= 100:
+                return False, "badarg brightness is 0..100 (percent)"
+            self.guide.brightness = v * 255 // 100
+            return True, ""
         if typ == "SHOW":
             try:
                 m, _ = notation.parse_move(self.p, payload)  # type: ignore[arg-type]
             except core.BaoError as e:
-                return False, str(e)
+                return False, "badarg " + str(e)
             self.rec.hint = m & core.IDENTITY
             return True, notation.format_move(m, self.p.d[core.TO_MOVE])  # type: ignore[attr-defined]
         if typ == "STOP":
             r = self.rec.decide_stop()
             if r != R.R_DONE:
-                return False, "2.5b: no house decision is pending"
-            self._commit(self.rec.done_move, self.rec.done_child, now)
+                return False, "state 2.5b: no house decision is pending"
+            self._commit(self.rec.done_move, self.rec.done_child, now)  # type: ignore[arg-type]
             return True, ""
-        if typ == "SNAPSHOT":
+        if typ == "SNAP" or typ == "SNAPSHOT":
             return True, self.snapshot()
-        return False, "unknown command " + typ
+        return False, "unknown " + typ
 
     def snapshot(self) -> str:
         rec = self.rec

@@ -300,7 +300,7 @@ class Recogniser:
             try:
                 from bao.reasons import why_illegal
 
-                return why_illegal(self.p, attempt & (RING | RIGHT | PLAY))
+                return why_illegal(self.p, attempt & (RING | RIGHT | PLAY))  # type: ignore[arg-type]
             except ImportError:  # reasons not on this board: a short reason still goes out
                 pass
         return ("", f"{pit_name(pit)} is not the pit to play now")

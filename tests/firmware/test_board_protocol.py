@@ -57,15 +57,15 @@ def test_commands():
     host.command(1, "MODE", "play")
     host.command(2, "BRIGHT", "300")
     host.command(3, "BRIGHT", "20")
-    host.command(4, "SNAPSHOT")
+    host.command(4, "SNAP")
     host.command(5, "SHOW", "7L*")
     host.command(6, "UNDO")
     host.command(7, "NEW", "malawi")
     hands.scan(3)
     host.poll()
     r = dict((n, (t, pl)) for n, t, pl in host.replies)
-    assert r[1] == ("OK", "play")
-    assert r[2][0] == "ERR" and r[3] == ("OK", "20")
+    assert r[1] == ("OK", "") and app.guide.mode == 1
+    assert r[2][0] == "ERR" and r[2][1].startswith("badarg") and r[3] == ("OK", "")
     assert r[4][0] == "OK" and '"position"' in r[4][1]
     assert r[5] == ("OK", "7L*")
     assert r[6][0] == "ERR"
