@@ -295,21 +295,20 @@ def render_chains_svg(board: dict[str, Any]) -> str:
     pts = [xy[n] for n in board["led_chain"]["order"]]
     for name, (x, y) in sorted(xy.items()):
         body.append('<circle cx="%g" cy="%g" r="30" fill="#f3e7cf" stroke="#c8b48a"/>' % (x, y))
-        body.append(_text(x, y - 8, name, 13, weight="bold"))
-    path = " ".join("%g,%g" % (x, y + 14) for x, y in pts)
+        body.append(_text(x, y - 10, name, 13, weight="bold"))
+    path = " ".join("%g,%g" % (x, y + 20) for x, y in pts)
     body.append('<polyline points="%s" fill="none" stroke="#b71c1c" stroke-width="2.5" '
                 'marker-mid="url(#arrow)" marker-end="url(#arrow)"/>' % path)
     for k, (x, y) in enumerate(pts):
-        body.append(_text(x, y + 28, "LED %d" % k, 11, fill="#b71c1c"))
+        body.append(_text(x, y + 6, "LED %d" % k, 11, fill="#b71c1c"))
     x0, y0 = pts[0]
-    body.append('<rect x="%g" y="%g" width="170" height="56" fill="#fff" stroke="#333"/>' % (LEFT + 8 * CELL + 40,
-                                                                                          y0 - 28))
-    body.append(_text(LEFT + 8 * CELL + 125, y0 - 8, "Pico GP%d/GP%d" % (pico_gp(board, "LED_DAT"),
-                                                                        pico_gp(board, "LED_CLK")), 12))
-    body.append(_text(LEFT + 8 * CELL + 125, y0 + 10, "-> 74AHCT125 (5 V)", 12))
-    body.append('<path d="M%g,%g C%g,%g %g,%g %g,%g" fill="none" stroke="#333" stroke-width="1.5" '
-                'stroke-dasharray="5,4" marker-end="url(#arrow)"/>'
-                % (LEFT + 8 * CELL + 40, y0 + 20, LEFT + 8 * CELL, y0 + 70, x0, y0 + 70, x0 - 30, y0 + 20))
+    bx, by = LEFT + 8 * CELL + 40, y0 + 30
+    body.append('<rect x="%g" y="%g" width="200" height="40" fill="#fff" stroke="#333"/>' % (bx, by))
+    body.append(_text(bx + 100, by + 16, "Pico GP%d (data), GP%d (clock)" % (pico_gp(board, "LED_DAT"),
+                                                                            pico_gp(board, "LED_CLK")), 11))
+    body.append(_text(bx + 100, by + 32, "via 74AHCT125 (5 V) to LED 0 at B1", 11))
+    body.append('<path d="M%g,%g L%g,%g L%g,%g" fill="none" stroke="#333" stroke-width="1.5" '
+                'stroke-dasharray="5,4" marker-end="url(#arrow)"/>' % (bx, by + 20, x0, by + 20, x0, y0 + 24))
     body.append(_text(LEFT + 4 * CELL, panel2 - 8, "Each LED: 5V, GND, CI/DI in from the previous LED, CO/DO out to the "
                       "next. End frame: %d zero bytes." % board["led_chain"]["end_frame_zero_bytes"], 12))
     # Panel 2: the sensor chain, one 74HC165 per row.
