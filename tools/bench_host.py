@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 from bao import notation
-from baoboard.recogniser import PIT, activations
 from bao_host.log_commands import SerialSession
 from bao_host.logger import Logger
 from bao_host.store import Store
 from bao_host.tui import PtyBoard
+from baoboard.recogniser import PIT, activations
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,7 +54,7 @@ def main() -> int:
         s.close()
     board.close()
     ms = [x * 1000 for x in times]
-    print("| measure (1994 game, %d moves, pty + pyserial) | ms |" % len(ms))
+    print(f"| measure (1994 game, {len(ms)} moves stored, pty + pyserial) | ms |")
     print("|---|---|")
     print(f"| median activation -> stored on disk | {statistics.median(ms):.2f} |")
     print(f"| 90th percentile | {sorted(ms)[int(len(ms) * 0.9)]:.2f} |")
