@@ -101,7 +101,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _looks_like_position(text: str) -> bool:
+    return text.startswith(("{", "@", "initial"))
+
+
 def cmd_show(args: argparse.Namespace) -> int:
+    if not _looks_like_position(args.position):
+        # `bao show GAME`: a stored game, with a board after each move
+        from bao_host import library_commands
+
+        args.game = args.position
+        return library_commands.show_game(args)
     try:
         p = read_position(args.position)
     except UsageError as e:
@@ -138,9 +148,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--boards", action="store_true", help="print the board after every move")
     p.add_argument("--dialect", **dialect)  # type: ignore[arg-type]
     p.set_defaults(func=cmd_replay)
-    p = sub.add_parser("show", help="draw a position")
-    p.add_argument("position", help=POS_HELP)
+    p = sub.add_parser("show", help="draw a position, or show a stored game move by move")
+    p.add_argument("position", metavar="POS|GAME", help=POS_HELP + "; or a stored game's number or key")
     p.add_argument("--plain", action="store_true", help="plain text, no colours")
+    p.add_argument("--no-boards", dest="boards", action="store_false", help="for a game: the transcript only")
+    p.add_argument("--data", help="for a game: the data directory (default: the user data folder)")
     p.set_defaults(func=cmd_show)
     p = sub.add_parser("perft", help="count the leaves of the move tree from the start")
     p.add_argument("depth", type=int)
