@@ -40,21 +40,34 @@ def colour(c: int) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+def wrap(title: str, width: int = 44) -> list[str]:
+    """The caption in lines that fit one drawing's width."""
+    lines: list[str] = []
+    for word in title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def main() -> None:
-    w, h = 250, 130
+    w, h = 250, 150
     cols = 3
     rows = (len(SCENES) + cols - 1) // cols
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h}" '
            f'font-family="sans-serif" font-size="9">', '<rect width="100%" height="100%" fill="#2b1d0e"/>']
     for k, (title, lit) in enumerate(SCENES):
         x0, y0 = (k % cols) * w + 10, (k // cols) * h + 10
-        out.append(f'<text x="{x0}" y="{y0 + 4}" fill="#fff">{title[:60]}</text>')
+        for i, line in enumerate(wrap(title)):
+            out.append(f'<text x="{x0}" y="{y0 + 4 + 11 * i}" fill="#fff">{line}</text>')
+        y0 += 14
         for pit in range(32):
             c, r = cell(pit)
             fill = colour(lit[pit]) if pit in lit else "#5a3d1e"
             out.append(f'<circle cx="{x0 + 14 + c * 28}" cy="{y0 + 22 + r * 24 + (8 if r >= 2 else 0)}" r="10" '
                        f'fill="{fill}" stroke="#000"/>')
-        out.append(f'<text x="{x0}" y="{y0 + 118}" fill="#aaa">North (a, b) top, South (A, B) bottom</text>')
+        out.append(f'<text x="{x0}" y="{y0 + 124}" fill="#aaa">North (a, b) top, South (A, B) bottom</text>')
     out.append("</svg>")
     (ROOT / "docs/leds.svg").write_text("\n".join(out) + "\n")
 
