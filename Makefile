@@ -66,8 +66,9 @@ firmware: $(STAMP)
 	@echo "compiled $$(find build/firmware -name '*.mpy' | wc -l) modules, $$(cat $$(find build/firmware -name '*.mpy') | wc -c) bytes of .mpy"
 
 ## Copy the compiled firmware onto a board over USB.
+# `cp -r DIR :` puts DIR at the board's root (/bao, /baoboard); main.py runs at boot.
 deploy: firmware
-	$(VENV)/bin/mpremote connect auto fs cp -r build/firmware/. :
+	cd build/firmware && ../../$(VENV)/bin/mpremote connect auto cp -r bao baoboard : + cp main.py : + reset
 
 bench: $(STAMP) firmware
 	$(PY) tools/bench.py
