@@ -7,10 +7,16 @@
     link.poll(timeout) -> list[Event]     # the same, one step at a time; acknowledge with link.ack(seq)
     link.command(typ, payload) -> Reply   # C<id> TYPE payload -> R<id> OK|ERR payload (retried with the same id)
     link.new_game(ruleset, options) / set_position(json) / undo() / mode(m) / brightness(n) / snapshot() / show(m)
+    link.retry_from(seq)                  # the caller could not store event seq: deliver it (and what follows) again
     link.stats, link.last_error, link.connected, link.info, link.close()
 
 `resume(info) -> int` gives the last sequence number the caller already holds for (info.board, info.epoch),
 so that a restarted host neither loses nor repeats events; without it the board's own ack level is used.
+Callbacks (all optional): `on_hello(info)` after every handshake (ours, or the board's H0 HELLO after a
+restart), before the events that follow it are delivered; `on_bad(reason, line)` for a discarded line;
+`on_notice(type, payload, line)` for an N frame; `on_error(message)` for every other one-line message
+(and for those two when they have no callback of their own). A port that cannot be opened, or a link that
+drops, is retried by poll() with a backoff (`backoff` = first and longest delay, doubling).
 Frames are parsed by the board's own module (baoboard.frames): one implementation on both sides.
 """
 
@@ -24,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import serial
-
 from baoboard.frames import (
     ERR_NAMES,
     MAX_BOARD_LINE,
@@ -134,6 +139,9 @@ class Link:
         retries: int = 2,
         backoff: tuple[float, float] = (0.1, 5.0),
         on_error: Callable[[str], None] | None = None,
+        on_hello: Callable[[BoardInfo], None] | None = None,
+        on_bad: Callable[[str, bytes], None] | None = None,
+        on_notice: Callable[[str, str, bytes], None] | None = None,
     ) -> None:
         self.url = url
         self.baudrate = baudrate
@@ -142,6 +150,9 @@ class Link:
         self.retries = retries
         self.backoff = backoff
         self.on_error = on_error
+        self.on_hello = on_hello
+        self.on_bad = on_bad
+        self.on_notice = on_notice
         self.stats = Stats()
         self.info: BoardInfo | None = None
         self.last_error = ""
@@ -167,9 +178,10 @@ class Link:
         self._closed = False
         try:
             self._ser = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
-        except _LinkDown as e:
+        except (*_LinkDown, ValueError) as e:
             self._ser = None
-            raise NotConnected(self._error("cannot open %s: %s" % (self.url, e))) from e
+            self._drop()  # the next attempt waits for the backoff
+            raise NotConnected(self._error(f"cannot open {self.url}: {e}")) from e
         self._asm.reset()
         self._frames.clear()
         try:
@@ -214,11 +226,11 @@ class Link:
                     if kind == "R" and num == cid:
                         if typ != "OK":
                             self.stats.proto_errors += 1
-                            raise ProtocolVersionError(self._error("board refused protocol %d: %s" % (PROTO, payload)))
+                            raise ProtocolVersionError(self._error(f"board refused protocol {PROTO}: {payload}"))
                         return self._hello(payload)
                     # events before the handshake are sent again after it; anything else is ignored
             self.stats.timeouts += 1
-        raise CommandTimeout(self._error("no answer to HELLO from %s" % self.url))
+        raise CommandTimeout(self._error(f"no answer to HELLO from {self.url}"))
 
     def _hello(self, payload: str) -> BoardInfo:
         f = fields(payload)
@@ -236,10 +248,10 @@ class Link:
             )
         except ValueError as e:
             self.stats.proto_errors += 1
-            raise LinkError(self._error("unreadable HELLO: %r" % payload)) from e
+            raise LinkError(self._error(f"unreadable HELLO: {payload!r}")) from e
         if proto != PROTO:
             self.stats.proto_errors += 1
-            raise ProtocolVersionError(self._error("board speaks protocol %d, this host %d" % (proto, PROTO)))
+            raise ProtocolVersionError(self._error(f"board speaks protocol {proto}, this host {PROTO}"))
         self.info = info
         self.stats.handshakes += 1
         self._delay = self.backoff[0]
@@ -247,17 +259,19 @@ class Link:
             self._history = (info.board, info.epoch)
             base = self.resume(info) if self.resume is not None else info.acked
             if base > info.last:  # the caller holds more than the board ever sent: not this history
-                self._error("resume point %d is past the board's last event %d" % (base, info.last))
+                self._error(f"resume point {base} is past the board's last event {info.last}")
                 base = info.acked
             if base < info.acked:
                 self.stats.lost += info.acked - base
-                self._error("events %d..%d were acknowledged before and cannot be had" % (base + 1, info.acked))
+                self._error(f"events {base + 1}..{info.acked} were acknowledged before and cannot be had")
                 base = info.acked
             self._acked = base
             self._expected = base + 1
             self._queue.clear()
         if self._acked > info.acked:
             self._send_ack(self._acked)
+        if self.on_hello is not None:
+            self.on_hello(info)
         return info
 
     # ---- bytes in
@@ -267,27 +281,35 @@ class Link:
             time.sleep(timeout)
             return
         try:
-            ser.timeout = timeout
+            if ser.timeout != timeout:  # (setting it reconfigures a real port: only when it changes)
+                ser.timeout = timeout
             data = ser.read(1)
             if data:
                 n = ser.in_waiting
                 if n:
                     data += ser.read(n)
         except _LinkDown as e:
-            self._drop("link lost: %s" % e)
+            self._drop(f"link lost: {e}")
             return
         if data:
             self._asm.feed(data)
 
     def _on_overlong(self, code: int) -> None:
-        self.stats.count_bad(ERR_NAMES[code])
-        self._error("discarded an overlong line")
+        self._bad(ERR_NAMES[code], b"")
+
+    def _bad(self, reason: str, line: bytes) -> None:
+        self.stats.count_bad(reason)
+        msg = f"discarded a line from the board ({reason}): {line[:60]!r}"
+        if self.on_bad is not None:
+            self.last_error = msg
+            self.on_bad(reason, line)
+        else:
+            self._error(msg)
 
     def _on_line(self, line: bytes) -> None:
         f = decode(line)
         if isinstance(f, int):
-            self.stats.count_bad(ERR_NAMES[f])
-            self._error("discarded a line (%s): %r" % (ERR_NAMES[f], line[:60]))
+            self._bad(ERR_NAMES[f], line)
             return
         self.stats.frames += 1
         kind, num, typ, payload = f
@@ -307,7 +329,10 @@ class Link:
                     return
             elif kind == "N":
                 self.stats.notices += 1
-                self._error("board: %s %s" % (typ, payload))
+                if self.on_notice is not None:
+                    self.on_notice(typ, payload, line)
+                else:
+                    self._error(f"board: {typ} {payload}")
             else:
                 self.stats.unexpected += 1
 
@@ -335,7 +360,7 @@ class Link:
         try:
             ser.write(line)
         except _LinkDown as e:
-            self._drop("link lost: %s" % e)
+            self._drop(f"link lost: {e}")
             raise NotConnected(str(e)) from e
 
     def _send_ack(self, seq: int) -> None:
@@ -350,6 +375,13 @@ class Link:
         if seq > self._acked and seq < self._expected:
             self._acked = seq
             self._send_ack(seq)
+
+    def retry_from(self, seq: int) -> None:
+        """Event seq was delivered but the caller could not keep it (disk full, ...): it and every later one
+        are delivered again when the board sends them again (it does, as they are not acknowledged)."""
+        if self._acked < seq < self._expected:
+            self._expected = seq
+            self._queue.clear()
 
     # ---- the logger's API
     def poll(self, timeout: float = 0.1) -> list[Event]:
@@ -383,7 +415,7 @@ class Link:
 
     def command(self, typ: str, payload: str = "", timeout: float | None = None) -> Reply:
         if not self.connected:
-            raise NotConnected("not connected to %s" % self.url)
+            raise NotConnected(f"not connected to {self.url}")
         self._cmd_id += 1
         cid = self._cmd_id
         line = encode("C", cid, typ, payload)
@@ -408,7 +440,7 @@ class Link:
                 if reply is not None:
                     return reply
             self.stats.timeouts += 1
-        raise CommandTimeout(self._error("no reply to %s" % typ))
+        raise CommandTimeout(self._error(f"no reply to {typ}"))
 
     def new_game(self, ruleset: str, options: dict[str, Any] | None = None) -> Reply:
         body = json.dumps({"ruleset": ruleset, "options": options or {}}, separators=(",", ":"))

@@ -1,154 +1,43 @@
 """`bao log`: find the board, follow it over serial, store every game, show it live (rich).
 
-The serial side speaks docs/protocol.md through baoboard.frames: C<id> HELLO handshake, E<seq> events
-acknowledged with A<seq> ACK <epoch> only once the logger has made them durable, N0 notices, R replies.
-When bao_host.link lands it takes this part over (SerialSession below is the small stand-in).
+The serial side is bao_host.session.LinkSession over bao_host.link.Link (docs/protocol.md: handshake,
+acknowledgements after storage, duplicates dropped by sequence number, reconnects with backoff, the
+resume point of a restarted logger). `--port` takes any pyserial URL: a device path, the simulator's
+pseudo-terminal, socket://host:port. Without it the board is found by its USB vendor id (RP2040) or by a
+board id seen before, and found again when it comes back on another device path.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-import serial  # type: ignore[import-untyped,unused-ignore]
-from baoboard import frames
-from serial.tools import list_ports  # type: ignore[import-untyped,unused-ignore]
+from serial.tools import list_ports
 
 from bao_host.library_commands import add_data_arg, board_text, open_store
-from bao_host.logger import Logger, ProtocolError, side_name
+from bao_host.logger import Logger, Message, side_name
+from bao_host.session import LinkSession
 
 RP2040_VID = 0x2E8A
 
 
 def find_board(known_ids: list[str] | None = None) -> str | None:
-    """The serial device of a plugged-in board: an RP2040 (USB vendor id), or a serial number seen before."""
-    known = set(known_ids or [])
-    for p in list_ports.comports():
-        if p.vid == RP2040_VID or (p.serial_number and p.serial_number in known):
+    """The serial device of a plugged-in board: one whose USB serial number is a board id seen before
+    (MicroPython reports the RP2040's unique id there), else any RP2040 (USB vendor id 0x2E8A)."""
+    known = {k.lower() for k in known_ids or [] if k}
+    ports = list(list_ports.comports())
+    for p in ports:
+        if p.serial_number and p.serial_number.lower() in known:
+            return str(p.device)
+    for p in ports:
+        if p.vid == RP2040_VID:
             return str(p.device)
     return None
-
-
-class SerialSession:
-    """One connection to a board: handshake, events to the logger, acks after storage, reconnects."""
-
-    def __init__(self, url: str, logger: Logger, timeout: float = 0.05,
-                 on_idle: Callable[[], None] | None = None) -> None:
-        self.url = url
-        self.logger = logger
-        self.timeout = timeout
-        self.on_idle = on_idle
-        self.port: Any = None
-        self.cmd_id = 0
-        self.epoch = ""
-        self.ready = False
-        self.stop = False
-        self.fatal = ""
-        self._asm = frames.LineAssembler(frames.MAX_BOARD_LINE, self._line, self._bad)
-
-    def open(self) -> bool:
-        try:
-            self.port = serial.serial_for_url(self.url, baudrate=115200, timeout=self.timeout)
-        except (serial.SerialException, OSError, ValueError) as e:
-            self.logger.connection(f"cannot open {self.url}: {e}", self.url)
-            return False
-        self._asm.reset()
-        self.ready = False
-        self.logger.connection("handshake", self.url)
-        self.send("C", self._next_id(), "HELLO", str(frames.PROTO))
-        return True
-
-    def _next_id(self) -> int:
-        self.cmd_id += 1
-        return self.cmd_id
-
-    def send(self, kind: str, num: int, typ: str, payload: str = "") -> None:
-        if self.port is not None:
-            self.port.write(frames.encode(kind, num, typ, payload))
-
-    def _bad(self, code: int) -> None:
-        self.logger.bad_input(f"overlong line from the board dropped ({frames.ERR_NAMES[code]})")
-
-    def _line(self, line: bytes) -> None:
-        f = frames.decode(line)
-        raw = line.decode("utf-8", "replace")
-        if isinstance(f, int):
-            why = frames.ERR_NAMES[f]
-            self.logger.bad_input(f"bad frame from the board ({why}): {raw[:60]!r} dropped", raw)
-            return
-        kind, num, typ, payload = f
-        if kind in ("H", "R") and typ in ("HELLO", "OK", "ERR"):
-            fields = frames.fields(payload)
-            if kind == "R" and typ == "ERR":
-                self.logger.say("error", f"the board refused the handshake: {payload}")
-                if "proto" in payload:
-                    self.fatal = f"the board speaks another protocol ({payload})"
-                return
-            if "epoch" not in fields:
-                return  # a reply to another command
-            try:
-                self.logger.hello(fields, self.url)
-            except ProtocolError as e:
-                self.fatal = str(e)
-                return
-            self.epoch = fields["epoch"]
-            self.ready = True
-            self.logger.connection("connected", self.url)
-            return
-        if kind == "E":
-            if not self.ready:
-                return  # before the handshake: the board sends it again after our HELLO
-            res = self.logger.event(num, typ, payload, raw, epoch=self.epoch)
-            del res
-            self.send("A", num, "ACK", self.epoch)  # durable (or a duplicate): acknowledge
-            return
-        if kind == "N":
-            self.logger.notice(typ, payload, raw)
-            return
-
-    def poll_once(self) -> None:
-        """Read what has arrived (the port must have been opened with timeout 0) and handle it."""
-        if self.fatal:
-            return
-        if self.port is None and not self.open():
-            return
-        try:
-            data = self.port.read(65536)
-            if data:
-                self._asm.feed(data)
-        except (serial.SerialException, OSError) as e:
-            self.logger.connection(f"disconnected ({e}); reconnecting", self.url)
-            self.close()
-
-    def run(self, until: Callable[[], bool] | None = None) -> None:
-        """Follow the board until stop/until(); reconnects by itself after a disconnect."""
-        while not self.stop and not self.fatal and not (until is not None and until()):
-            if self.port is None and not self.open():
-                time.sleep(0.5)
-                continue
-            try:
-                data = self.port.read(4096)
-                if data:
-                    self._asm.feed(data)
-                elif self.on_idle is not None:
-                    self.on_idle()
-            except (serial.SerialException, OSError) as e:
-                self.logger.connection(f"disconnected ({e}); reconnecting", self.url)
-                self.close()
-                time.sleep(0.2)
-        self.close()
-
-    def close(self) -> None:
-        if self.port is not None:
-            try:
-                self.port.close()
-            except (serial.SerialException, OSError):
-                pass
-            self.port = None
-        self.ready = False
 
 
 def live_view(logger: Logger) -> Any:
@@ -178,45 +67,57 @@ def live_view(logger: Logger) -> Any:
     return Panel(Group(*parts), title="bao log")
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _print_message(m: Message) -> None:
+    prefix = {"info": "", "warn": "warning: ", "error": "error: "}.get(m.level, "")
+    print(f"bao log: {prefix}{m.text}", file=sys.stderr, flush=True)
+
+
 def cmd_log(args: argparse.Namespace) -> int:
     store = open_store(args)
-    logger = Logger(store, south=args.south, north=args.north, place=args.place)
-    url = args.port
-    if url is None:
-        known = [r["board_id"] for r in store.known_boards()]
-        print("looking for a Bao board (Ctrl-C to stop)...", file=sys.stderr)
-        while url is None:
-            url = find_board(known)
-            if url is None:
-                time.sleep(1.0)
-    session = SerialSession(url, logger)
+    logger = Logger(store, south=args.south, north=args.north, place=args.place,
+                    on_message=_print_message if args.quiet else None)
+    until = _deadline(args.duration)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)  # stops as Ctrl-C does (what is stored is on disk anyway)
+    session: LinkSession | None = None
     try:
+        url = args.port
+        locate: Callable[[], str | None] | None = None
+        if url is None:
+            known = [r["board_id"] for r in store.known_boards()]
+
+            def locate() -> str | None:
+                return find_board(known)
+
+            print("bao log: looking for a Bao board (Ctrl-C to stop)...", file=sys.stderr, flush=True)
+            url = locate()
+            while url is None:
+                if until is not None and until():
+                    return 0
+                time.sleep(1.0)
+                url = locate()
+        session = LinkSession(url, logger, locate=locate)
         if args.quiet:
-            logger.on_change = None
-            session.run(until=_deadline(args.duration))
+            session.run(until=until)
         else:
             from rich.live import Live
 
             with Live(live_view(logger), refresh_per_second=8, transient=False) as live:
-                session.on_idle = lambda: live.update(live_view(logger))
-                logger.on_change = lambda: live.update(live_view(logger))
-                session.run(until=_deadline(args.duration))
+                session.run(until=until, on_tick=lambda: live.update(live_view(logger)))
     except KeyboardInterrupt:
         pass
     finally:
-        session.close()
+        if session is not None:
+            session.close()
         store.close()
-    if session.fatal:
+    if session is not None and session.fatal:
         print("bao log: " + session.fatal, file=sys.stderr)
         return 2
     return 0
-
-
-def _deadline(seconds: float | None) -> Callable[[], bool] | None:
-    if seconds is None:
-        return None
-    end = time.monotonic() + seconds
-    return lambda: time.monotonic() > end
 
 
 def main(argv: list[str]) -> int:
@@ -232,7 +133,7 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--south", metavar="NAME", help="South's player")
     p.add_argument("--north", metavar="NAME", help="North's player")
     p.add_argument("--place", metavar="PLACE")
-    p.add_argument("--quiet", action="store_true", help="no live view")
+    p.add_argument("--quiet", action="store_true", help="no live view: each message on stderr, one a line")
     p.add_argument("--duration", type=float, default=None, help="stop after SECONDS (tests)")
     p.set_defaults(func=cmd_log)
 
@@ -240,3 +141,10 @@ def _args(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     p = sub.add_parser("log", help="log the games a board reports (finds the board, or --port URL)")
     _args(p)
+
+
+def _deadline(seconds: float | None) -> Callable[[], bool] | None:
+    if seconds is None:
+        return None
+    end = time.monotonic() + seconds
+    return lambda: time.monotonic() > end

@@ -4,6 +4,10 @@
     lg.hello(fields, port)                       after the handshake (fields of the board's HELLO)
     res = lg.event(seq, typ, payload, raw)       one sequenced event; durable when it returns -> ack it
     lg.notice(typ, payload, raw) / lg.bad_input(msg, raw) / lg.connection(state)
+    lg.on_message = fn(Message)                  each message as it is said (`bao log --quiet` prints them)
+
+The serial side is bao_host.session.LinkSession (bao_host.link underneath): it acknowledges an event only
+after event() has returned, i.e. once the event is on disk.
 
 Events (docs/protocol.md): GAME <info json> starts a game; MOVE "<notation> <position json>"; UNDO;
 END; ILLEGAL/ERROR/... are logged only. Every event is kept in the event log (store) exactly once, keyed
@@ -35,6 +39,17 @@ def side_name(side: int) -> str:
 def split_move(payload: str) -> tuple[str, str]:
     i = payload.find(" ")
     return (payload, "") if i < 0 else (payload[:i], payload[i + 1:])
+
+
+def same_position(reported: core.Position, computed: core.Position) -> bool:
+    """The board's position is the rules core's: every byte but the winner, which a position from the rules
+    core leaves to core.outcome() and a position read from JSON may carry."""
+    a, b = bytearray(reported.d), bytearray(computed.d)
+    if len(a) != len(b) or reported.rules.ruleset != computed.rules.ruleset:
+        return False
+    won, known = a[core.WINNER], b[core.WINNER]
+    a[core.WINNER] = b[core.WINNER] = 0
+    return a == b and (won == core.NONE or won == known or won == core.outcome(computed))
 
 
 def _illegal_text(payload: str) -> str:
@@ -99,13 +114,15 @@ class ProtocolError(Exception):
 class Logger:
     def __init__(self, store: Store, south: str | None = None, north: str | None = None,
                  place: str | None = None, on_change: Callable[[], None] | None = None,
-                 max_messages: int = 200) -> None:
+                 max_messages: int = 200, on_message: Callable[[Message], None] | None = None) -> None:
         self.store = store
         self.south = south
         self.north = north
         self.place = place
         self.on_change = on_change
+        self.on_message = on_message
         self.messages: deque[Message] = deque(maxlen=max_messages)
+        self.said = 0  # messages said so far (the deque keeps the last max_messages)
         self.counters = Counters()
         self.view = View()
         self.board_id = ""
@@ -116,7 +133,11 @@ class Logger:
 
     # -- messages -------------------------------------------------------------------------------------
     def say(self, level: str, text: str) -> None:
-        self.messages.append(Message(time.time(), level, text))
+        m = Message(time.time(), level, text)
+        self.messages.append(m)
+        self.said += 1
+        if self.on_message is not None:
+            self.on_message(m)
         self._changed()
 
     def _changed(self) -> None:
@@ -193,8 +214,9 @@ class Logger:
                     message = _illegal_text(payload)
                 elif typ == "ERROR":
                     message = f"board error: {payload}"
-        except (ValueError, core.BaoError) as e:
-            message = f"{typ} {seq}: unreadable payload ({e}): kept in the event log, not applied"
+        except Exception as e:  # whatever the payload holds, it never stops the logger
+            message = (f"{typ} {seq}: unreadable payload ({type(e).__name__}: {e}): kept in the event log,"
+                       " not applied")
             op = self.store.op_flag(game, message)
             stored = False
         res = self.store.ingest(self.board_id, stream, seq, typ, raw, op)
@@ -255,7 +277,7 @@ class Logger:
             except (ValueError, core.BaoError) as e:
                 msg = f"move {(ply + 1) // 2} {side} {text}: unreadable position ({e})"
                 return self.store.op_flag(game, msg), msg, False
-            if reported.d != child.d:
+            if not same_position(reported, child):
                 msg = (f"move {(ply + 1) // 2} {side} {text}: the board reports another position than "
                        "the rules core computes")
                 return self.store.op_flag(game, msg), msg, False

@@ -9,10 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from bao_host.library_commands import add_data_arg, open_store
 from bao_host.logger import Logger
-from bao_host.tui import BaoApp, BoardAdapter, PtyBoard
+from bao_host.session import LinkSession
+from bao_host.sim import CPythonBoard, PtyLink, SimRunner
+from bao_host.tui import BaoApp, SimBoard
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,25 +32,39 @@ def main(argv: list[str] | None = None) -> int:
         port = log_commands.find_board(known)
         if port is not None:
             print(f"a Bao board is plugged in ({port}): logging it (Ctrl-C to stop)")
-            return log_commands.main(["--port", port] + (["--data", args.data] if args.data else []))
+            # without --port: `bao log` finds the board again if it comes back on another device path
+            return log_commands.main(["--data", args.data] if args.data else [])
 
     store = open_store(args)
+    board: SimBoard | None = None
     try:
         logger = Logger(store)
-        board, pump, conn = make_board(logger)
+        board, pump, conn = make_board(logger, store.root / "simulated-board")
         app = BaoApp(board, logger, pump=pump, connection=conn)
         return app.run() or 0
     finally:
+        if board is not None:
+            board.session.close()
+            board.close()
         store.close()
 
 
-def make_board(logger: Logger) -> tuple[BoardAdapter, Callable[[], None] | None, Callable[[], str] | None]:
-    """The simulated board on a pseudo-terminal, and the logger's serial session on the other end."""
-    from bao_host.log_commands import SerialSession
+def make_board(logger: Logger, flash: Path) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
+    """The simulated board on its own thread with its serial side on a pseudo-terminal, and the logger's
+    link (bao_host.session) on the other end. The board's flash is the folder `flash`: it remembers its
+    game from one `make run` to the next, as a real board does."""
+    flash.mkdir(parents=True, exist_ok=True)
+    link = PtyLink()
+    runner = SimRunner(CPythonBoard(str(flash), board_id="sim-0001"), link).start()
+    session = LinkSession(link.path, logger)
 
-    board = PtyBoard()
-    session = SerialSession(board.path, logger, timeout=0)
-    return board, session.poll_once, lambda: f"{logger.view.connection} (simulated board on {board.path})"
+    def pump() -> None:
+        session.poll(0)
+
+    def connection() -> str:
+        return f"{logger.view.connection} (simulated board on {link.path})"
+
+    return SimBoard(runner, session), pump, connection
 
 
 if __name__ == "__main__":

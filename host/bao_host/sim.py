@@ -4,11 +4,17 @@
                                                                   # MicroPython unix port (lockstep pipe)
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
     board.frame (96 bytes, R,G,B per pit), board.position (core.Position), board.phase, board.mem_free
-    hands = Hands(board, mistakes=0.1, seed=1); hands.perform(position, move)
+    board.counts() -> the 32 pits and 2 stores as a person sees them, pit by pit during a move
+    board.power_cut(after_bytes=None): now, or torn inside the next flash writes; the board boots from
+                                       its journal (CPythonBoard; board.power_cuts counts them)
+    hands = Hands(board, mistakes=0.1, seed=1); hands.perform(position, move) | for _ in hands.steps(...)
     link = PtyLink() | SocketLink("127.0.0.1", 7000): the board's serial side for a host program
+    runner = SimRunner(board, link); runner.start()    the board on its own thread, scanning in real time
+        runner.tap(pit) / runner.perform(p, move) -> Job (job.wait());  runner.call(fn) (in the board's
+        thread);  with runner.lock: ... (between two scans);  runner.wire: what crossed the serial line
     Reporter: reads the board's frames and prints each MOVE event once, in notation
 
-The terminal UI (#4) reads `frame` and `position`; tests drive `Hands` and read the same.
+The terminal UI (#4) reads `frame`, `counts()` and `position` through a SimRunner; tests drive `Hands`.
 """
 
 from __future__ import annotations
@@ -20,14 +26,16 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 from bao import core
 from baoboard import recogniser as R
-from baoboard.frames import decode
+from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -44,6 +52,14 @@ class Board:
         self.errors: list[str] = []
         self.on_serial = on_serial
         self.steps = 0
+        self.power_cuts = 0
+
+    def counts(self) -> list[int]:
+        """The seed counts as the board expects them: pits 0..31, then South's and North's store."""
+        return list(self.position.d[:34])
+
+    def power_cut(self, after_bytes: int | None = None) -> None:
+        raise NotImplementedError("power cuts are simulated on the CPython runtime")
 
     def _out(self, data: bytes) -> None:
         if self.on_serial is not None:
@@ -67,15 +83,22 @@ class Board:
 
 
 class CPythonBoard(Board):
-    def __init__(self, data_dir: str, board_id: str = "sim",
-                 on_serial: Callable[[bytes], None] | None = None) -> None:
+    """The firmware application in-process. Its flash is `data_dir` (FileStorage) or a given `storage`
+    (baoboard.storage.FakeStorage: in memory, and power cuts can tear a write)."""
+
+    def __init__(self, data_dir: str | None = None, board_id: str = "sim",
+                 on_serial: Callable[[bytes], None] | None = None, storage: Any = None) -> None:
         super().__init__(on_serial)
         from baoboard.simhw import SimHardware
         from baoboard.storage import FileStorage
 
         self.hw = SimHardware()
         self.hw.on_write = self._out
-        self.storage = FileStorage(data_dir)
+        if storage is None:
+            if data_dir is None:
+                raise ValueError("CPythonBoard needs a data_dir or a storage")
+            storage = FileStorage(data_dir)
+        self.storage = storage
         self.board_id = board_id
         self._boot()
 
@@ -95,10 +118,14 @@ class CPythonBoard(Board):
         self.hw.set_pit(pit, on)
 
     def run(self, steps: int, ms: int) -> None:
+        from baoboard.storage import PowerCut
+
         for _ in range(steps):
             self.hw.t += ms
             try:
                 self.app.step()
+            except PowerCut:  # the power went in the middle of a flash write
+                self._power_up()
             except Exception as e:  # as firmware/main.py: report, restart the application
                 self.errors.append(repr(e))
                 self._boot()
@@ -107,6 +134,64 @@ class CPythonBoard(Board):
 
     def write_serial(self, data: bytes) -> None:
         self.hw.rx.extend(data)
+
+    def power_cut(self, after_bytes: int | None = None) -> None:
+        """Cut the power now (between two scans), or while the next `after_bytes` bytes are written to
+        flash (the write is torn there; FakeStorage only). The board boots again from its journal; what
+        was in RAM (the move under way, serial bytes in flight, the LEDs) is gone."""
+        if after_bytes is None:
+            self._power_up()
+        else:
+            if not hasattr(self.storage, "budget"):
+                raise ValueError("a torn write needs a FakeStorage")
+            self.storage.budget = max(0, after_bytes)
+
+    def _power_up(self) -> None:
+        if hasattr(self.storage, "budget"):
+            self.storage.budget = -1
+        self.power_cuts += 1
+        self.hw.rx = bytearray()
+        self.hw.frame[:] = bytes(len(self.hw.frame))
+        self._boot()
+
+    def counts(self) -> list[int]:
+        """Pit by pit: during a move, the counts after the activations the board has accepted so far."""
+        rec = self.app.rec
+        try:
+            if rec.phase in (R.MOVING, R.DECISION) and rec.n > 0:
+                p: core.Position = rec.p  # type: ignore[assignment]
+                return expected_counts(p, rec.c_move[0], rec.c_pos[0])
+        except (AttributeError, IndexError, core.BaoError):  # (the recogniser's inside may change)
+            pass
+        return list(self.app.p.d[:34])
+
+
+def expected_counts(p: core.Position, move: int, done: int) -> list[int]:
+    """The seed counts (32 pits, then the two stores) a person sees after the first `done` activations of
+    a legal move from p, as simulated hands make them (baoboard.recogniser: one activation per seed put
+    in, per pit emptied, per seed from the store; two seeds taken out of the house for the tax)."""
+    d = list(p.d[:34])
+    store = core.STORE + p.to_move
+    n = 0
+    for st in core.account(p, move):
+        if n >= done:
+            break
+        k = st[0]
+        if k == core.STEP_STORE:
+            d[st[1]] += 1
+            d[store] -= 1
+            n += 1
+        elif k in (core.STEP_LIFT, core.STEP_TAX, core.STEP_CAPTURE, core.STEP_RELAY):
+            d[st[1]] -= st[2]
+            n += 1
+        elif k == core.STEP_SOW:
+            base, ring, dirn = st[1] & 16, st[1] & 15, st[2]
+            for j in range(st[3]):
+                if n >= done:
+                    break
+                d[base + ((ring + j * dirn) & 15)] += 1
+                n += 1
+    return d
 
 
 def micropython_binary() -> str:
@@ -212,18 +297,30 @@ class Hands:
         self.rng = random.Random(seed)
         self.between = between
         self.made = 0  # mistakes made
+        self.taps = 0
 
     def tap(self, pit: int) -> None:
         self.board.set_pit(pit, True)
         self.board.run(self.hold, self.scan_ms)
         self.board.set_pit(pit, False)
         self.board.run(self.gap, self.scan_ms)
+        self.taps += 1
         if self.between is not None:
             self.between()
         if self.pause:
             time.sleep(self.pause)
 
-    def perform(self, p: core.Position, move: int) -> None:
+    def perform(self, p: core.Position, move: int) -> bool:
+        """Every activation of a legal move; False if the board lost its power on the way."""
+        cuts = self.board.power_cuts
+        for _ in self.steps(p, move):
+            pass
+        return self.board.power_cuts == cuts
+
+    def steps(self, p: core.Position, move: int) -> Iterator[int]:
+        """The activations of a legal move one by one (yields each pit after tapping it). Stops after a
+        power cut: the board has forgotten the move under way, the hands start it again or not."""
+        cuts = self.board.power_cuts
         acts = list(R.activations(p, move))
         shadow = R.Recogniser()  # what the board will accept next: a mistake must be none of it
         shadow.start(p, core.legal_moves(p))
@@ -233,9 +330,14 @@ class Hands:
                 if wrong >= 0:
                     self.made += 1
                     self.tap(wrong)  # the wrong drop (or lift)...
+                    yield wrong
                     self.tap(wrong)  # ... and the seed taken back out
+                    yield wrong
             shadow.feed(pit)
             self.tap(pit)
+            yield pit
+            if self.board.power_cuts != cuts:
+                return
 
     def _wrong_pit(self, shadow: R.Recogniser, side: int) -> int:
         avoid = set()
@@ -294,39 +396,81 @@ class Reporter:
         return out
 
 
-class PtyLink:
-    """The board's serial side on a pseudo-terminal: a host opens `path` like a USB serial port. What the
-    board writes while nobody reads is dropped once the terminal's buffer is full, as on the Pico."""
+class _SerialSide:
+    """What the board writes goes out as far as the other end takes it; the rest waits in a bounded
+    buffer (a USB device's transmit buffer) and is dropped, whole writes at a time, when that is full
+    and nobody reads -- as on the Pico, where events then come again after a timeout."""
+
+    limit = 65536
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+        self.dropped = 0
+
+    def _raw_write(self, data: bytes) -> int:
+        raise NotImplementedError
+
+    def write(self, data: bytes) -> None:
+        if len(self._pending) + len(data) > self.limit:
+            self.dropped += len(data)
+        else:
+            self._pending += data
+        self.flush()
+
+    def flush(self) -> None:
+        while self._pending:
+            try:
+                n = self._raw_write(bytes(self._pending[:4096]))
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                self._pending.clear()
+                return
+            if n <= 0:
+                return
+            del self._pending[:n]
+
+
+class PtyLink(_SerialSide):
+    """The board's serial side on a pseudo-terminal: a host opens `path` like a USB serial port."""
 
     def __init__(self) -> None:
         import tty
 
+        super().__init__()
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
 
-    def write(self, data: bytes) -> None:
-        try:
-            os.write(self.master, data)
-        except (BlockingIOError, OSError):
-            pass
+    def _raw_write(self, data: bytes) -> int:
+        return os.write(self.master, data)
 
     def read(self) -> bytes:
+        self.flush()
         try:
             return os.read(self.master, 4096)
         except (BlockingIOError, OSError):
             return b""
 
+    def hangup(self) -> None:
+        """What the host sees of a board that loses its power: nothing, on a pseudo-terminal."""
+        self._pending.clear()
+
     def close(self) -> None:
-        os.close(self.master)
-        os.close(self.slave)
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
-class SocketLink:
-    """The board's serial side on a TCP socket (pyserial: serial_for_url("socket://host:port"))."""
+class SocketLink(_SerialSide):
+    """The board's serial side on a TCP socket (pyserial: serial_for_url("socket://host:port")). One host
+    at a time; a host that goes away may connect again."""
 
     def __init__(self, host: str, port: int) -> None:
+        super().__init__()
         self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.server.bind((host, port))
@@ -335,22 +479,33 @@ class SocketLink:
         addr = self.server.getsockname()
         self.path = f"socket://{addr[0]}:{addr[1]}"
         self.conn: socket.socket | None = None
+        self.connections = 0
 
     def _accept(self) -> None:
         if self.conn is None and select.select([self.server], [], [], 0)[0]:
-            self.conn, _ = self.server.accept()
-            self.conn.setblocking(False)
-
-    def write(self, data: bytes) -> None:
-        self._accept()
-        if self.conn is not None:
             try:
-                self.conn.send(data)
+                self.conn, _ = self.server.accept()
             except OSError:
-                self.conn = None  # the host went away: data dropped, as with no host on USB
+                return
+            self.conn.setblocking(False)
+            self.connections += 1
+
+    def _raw_write(self, data: bytes) -> int:
+        self._accept()
+        if self.conn is None:
+            self._pending.clear()  # no host: dropped, as with no host on USB
+            return 0
+        try:
+            return self.conn.send(data)
+        except (BlockingIOError, InterruptedError):
+            return 0
+        except OSError:
+            self.hangup()  # the host went away
+            return 0
 
     def read(self) -> bytes:
         self._accept()
+        self.flush()
         if self.conn is None:
             return b""
         try:
@@ -360,10 +515,242 @@ class SocketLink:
         except OSError:
             data = b""
         if not data:
-            self.conn = None
+            self.hangup()
         return data
 
-    def close(self) -> None:
+    def hangup(self) -> None:
+        """The connection to the host is gone (the board lost its power, the cable was pulled)."""
+        self._pending.clear()
         if self.conn is not None:
-            self.conn.close()
+            try:
+                self.conn.close()
+            except OSError:
+                pass
+            self.conn = None
+
+    def close(self) -> None:
+        self.hangup()
         self.server.close()
+
+
+class WireWatch:
+    """What crossed the serial line, read at the board's end: the last event the board sent, the highest
+    acknowledgement it received, hosts' handshakes. `synced` when the host has everything."""
+
+    def __init__(self) -> None:
+        self.last = 0  # highest event number the board sent
+        self.acked = 0  # highest ACK the board received
+        self.hellos = 0  # HELLO commands received (host handshakes)
+        self.host_frames = 0
+        self.bad_from_host = 0
+        self.lock = threading.Lock()
+        self._out = LineAssembler(MAX_BOARD_LINE, self._board_line, lambda code: None)
+        self._in = LineAssembler(MAX_BOARD_LINE, self._host_line, self._host_overlong)
+
+    @property
+    def synced(self) -> bool:
+        return self.acked >= self.last
+
+    def board_out(self, data: bytes) -> None:
+        with self.lock:
+            self._out.feed(data)
+
+    def host_in(self, data: bytes) -> None:
+        with self.lock:
+            self._in.feed(data)
+
+    def _board_line(self, line: bytes) -> None:
+        f = decode(line)
+        if not isinstance(f, int) and f[0] == "E":
+            self.last = max(self.last, f[1])
+
+    def _host_overlong(self, code: int) -> None:
+        self.bad_from_host += 1
+
+    def _host_line(self, line: bytes) -> None:
+        f = decode(line)
+        if isinstance(f, int):
+            self.bad_from_host += 1
+            return
+        self.host_frames += 1
+        if f[0] == "A" and f[2] == "ACK":
+            self.acked = max(self.acked, f[1])
+        elif f[0] == "C" and f[2] == "HELLO":
+            self.hellos += 1
+
+
+class Job:
+    """Work for the board's thread: a generator run one step at a time (a tap, a scan...)."""
+
+    def __init__(self, steps: Iterator[Any]) -> None:
+        self.steps = steps
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+
+    def wait(self, timeout: float = 60.0) -> Any:
+        if not self.done.wait(timeout):
+            raise TimeoutError("the simulated board did not finish in time")
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+class SimRunner:
+    """The simulated board on its own thread, as a real board runs beside its host: one scan every
+    `scan_ms` of wall time while idle; queued hands' activations as fast as the board scans (`pause`
+    seconds between two of them); the serial side pumped between scans. Everything that touches the
+    board runs in that thread or holds `lock` (the thread takes it for one scan or one tap at a time)."""
+
+    def __init__(self, board: Board, link: PtyLink | SocketLink | None = None, scan_ms: int = 5,
+                 pause: float = 0.0, hold: int = 4, gap: int = 4, mistakes: float = 0.0, seed: int = 1,
+                 on_serial: Callable[[bytes], None] | None = None) -> None:
+        self.board = board
+        self.link = link
+        self.scan_ms = scan_ms
+        self.pause = pause
+        self.lock = threading.RLock()
+        self.wire = WireWatch()
+        self.on_serial = on_serial
+        self.hands = Hands(board, scan_ms=scan_ms, hold=hold, gap=gap, mistakes=mistakes, seed=seed,
+                           between=self.pump)
+        board.on_serial = self._out
+        self._jobs: deque[Job] = deque()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._cuts = board.power_cuts
+        self.error: BaseException | None = None
+
+    def _out(self, data: bytes) -> None:
+        self.wire.board_out(data)
+        if self.on_serial is not None:
+            self.on_serial(data)
+        if self.link is not None:
+            self.link.write(data)
+
+    def pump(self) -> None:
+        """Serial bytes from the host into the board (called between scans, lock held)."""
+        if self.board.power_cuts != self._cuts:  # the USB side went down with the power
+            self._cuts = self.board.power_cuts
+            if self.link is not None:
+                self.link.hangup()
+        if self.link is not None:
+            data = self.link.read()
+            if data:
+                self.wire.host_in(data)
+                self.board.write_serial(data)
+
+    # ---- the thread
+    def start(self) -> SimRunner:
+        self._thread = threading.Thread(target=self._loop, name="simulated-board", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        for job in self._jobs:
+            job.error = RuntimeError("the simulated board was stopped")
+            job.done.set()
+        self._jobs.clear()
+
+    def _loop(self) -> None:
+        job: Job | None = None
+        try:
+            while not self._stop.is_set():
+                worked = False
+                with self.lock:
+                    self.pump()
+                    if job is None and self._jobs:
+                        job = self._jobs.popleft()
+                    if job is not None:
+                        worked = True
+                        try:
+                            next(job.steps)
+                        except StopIteration as e:
+                            job.result = e.value
+                            job.done.set()
+                            job = None
+                        except Exception as e:  # the job's error goes to whoever waits for it
+                            job.error = e
+                            job.done.set()
+                            job = None
+                    else:
+                        self.board.run(1, self.scan_ms)
+                if not worked:
+                    time.sleep(self.scan_ms / 1000)
+                elif self.pause:
+                    time.sleep(self.pause)
+        except BaseException as e:  # the board itself failed: keep it for the host to see
+            self.error = e
+            raise
+
+    def submit(self, steps: Iterator[Any]) -> Job:
+        job = Job(steps)
+        self._jobs.append(job)
+        return job
+
+    def call(self, fn: Callable[[], Any]) -> Job:
+        """Run fn in the board's thread, between two scans."""
+        def one() -> Generator[None, None, Any]:
+            return fn()
+            yield  # (a generator of one step)
+
+        return self.submit(one())
+
+    def tap(self, pit: int) -> Job:
+        def one() -> Iterator[None]:
+            self.hands.tap(pit)
+            yield
+
+        return self.submit(one())
+
+    def perform(self, p: core.Position, move: int) -> Job:
+        """The hands perform a legal move; job.wait() -> False if the board lost its power meanwhile."""
+        def steps() -> Generator[int, None, bool]:
+            cuts = self.board.power_cuts
+            yield from self.hands.steps(p, move)
+            return self.board.power_cuts == cuts
+
+        return self.submit(steps())
+
+    def scans(self, n: int) -> Job:
+        """n scans at the hands' pace (simulated time, no waiting)."""
+        def steps() -> Iterator[None]:
+            for _ in range(n):
+                self.board.run(1, self.scan_ms)
+                self.pump()
+                yield
+
+        return self.submit(steps())
+
+    @property
+    def idle(self) -> bool:
+        return not self._jobs
+
+    # ---- the board's observable state (copies, taken between two scans)
+    def leds(self) -> bytes:
+        with self.lock:
+            return bytes(self.board.frame)
+
+    def counts(self) -> list[int]:
+        with self.lock:
+            return self.board.counts()
+
+    @property
+    def position(self) -> core.Position:
+        with self.lock:
+            return self.board.position
+
+    @property
+    def phase(self) -> int:
+        with self.lock:
+            return self.board.phase
+
+    def close(self) -> None:
+        self.stop()
+        with self.lock:
+            self.board.close()
+            if self.link is not None:
+                self.link.close()

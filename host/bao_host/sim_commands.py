@@ -1,5 +1,8 @@
 """`bao sim`: run the simulated board (the unchanged firmware) with its serial side on a pseudo-terminal
-or a socket, optionally with simulated hands playing a transcript."""
+or a socket, optionally with simulated hands playing a transcript. The board runs on its own thread
+(bao_host.sim.SimRunner), scanning in real time; the hands play as fast as it scans, or `--speed`.
+With `--wait-host S` the hands wait for a host (`bao log --port ...`) before the first move and, after the
+last one, until the host has acknowledged every event (at most S seconds each)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 from bao import notation
 
@@ -27,11 +31,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--data", metavar="DIR", help="the board's flash (a directory); default: a fresh temporary one")
     p.add_argument("--heap", default="192k", help="MicroPython heap (micropython runtime)")
     p.add_argument("--scan-ms", type=int, default=5, help="scan-loop period in ms")
+    p.add_argument("--wait-host", type=float, default=0.0, metavar="SECONDS",
+                   help="with --play-transcript: wait for a host's handshake before playing, and for its "
+                        "acknowledgement of every event at the end")
     p.set_defaults(func=run)
 
 
+def _wait(cond: Callable[[], bool], seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
-    from bao_host.sim import Board, CPythonBoard, Hands, MicroPythonBoard, PtyLink, Reporter, SocketLink
+    from baoboard.frames import encode
+    from baoboard.recogniser import DECISION
+
+    from bao_host.sim import Board, CPythonBoard, MicroPythonBoard, PtyLink, Reporter, SimRunner, SocketLink
 
     tmp = None
     data = args.data
@@ -44,58 +63,56 @@ def run(args: argparse.Namespace) -> int:
     elif args.port.startswith("socket://"):
         host, _, port = args.port[len("socket://"):].rpartition(":")
         link = SocketLink(host or "127.0.0.1", int(port))
+    elif args.port != "none":
+        print(f"bao sim: --port is pty, socket://HOST:PORT or none, not {args.port!r}", file=sys.stderr)
+        return 2
     if link is not None:
         print(f"board serial: {link.path}", file=sys.stderr, flush=True)
     reporter = Reporter(echo=args.report)
-
-    def out(data: bytes) -> None:
-        reporter.feed(data)
-        if link is not None:
-            link.write(data)
-
-    def pump() -> None:
-        if link is not None:
-            data = link.read()
-            if data:
-                board.write_serial(data)
-
     board: Board
     if args.runtime == "micropython":
-        board = MicroPythonBoard(data, heap=args.heap, on_serial=out)
+        board = MicroPythonBoard(data, heap=args.heap)
     else:
-        board = CPythonBoard(data, on_serial=out)
-    board.run(1, args.scan_ms)
+        board = CPythonBoard(data)
+    runner = SimRunner(board, link, scan_ms=args.scan_ms, pause=args.speed, mistakes=args.mistakes,
+                       seed=args.seed, on_serial=reporter.feed)
+    runner.start()
     try:
         if not args.play_transcript:
-            while True:  # a board for a host or the terminal UI: scan in real time
-                pump()
-                board.run(1, args.scan_ms)
-                time.sleep(args.scan_ms / 1000)
+            while runner.error is None:  # a board for a host or the terminal UI, until Ctrl-C
+                time.sleep(0.2)
+            print(f"bao sim: the simulated board stopped: {runner.error!r}", file=sys.stderr)
+            return 1
         with open(args.play_transcript) as f:
             t = notation.parse_transcript(f.read())
         positions = notation.replay(t)
-        hands = Hands(board, scan_ms=args.scan_ms, pause=args.speed, mistakes=args.mistakes, seed=args.seed,
-                      between=pump)
+        wire = runner.wire
+        if args.wait_host and not _wait(lambda: wire.hellos > 0 and wire.synced, args.wait_host):
+            print(f"bao sim: no host acknowledged the board's events within {args.wait_host:g} s",
+                  file=sys.stderr)
+            return 1
         want = []
         for i, text in enumerate(t.plies):
             p = positions[i]
             m, _ = notation.parse_move(p, text)
             want.append(notation.format_move(m, p.to_move))
-            hands.perform(p, m)
-        if board.phase == 2:  # the last move waits for a house decision: the host says stop
-            from baoboard.frames import encode
-
-            board.write_serial(encode("C", 1, "STOP"))
-        board.run(20, args.scan_ms)
-        pump()
-        ok = reporter.moves == want and board.position.d == positions[-1].d
+            runner.perform(p, m).wait(600)
+        if runner.phase == DECISION:  # the last move waits for a house decision: the host says stop
+            runner.call(lambda: board.write_serial(encode("C", 900001, "STOP"))).wait()
+        runner.scans(20).wait()
+        if args.wait_host and not _wait(lambda: wire.synced, args.wait_host):
+            print(f"bao sim: the host acknowledged {wire.acked} of {wire.last} events", file=sys.stderr)
+            return 1
+        with runner.lock:
+            final = board.position
+        ok = reporter.moves == want and final.d == positions[-1].d
         if not ok:
             print(f"bao sim: the board reported {len(reporter.moves)} moves; they differ from the transcript"
                   f" ({reporter.moves} vs {want})", file=sys.stderr)
         if args.mistakes:
             flagged = sum(1 for typ, _ in reporter.events.values() if typ == "ILLEGAL")
-            print(f"bao sim: {hands.made} mistakes made, {flagged} flagged by the board", file=sys.stderr)
-            ok = ok and flagged == hands.made
+            print(f"bao sim: {runner.hands.made} mistakes made, {flagged} flagged by the board", file=sys.stderr)
+            ok = ok and flagged == runner.hands.made
         if board.errors:
             print("bao sim: firmware errors: " + "; ".join(board.errors), file=sys.stderr)
             ok = False
@@ -105,9 +122,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     finally:
-        board.close()
-        if link is not None:
-            link.close()
+        runner.close()
         if tmp is not None:
             tmp.cleanup()
-

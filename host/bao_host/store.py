@@ -503,6 +503,13 @@ class Store:
         return dict(json.loads(db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()[0]))
 
     # -- events from a board ----------------------------------------------------------------------------
+    def last_seq(self, board_id: str, stream: str) -> int:
+        """The highest sequence number stored for a board's event stream (epoch), 0 if none: where a
+        restarted logger resumes (docs/protocol.md)."""
+        row = self.db.execute("SELECT MAX(seq) FROM events WHERE board_id=? AND stream=?",
+                              (board_id, stream)).fetchone()
+        return int(row[0] or 0)
+
     def seen(self, board_id: str, stream: str, seq: int) -> bool:
         return self.db.execute("SELECT 1 FROM events WHERE board_id=? AND stream=? AND seq=?",
                                (board_id, stream, seq)).fetchone() is not None

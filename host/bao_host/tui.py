@@ -24,6 +24,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Log, Static
 
 from bao_host.logger import Logger, side_name
+from bao_host.session import LinkSession
+from bao_host.sim import SimRunner
 
 RULESETS = (core.ZANZIBAR, core.MALAWI)
 MODES = ("teach", "play", "silent")
@@ -145,6 +147,7 @@ class BaoApp(App[int]):
         self._shown_messages = 0
         self._last_frame: bytes = b""
         self._last_counts: list[int] = []
+        self._texts: dict[str, str] = {}
         self._connection = connection
 
     def compose(self) -> ComposeResult:
@@ -186,25 +189,35 @@ class BaoApp(App[int]):
         frame = bytes(self.board.leds())
         counts = list(self.board.counts())
         if force or frame != self._last_frame or counts != self._last_counts:
+            old_frame, old_counts = self._last_frame, self._last_counts
             self._last_frame, self._last_counts = frame, counts
-            for pit in range(32):
+            for pit in range(32):  # only the pits that changed: a label update costs a layout pass
+                rgb = frame[3 * pit: 3 * pit + 3] if len(frame) >= 96 else b"\0\0\0"
+                count = counts[pit] if pit < len(counts) else -1
+                if not force and old_frame[3 * pit: 3 * pit + 3] == rgb and pit < len(old_counts) \
+                        and old_counts[pit] == count:
+                    continue
                 b = self.query_one(f"#pit-{pit}", PitButton)
-                rgb = (frame[3 * pit], frame[3 * pit + 1], frame[3 * pit + 2]) if len(frame) >= 96 \
-                    else (0, 0, 0)
-                b.led = led_style(rgb)
-                b.label = Text(f"{pit_label(pit)}\n{counts[pit] if pit < len(counts) else '?':>2}",
-                               style=b.led, justify="center")
+                b.led = led_style((rgb[0], rgb[1], rgb[2]))
+                b.label = Text(f"{pit_label(pit)}\n{count if count >= 0 else '?':>2}", style=b.led,
+                               justify="center")
             s, n = self.board.stores()
-            self.query_one("#store-n", Static).update(f"North's store: {n}")
-            self.query_one("#store-s", Static).update(f"South's store: {s}")
+            self._set_text("#store-n", f"North's store: {n}")
+            self._set_text("#store-s", f"South's store: {s}")
         self._refresh_side()
+
+    def _set_text(self, selector: str, text: str) -> None:
+        if self._texts.get(selector) != text:
+            self._texts[selector] = text
+            self.query_one(selector, Static).update(text)
 
     def _refresh_side(self) -> None:
         v = self.logger.view
         lg = self.logger
-        for m in list(lg.messages)[self._shown_messages:] if len(lg.messages) > self._shown_messages else []:
+        new = min(lg.said - self._shown_messages, len(lg.messages))
+        for m in list(lg.messages)[len(lg.messages) - new:] if new > 0 else []:
             self.query_one("#messages", Log).write_line(("! " if m.level != "info" else "") + m.text)
-        self._shown_messages = len(lg.messages)
+        self._shown_messages = lg.said
         turn = "-"
         if v.position is not None:
             w = core.outcome(v.position) if not v.result else None
@@ -214,11 +227,11 @@ class BaoApp(App[int]):
         status = (f"[b]{turn}[/b]\nconnection: {conn} {v.port}\nboard {v.board_id or '?'}  game "
                   f"{v.game_id if v.game_id is not None else '-'}  moves stored: {len(v.plies)}\n"
                   f"flagged: {lg.counters.flagged}  duplicates dropped: {lg.counters.duplicates}")
-        self.query_one("#status", Static).update(status)
+        self._set_text("#status", status)
         lines = []
         for i in range(0, len(v.plies), 2):
             lines.append(f"{i // 2 + 1:3d}: " + " ".join(v.plies[i:i + 2]))
-        self.query_one("#transcript", Static).update("\n".join(lines[-40:]) or "(no moves yet)")
+        self._set_text("#transcript", "\n".join(lines[-40:]) or "(no moves yet)")
 
     # -- input ----------------------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -352,137 +365,64 @@ def core_format(move: int, side: int) -> str:
     return notation.format_move(move, side, notation.DONKERS)
 
 
-class PtyBoard:
-    """The simulated board: the firmware application (baoboard.app) on simulated hardware, in-process,
-    with its serial side on a pseudo-terminal that the logger opens with pyserial like a real board.
-    A click is one activation by simulated hands (the sensor held for a few scans, then released)."""
+class SimBoard:
+    """The simulated board for the UI (`make run`): the firmware application on its own thread
+    (bao_host.sim.SimRunner), its serial side on a pseudo-terminal that the logger opens with pyserial
+    like a real board. A click is one activation by simulated hands; the seed counts are the board's,
+    pit by pit during a move. New game, undo and mode are host commands sent by the logger's link."""
 
-    def __init__(self, board_id: str = "sim-0001", storage_dir: str | None = None) -> None:
-        import os
-        import time
-
-        from baoboard.app import App
-        from baoboard.simhw import Hands, SimHardware
-        from baoboard.storage import FakeStorage, FileStorage
-
-        self.hw = SimHardware()
-        self.storage = FileStorage(storage_dir) if storage_dir else FakeStorage()
-        self.master, slave = os.openpty()
-        import tty
-
-        tty.setraw(slave)
-        self.path = os.ttyname(slave)
-        self._slave = slave  # kept open: data written before the logger opens the port is not lost
-        os.set_blocking(self.master, False)
-        self.hw.on_write = self._write
-        self.app = App(self.hw, self.storage, board_id=board_id)
-        self.hands = Hands(self.app, self.hw)
-        self._t0 = time.monotonic()
-        self._out = bytearray()
+    def __init__(self, runner: SimRunner, session: LinkSession) -> None:
+        self.runner = runner
+        self.session = session
         self.msgs: list[str] = []
         self._phase = -1
-        self._cmd = 900000  # ids of the commands the UI types in (the logger's are small)
-        self.app.boot()
-
-    def _write(self, data: bytes) -> None:
-        self._out.extend(data)
-        self._flush()
-
-    def _flush(self) -> None:
-        import os
-
-        while self._out:
-            try:
-                n = os.write(self.master, bytes(self._out[:4096]))
-            except BlockingIOError:
-                return
-            del self._out[:n]
-
-    def _read(self) -> None:
-        import os
-
-        while True:
-            try:
-                data = os.read(self.master, 4096)
-            except (BlockingIOError, OSError):
-                return
-            if not data:
-                return
-            self.hw.rx.extend(data)
-
-    def step(self) -> None:
-        """Let the board run up to now: serial in, one scan, serial out."""
-        import time
-
-        self._read()
-        now = int((time.monotonic() - self._t0) * 1000)
-        if now > self.hw.t:
-            self.hw.t = now
-        self.app.step()
-        self._flush()
-
-    def activate(self, pit: int) -> None:
-        self._read()
-        self.hands.tap(pit)
-        self._flush()
-
-    def command(self, typ: str, payload: str = "") -> None:
-        """A host command typed into the board's serial line, as the logger would send it."""
-        from baoboard.frames import encode
-
-        self._cmd += 1
-        self.hw.rx.extend(encode("C", self._cmd, typ, payload))
-        self.step()
-
-    def new_game(self, ruleset: str) -> None:
-        self.command("NEW", ruleset)
-
-    def undo(self) -> None:
-        self.command("UNDO")
-
-    def set_mode(self, mode: str) -> None:
-        self.command("MODE", mode)
 
     def leds(self) -> bytes:
-        return bytes(self.hw.frame)
+        return self.runner.leds()
 
     def counts(self) -> list[int]:
-        return list(self.app.p.d[:32])  # type: ignore[attr-defined,unused-ignore]
+        return self.runner.counts()[:32]
 
     def stores(self) -> tuple[int, int]:
-        d = self.app.p.d  # type: ignore[attr-defined,unused-ignore]
-        return int(d[32]), int(d[33])
+        c = self.runner.counts()
+        return c[core.STORE], c[core.STORE + 1]
 
-    def guidance(self) -> str:
+    def activate(self, pit: int) -> None:
+        self.runner.tap(pit)
+
+    def new_game(self, ruleset: str) -> None:
+        self.session.new_game(ruleset)
+
+    def undo(self) -> None:
+        self.session.undo()
+
+    def set_mode(self, mode: str) -> None:
+        self.session.mode(mode)
+
+    def guidance(self, phase: int, p: core.Position) -> str:
         from baoboard import recogniser as R
 
-        rec = self.app.rec
-        p = self.app.p
-        side = side_name(p.d[core.TO_MOVE])  # type: ignore[attr-defined,unused-ignore]
-        if rec.phase == R.IDLE:
-            if p.d[core.STORE + p.d[core.TO_MOVE]]:  # type: ignore[attr-defined,unused-ignore]
+        side = side_name(p.to_move)
+        if phase == R.IDLE:
+            if p.store(p.to_move):
                 return f"{side} to move: put a seed from the store into a green pit"
             return f"{side} to move: lift the seeds of a green pit"
-        if rec.phase == R.MOVING:
+        if phase == R.MOVING:
             return "go on: drop one seed into the white pit (blue: choose the direction)"
-        if rec.phase == R.DECISION:
+        if phase == R.DECISION:
             return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
         return "the game is over: n for a new game"
 
     def poll(self) -> list[str]:
-        self.step()
-        ph = self.app.rec.phase
+        if self.runner.error is not None:
+            self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
+            self.runner.error = None
+        ph = self.runner.phase
         if ph != self._phase:
             self._phase = ph
-            self.msgs.append(self.guidance())
+            self.msgs.append(self.guidance(ph, self.runner.position))
         out, self.msgs = self.msgs, []
         return out
 
     def close(self) -> None:
-        import os
-
-        for fd in (self.master, self._slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self.runner.close()

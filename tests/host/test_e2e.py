@@ -1,126 +1,175 @@
-"""End to end over a pseudo-terminal: the board application on simulated hardware, its serial side on a
-pty opened by the logger with pyserial; the stored games must equal the played ones."""
+"""End to end: the board application (the unchanged firmware) on simulated hardware, on its own thread, its
+serial side on a pseudo-terminal; the logger (bao_host.session over bao_host.link) opens it with pyserial.
+Simulated hands play the 1994 game and 50 random games (Zanzibar and Malawi, a seeded RNG); the stored
+transcripts, event logs and database must equal the played games. The MicroPython runtime plays the 1994
+game through the command line: `bao sim --runtime micropython` and `bao log --port <its pty>`."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import pytest
 from bao import core, notation
-from bao_host.log_commands import SerialSession
 from bao_host.logger import Logger
+from bao_host.session import LinkSession
+from bao_host.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.store import Store
-from bao_host.tui import BaoApp, PtyBoard
+from bao_host.tui import BaoApp, SimBoard
 from baoboard.recogniser import PIT, activations
+from simrig import ROOT, T1994, Played, check_store, game_1994, play, random_game, wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
-T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())
-
-
-def pump(board: PtyBoard, session: SerialSession, n: int = 3) -> None:
-    for _ in range(n):
-        board.step()
-        session.poll_once()
+RANDOM_GAMES = 50
 
 
-def connect(board: PtyBoard, lg: Logger) -> SerialSession:
-    s = SerialSession(board.path, lg, timeout=0)
-    for _ in range(200):
-        pump(board, s, 1)
-        if s.ready and lg.view.game_id is not None:
-            break
-        board.hw.t += 200  # let the board's resend timer run
-    assert s.ready and lg.view.game_id is not None, list(lg.messages)
-    return s
-
-
-def play(board: PtyBoard, s: SerialSession, p: core.Position, move: int) -> None:
-    board.hands.perform(p, move)
-    pump(board, s)
-
-
-def test_1994_game_over_a_pty(tmp_path: Path) -> None:
-    board = PtyBoard()
-    with Store(tmp_path) as st:
-        lg = Logger(st, south="Ramadhan", north="Kijumbe")
-        s = connect(board, lg)
-        positions = notation.replay(T1994)
-        for i, text in enumerate(T1994.plies):
-            move, _ = notation.parse_move(positions[i], text)
-            play(board, s, positions[i], move)
-        pump(board, s, 10)
-        [g] = st.games()
-        assert g.plies == T1994.plies
-        assert st.current_position(g.id).d == positions[-1].d
-        t = notation.parse_transcript((tmp_path / "games" / (g.key + ".txt")).read_text())
-        assert t.plies == T1994.plies and t.header("board") == "sim-0001"
-        assert lg.counters.flagged == 0
-        s.close()
-    board.close()
-
-
-def test_random_games_over_a_pty(tmp_path: Path) -> None:
+def test_1994_game_and_50_random_games_over_a_pty(tmp_path: Path) -> None:
+    (tmp_path / "flash").mkdir()
+    link = PtyLink()
+    runner = SimRunner(CPythonBoard(str(tmp_path / "flash"), board_id="sim-e2e"), link).start()
+    store = Store(tmp_path / "data")
+    lg = Logger(store, south="Ramadhan", north="Kijumbe", place="Zanzibar")
+    s = LinkSession(link.path, lg)
+    played: list[Played] = []
     rng = random.Random(1994)
-    board = PtyBoard()
-    played: list[list[str]] = []
-    with Store(tmp_path) as st:
-        lg = Logger(st)
-        s = connect(board, lg)
-        for game in range(10):
-            if game:
-                board.new_game(core.ZANZIBAR if game % 3 else core.MALAWI)
-                pump(board, s)
-            p = board.app.p
-            texts: list[str] = []
-            for _ in range(rng.randrange(5, 40)):
-                moves = core.legal_moves(p)
-                if not moves:
-                    break
-                m, child = rng.choice(moves)
-                texts.append(notation.format_move(m, p.to_move))
-                play(board, s, p, m)
-                p = child
-            played.append(texts)
-        pump(board, s, 10)
-        games = st.games()
-        assert [g.plies for g in games] == played
-        assert lg.counters.flagged == 0
+    t0 = time.monotonic()
+
+    def poll() -> None:
+        s.poll(0.002)
+
+    def synced() -> None:
+        wait_for(lambda: runner.idle and runner.wire.synced and s.connected, 30, poll, "the logger's acks")
+
+    try:
+        wait_for(lambda: s.connected and lg.view.game_id is not None, 10, poll, "the handshake")
+        games = [game_1994()] + [random_game(rng, core.ZANZIBAR if i % 2 else core.MALAWI)
+                                 for i in range(RANDOM_GAMES)]
+        for i, g in enumerate(games):
+            if i:
+                assert s.new_game(g.ruleset) is not None
+                lg.south = lg.north = None  # (the players' names went with the 1994 game)
+            play(runner, g, poll, stop=s.stop)
+            played.append(g)
+            synced()
+            if i == 0:
+                first = store.games()[0]
+                assert (first.south, first.north, first.place, first.board_id) == \
+                    ("Ramadhan", "Kijumbe", "Zanzibar", "sim-e2e")
+                assert notation.parse_transcript(store.transcript_path(first).read_text()).plies == T1994.plies
+        elapsed = time.monotonic() - t0
+        counts = check_store(tmp_path / "data", played, "sim-e2e")
+        assert counts["flagged"] == 0
+        assert runner.board.errors == []
+        plies = sum(len(g.moves) for g in played)
+        print(f"\ne2e cpython over a pty: {len(played)} games ({sum(g.ruleset == core.MALAWI for g in played)}"
+              f" Malawi), {plies} plies stored in {elapsed:.1f} s; link {s.link.stats}")
+    finally:
         s.close()
-    board.close()
+        runner.close()
+        store.close()
+
+
+def _bao(*args: str) -> list[str]:
+    return [sys.executable, "-m", "bao_host.cli", *args]
+
+
+@pytest.mark.parametrize("runtime", ["micropython", "cpython"])
+def test_1994_game_bao_sim_and_bao_log(tmp_path: Path, runtime: str) -> None:
+    """The command line: `bao sim --runtime R --port pty --play-transcript` and `bao log --port <pty>`."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    sim = subprocess.Popen(_bao("sim", "--runtime", runtime, "--port", "pty", "--play-transcript",
+                                str(ROOT / "games/zanzibar-1994.txt"), "--wait-host", "60", "--report"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    log: subprocess.Popen[str] | None = None
+    try:
+        assert sim.stderr is not None
+        first = sim.stderr.readline()
+        assert first.startswith("board serial: /dev/"), first
+        pty = first.split(": ", 1)[1].strip()
+        log = subprocess.Popen(_bao("log", "--port", pty, "--data", str(tmp_path), "--quiet",
+                                    "--south", "Ramadhan", "--north", "Kijumbe"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        out, err = sim.communicate(timeout=240)
+        assert sim.returncode == 0, err
+        log.send_signal(signal.SIGTERM)
+        _, log_err = log.communicate(timeout=30)
+        assert log.returncode == 0, log_err
+    finally:
+        for p in (sim, log):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait(10)
+    assert out.split() == game_1994().plies
+    counts = check_store(tmp_path, [game_1994()])
+    assert counts == {"games": 1, "moves": len(T1994.plies), "flagged": 0}
+    st = Store(tmp_path, repair=False)
+    try:
+        g = st.games()[0]
+        assert (g.south, g.north, g.board_id) == ("Ramadhan", "Kijumbe", "sim")
+    finally:
+        st.close()
+    assert "board sim (firmware" in log_err
 
 
 def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
+    """`make run`'s pieces: clicking pits plays the 1994 game's first moves on the simulated board; the LEDs
+    show, the seed counts follow pit by pit, the moves are stored; undo and new game go through the link."""
     plies = 6
     positions = notation.replay(T1994)
+    g1994 = game_1994()
 
     async def run() -> None:
-        board = PtyBoard()
-        with Store(tmp_path) as st:
+        (tmp_path / "flash").mkdir()
+        link = PtyLink()
+        runner = SimRunner(CPythonBoard(str(tmp_path / "flash"), board_id="sim-tui"), link).start()
+        with Store(tmp_path / "data") as st:
             lg = Logger(st)
-            s = SerialSession(board.path, lg, timeout=0)
-            app = BaoApp(board, lg, pump=s.poll_once, tick=0.02)
+            s = LinkSession(link.path, lg)
+            board = SimBoard(runner, s)
+            app = BaoApp(board, lg, pump=lambda: s.poll(0) and None, tick=0.02)
             async with app.run_test(size=(160, 50)) as pilot:
-                for _ in range(100):
+                for _ in range(200):
                     await pilot.pause(0.02)
-                    if s.ready:
+                    if s.connected and lg.view.game_id is not None:
                         break
+                assert s.connected
                 for i in range(plies):
-                    move, _ = notation.parse_move(positions[i], T1994.plies[i])
-                    seq = [b & PIT for b in activations(positions[i], move)]
+                    seq = [b & PIT for b in activations(positions[i], g1994.moves[i][1])]
                     f = board.leds()
                     assert f[3 * seq[0] + 1] > 0  # the start pit is lit green
-                    for pit in seq:
+                    for k, pit in enumerate(seq):
                         await pilot.click(f"#pit-{pit}")
-                    await pilot.pause(0.05)
-                for _ in range(100):
-                    if len(lg.view.plies) == plies:
-                        break
-                    await pilot.pause(0.05)
+                        if k == 0 and not positions[i].store(positions[i].to_move):
+                            # mtaji: the lifted pit shows 0 at once (the board's count, pit by pit)
+                            await _until(pilot, lambda p=pit: runner.idle and board.counts()[p] == 0)
+                            await pilot.pause(0.05)
+                            btn = app.query_one(f"#pit-{pit}")
+                            assert str(btn.label).split("\n")[1].strip() == "0"
+                    await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n)
                 assert lg.view.plies == T1994.plies[:plies]
-            [g] = st.games()
-            assert g.plies == T1994.plies[:plies]
+                assert board.counts() == list(positions[plies].d[:32])
+                await pilot.press("u")  # undo: the UNDO command over the link, the board's UNDO event
+                await _until(pilot, lambda: len(lg.view.plies) == plies - 1)
+                await pilot.press("r")  # ruleset: Malawi
+                await pilot.press("n")  # new game: the NEW command
+                await _until(pilot, lambda: lg.view.game_id is not None and lg.view.game_id > 1)
+                await pilot.press("q")
+            games = st.games()
+            assert [g.plies for g in games] == [T1994.plies[:plies - 1], []]
+            assert [g.ruleset for g in games] == [core.ZANZIBAR, core.MALAWI]
             s.close()
-        board.close()
+        runner.close()
 
     asyncio.run(run())
+
+
+async def _until(pilot: object, cond: object, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond():  # type: ignore[operator]
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.02)  # type: ignore[attr-defined]

@@ -1,63 +1,186 @@
-"""Faults between the simulated board and the logger over a pty: line noise, corrupted frames, the logger
-killed and restarted mid-game. The stored game must equal the played one: 0 moves lost, 0 duplicated."""
+"""Faults between the simulated board and the logger. The board (the unchanged firmware on simulated
+hardware, its flash in memory so that a power cut can tear a write) runs on its own thread with its serial
+side on 127.0.0.1; a test proxy (faultproxy.py) relays to `bao log --port socket://127.0.0.1:<port>`, a real
+process, and injects flipped, dropped and duplicated bytes, line noise and disconnects with a seeded RNG.
+Meanwhile the test kills the logger (SIGKILL) and starts it again, and cuts the board's power at random
+instants (now, or inside a later flash write). Simulated hands play the 1994 game and random Zanzibar and
+Malawi games; a move whose activations a power cut interrupted is played again from where the board
+stands. After each game, with the line quiet again, the stored games must equal the played games: 0 moves
+lost, 0 duplicated. `run_faults()` is also what tools/bench_host.py reports."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
 from pathlib import Path
+from typing import IO, Any
 
-from bao import notation
-from bao_host.log_commands import SerialSession
-from bao_host.logger import Logger
-from bao_host.store import Store
-from bao_host.tui import PtyBoard
+from bao import core
+from bao_host.sim import CPythonBoard, SimRunner, SocketLink
+from baoboard.recogniser import DECISION
+from baoboard.storage import FakeStorage
+from faultproxy import FaultProxy, Rates
+from simrig import ROOT, Played, check_store, game_1994, random_game, wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
-T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())
+SEED = int(os.environ.get("BAO_FAULT_SEED", "4"))
+BOARD = "sim-faults"
+P_KILL = 0.05  # per move: the logger is killed (and started again)
+P_CUT = 0.06  # per move: the board's power is cut
 
 
-def test_noise_and_logger_restarts(tmp_path: Path) -> None:
-    rng = random.Random(7)
-    positions = notation.replay(T1994)
-    board = PtyBoard()
-    faults = {"noise": 0, "corrupt": 0, "restart": 0}
+class LoggerProcess:
+    """`bao log --quiet` in its own process; its messages go to a file."""
 
-    def session() -> tuple[Store, Logger, SerialSession]:
-        st = Store(tmp_path)
-        lg = Logger(st)
-        return st, lg, SerialSession(board.path, lg, timeout=0)
+    def __init__(self, url: str, data: Path, err: Path) -> None:
+        self.cmd = [sys.executable, "-m", "bao_host.cli", "log", "--port", url, "--data", str(data), "--quiet"]
+        self.err_path = err
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+        self._err: IO[bytes] | None = None
 
-    st, lg, s = session()
-    for i, text in enumerate(T1994.plies):
-        move, _ = notation.parse_move(positions[i], text)
-        board.hands.perform(positions[i], move)
-        r = rng.random()
-        if r < 0.2:
-            board._write(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))) + b"\n")
-            faults["noise"] += 1
-        elif r < 0.3:
-            board._write(b"E99 MOVE 7L* {} *00000000\n")  # a wrong checksum
-            faults["corrupt"] += 1
-        elif r < 0.4:
-            st.close()  # the logger killed: whatever it had not acknowledged, the board sends again
-            s.close()
-            st, lg, s = session()
-            faults["restart"] += 1
-        for _ in range(5):
-            board.step()
-            s.poll_once()
-    for _ in range(400):
-        board.step()
-        s.poll_once()
-        board.hw.t += 100
-        if st.games() and len(st.games()[0].plies) == len(T1994.plies):
-            break
-    [g] = st.games()
-    assert g.plies == T1994.plies, faults
-    n = st.db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
-    assert n == len(T1994.plies)
-    print("injected faults:", faults)
-    assert all(faults.values())
-    s.close()
-    st.close()
-    board.close()
+    def start(self) -> None:
+        self._err = open(self.err_path, "ab")  # noqa: SIM115 (kept open while the process runs)
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=self._err, cwd=ROOT)
+        self.starts += 1
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()  # SIGKILL: no clean-up at all
+            self.proc.wait(10)
+            self.proc = None
+
+    def stop(self) -> int:
+        rc = 0
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            rc = self.proc.wait(20)
+            self.proc = None
+        if self._err is not None:
+            self._err.close()
+        return rc
+
+
+def run_faults(tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None) -> dict[str, Any]:
+    rng = random.Random(seed)
+    games = [game_1994()] + [random_game(rng, core.MALAWI if i % 2 == 0 else core.ZANZIBAR)
+                             for i in range(random_games)]
+    storage = FakeStorage()
+    board = CPythonBoard(storage=storage, board_id=BOARD)
+    side = SocketLink("127.0.0.1", 0)
+    runner = SimRunner(board, side).start()
+    proxy = FaultProxy(side.server.getsockname(), seed, rates).start()
+    logger = LoggerProcess(proxy.url, tmp / "data", tmp / "logger.err")
+    logger.start()
+    kills = 0
+    redone = 0
+    played: list[Played] = []
+    t0 = time.monotonic()
+
+    def fast_forward() -> None:
+        """The board's clock runs on while the test waits (its resend timer goes up to 8 s)."""
+        if runner.idle:
+            runner.scans(40)
+        time.sleep(0.01)
+
+    def quiet_and_synced(what: str) -> None:
+        proxy.enabled = False
+        with runner.lock:
+            storage.budget = -1  # no cut left armed
+        if not logger.alive:
+            logger.start()
+        wait_for(lambda: runner.idle and runner.wire.synced and logger.alive, 90, fast_forward, what)
+
+    def where(i: int, g: Played) -> int:
+        """After a power cut: the move the board waits for (its journal's last move + 1)."""
+        wait_for(lambda: runner.idle, 30, None, "the hands")
+        positions = [p for p, _ in g.moves] + [g.final]
+        with runner.lock:
+            d = board.position.d
+        for j in (i + 1, i, i - 1, i - 2):
+            if 0 <= j < len(positions) and positions[j] is not None and positions[j].d == d:
+                return j
+        raise AssertionError(f"after a power cut the board is at none of moves {i - 2}..{i + 1}")
+
+    try:
+        wait_for(lambda: runner.wire.synced and runner.wire.hellos > 0, 30, None, "the first handshake")
+        for gi, g in enumerate(games):
+            if gi:
+                info = json.dumps({"ruleset": g.ruleset})
+                # (the board's own NEW: the logger here is another process that takes no orders)
+                runner.call(lambda info=info: board.app.command(0, "NEW", info)).wait()
+            proxy.enabled = True
+            cuts = board.power_cuts
+            i = 0
+            deadline = time.monotonic() + 300
+            while i < len(g.moves):
+                assert time.monotonic() < deadline, "the game did not get played in time"
+                p, m = g.moves[i]
+                job = runner.perform(p, m)
+                r = rng.random()
+                at = time.monotonic() + rng.uniform(0.0, 0.015)
+                while not job.done.wait(0.001):
+                    if r is not None and time.monotonic() >= at:
+                        if r < P_KILL:
+                            logger.kill()
+                            kills += 1
+                        elif r < P_KILL + P_CUT:
+                            with runner.lock:  # between two taps; or armed for a later flash write
+                                board.power_cut(None if rng.random() < 0.3 else rng.randrange(0, 600))
+                        r = None
+                    if not logger.alive and rng.random() < 0.05:
+                        logger.start()
+                job.wait()
+                if not logger.alive:
+                    logger.start()
+                if board.power_cuts != cuts:  # the power went meanwhile: where does the board stand?
+                    cuts = board.power_cuts
+                    j = where(i, g)
+                    redone += i + 1 - j
+                    i = j
+                    continue
+                i += 1
+            if runner.phase == DECISION:  # the last move waits for a house decision: stop there
+                runner.call(lambda: board.app.command(900001, "STOP", "")).wait()
+            played.append(g)
+            quiet_and_synced(f"the logger's acknowledgement of game {gi + 1}")
+            stored = check_store(tmp / "data", played, BOARD)
+        rc = logger.stop()
+        assert rc == 0, "bao log did not stop cleanly"
+        assert proxy.error is None and runner.error is None and board.errors == []
+    finally:
+        if logger.alive:
+            logger.kill()
+        proxy.stop()
+        runner.close()
+    faults = Counter(proxy.counts)
+    faults["logger killed"] = kills
+    faults["power cuts"] = board.power_cuts
+    err = (tmp / "logger.err").read_text(errors="replace")
+    return {"faults": dict(faults), "games": len(played), "moves": stored["moves"],
+            "moves redone after a power cut": redone, "logger starts": logger.starts,
+            "seconds": round(time.monotonic() - t0, 1), "relayed bytes": proxy.relayed,
+            "flagged": stored["flagged"], "bad lines reported": err.count("a bad line from the board"),
+            "logger errors": [x for x in err.splitlines() if "error:" in x]}
+
+
+def test_faults_between_board_and_logger(tmp_path: Path) -> None:
+    rep = run_faults(tmp_path)
+    f = rep["faults"]
+    print(f"\ninjected faults (seed {SEED}): " + ", ".join(f"{k} {v}" for k, v in sorted(f.items()))
+          + f"; {rep['games']} games, {rep['moves']} moves stored: 0 lost, 0 duplicated; "
+          f"{rep['moves redone after a power cut']} moves played again after a power cut, "
+          f"{rep['seconds']} s")
+    for kind in ("flipped", "dropped", "duplicated", "noise", "disconnects", "logger killed", "power cuts"):
+        assert f.get(kind, 0) > 0, f"no {kind} injected: {f}"
+    assert rep["flagged"] == 0  # nothing stored as a wrong move
+    assert rep["logger errors"] == []

@@ -10,7 +10,6 @@ import time
 from typing import Any
 
 import pytest
-
 from bao_host.link import CommandError, Link, ProtocolVersionError
 from baoboard.frames import encode
 from baoboard.journal import Journal
@@ -28,7 +27,7 @@ class FakeBoard:
         self.srv.bind(("127.0.0.1", 0))
         self.srv.listen(1)
         self.srv.settimeout(0.05)
-        self.url = "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
+        self.url = f"socket://127.0.0.1:{self.srv.getsockname()[1]}"
         self.fs = FakeStorage()
         self.lock = threading.RLock()
         self.conn: socket.socket | None = None
@@ -53,7 +52,7 @@ class FakeBoard:
         if typ == "MODE":
             return (payload in ("teach", "play", "silent"), "" if payload != "loud" else "badarg mode")
         if typ == "SNAP":
-            return (True, '{"moves":%d}' % len(self.ob.journal.moves))
+            return (True, '{"moves":' + str(len(self.ob.journal.moves)) + "}")
         return (False, "unknown " + typ)
 
     def write(self, data: bytes) -> None:
@@ -143,7 +142,7 @@ def test_handshake_events_acks(board: FakeBoard) -> None:
     info = link.connect()
     assert (info.proto, info.board, info.epoch, info.last) == (1, "test1", EPOCH, 1)
     for i in range(5):
-        board.post("MOVE", 'a%d> {"n":%d}' % (i + 1, i))
+        board.post("MOVE", f'a{i + 1}> {{"n":{i}}}')
     got = collect(link, 6)
     assert [e.seq for e in got] == list(range(1, 7))
     assert got[1].words()[0] == "a1>" and got[1].json() == {"n": 0}
@@ -174,7 +173,7 @@ def test_disconnect_reboot_garbage_no_loss_no_duplicate(board: FakeBoard) -> Non
     for round_ in range(6):
         for _ in range(4):
             posted += 1
-            board.post("MOVE", "m%d {}" % posted)
+            board.post("MOVE", f"m{posted} {{}}")
         faults += board.raw(b"\x00garbage\r\n" + encode("E", 1, "MOVE", "x")[:-4] + b"XXX\n")
         got += collect(link, 2, timeout=2)
         if round_ % 2 == 0:
@@ -184,10 +183,10 @@ def test_disconnect_reboot_garbage_no_loss_no_duplicate(board: FakeBoard) -> Non
         faults += 1
         for _ in range(2):
             posted += 1
-            board.post("MOVE", "m%d {}" % posted)
+            board.post("MOVE", f"m{posted} {{}}")
     got += collect(link, posted - len(got), timeout=10)
     assert [e.seq for e in got] == list(range(1, posted + 1))
-    assert [e.words()[0] for e in got] == ["m%d" % i for i in range(1, posted + 1)]
+    assert [e.words()[0] for e in got] == [f"m{i}" for i in range(1, posted + 1)]
     assert link.stats.bad.get("crc", 0) + link.stats.bad.get("syntax", 0) >= 2
     assert link.stats.handshakes >= 4
     print("faults injected:", faults, "stats:", link.stats)
@@ -196,7 +195,7 @@ def test_disconnect_reboot_garbage_no_loss_no_duplicate(board: FakeBoard) -> Non
 
 def test_host_restart_resumes_without_duplicates(board: FakeBoard) -> None:
     for i in range(5):
-        board.post("MOVE", "m%d {}" % (i + 1))
+        board.post("MOVE", f"m{i + 1} {{}}")
     link = Link(board.url, reply_timeout=1.0)
     link.connect()
     first = collect(link, 3)[:3]
