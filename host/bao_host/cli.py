@@ -13,6 +13,7 @@ COMMAND_MODULES = [
     "bao_host.library_commands",  # games, game, export, import, name
     "bao_host.log_commands",  # log
     "bao_host.sim_commands",  # sim
+    "bao_host.board_commands",  # board, selftest
 ]
 
 

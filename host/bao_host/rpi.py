@@ -17,26 +17,14 @@ process). Writes that cannot be delivered are dropped, like the Pico's USB-CDC w
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import sys
 import time
-import types
 from typing import Any, Protocol
-
-if "micropython" not in sys.modules and importlib.util.find_spec("micropython") is None:
-    # baoboard.hal takes const from micropython; on CPython const is the identity (baoboard.compat).
-    from baoboard import compat
-
-    _shim = types.ModuleType("micropython")
-    _shim.const = compat.const  # type: ignore[attr-defined]
-    sys.modules["micropython"] = _shim
 
 from baoboard.drivers import board_config as cfg
 from baoboard.hal import Hardware
 
 PITS = 32
 _START = 4
-_TICKS_MASK = 0x3FFFFFFF  # time.ticks_ms on MicroPython wraps at 2**30
 
 
 class Link(Protocol):
@@ -155,7 +143,9 @@ class RpiHardware(Hardware):
     # ---------------------------------------------------------------------------- the rest of Hardware
 
     def ticks_ms(self) -> int:
-        return int((time.monotonic() - self._t0) * 1000) & _TICKS_MASK
+        """Milliseconds since start, not wrapped: under CPython the application's ticks_diff is a plain
+        subtraction (MicroPython's ticks_ms wraps at 2**30, after 12.4 days, and its ticks_diff knows)."""
+        return int((time.monotonic() - self._t0) * 1000)
 
     def serial_read(self, buf: bytearray) -> int:
         if self.link is None:

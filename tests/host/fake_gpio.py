@@ -45,14 +45,14 @@ class FakeGPIO:
 
     def output(self, ch: int, value: int) -> None:
         if self.dirs.get(ch) != self.OUT:
-            raise RuntimeError("GPIO%d is not set up as an output" % ch)
+            raise RuntimeError(f"GPIO{ch} is not set up as an output")
         self.outputs += 1
         self.board.wires.instant += 1  # each call is a moment of its own: a Pi cannot change two pins at once
         self.board.wires.set(ch, value)
 
     def input(self, ch: int) -> int:
         if ch not in self.dirs:
-            raise RuntimeError("GPIO%d is not set up" % ch)
+            raise RuntimeError(f"GPIO{ch} is not set up")
         return int(self.board.wires.get(ch))
 
     def cleanup(self, channels: Any = None) -> None:

@@ -1,0 +1,578 @@
+"""`bao board` and `bao selftest`: the board application on a Raspberry Pi wired to the reference hardware,
+and the self-test of an assembled board, from `bao`.
+
+    bao board --hal rpi [--port pty|socket://HOST:PORT|DEVICE|none] [--data DIR] [--log [--store DIR]]
+    bao board --hal sim ...                 the same, on simulated sensors and LEDs (no hardware)
+    bao selftest --hal rpi [--data DIR]     LED walk, touch each lit pit, store the mapping (on the Pi)
+    bao selftest --port URL                 ask a board over its serial link to run its self-test
+
+`bao board` runs the very same application as the Pico (firmware/baoboard/app.py, unchanged) the way
+firmware/main.py does: App(hw, FileStorage(data)) then step() in a paced loop; whatever escapes is reported
+on the serial link (N0 ERROR) and the application starts again from its journal. The hardware is
+bao_host.rpi.RpiHardware (RPi.GPIO, imported only then) or a simulated one. The serial side is served here:
+a pseudo-terminal (its path is printed), a TCP socket a logger on another machine connects to
+(`bao log --port socket://PI:PORT`), any pyserial device (a USB gadget /dev/ttyGS0, a UART), or with
+`--log` the logger of `bao log` in the same process, over a private local socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+SCAN_MS = 4.0  # as firmware/main.py: the debouncer counts scans, so the loop is paced
+SELFTEST_FILE = "selftest.json"
+
+
+class BoardError(Exception):
+    """A one-line reason why the board cannot run."""
+
+
+class Side(Protocol):
+    """A served serial side (bao_host.sim.PtyLink, SocketLink)."""
+
+    path: str
+
+    def read(self) -> bytes: ...
+
+    def write(self, data: bytes) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SideStream:
+    """A served serial side as the read(n)/write(b) stream RpiHardware takes."""
+
+    def __init__(self, side: Side) -> None:
+        self.side = side
+        self.path = side.path
+        self._pending = b""
+
+    def read(self, size: int = 4096) -> bytes:
+        if not self._pending:
+            self._pending = self.side.read()
+        out, self._pending = self._pending[:size], self._pending[size:]
+        return out
+
+    def write(self, data: bytes) -> int:
+        self.side.write(bytes(data))
+        return len(data)
+
+    def close(self) -> None:
+        self.side.close()
+
+
+def open_serial(port: str) -> tuple[Any, str]:
+    """The board's serial side for --port: (a read(n)/write(b)/close() stream or None, where a host finds it).
+    'pty': a pseudo-terminal; 'socket://HOST:PORT': a TCP server (port 0: any free port); 'none'; anything
+    else is a pyserial URL or device the board writes to (/dev/ttyGS0, /dev/ttyAMA0, rfc2217://...)."""
+    from bao_host.sim import PtyLink, SocketLink
+
+    if port == "none":
+        return None, "none"
+    if port == "pty":
+        try:
+            pty = PtyLink()
+        except OSError as e:
+            raise BoardError(f"cannot make a pseudo-terminal: {e}") from e
+        return SideStream(pty), pty.path
+    if port.startswith("socket://"):
+        host, _, num = port[len("socket://"):].rpartition(":")
+        try:
+            sock = SocketLink(host or "0.0.0.0", int(num))
+        except ValueError as e:
+            raise BoardError(f"bad socket address {port!r}: socket://HOST:PORT") from e
+        except OSError as e:
+            raise BoardError(f"cannot serve {port}: {e.strerror or e}") from e
+        return SideStream(sock), sock.path
+    from bao_host.rpi import open_link
+
+    try:
+        return open_link(port), port
+    except (OSError, ValueError) as e:  # serial.SerialException is an OSError
+        raise BoardError(f"cannot open {port}: {e}") from e
+
+
+def default_data_dir(hal: str) -> Path:
+    """The board's flash on this machine: next to the game store (bao_host.store), one folder per HAL."""
+    from bao_host.store import default_data_dir as store_dir
+
+    return store_dir() / f"board-{hal}"
+
+
+def rpi_board_id() -> str:
+    """A stable id for this Pi: its SoC serial number (device tree), else the machine id, else the host name."""
+    for path in ("/sys/firmware/devicetree/base/serial-number", "/proc/device-tree/serial-number"):
+        with contextlib.suppress(OSError):
+            s = Path(path).read_bytes().strip(b"\x00\n ").decode("ascii", "replace").lstrip("0")
+            if s:
+                return "rpi-" + s[-16:]
+    with contextlib.suppress(OSError):
+        s = Path("/etc/machine-id").read_text().strip()
+        if s:
+            return "rpi-" + s[:16]
+    import socket
+
+    return "rpi-" + socket.gethostname()
+
+
+def make_rpi_hardware(link: Any, data: Path, gpio: Any = None, half_period_us: float = 0.0,
+                      brightness: int | None = None, say: Callable[[str], None] | None = None) -> Any:
+    """RpiHardware with the self-test's recorded mapping when there is a usable one in `data`."""
+    from baoboard.drivers import board_config as cfg
+    from baoboard.drivers import selftest
+
+    from bao_host.rpi import RpiHardware
+
+    mapping = selftest.load_mapping(str(data / SELFTEST_FILE))
+    if mapping is not None and say is not None and mapping != bytes(cfg.PIT_SENSOR_BIT):
+        say(f"reading the sensors with the mapping the self-test recorded in {data / SELFTEST_FILE}")
+    try:
+        return RpiHardware(link, gpio=gpio, pit_sensor_bit=mapping, half_period_s=half_period_us / 1e6,
+                           brightness=cfg.LED_BRIGHTNESS_CAP if brightness is None else brightness)
+    except ImportError as e:
+        raise BoardError("RPi.GPIO is not installed: pip install 'bao-board[rpi]' (the rpi-lgpio shim, "
+                         f"which a Pi 5 needs) ({e})") from e
+    except Exception as e:  # RPi.GPIO/lgpio off a Pi: RuntimeError, lgpio.error, OSError
+        raise BoardError(f"cannot drive the GPIO pins: {e}") from e
+
+
+def make_sim_hardware(link: Any) -> Any:
+    """Simulated sensors and LEDs (baoboard.simhw) on a real clock, with the serial side on `link`."""
+    from baoboard.simhw import SimHardware
+
+    class ClockedSimHardware(SimHardware):
+        def __init__(self) -> None:
+            super().__init__()
+            self.link = link
+            self._t0 = time.monotonic()
+
+        def ticks_ms(self) -> int:
+            return int((time.monotonic() - self._t0) * 1000)
+
+        def serial_read(self, buf: bytearray) -> int:
+            if self.link is None:
+                return 0
+            try:
+                data = self.link.read(len(buf))
+            except (OSError, ValueError):
+                return 0
+            n = len(data) if data else 0
+            buf[:n] = data[:n]
+            return n
+
+        def serial_write(self, data: bytes) -> None:
+            if self.link is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self.link.write(data)
+
+        def close(self) -> None:
+            close = getattr(self.link, "close", None)
+            if close is not None:
+                close()
+
+    return ClockedSimHardware()
+
+
+class Runner:
+    """The board application on a Hardware, run as firmware/main.py runs it on the Pico: one step() per scan,
+    paced; an exception is reported on the serial link (N0 ERROR) and the application starts again from the
+    journal, so the game comes back at its last completed move."""
+
+    def __init__(self, hw: Any, data: Path, board_id: str, scan_ms: float = SCAN_MS,
+                 say: Callable[[str], None] | None = None) -> None:
+        from baoboard.storage import FileStorage
+
+        self.hw = hw
+        self.storage = FileStorage(str(data))
+        self.board_id = board_id
+        self.scan_ms = scan_ms
+        self.say = say or (lambda m: None)
+        self.app: Any = None
+        self.steps = 0
+        self.errors: list[str] = []
+        self._retry_at = 0.0
+
+    def boot(self) -> None:
+        from baoboard.app import App
+
+        self.app = App(self.hw, self.storage, board_id=self.board_id)
+        self.app.boot()
+
+    def step(self) -> None:
+        try:
+            if self.app is None:
+                if time.monotonic() < self._retry_at:
+                    return
+                self.boot()
+            self.app.step()
+            self.steps += 1
+        except Exception as e:  # as firmware/main.py: report, restart the application
+            self._fault(e)
+
+    def _fault(self, e: Exception) -> None:
+        from baoboard.frames import encode
+
+        text = repr(e).replace("\n", " ")[:200]
+        self.errors.append(text)
+        self.say(f"the board application stopped ({text}); starting it again")
+        with contextlib.suppress(Exception):
+            self.hw.serial_write(encode("N", 0, "ERROR", text))
+        self.app = None
+        self._retry_at = time.monotonic() + (0.2 if len(self.errors) < 5 else 2.0)
+
+    def run(self, stop: threading.Event, until: float | None = None) -> None:
+        """Scan until stop is set (or time.monotonic() passes until)."""
+        pause = self.scan_ms / 1000
+        while not stop.is_set() and (until is None or time.monotonic() < until):
+            self.step()
+            if pause > 0:
+                stop.wait(pause)
+
+
+# ------------------------------------------------------------------------------------------ the logger
+
+
+def follow(url: str, store_dir: str | None, stop: threading.Event, south: str | None = None,
+           north: str | None = None, place: str | None = None, out: Any = None,
+           err: Any = None, drain: float = 0.5) -> int:
+    """The logger of `bao log` on the board's serial side (bao_host.link + bao_host.logger): every event is
+    stored, then acknowledged; each stored move is printed to `out`, the logger's messages to `err`. Once
+    `stop` is set it goes on until nothing has arrived for `drain` seconds."""
+    from bao_host.link import Link, LinkError
+    from bao_host.logger import Logger, ProtocolError
+    from bao_host.store import Store
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    with Store(store_dir, report=lambda m: print("bao: " + m, file=err)) as store:
+        logger = Logger(store, south=south, north=north, place=place)
+        last: list[Any] = []  # the last message printed
+
+        def tell() -> None:
+            msgs = list(logger.messages)
+            start = 0
+            if last:
+                start = next((k + 1 for k in range(len(msgs) - 1, -1, -1) if msgs[k] is last[0]), 0)
+            for m in msgs[start:]:
+                print(f"logger: {m.text}", file=err, flush=True)
+            if msgs:
+                last[:] = msgs[-1:]
+
+        link = Link(url, reply_timeout=1.0, backoff=(0.05, 1.0), on_error=lambda m: logger.say("warn", m))
+        info: Any = None
+        quiet_since: float | None = None
+        try:
+            while True:
+                if stop.is_set():  # drain what the board sent before it stopped, then end
+                    quiet_since = quiet_since or time.monotonic()
+                    if time.monotonic() - quiet_since > drain:
+                        break
+                events = link.poll(0.05)
+                if events and quiet_since is not None:
+                    quiet_since = time.monotonic()
+                if link.info is not None and link.info is not info:  # a handshake, or the board restarted
+                    info = link.info
+                    try:
+                        logger.hello(info.fields, url)
+                    except ProtocolError as e:
+                        print(f"bao board: {e}", file=err)
+                        return 2
+                    logger.connection("connected", url)
+                for ev in events:
+                    res = logger.event(ev.seq, ev.type, ev.payload, ev.line.decode("utf-8", "replace"),
+                                       epoch=ev.epoch)
+                    link.ack(ev.seq)  # durable in the store: the board may forget it
+                    if ev.type == "MOVE" and res.stored:
+                        print(ev.payload.split(" ", 1)[0], file=out, flush=True)
+                tell()
+        except LinkError as e:
+            print(f"bao board: logger: {e}", file=err)
+            return 1
+        finally:
+            link.close()
+            tell()
+    return 0
+
+
+# -------------------------------------------------------------------------------------------- bao board
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("board", help="run the board application on a Raspberry Pi wired to the board",
+                       description="Run the board application (the Pico's, unchanged) on a Raspberry Pi wired "
+                                   "to the reference hardware (hardware/README.md), or on simulated hardware.")
+    p.add_argument("--hal", choices=("rpi", "sim"), default="rpi",
+                   help="rpi: RPi.GPIO on the board's header J1; sim: simulated sensors and LEDs")
+    p.add_argument("--port", default="pty", metavar="URL",
+                   help="serial side: 'pty' (a pseudo-terminal, path printed), socket://HOST:PORT (served "
+                        "here; port 0 picks one), a device or pyserial URL (/dev/ttyGS0), or 'none'")
+    p.add_argument("--data", metavar="DIR",
+                   help="the board's flash: journal and self-test mapping (default: board-HAL in the "
+                        "user data folder)")
+    p.add_argument("--log", action="store_true",
+                   help="run the logger (bao log) in this process; --port is then not used")
+    p.add_argument("--store", metavar="DIR", help="with --log: the game store (default: the one bao log uses)")
+    p.add_argument("--south", metavar="NAME", help="with --log: South's player")
+    p.add_argument("--north", metavar="NAME", help="with --log: North's player")
+    p.add_argument("--place", metavar="PLACE", help="with --log: where the game is played")
+    p.add_argument("--board-id", help="the board's id in the handshake (default: from the Pi's serial number)")
+    p.add_argument("--scan-ms", type=float, default=SCAN_MS, help="pause between two scans, in ms")
+    p.add_argument("--half-period-us", type=float, default=0.0,
+                   help="rpi: extra time per clock half period for long wires (default 0: as fast as "
+                        "Python toggles the pins)")
+    p.add_argument("--brightness", type=int, default=None, metavar="0..31",
+                   help="rpi: the LEDs' global brightness (never above the board's cap)")
+    p.add_argument("--duration", type=float, default=None, metavar="SECONDS", help="stop after SECONDS")
+    p.set_defaults(func=run)
+
+    s = sub.add_parser("selftest", help="self-test of the assembled board: LED walk, touch each lit pit",
+                       description="LED walk, then 'touch each lit pit': records which sensor bit answers for "
+                                   "each pit and stores the mapping (hardware/README.md, Self-test).")
+    where = s.add_mutually_exclusive_group(required=True)
+    where.add_argument("--hal", choices=("rpi",), help="run it here, on a Raspberry Pi wired to the board")
+    where.add_argument("--port", metavar="URL",
+                       help="ask a board over its serial link (a Pico's USB port, a `bao board` socket)")
+    s.add_argument("--data", metavar="DIR", help="rpi: where the mapping is stored (the `bao board --data`)")
+    s.add_argument("--walk-ms", type=int, default=150, help="rpi: how long each pit lights in the LED walk")
+    s.add_argument("--pit-timeout", type=float, default=20.0, metavar="SECONDS",
+                   help="rpi: a pit that does not answer within SECONDS is skipped")
+    s.add_argument("--verdict-s", type=float, default=5.0, metavar="SECONDS",
+                   help="rpi: how long the verdict stays lit (green, failed pits red)")
+    s.add_argument("--half-period-us", type=float, default=0.0, help="rpi: as for bao board")
+    s.add_argument("--wait", type=float, default=1800.0, metavar="SECONDS",
+                   help="--port: how long to wait for the board's result")
+    s.set_defaults(func=run_selftest)
+
+
+def _say(msg: str) -> None:
+    print(f"bao board: {msg}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _sigterm_stops(stop: threading.Event) -> Iterator[None]:
+    """SIGTERM (systemctl stop) ends the loop like Ctrl-C, so the LEDs go dark and the pins are released."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def run(args: argparse.Namespace, *, gpio: Any = None, stop: threading.Event | None = None) -> int:
+    """`bao board`. gpio: a module with the RPi.GPIO API instead of RPi.GPIO (tests); stop: ends the run."""
+    stop = stop or threading.Event()
+    try:
+        return _run(args, gpio, stop)
+    except BoardError as e:
+        print(f"bao board: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace, gpio: Any, stop: threading.Event) -> int:
+    from bao_host.sim import SocketLink
+
+    data = Path(args.data) if args.data else default_data_dir(args.hal)
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BoardError(f"cannot use {data} as the board's flash: {e.strerror or e}") from e
+    local: SocketLink | None = None
+    if args.log:  # the logger talks to the board over a private local socket, as it would over USB
+        local = SocketLink("127.0.0.1", 0)
+        link: Any = SideStream(local)
+        where = local.path
+    else:
+        link, where = open_serial(args.port)
+    hw: Any = None
+    try:
+        if args.hal == "rpi":
+            hw = make_rpi_hardware(link, data, gpio, args.half_period_us, args.brightness, _say)
+            board_id = args.board_id or rpi_board_id()
+        else:
+            hw = make_sim_hardware(link)
+            board_id = args.board_id or "sim-board"
+        runner = Runner(hw, data, board_id, args.scan_ms, _say)
+        if not args.log:
+            print(f"board serial: {where}", file=sys.stderr, flush=True)
+            if where.startswith("socket://0.0.0.0:"):
+                print(f"  (a logger elsewhere: bao log --port socket://<this machine>:{where.rsplit(':', 1)[1]})",
+                      file=sys.stderr, flush=True)
+        _say(f"{board_id} on {args.hal}, flash in {data}")
+        until = time.monotonic() + args.duration if args.duration is not None else None
+        with _sigterm_stops(stop):
+            if not args.log:
+                runner.run(stop, until)
+                return 1 if runner.steps == 0 and runner.errors else 0
+            board_done = threading.Event()
+
+            def board() -> None:
+                try:
+                    runner.run(stop, until)
+                finally:
+                    board_done.set()
+
+            t = threading.Thread(target=board, name="bao-board", daemon=True)
+            t.start()
+            try:  # the logger stops when the board does (stop, --duration)
+                status = follow(where, args.store, board_done, args.south, args.north, args.place)
+            finally:
+                stop.set()
+                t.join(10)
+            return status
+    finally:
+        if hw is not None and hasattr(hw, "close"):
+            with contextlib.suppress(Exception):
+                hw.close()
+        elif link is not None:
+            with contextlib.suppress(Exception):
+                link.close()
+
+
+# ------------------------------------------------------------------------------------------ bao selftest
+
+
+def summary(result: dict[str, Any]) -> tuple[int, list[str]]:
+    """The self-test's result in words, and the exit status: 0 when every pit answered on a bit of its own
+    (the recorded mapping is usable, mismatches included), 1 when pits are missing or share a bit."""
+    lines: list[str] = []
+    mism, missing, dups = result.get("mismatches") or [], result.get("missing") or [], result.get("duplicates") or []
+    if result.get("ok"):
+        lines.append("all 32 pits answer at the sensor bits of the board description")
+    if mism:
+        lines.append(f"{len(mism)} pit(s) answer at another sensor bit than hardware/board.json says: "
+                     f"{', '.join(mism)} (the recorded mapping reads them right; or fix the wires)")
+    if missing:
+        lines.append(f"{len(missing)} pit(s) never answered: {', '.join(missing)} (check the touch module, its "
+                     "wire to the 74HC165 and the pit's LED position)")
+    if dups:
+        lines.append(f"sensor bit(s) {', '.join(str(b) for b in dups)} answered for more than one pit")
+    if not lines:
+        lines.append("no result")
+    return (1 if missing or dups or "pit_sensor_bit" not in result else 0), lines
+
+
+class _Prompting:
+    """The hardware seen by the self-test, telling the person at the board what to do."""
+
+    def __init__(self, hw: Any, out: Any) -> None:
+        self.hw = hw
+        self.out = out
+        self.lit = -1
+
+    def read_raw(self) -> bytearray:
+        raw: bytearray = self.hw.read_raw()
+        return raw
+
+    def feed_watchdog(self) -> None:
+        self.hw.feed_watchdog()
+
+    def show(self, frame: bytearray) -> None:
+        self.hw.show(frame)
+        lit = [i for i in range(32) if frame[3 * i] or frame[3 * i + 1] or frame[3 * i + 2]]
+        if len(lit) == 1 and frame[3 * lit[0]:3 * lit[0] + 3] == b"\x00\xff\x00" and lit[0] != self.lit:
+            from baoboard.drivers.selftest import name
+
+            self.lit = lit[0]
+            print(f"touch {name(lit[0])}", file=self.out, flush=True)
+
+
+def run_selftest(args: argparse.Namespace, *, gpio: Any = None) -> int:
+    """`bao selftest`. gpio: a module with the RPi.GPIO API instead of RPi.GPIO (tests)."""
+    try:
+        if args.port:
+            return _selftest_remote(args.port, args.wait)
+        return _selftest_rpi(args, gpio)
+    except BoardError as e:
+        print(f"bao selftest: {e}", file=sys.stderr)
+        return 2
+
+
+def _selftest_rpi(args: argparse.Namespace, gpio: Any) -> int:
+    from baoboard.drivers import selftest
+
+    data = Path(args.data) if args.data else default_data_dir("rpi")
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BoardError(f"cannot use {data}: {e.strerror or e}") from e
+    path = data / SELFTEST_FILE
+    hw = make_rpi_hardware(None, data, gpio, args.half_period_us)  # the test reads raw bits, no mapping
+    err = sys.stderr
+    try:
+        seen = _Prompting(hw, err)
+        print("LED walk: each pit lights blue in turn (A1..A8, B8..B1, a1..a8, b8..b1); a light out of place is "
+              "an LED wired out of order", file=err, flush=True)
+        selftest.walk(seen, ms=args.walk_ms)
+        print(f"touch each pit when it lights green; let go when it flashes white ({args.pit_timeout:g} s per "
+              "pit, then it is skipped)", file=err, flush=True)
+        result = selftest.touch_test(seen, timeout_ms=int(args.pit_timeout * 1000))
+        selftest.save(result, str(path))
+        frame = bytearray(96)
+        for i in range(32):  # the verdict, as selftest.run shows it: all green, or the failed pits in red
+            bad = selftest.name(i) in result["mismatches"] or selftest.name(i) in result["missing"]
+            frame[3 * i + (0 if bad else 1)] = 255
+        hw.show(frame)
+        status, lines = summary(result)
+        for line in lines:
+            print(f"selftest: {line}", flush=True)
+        print(f"selftest: stored in {path}" + (" (bao board reads the pits with it)" if status == 0 else ""),
+              flush=True)
+        time.sleep(max(0.0, args.verdict_s))  # the verdict on the board: green, failed pits red
+    finally:
+        hw.close()  # lights off, pins released
+    return status
+
+
+def _selftest_remote(url: str, wait: float) -> int:
+    """SELFTEST over the serial link: the board answers OK, runs the self-test, and reports the result as a
+    SELFTEST event. Events are not acknowledged here: they stay with the board for the logger."""
+    from bao_host.link import Link, LinkError
+
+    link = Link(url)
+    try:
+        try:
+            info = link.connect()
+        except LinkError as e:
+            raise BoardError(str(e)) from e
+        try:
+            r = link.command("SELFTEST")
+        except LinkError as e:
+            raise BoardError(f"no answer to SELFTEST: {e}") from e
+        if not r.ok:
+            if r.payload.startswith("unknown"):
+                raise BoardError(f"the board ({info.board}, firmware {info.fw}) has no SELFTEST command "
+                                 "(ERR unknown): on a Pico run it with mpremote exec \"from baoboard.drivers "
+                                 "import selftest; selftest.main()\", or hold the four corner pits")
+            raise BoardError(f"the board refused SELFTEST: {r.payload}")
+        print("selftest: the board runs its self-test: watch the LED walk, then touch each pit when it lights "
+              "green", file=sys.stderr, flush=True)
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            for ev in link.poll(0.2):
+                if ev.type == "SELFTEST" and ev.seq > info.last:
+                    try:
+                        result = ev.json()
+                    except ValueError as e:
+                        raise BoardError(f"unreadable SELFTEST result: {ev.payload[:80]!r}") from e
+                    if not isinstance(result, dict):
+                        raise BoardError(f"unreadable SELFTEST result: {ev.payload[:80]!r}")
+                    status, lines = summary(result)
+                    for line in lines:
+                        print(f"selftest: {line}", flush=True)
+                    print("selftest: " + json.dumps(result.get("pit_sensor_bit")), flush=True)
+                    return status
+        raise BoardError(f"no SELFTEST result from the board within {wait:g} s")
+    finally:
+        link.close()
