@@ -127,8 +127,8 @@ def run_faults(tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates 
                 p, m = g.moves[i]
                 job = runner.perform(p, m)
                 r = rng.random()
-                at = time.monotonic() + rng.uniform(0.0, 0.015)
-                while not job.done.wait(0.001):
+                at = time.monotonic() + rng.uniform(0.0, 0.03)
+                while not job.done.wait(0.001) or r is not None:  # (the instant may come after the hands)
                     if r is not None and time.monotonic() >= at:
                         if r < P_KILL:
                             logger.kill()
@@ -142,6 +142,10 @@ def run_faults(tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates 
                 job.wait()
                 if not logger.alive:
                     logger.start()
+                # at a person's pace: the next move once the logger has this one (or a while has passed)
+                end = time.monotonic() + 5
+                while not (runner.idle and runner.wire.synced) and time.monotonic() < end:
+                    fast_forward()
                 if board.power_cuts != cuts:  # the power went meanwhile: where does the board stand?
                     cuts = board.power_cuts
                     j = where(i, g)
