@@ -8,7 +8,10 @@ released for 4): the activation's time is the moment the hand reaches the pit, s
 (3 stable scans) is included. The logger is `bao log`'s: bao_host.session.LinkSession over bao_host.link,
 pyserial on the pty; "stored" is when the logger has committed the event to SQLite (WAL, synchronous=FULL),
 rewritten and fsynced the transcript and appended and fsynced the event log, just before it acknowledges
-the event. The host's own share (event written by the board -> stored) is given too."""
+the event. The host's own share (event written by the board -> stored) is given too.
+
+Then the fault run of tests/host/test_e2e_faults.py (`run_faults`: a proxy injecting flipped, dropped and
+duplicated bytes, line noise and disconnects, the logger killed, the board's power cut) and its counts."""
 
 from __future__ import annotations
 
@@ -112,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3, help="games played (default 3)")
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
+    ap.add_argument("--no-faults", action="store_true", help="leave out the fault run")
     args = ap.parse_args(argv)
     full: list[float] = []
     host: list[float] = []
@@ -145,6 +149,23 @@ def main(argv: list[str] | None = None) -> int:
             + ", ".join(f"{m:.1f}" for m in medians) + " ms. "
             f"Measured on {platform.machine()} ({os.cpu_count()} cores), Python {platform.python_version()}, "
             f"{time.strftime('%Y-%m-%d')}; fsync dominates the host's share and varies with the disk.\n")
+    if not args.no_faults:
+        sys.path.insert(0, str(ROOT / "tests" / "host"))
+        from test_e2e_faults import SEED, run_faults
+
+        with tempfile.TemporaryDirectory() as d:
+            rep = run_faults(Path(d))
+        ft = Table([f"fault injected (test_e2e_faults.py, seed {SEED})", "count"])
+        for kind, n in sorted(rep["faults"].items()):
+            ft.add(kind, str(n))
+        ftext = ft.render()
+        print(ftext)
+        note += (f"\n{ftext}\n\nDuring those faults: {rep['games']} games (the 1994 game, random Zanzibar and "
+                 f"Malawi games), {rep['moves']} moves stored, 0 lost, 0 duplicated, 0 flagged; "
+                 f"{rep['moves redone after a power cut']} moves played again by the hands after a power cut "
+                 f"took them; {rep['relayed bytes']} bytes relayed; the logger started {rep['logger starts']} "
+                 f"times; {rep['seconds']} s. `pytest tests/host/test_e2e_faults.py -s` prints the same line "
+                 "(BAO_FAULT_SEED=n for another seed).\n")
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Host", text + "\n\n" + note)
     return 0
