@@ -242,64 +242,56 @@ class Runner:
 
 
 def follow(url: str, store_dir: str | None, stop: threading.Event, south: str | None = None,
-           north: str | None = None, place: str | None = None, out: Any = None,
+           north: str | None = None, place: str | None = None, live: bool = False, out: Any = None,
            err: Any = None, drain: float = 0.5) -> int:
-    """The logger of `bao log` on the board's serial side (bao_host.link + bao_host.logger): every event is
-    stored, then acknowledged; each stored move is printed to `out`, the logger's messages to `err`. Once
-    `stop` is set it goes on until nothing has arrived for `drain` seconds."""
-    from bao_host.link import Link, LinkError
-    from bao_host.logger import Logger, ProtocolError
+    """The logger of `bao log` (bao_host.session.LinkSession: each event stored, then acknowledged) on the
+    board's serial side. live: its rich live view; otherwise each stored move is printed to `out`, one per
+    line, and the logger's messages to `err`. Once `stop` is set it goes on until nothing has arrived for
+    `drain` seconds, so that what the board sent last is stored too."""
+    from bao_host.log_commands import live_view
+    from bao_host.logger import Logger, Message
+    from bao_host.session import LinkSession
     from bao_host.store import Store
 
     out = out or sys.stdout
     err = err or sys.stderr
+
+    def say(m: Message) -> None:
+        prefix = {"warn": "warning: ", "error": "error: "}.get(m.level, "")
+        print(f"bao board: logger: {prefix}{m.text}", file=err, flush=True)
+
     with Store(store_dir, report=lambda m: print("bao: " + m, file=err)) as store:
-        logger = Logger(store, south=south, north=north, place=place)
-        last: list[Any] = []  # the last message printed
+        logger = Logger(store, south=south, north=north, place=place, on_message=None if live else say)
+        session = LinkSession(url, logger, backoff=(0.05, 1.0))
+        if not live:
+            def stored(ev: Any, res: Any) -> None:
+                if ev.type == "MOVE" and res.stored:
+                    print(ev.payload.split(" ", 1)[0], file=out, flush=True)
 
-        def tell() -> None:
-            msgs = list(logger.messages)
-            start = 0
-            if last:
-                start = next((k + 1 for k in range(len(msgs) - 1, -1, -1) if msgs[k] is last[0]), 0)
-            for m in msgs[start:]:
-                print(f"logger: {m.text}", file=err, flush=True)
-            if msgs:
-                last[:] = msgs[-1:]
+            session.on_stored = stored
+        last = [0, 0.0]  # events stored, when that count last changed
 
-        link = Link(url, reply_timeout=1.0, backoff=(0.05, 1.0), on_error=lambda m: logger.say("warn", m))
-        info: Any = None
-        quiet_since: float | None = None
+        def until() -> bool:
+            if not stop.is_set():
+                return False
+            now = time.monotonic()
+            if session.stored != last[0] or not last[1]:
+                last[0], last[1] = session.stored, now
+            return now - last[1] > drain
+
         try:
-            while True:
-                if stop.is_set():  # drain what the board sent before it stopped, then end
-                    quiet_since = quiet_since or time.monotonic()
-                    if time.monotonic() - quiet_since > drain:
-                        break
-                events = link.poll(0.05)
-                if events and quiet_since is not None:
-                    quiet_since = time.monotonic()
-                if link.info is not None and link.info is not info:  # a handshake, or the board restarted
-                    info = link.info
-                    try:
-                        logger.hello(info.fields, url)
-                    except ProtocolError as e:
-                        print(f"bao board: {e}", file=err)
-                        return 2
-                    logger.connection("connected", url)
-                for ev in events:
-                    res = logger.event(ev.seq, ev.type, ev.payload, ev.line.decode("utf-8", "replace"),
-                                       epoch=ev.epoch)
-                    link.ack(ev.seq)  # durable in the store: the board may forget it
-                    if ev.type == "MOVE" and res.stored:
-                        print(ev.payload.split(" ", 1)[0], file=out, flush=True)
-                tell()
-        except LinkError as e:
-            print(f"bao board: logger: {e}", file=err)
-            return 1
+            if live:
+                from rich.live import Live
+
+                with Live(live_view(logger), refresh_per_second=8, transient=False) as view:
+                    session.run(until=until, on_tick=lambda: view.update(live_view(logger)), tick=0.05)
+            else:
+                session.run(until=until, tick=0.05)
         finally:
-            link.close()
-            tell()
+            session.close()
+        if session.fatal:
+            print(f"bao board: {session.fatal}", file=err)
+            return 2
     return 0
 
 
@@ -324,6 +316,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--south", metavar="NAME", help="with --log: South's player")
     p.add_argument("--north", metavar="NAME", help="with --log: North's player")
     p.add_argument("--place", metavar="PLACE", help="with --log: where the game is played")
+    p.add_argument("--quiet", action="store_true",
+                   help="with --log: no live view; each stored move on stdout, messages on stderr")
     p.add_argument("--board-id", help="the board's id in the handshake (default: from the Pi's serial number)")
     p.add_argument("--scan-ms", type=float, default=SCAN_MS, help="pause between two scans, in ms")
     p.add_argument("--half-period-us", type=float, default=0.0,
@@ -426,7 +420,8 @@ def _run(args: argparse.Namespace, gpio: Any, stop: threading.Event) -> int:
             t = threading.Thread(target=board, name="bao-board", daemon=True)
             t.start()
             try:  # the logger stops when the board does (stop, --duration)
-                status = follow(where, args.store, board_done, args.south, args.north, args.place)
+                live = not args.quiet and sys.stdout.isatty()
+                status = follow(where, args.store, board_done, args.south, args.north, args.place, live)
             finally:
                 stop.set()
                 t.join(10)
