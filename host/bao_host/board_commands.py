@@ -547,9 +547,8 @@ def _selftest_remote(url: str, wait: float) -> int:
             raise BoardError(f"no answer to SELFTEST: {e}") from e
         if not r.ok:
             if r.payload.startswith("unknown"):
-                raise BoardError(f"the board ({info.board}, firmware {info.fw}) has no SELFTEST command "
-                                 "(ERR unknown): on a Pico run it with mpremote exec \"from baoboard.drivers "
-                                 "import selftest; selftest.main()\", or hold the four corner pits")
+                raise BoardError(f"the board ({info.board}, firmware {info.fw}) has no SELFTEST command yet "
+                                 "(ERR unknown): see hardware/README.md, Self-test, for the other ways")
             raise BoardError(f"the board refused SELFTEST: {r.payload}")
         print("selftest: the board runs its self-test: watch the LED walk, then touch each pit when it lights "
               "green", file=sys.stderr, flush=True)

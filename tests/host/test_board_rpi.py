@@ -248,7 +248,7 @@ def test_bao_board_rpi_with_the_logger_in_process(tmp_path: Path) -> None:
     store = tmp_path / "store"
     t, stop, status, out = start(["board", "--hal", "rpi", "--log", "--store", str(store), "--data",
                                   str(tmp_path / "flash"), "--scan-ms", "0", "--board-id", "rpi-log",
-                                  "--south", "Ramadhan", "--north", "Kijumbe"], gpio)
+                                  "--south", "Ramadhan", "--north", "Kijumbe", "--quiet"], gpio)
     want, ps, moves = want_moves()
     n = 6
     hands = Hands(WiredBoard(fake, gpio), hold=5, gap=5)
