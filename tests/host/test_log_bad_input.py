@@ -211,7 +211,7 @@ def test_corrupt_files_in_the_data_dir_are_reported_and_logging_goes_on(tmp_path
     (games / "elsewhere.txt").write_text("not a transcript at all")
     board = ScriptedBoard("OK " + hello(last=2), [game_line(), move_line(2, 0)])
     try:
-        r = _bao_log(tmp_path, board.url, 4)
+        r = _bao_log(tmp_path, board.url, 2.5)
     finally:
         board.close()
     assert r.returncode == 0, r.stderr
@@ -230,7 +230,7 @@ def test_corrupt_files_in_the_data_dir_are_reported_and_logging_goes_on(tmp_path
     db.write_bytes(b"this is not a database" * 100)
     board = ScriptedBoard("OK " + hello(board="script-2", last=2), [game_line(), move_line(2, 0)])
     try:
-        r = _bao_log(tmp_path, board.url, 4)
+        r = _bao_log(tmp_path, board.url, 2.5)
     finally:
         board.close()
     assert r.returncode == 0, r.stderr
