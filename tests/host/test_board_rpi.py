@@ -436,7 +436,7 @@ def test_bao_selftest_on_a_miswired_board(tmp_path: Path) -> None:
 
 def test_bao_selftest_a_pit_that_never_answers(tmp_path: Path) -> None:
     fake = FakeBoard("sk9822", controller="rpi")
-    status, out, _, finger = run_selftest(fake, tmp_path, frozenset({"b3"}), "--pit-timeout", "0.3")
+    status, out, _, finger = run_selftest(fake, tmp_path, frozenset({"b3"}), "--pit-timeout", "1")
     assert status == 1
     assert "1 pit(s) never answered: b3" in out
     assert "b3" not in finger.touched and len(finger.touched) == 31
@@ -513,3 +513,33 @@ def test_bao_selftest_port_of_a_board_without_the_command(tmp_path: Path,
         t.join(10)
     err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("bao selftest")]
     assert status == 2 and len(err) == 1, err
+
+
+def test_runner_reports_a_fault_and_starts_again(tmp_path: Path) -> None:
+    """As firmware/main.py: whatever escapes the application is reported (N0 ERROR) and the application
+    starts again from its journal."""
+    from baoboard.simhw import SimHardware
+
+    class Flaky(SimHardware):  # type: ignore[misc]
+        fail = 1
+
+        def read_pits(self, bitmap: bytearray) -> None:
+            if self.fail and self.t > 20:
+                self.fail -= 1
+                raise OSError("sensor chain gone")
+            super().read_pits(bitmap)
+
+    hw = Flaky()
+    said: list[str] = []
+    runner = board_commands.Runner(hw, tmp_path, "rpi-x", scan_ms=0, say=said.append)
+    for _ in range(20):
+        hw.t += 5
+        runner.step()
+    assert runner.errors == ["OSError('sensor chain gone')"] and said
+    assert b"N0 ERROR OSError('sensor chain gone')" in bytes(hw.tx)
+    runner._retry_at = 0.0  # (the restart waits 0.2 s)
+    for _ in range(5):
+        hw.t += 5
+        runner.step()
+    assert runner.app is not None and runner.steps >= 8  # 3 before the fault, 5 after the restart
+    assert bytes(hw.tx).count(b"H0 HELLO") == 2  # booted twice
