@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         ftext = ft.render()
         print(ftext)
         note += (f"\n{ftext}\n\nDuring those faults: {rep['games']} games (the 1994 game, random Zanzibar and "
-                 f"Malawi games), {rep['moves']} moves stored, 0 lost, 0 duplicated, 0 flagged; "
+                 f"Malawi games), {rep['moves']} moves stored, 0 lost, 0 duplicated, {rep['flagged']} flagged; "
                  f"{rep['moves redone after a power cut']} moves played again by the hands after a power cut "
                  f"took them; {rep['relayed bytes']} bytes relayed; the logger started {rep['logger starts']} "
                  f"times; {rep['seconds']} s. `pytest tests/host/test_e2e_faults.py -s` prints the same line "
