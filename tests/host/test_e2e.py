@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 from bao import core, notation
 from bao_host.logger import Logger
+from bao_host.run import make_board
 from bao_host.session import LinkSession
 from bao_host.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.store import Store
-from bao_host.tui import BaoApp, SimBoard
+from bao_host.tui import BaoApp
 from baoboard.recogniser import PIT, activations
 from simrig import ROOT, T1994, Played, check_store, game_1994, play, random_game, wait_for
 
@@ -124,14 +125,11 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
     g1994 = game_1994()
 
     async def run() -> None:
-        (tmp_path / "flash").mkdir()
-        link = PtyLink()
-        runner = SimRunner(CPythonBoard(str(tmp_path / "flash"), board_id="sim-tui"), link).start()
         with Store(tmp_path / "data") as st:
             lg = Logger(st)
-            s = LinkSession(link.path, lg)
-            board = SimBoard(runner, s)
-            app = BaoApp(board, lg, pump=lambda: s.poll(0) and None, tick=0.02)
+            board, pump, connection = make_board(lg, tmp_path / "flash")  # what `make run` does
+            s, runner = board.session, board.runner
+            app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
             async with app.run_test(size=(160, 50)) as pilot:
                 for _ in range(200):
                     await pilot.pause(0.02)
@@ -163,7 +161,7 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
             assert [g.plies for g in games] == [T1994.plies[:plies - 1], []]
             assert [g.ruleset for g in games] == [core.ZANZIBAR, core.MALAWI]
             s.close()
-        runner.close()
+            board.close()
 
     asyncio.run(run())
 
