@@ -239,3 +239,18 @@ def test_corrupt_files_in_the_data_dir_are_reported_and_logging_goes_on(tmp_path
         plies = sorted(len(x.plies) for x in st.games())
         assert plies == [1, 1, 3]  # the two games rebuilt from their transcripts, and the new one
     assert any(p.name.startswith("index.sqlite3.corrupt-") for p in tmp_path.iterdir())
+
+
+def test_bao_log_live_view(tmp_path: Path) -> None:
+    """Without --quiet: the board, the last moves, whose turn, the connection (rich), no error."""
+    board = ScriptedBoard("OK " + hello(last=2), [game_line(), move_line(2, 0)])
+    try:
+        r = subprocess.run([sys.executable, "-m", "bao_host.cli", "log", "--port", board.url, "--data",
+                            str(tmp_path), "--duration", "1.5", "--south", "Ramadhan"],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT)
+    finally:
+        board.close()
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    for what in ("[connected] socket://127.0.0.1:", "last moves: 1.7L*", "North to move", "Ramadhan (South)",
+                 "moves stored 1"):
+        assert what in r.stdout, (what, r.stdout)
