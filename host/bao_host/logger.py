@@ -145,7 +145,7 @@ class Logger:
             self.on_change()
 
     def connection(self, state: str, port: str = "") -> None:
-        if state == "connected" and self.view.connection not in ("connected", "searching"):
+        if state == "connected" and self.view.connection not in ("connected", "searching", "connecting"):
             self.counters.reconnects += 1
         self.view.connection = state
         if port:
