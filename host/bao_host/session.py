@@ -51,9 +51,13 @@ class LinkSession:
     def connected(self) -> bool:
         return self.link.connected
 
-    # ---- link callbacks
+    # ---- link callbacks (a failing disk is reported; it never stops the link)
     def _resume(self, info: BoardInfo) -> int:
-        return self.logger.store.last_seq(info.board or "unknown", info.epoch)
+        try:
+            return self.logger.store.last_seq(info.board or "unknown", info.epoch)
+        except Exception as e:
+            self.logger.say("error", f"cannot read the store's resume point ({e}): the board's ack level is used")
+            return info.acked
 
     def _on_hello(self, info: BoardInfo) -> None:
         try:
@@ -61,6 +65,8 @@ class LinkSession:
         except ProtocolError as e:
             self.fatal = str(e)
             return
+        except Exception as e:
+            self.logger.say("error", f"board {info.board}: not recorded in the store ({e})")
         self.logger.connection("connected", self.link.url)
         self._was_connected = True
 
@@ -71,11 +77,17 @@ class LinkSession:
 
     def _on_bad(self, reason: str, line: bytes) -> None:
         shown = line[:60].decode("utf-8", "replace")
-        self.logger.bad_input(f"a bad line from the board ({reason}) was dropped: {shown!r}",
-                              line.decode("utf-8", "replace"))
+        try:
+            self.logger.bad_input(f"a bad line from the board ({reason}) was dropped: {shown!r}",
+                                  line.decode("utf-8", "replace"))
+        except Exception as e:
+            self.logger.say("error", f"a bad line from the board ({reason}) was dropped, not logged ({e})")
 
     def _on_notice(self, typ: str, payload: str, line: bytes) -> None:
-        self.logger.notice(typ, payload, line.decode("utf-8", "replace"))
+        try:
+            self.logger.notice(typ, payload, line.decode("utf-8", "replace"))
+        except Exception as e:
+            self.logger.say("error", f"board notice {typ} not logged ({e})")
 
     # ---- the loop
     def poll(self, timeout: float = 0.05) -> int:
