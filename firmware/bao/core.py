@@ -261,6 +261,43 @@ def ring_direction(ring: int, right: int) -> int:
     return -1 if right else 1
 
 
+# Move text (rulings G7): writing a move is here, next to pit names, because the board writes every move
+# it reports and should not load bao.notation (parsing, transcripts) for it; bao.notation re-exports these.
+DONKERS = "donkers"
+KIBA = "kiba"
+DIALECTS = (DONKERS, KIBA)
+
+
+def _marks(dialect: str) -> tuple:
+    if dialect == DONKERS:
+        return "L", "R", ">"
+    if dialect == KIBA:
+        return "<", ">", "+"
+    raise NotationError("unknown dialect %r (donkers or kiba)" % (dialect,))
+
+
+def format_move(move: int, side: int, dialect: str = DONKERS) -> str:
+    """Text of a move as returned by legal_moves (its descriptive bits say takasa, takasia, namua)."""
+    left, right, house = _marks(dialect)
+    r = move & RING
+    out = ""
+    if move & NAMUA:
+        out = str(r + 1)
+        if move & TAKASA or 1 < r < 6:
+            out += right if move & RIGHT else left
+    else:
+        if r < 8:
+            out = ("A" if side == 0 else "a") + str(r + 1)
+        else:
+            out = ("B" if side == 0 else "b") + str(16 - r)
+        out += right if move & RIGHT else left
+    if move & TAKASA:
+        out += "**" if move & MAKES_TAKASIA else "*"
+    if move & PLAY:
+        out += house
+    return out
+
+
 def _front_empty(d: bytearray, base: int) -> bool:
     for i in range(base, base + 8):
         if d[i]:

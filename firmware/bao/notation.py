@@ -3,14 +3,16 @@
 #   "kiba":    [row] pit [<|>] [* | **] [+]     the revised edition: < > for L R and + plays the house
 # In the namua stage the row letter is omitted (and accepted); a namua capture's letter names the kichwa
 # the captured seeds go in from (L = pit 1, R = pit 8) and is omitted where the kichwa is forced (1.4b).
+# Writing a move (format_move, the dialects) is in bao.core, which the board loads anyway, so that the board
+# needs no bao.notation for the moves it reports; re-exported here, the notation's one place.
+from bao.core import DIALECTS as DIALECTS
+from bao.core import DONKERS as DONKERS
 from bao.core import (
     IDENTITY,
     MAKES_TAKASIA,
-    NAMUA,
     NONE,
     PLAY,
     RIGHT,
-    RING,
     STORE,
     TAKASA,
     TO_MOVE,
@@ -18,42 +20,11 @@ from bao.core import (
     IllegalMoveError,
     NotationError,
     Position,
+    _marks,
     find_move,
 )
-
-DONKERS = "donkers"
-KIBA = "kiba"
-DIALECTS = (DONKERS, KIBA)
-
-
-def _marks(dialect: str) -> tuple:
-    if dialect == DONKERS:
-        return "L", "R", ">"
-    if dialect == KIBA:
-        return "<", ">", "+"
-    raise NotationError("unknown dialect %r (donkers or kiba)" % (dialect,))
-
-
-def format_move(move: int, side: int, dialect: str = DONKERS) -> str:
-    """Text of a move as returned by legal_moves (its descriptive bits say takasa, takasia, namua)."""
-    left, right, house = _marks(dialect)
-    r = move & RING
-    out = ""
-    if move & NAMUA:
-        out = str(r + 1)
-        if move & TAKASA or 1 < r < 6:
-            out += right if move & RIGHT else left
-    else:
-        if r < 8:
-            out = ("A" if side == 0 else "a") + str(r + 1)
-        else:
-            out = ("B" if side == 0 else "b") + str(16 - r)
-        out += right if move & RIGHT else left
-    if move & TAKASA:
-        out += "**" if move & MAKES_TAKASIA else "*"
-    if move & PLAY:
-        out += house
-    return out
+from bao.core import KIBA as KIBA
+from bao.core import format_move as format_move
 
 
 class ParsedMove:

@@ -1,7 +1,8 @@
 # Small shims so the same firmware modules run unchanged on MicroPython (the Pico, the unix port) and CPython.
 #   const(x)            micropython.const, or the identity on CPython
 #   crc32(buf, n) -> int  CRC-32 (zlib / ISO-HDLC) of buf[0:n]; binascii.crc32 (C) where the port has it,
-#                       a table-driven fallback (table built on first use, 1 KB) where it does not
+#                       the table-driven fallback of baoboard.crc32py (loaded only where it does not)
+#   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython)
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -15,33 +16,37 @@ try:
 except ImportError:  # a port built without binascii
     _bcrc32 = None  # type: ignore
 
-_table = None
-
-
-def _crc32_py(buf, n: int) -> int:
-    global _table
-    if _table is None:
-        from array import array
-
-        t = array("I", [0] * 256)
-        for i in range(256):
-            c = i
-            for _ in range(8):
-                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
-            t[i] = c
-        _table = t
-    tab = _table
-    c = 0xFFFFFFFF
-    for i in range(n):
-        c = tab[(c ^ buf[i]) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
 
 def crc32(buf, n: int = -1) -> int:
     if n < 0:
         n = len(buf)
     if _bcrc32 is None:
-        return _crc32_py(buf, n)
+        from baoboard.crc32py import crc32_py
+
+        return crc32_py(buf, n)
     if n == len(buf):
         return _bcrc32(buf) & 0xFFFFFFFF
     return _bcrc32(memoryview(buf)[:n]) & 0xFFFFFFFF
+
+
+def modules_now() -> "set | None":
+    """The modules loaded now, for unload_new(); None on CPython (RAM is no concern there)."""
+    import sys
+
+    return set(sys.modules) if sys.implementation.name == "micropython" else None
+
+
+def unload_new(before: "set | None") -> None:
+    """Forget every module loaded since modules_now() returned `before`: code loaded for a rare job (a host
+    command, the reason of an illegal attempt) gives its RAM back at the next collection."""
+    if before is None:
+        return
+    import sys
+
+    for name in list(sys.modules):
+        if name not in before:
+            del sys.modules[name]
+            i = name.rfind(".")
+            parent = sys.modules.get(name[:i]) if i > 0 else None
+            if parent is not None and hasattr(parent, name[i + 1 :]):
+                delattr(parent, name[i + 1 :])

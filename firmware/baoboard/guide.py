@@ -108,7 +108,7 @@ class Guide:
 
     def _starts(self, r: object) -> None:
         hint = r.hint  # type: ignore[attr-defined]
-        for m, _ in r.moves:  # type: ignore[attr-defined]
+        for m in r.codes:  # type: ignore[attr-defined]
             if hint < 0:
                 self._px(r.first_pit(m), START)  # type: ignore[attr-defined]
             elif m & 63 == hint:

@@ -1,6 +1,8 @@
 # The board's journal: one append-only file that holds the game and the outbox, so that after a power cut
 # at any instant the board comes back at the last completed move, and every event it ever sent comes back
 # with the same sequence number and the same bytes. A move is opaque here: "notation position-json".
+# RAM holds no payload of a move or of a pending event: only where its record is in the file (an int
+# each), so a long game, or events piling up while no host listens, cost a few bytes a move.
 #
 #   j = Journal(storage, name="journal", limit=8192); j.open()    recover (call once at boot)
 #   j.append(typ, payload) -> seq     make one event durable (returns after the write), then it may be sent.
@@ -10,8 +12,10 @@
 #                                     END  payload=opaque            the game is over
 #                                     any other type (ILLEGAL, ERROR, ...) only goes to the outbox
 #   j.ack(seq) -> bool                cumulative acknowledgement; False if it acknowledges nothing new
-#   j.game, j.moves, j.ended          the current game: info json | None, list of move payloads, END payload | None
-#   j.pending                         [(seq, typ, payload)] not yet acknowledged, oldest first
+#   j.game, j.ended                   the current game: info json | None, END payload | None
+#   j.nmoves, j.move(k) -> payload    the moves of the current game (move(k) reads flash; k < 0 from the end)
+#   j.npending, j.event(i) -> (seq, typ, payload)   the events not yet acknowledged, oldest first (reads flash)
+#   j.moves, j.pending                the same as lists, read from flash (tests and tools)
 #   j.epoch, j.last (last seq), j.acked, j.size (bytes on flash), j.dropped (torn bytes dropped at open)
 #   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)
 #
@@ -21,14 +25,16 @@
 # one and keeps that prefix; a torn tail is removed by compacting at once. A record that is whole but wrong
 # (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
 # runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below
-# checkpoint + limit + one record. Acks are not written on their own: each E record carries the ack level,
+# checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
+# Acks are not written on their own: each E record carries the ack level,
 # an ack that was lost in a power cut only makes the host see a duplicate, which it drops by sequence.
 try:
-    from typing import Any, Iterator
+    from collections.abc import Iterator
+    from typing import Any
 except ImportError:
     pass
 
-from baoboard.compat import const, crc32
+from baoboard.compat import const, crc32, modules_now, unload_new
 
 _MAGIC = const(0xB7)
 MAX_RECORD = const(4200)  # longest record body: an event frame (4096) and its header fit
@@ -40,7 +46,7 @@ _Q = const(0x51)  # Q
 _E = const(0x45)  # E
 
 
-def record(kind: int, body: bytes) -> bytes:
+def record(kind: int, body: bytes) -> bytearray:
     n = len(body)
     if n > MAX_RECORD:
         raise ValueError("record too long")
@@ -51,7 +57,7 @@ def record(kind: int, body: bytes) -> bytes:
     r[3] = n >> 8
     r[4 : 4 + n] = body
     r[4 + n :] = crc32(r, 4 + n).to_bytes(4, "little")
-    return bytes(r)
+    return r
 
 
 def move_payload(notation: str, position: str) -> str:
@@ -67,10 +73,14 @@ def split_move(payload: str) -> "tuple[str, str]":
     return (payload[:i], payload[i + 1 :])
 
 
-def _new_epoch() -> str:
-    import random
-
-    return "%08x" % random.getrandbits(32)
+def _field(body: bytes, k: int) -> bytes:
+    """body from after its k-th space (the payload of an E record is field 3, of a Q record field 2)."""
+    i = -1
+    for _ in range(k):
+        i = body.find(b" ", i + 1)
+        if i < 0:
+            return b""
+    return body[i + 1 :]
 
 
 class Journal:
@@ -78,7 +88,7 @@ class Journal:
         self.storage = storage
         self.name = name
         self.limit = limit
-        self._epoch_fn = epoch_fn or _new_epoch
+        self._epoch_fn = epoch_fn  # a new epoch's name (default: random, see journal_io)
         self._clear()
         self.dropped = 0
 
@@ -86,128 +96,88 @@ class Journal:
         self.epoch = ""
         self.next_seq = 1
         self.acked = 0
-        self.game: "str | None" = None
-        self.ended: "str | None" = None
-        self.moves: "list[str]" = []
-        self.pending: "list[tuple[int, str, str]]" = []
+        self.game: str | None = None
+        self.ended: str | None = None
+        self._mv: list[int] = []  # file offset of each move's record (M or E), the current game's moves
+        self._pq: list[int] = []  # file offset of each pending event's record (Q or E): seq acked+1...last
         self.size = 0
         self._base = 0
         self._broken = False
         self._count = 0  # checkpoint records still expected
+        self._csize = 0  # size of the checkpoint being written
         self.corrupt = False
 
     @property
     def last(self) -> int:
         return self.next_seq - 1
 
-    # ---- recovery
+    @property
+    def nmoves(self) -> int:
+        return len(self._mv)
+
+    @property
+    def npending(self) -> int:
+        return len(self._pq)
+
+    # ---- reading records back from flash
+    def _read(self, r: "Any", off: int) -> "tuple[int, bytes]":
+        r.seek(off)
+        hdr = r.read(4)
+        return hdr[1], r.read(hdr[2] | (hdr[3] << 8))
+
+    def _at(self, off: int) -> "tuple[int, bytes]":
+        r = self.storage.reader(self.name)
+        try:
+            return self._read(r, off)
+        finally:
+            r.close()
+
+    def move(self, k: int) -> str:
+        """The payload of move k of the current game ("notation position"); k < 0 counts from the end."""
+        kind, body = self._at(self._mv[k])
+        return str(body if kind == _M else _field(body, 3), "utf-8")
+
+    def event(self, i: int) -> "tuple[int, str, str]":
+        """The i-th pending event (0: the oldest not acknowledged) as (seq, typ, payload)."""
+        kind, body = self._at(self._pq[i])
+        a = str(body, "utf-8").split(" ", 2 if kind == _Q else 3)
+        if kind == _E:
+            a.pop(1)  # the ack level
+        return (int(a[0]), a[1], a[2] if len(a) > 2 else "")
+
+    @property
+    def moves(self) -> "list[str]":
+        return [self.move(k) for k in range(len(self._mv))]
+
+    @property
+    def pending(self) -> "list[tuple[int, str, str]]":
+        return [self.event(i) for i in range(len(self._pq))]
+
+    # ---- recovery: its code is loaded while it runs (baoboard.journal_io)
     def open(self) -> int:
         """Recover from storage; returns the number of bytes dropped (a torn or corrupt tail)."""
-        self._clear()
-        total = self.storage.size(self.name)
-        good = 0
-        corrupt = False
-        r = self.storage.reader(self.name)
-        if r is not None:
-            try:
-                while True:
-                    hdr = r.read(4)
-                    if len(hdr) < 4:  # the end, or a header torn by a power cut
-                        break
-                    n = hdr[2] | (hdr[3] << 8)
-                    if hdr[0] != _MAGIC or n > MAX_RECORD:
-                        corrupt = True
-                        break
-                    if good + 8 + n > total:  # a record torn by a power cut (never read past the end)
-                        break
-                    rest = r.read(n + 4)
-                    if len(rest) < n + 4:  # a record torn by a power cut
-                        break
-                    rec = hdr + rest
-                    if int.from_bytes(rec[4 + n :], "little") != crc32(rec, 4 + n) or not self._load(
-                        hdr[1], rec[4 : 4 + n], good == 0
-                    ):
-                        corrupt = True  # whole but wrong: not what a power cut leaves
-                        break
-                    good += 8 + n
-                    self._count -= 1
-            finally:
-                r.close()
-        if self._count > 0:  # a checkpoint is written atomically: an incomplete one is corrupt
-            corrupt = True
-        self.dropped = (total - good) if total > good else 0
-        if good == 0:  # no journal, or not even its checkpoint survived: a new epoch
-            self._clear()
-            self.epoch = self._epoch_fn()
-            self.compact()
-        elif corrupt:
-            # events after the damage may have been sent: their numbers must not be reused with other
-            # content, so the board starts a new epoch (the host keys sequence numbers by epoch); what is
-            # pending is kept and sent again, everything older counts as acknowledged
-            self.epoch = self._epoch_fn()
-            if self.pending:  # numbers after the last whole event are free again in the new epoch
-                self.next_seq = self.pending[-1][0] + 1
-                self.acked = self.pending[0][0] - 1
-            else:
-                self.acked = self.last
-            self.compact()
-        elif self.dropped:
-            self.size = good
-            self.compact()
-        else:
-            self.size = self._base = good
-        self.corrupt = corrupt
-        return self.dropped
-
-    def _load(self, kind: int, raw: bytes, first: bool) -> bool:
+        before = modules_now()
         try:
-            body = str(raw, "utf-8")
-            if first != (kind == _K):
-                return False
-            if kind == _E:
-                a = body.split(" ", 3)
-                seq = int(a[0])
-                if seq != self.next_seq or len(a) < 3:
-                    return False
-                self._ack(int(a[1]))
-                self._apply(seq, a[2], a[3] if len(a) > 3 else "")
-            elif kind == _Q:
-                a = body.split(" ", 2)
-                seq = int(a[0])
-                if seq >= self.next_seq or len(a) < 2 or (self.pending and seq != self.pending[-1][0] + 1):
-                    return False
-                self.pending.append((seq, a[1], a[2] if len(a) > 2 else ""))
-            elif kind == _M:
-                self.moves.append(body)
-            elif kind == _G:
-                self.game = body
-            elif kind == _X:
-                self.ended = body
-            elif kind == _K:
-                a = body.split(" ")
-                self.epoch = a[0]
-                self.next_seq = int(a[1])
-                self.acked = int(a[2])
-                self._count = int(a[3])
-            else:
-                return False
-            return True
-        except (ValueError, IndexError, UnicodeError):
-            return False
+            from baoboard.journal_io import recover
+
+            return recover(self)
+        finally:
+            recover = None  # type: ignore[assignment]
+            unload_new(before)
 
     # ---- the game and the outbox
-    def _apply(self, seq: int, typ: str, payload: str) -> None:
-        self.pending.append((seq, typ, payload))
+    def _apply(self, seq: int, typ: str, payload: str, off: int) -> None:
+        self._pq.append(off)
         self.next_seq = seq + 1
         if typ == "MOVE":
-            self.moves.append(payload)
+            self._mv.append(off)
         elif typ == "GAME":
             self.game = payload
-            self.moves = []
+            self._mv = []
             self.ended = None
         elif typ == "UNDO":
-            if self.moves:
-                self.moves.pop()
+            if self._mv:
+                self._mv.pop()
             self.ended = None
         elif typ == "END":
             self.ended = payload
@@ -224,8 +194,9 @@ class Journal:
         except BaseException:
             self._broken = True
             raise
+        off = self.size
         self.size += len(rec)
-        self._apply(seq, typ, payload)
+        self._apply(seq, typ, payload, off)
         if self.size - self._base > self.limit:
             self.compact()
         return seq
@@ -233,35 +204,59 @@ class Journal:
     def _ack(self, seq: int) -> bool:
         if seq <= self.acked or seq >= self.next_seq:
             return False
+        del self._pq[: seq - self.acked]
         self.acked = seq
-        p = self.pending
-        k = 0
-        while k < len(p) and p[k][0] <= seq:
-            k += 1
-        del p[:k]
         return True
 
     def ack(self, seq: int) -> bool:
         return self._ack(seq)
 
     # ---- compaction
-    def _checkpoint(self) -> "Iterator[bytes]":
-        count = 1 + len(self.moves) + len(self.pending) + (self.game is not None) + (self.ended is not None)
-        yield record(_K, ("%s %d %d %d" % (self.epoch, self.next_seq, self.acked, count)).encode())
+    def _checkpoint(self, r: "Any", mv: "list[int]", pq: "list[int]") -> "Iterator[bytearray]":
+        """The checkpoint's records; the moves and pending events are copied from the old file (reader r),
+        their new offsets go to mv and pq, the checkpoint's size to self._csize."""
+        count = 1 + len(self._mv) + len(self._pq) + (self.game is not None) + (self.ended is not None)
+        rec = record(_K, ("%s %d %d %d" % (self.epoch, self.next_seq, self.acked, count)).encode())
+        off = len(rec)
+        yield rec
         if self.game is not None:
-            yield record(_G, self.game.encode())
-        for m in self.moves:
-            yield record(_M, m.encode())
+            rec = record(_G, self.game.encode())
+            off += len(rec)
+            yield rec
+        for o in self._mv:
+            kind, body = self._read(r, o)
+            rec = record(_M, body if kind == _M else _field(body, 3))
+            mv.append(off)
+            off += len(rec)
+            yield rec
         if self.ended is not None:
-            yield record(_X, self.ended.encode())
-        for seq, typ, payload in self.pending:
-            yield record(_Q, ("%d %s %s" % (seq, typ, payload)).encode())
+            rec = record(_X, self.ended.encode())
+            off += len(rec)
+            yield rec
+        for o in self._pq:
+            kind, body = self._read(r, o)
+            if kind == _E:  # "seq acked typ payload" -> "seq typ payload"
+                body = body[: body.find(b" ") + 1] + _field(body, 2)
+            rec = record(_Q, body)
+            pq.append(off)
+            off += len(rec)
+            yield rec
+        if r is not None:
+            r.close()  # before the new file replaces the old one
+        self._csize = off
 
     def compact(self) -> None:
-        size = 0
-        for rec in self._checkpoint():
-            size += len(rec)
+        """Write the checkpoint to a new file that replaces the old one atomically."""
+        r = self.storage.reader(self.name) if self._mv or self._pq else None
+        mv: list[int] = []
+        pq: list[int] = []
         self._broken = True
-        self.storage.replace(self.name, self._checkpoint())
+        try:
+            self.storage.replace(self.name, self._checkpoint(r, mv, pq))
+        finally:
+            if r is not None:
+                r.close()
         self._broken = False
-        self.size = self._base = size
+        self._mv = mv
+        self._pq = pq
+        self.size = self._base = self._csize

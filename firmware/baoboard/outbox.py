@@ -12,17 +12,18 @@
 # Bad input is dropped with "N0 BADFRAME reason=<crc|syntax|overlong|utf8|kind|epoch> errors=<count>".
 # The board must call micropython.kbd_intr(-1) before using the link (0x03 is then plain data).
 try:
-    from typing import Any, Callable
+    from collections.abc import Callable
+    from typing import Any
 except ImportError:
     pass
 
 from baoboard.compat import const
 from baoboard.frames import (
     ERR_NAMES,
-    MAX_HOST_LINE,
-    PROTO,
     K_ACK,
     K_CMD,
+    MAX_HOST_LINE,
+    PROTO,
     LineAssembler,
     decode,
     encode,
@@ -57,7 +58,7 @@ class Outbox:
         self.hello = hello
         self.timeout_ms = timeout_ms
         self.window = window
-        self.on_command: "Callable[[int, str, str], tuple[bool, str]] | None" = None
+        self.on_command: Callable[[int, str, str], tuple[bool, str]] | None = None
         self._asm = LineAssembler(MAX_HOST_LINE, self._line, self._bad)
         self.rx_frames = 0
         self.rx_errors = 0
@@ -86,7 +87,7 @@ class Outbox:
 
     def post(self, typ: str, payload: str = "") -> int:
         seq = self.journal.append(typ, payload)
-        if len(self.journal.pending) == 1:
+        if self.journal.npending == 1:
             self._backoff = self.timeout_ms
             self._due = self._ticks() + self._backoff
         self._send(encode("E", seq, typ, payload))
@@ -99,16 +100,16 @@ class Outbox:
         self._send(encode("N", 0, typ, payload))
 
     def _resend(self) -> None:
-        p = self.journal.pending
-        n = min(len(p), self.window)
+        j = self.journal
+        n = min(j.npending, self.window)
         for i in range(n):
-            seq, typ, payload = p[i]
+            seq, typ, payload = j.event(i)  # read back from flash: RAM holds no pending payload
             self._send(encode("E", seq, typ, payload))
         self.resent += n
         self._due = self._ticks() + self._backoff
 
     def poll(self) -> None:
-        if self.journal.pending and ticks_diff(self._ticks(), self._due) >= 0:
+        if self.journal.npending and ticks_diff(self._ticks(), self._due) >= 0:
             self._backoff = min(self._backoff * 2, _MAX_BACKOFF)
             self._resend()
 

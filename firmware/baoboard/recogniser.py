@@ -6,11 +6,9 @@
 # One left and complete: the move is recognised. An activation no candidate expects is flagged and
 # changes nothing, so a wrong drop never corrupts the state.
 # Sequences are built when the first activation picks the start pit (an allocation per move, not per
-# scan); following a move pit by pit allocates nothing.
+# scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
+# (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
 from bao.core import (
-    IDENTITY,
-    PLAY,
-    RIGHT,
     RING,
     STEP_CAPTURE,
     STEP_HOUSE,
@@ -21,11 +19,10 @@ from bao.core import (
     STEP_TAX,
     STORE,
     TO_MOVE,
-    play_raw,
-    ring_direction,
+    play,
 )
 
-from baoboard.compat import const
+from baoboard.compat import const, modules_now, unload_new
 
 # Sequence bytes: pit index | flags
 PIT = const(31)
@@ -53,19 +50,30 @@ TAPS = const(3)  # taps on one flagged pit that make the undo gesture
 TAP_MS = const(2000)  # ... within this time
 
 
-def _sequence(rec: list, namua: bool) -> bytearray:
-    """The activations a player makes to perform a move, from its account."""
-    out = bytearray()
-    play = False
-    kichwa = False
-    for st in rec:
+class Sequence:
+    """The activations a player makes to perform a move, built from the rules core's account as it is
+    played (core.play(p, move, seq)): the steps are turned into bytes as they come, no account is kept."""
+
+    def __init__(self, namua: bool) -> None:
+        self.out = bytearray()
+        self.namua = namua
+        self.play = False
+        self.kichwa = False
+
+    def __delitem__(self, k: object) -> None:  # play_raw restarts the account of a sleeping move (M4)
+        self.out = bytearray()
+        self.play = False
+        self.kichwa = False
+
+    def append(self, st: tuple) -> None:
+        out = self.out
         k = st[0]
         if k == STEP_STORE:
             out.append(st[1])
         elif k == STEP_LIFT:
             # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
             # this pit, so the lift may come in the same hand movement
-            out.append(st[1] | LIFT | (OPT if namua else 0))
+            out.append(st[1] | LIFT | (OPT if self.namua else 0))
         elif k == STEP_TAX:
             out.append(st[1] | LIFT | OPT)  # 2.4b: two seeds out of the house, right after the store seed
         elif k == STEP_SOW:
@@ -73,27 +81,34 @@ def _sequence(rec: list, namua: bool) -> bytearray:
             ring = st[1] & 15
             dirn = st[2]
             for j in range(st[3]):
-                out.append(base + ((ring + j * dirn) & 15) | (KICHWA if kichwa and j == 0 else 0))
-            kichwa = False
+                out.append(base + ((ring + j * dirn) & 15) | (KICHWA if self.kichwa and j == 0 else 0))
+            self.kichwa = False
         elif k == STEP_CAPTURE:
             out.append(st[1] | LIFT)
-            kichwa = True
+            self.kichwa = True
         elif k == STEP_RELAY:
             # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
-            out.append(st[1] | LIFT | (0 if play else OPT))
-            play = False
+            out.append(st[1] | LIFT | (0 if self.play else OPT))
+            self.play = False
         elif k == STEP_HOUSE:
-            play = bool(st[2])
-    return out
+            self.play = bool(st[2])
+
+
+def sequence(p: object, move: int) -> bytearray:
+    """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p."""
+    d = p.d  # type: ignore[attr-defined]
+    seq = Sequence(d[STORE + d[TO_MOVE]] > 0)
+    play(p, move, seq)  # type: ignore[arg-type]
+    return seq.out
 
 
 class Recogniser:
     def __init__(self) -> None:
         self.p = None  # type: object
-        self.moves = []  # type: list
+        self.moves = []  # type: list  # as given to start()
+        self.codes = []  # type: list  # the legal moves (ints, with their descriptive bits)
         self.phase = OVER
         self.c_move = []  # type: list  # alive candidates: move (with its descriptive bits)
-        self.c_child = []  # type: list
         self.c_seq = []  # type: list  # bytearray each
         self.c_pos = []  # type: list  # next index into c_seq
         self.n = 0  # alive candidates: the first n entries
@@ -112,9 +127,13 @@ class Recogniser:
 
     # ---- boundaries
     def start(self, p: object, moves: list) -> None:
-        """A new move boundary: p is the position, moves its legal (move, child) list."""
+        """A new move boundary: p is the position, moves its legal moves: core.legal_move_codes(p) (what
+        the board passes), or core.legal_moves(p)'s (move, child) pairs."""
         self.p = p
         self.moves = moves
+        if moves and not isinstance(moves[0], int):
+            moves = [m[0] for m in moves]
+        self.codes = moves
         self.phase = IDLE if moves else OVER
         self.n = 0
         self.steps = 0
@@ -164,24 +183,19 @@ class Recogniser:
         d = self.p.d  # type: ignore[attr-defined]
         side = d[TO_MOVE]
         c_move = []
-        c_child = []
-        for m, child in self.moves:
+        for m in self.codes:
             if self.first_pit(m) == pit:
                 c_move.append(m)
-                c_child.append(child)
         if not c_move:
             if (pit >> 4) != side:
                 who = "South" if side == 0 else "North"
                 return self._wrong(pit, now, "1.1", "it is " + who + "'s turn", True)
             return self._wrong(pit, now, "", "", True)
-        namua = d[STORE + side] > 0
+        self.c_move = c_move
+        self.c_seq = []  # the previous move's sequences may go first
         seqs = []
         for m in c_move:
-            rec = []  # type: list
-            play_raw(self.p, m & IDENTITY, rec)  # type: ignore[arg-type]
-            seqs.append(_sequence(rec, namua))
-        self.c_move = c_move
-        self.c_child = c_child
+            seqs.append(sequence(self.p, m))
         self.c_seq = seqs
         self.c_pos = [1] * len(c_move)
         self.n = len(c_move)
@@ -219,7 +233,6 @@ class Recogniser:
                     continue
                 if k != i:
                     self.c_move[k] = self.c_move[i]
-                    self.c_child[k] = self.c_child[i]
                     self.c_seq[k] = seq
                 self.c_pos[k] = j
                 k += 1
@@ -254,7 +267,7 @@ class Recogniser:
 
     def _finish(self, i: int) -> None:
         self.done_move = self.c_move[i]
-        self.done_child = self.c_child[i]
+        self.done_child = play(self.p, self.done_move)  # type: ignore[arg-type]
         self.phase = OVER  # until the application starts the next boundary
         self.n = 0
 
@@ -274,36 +287,18 @@ class Recogniser:
         self.taps = 1
         self.tap_tick = now
         self.wrong_count += 1
-        if not reason:
-            rule, reason = self._explain(pit, boundary)
+        if not reason:  # why, citing the rule: code loaded for this activation only (baoboard.refusal)
+            before = modules_now()
+            try:
+                from baoboard.refusal import explain
+
+                rule, reason = explain(self, pit, boundary)
+            finally:
+                explain = None  # type: ignore[assignment]
+                unload_new(before)
         self.wrong_rule = rule
         self.wrong_reason = reason
         return R_WRONG
-
-    def _explain(self, pit: int, boundary: bool) -> tuple:
-        """Why this activation is not part of a legal move, citing the rule where a move was attempted."""
-        from bao.core import pit_name
-
-        d = self.p.d  # type: ignore[attr-defined]
-        side = d[TO_MOVE]
-        attempt = -1
-        if boundary and (pit >> 4) == side:
-            attempt = pit & 15  # a start from this pit (either direction would be refused)
-        elif self.phase == MOVING and self.steps == 1 and not self.namua():
-            sp = self.start_pit
-            r = sp & 15
-            if (pit >> 4) == side:
-                for right in (0, RIGHT):
-                    if (r + ring_direction(r, right)) & 15 == pit & 15:
-                        attempt = r | right  # the first drop names the direction the player tried
-        if attempt >= 0 and self.p is not None:
-            try:
-                from bao.reasons import why_illegal
-
-                return why_illegal(self.p, attempt & (RING | RIGHT | PLAY))  # type: ignore[arg-type]
-            except ImportError:  # reasons not on this board: a short reason still goes out
-                pass
-        return ("", f"{pit_name(pit)} is not the pit to play now")
 
     # ---- what the guide reads
     def expected(self, i: int) -> int:
@@ -322,14 +317,8 @@ class Recogniser:
 def activations(p: object, move: int, merge: bool = False) -> bytearray:
     """The pits a player activates performing a legal move (what simulated hands and tests do); with
     merge, optional lifts are made in the same hand movement as the drop before them."""
-    from bao.core import STORE, TO_MOVE
-
-    d = p.d  # type: ignore[attr-defined]
-    rec = []  # type: list
-    play_raw(p, move & IDENTITY, rec)  # type: ignore[arg-type]
-    seq = _sequence(rec, d[STORE + d[TO_MOVE]] > 0)
     out = bytearray()
-    for e in seq:
+    for e in sequence(p, move):
         if not (merge and e & OPT):
             out.append(e & PIT)
     return out

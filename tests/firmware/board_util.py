@@ -1,5 +1,9 @@
-# Helpers of the board tests (test_board_*.py); plain Python for CPython and the MicroPython unix port.
-from bao import core, notation
+# Helpers of the board tests (test_board_*.py); plain Python for CPython and the MicroPython unix port,
+# where the whole board application and these helpers share one 64 KB heap (make test-mp): the game is
+# read line by line, the simulated flash is real files in a temporary folder, the host keeps digests.
+from bao import core
+from bao.core import format_move
+from baoboard.storage import FileStorage
 
 
 def game_path():
@@ -7,34 +11,94 @@ def game_path():
     return here + "/../../games/zanzibar-1994.txt"
 
 
-def transcript():
-    with open(game_path()) as f:
-        return notation.parse_transcript(f.read())
+def find_move(p, text):
+    """The legal move of p written `text`: what the board itself knows (legal move codes and the
+    notation writer), so a test needs no notation parser in the board's heap; bao.notation reads a
+    text that is not written the canonical way."""
+    side = p.d[core.TO_MOVE]
+    for m in core.legal_move_codes(p):
+        if format_move(m, side) == text:
+            return m
+    from bao import notation
+
+    return notation.parse_move(p, text)[0]
 
 
 def plies():
-    """Yields (position before, legal move, text) for each ply of the 1994 game (a generator: the
-    positions are not all kept, the MicroPython heap is small)."""
-    t = transcript()
-    p = core.initial(core.ZANZIBAR, notation.rules_from_headers(t.headers))
-    for text in t.plies:
-        m, child = notation.parse_move(p, text)
-        yield (p, m, text)
-        p = child
+    """Yields (position before, legal move, text) for each ply of the 1994 game (a generator reading the
+    file line by line: neither the transcript nor the positions are all kept)."""
+    headers = {}
+    p = None
+    with open(game_path()) as f:
+        for line in f:
+            colon = line.find(":")
+            if colon < 0:
+                continue
+            if not line[:colon].strip().isdigit():
+                headers[line[:colon].strip().lower()] = line[colon + 1 :].strip().lower()
+                continue
+            if p is None:  # the rules the headers name (as notation.rules_from_headers reads them)
+                tk = headers.get("takasia", "")
+                p = core.initial(core.ZANZIBAR, core.Rules(headers.get("ruleset", core.ZANZIBAR),
+                                                           takasia=None if not tk else tk == "yes"))
+            for text in line[colon + 1 :].split(";")[0].split():
+                m = find_move(p, text)
+                yield (p, m, text)
+                p = core.play(p, m)
+
+
+def _temp_root():
+    import os
+
+    if hasattr(os, "urandom"):
+        tag = "".join("%02x" % b for b in os.urandom(4))
+    else:  # pragma: no cover - every supported runtime has urandom
+        tag = "0"
+    root = "/tmp/bao-board-test-" + tag
+    os.mkdir(root)
+    return root
+
+
+class TempFiles(FileStorage):
+    """The board's flash as real files in a fresh temporary folder (not in the test's heap);
+    close() removes them."""
+
+    def __init__(self):
+        super().__init__(_temp_root())
+
+    def close(self):
+        import os
+
+        for name in ("journal", "journal.tmp"):
+            self.remove(name)
+        try:
+            os.rmdir(self.root)
+        except OSError:
+            pass
 
 
 class Host:
-    """The host end of the link in tests: reads the board's lines, acknowledges events."""
+    """The host end of the link in tests: reads the board's lines, acknowledges events, and keeps what the
+    tests check in a few bytes an event (the 64 KB heap): a CRC of each event by number (an event sent
+    again must be byte for byte the same), the moves of the current game, the other events' start."""
 
-    def __init__(self, hw):
+    def __init__(self, hw, old=None):
+        from array import array
+
         self.hw = hw
-        self.events = []  # (seq, typ, payload), each once, in order
+        self.digests = old.digests if old else array("I")  # CRC-32 of event n's payload at n - 1
+        self.game = old.game if old else ""  # the notations of the current game's moves, space-separated
+        self.events = old.events if old else []  # (seq, typ, payload[:120]) of every event but MOVE
+        self.dups = old.dups if old else 0  # events received again (resends)
+        self.gaps = old.gaps if old else 0  # events received before the one before them (never expected)
         self.replies = []
-        self.notices = []
+        self.notices = 0
         self.epoch = ""
-        self.seen = {}
-        self.dups = 0
         self.buf = b""
+
+    @property
+    def count(self):
+        return len(self.digests)
 
     def poll(self, ack=True):
         import gc
@@ -43,36 +107,43 @@ class Host:
         from baoboard.frames import decode, encode
 
         gc.collect()  # the lines are long and the MicroPython heap small
-
         data = self.buf + bytes(self.hw.tx)
         self.hw.tx = bytearray()
         lines = data.split(b"\n")
+        data = None
         self.buf = lines.pop()
-        top = 0
-        for line in lines:
-            f = decode(line)
-            assert not isinstance(f, int), line
+        while lines:
+            f = decode(lines.pop(0))
+            assert not isinstance(f, int), f
             kind, num, typ, payload = f
             if kind == "H":
                 for w in payload.split(" "):
                     if w.startswith("epoch="):
                         self.epoch = w[6:]
             elif kind == "E":
-                # kept small (the MicroPython heap): the move's notation, and a CRC of the whole payload
                 digest = crc32(payload.encode())
-                if num in self.seen:
+                n = len(self.digests)
+                if num <= n:
                     self.dups += 1
-                    assert self.seen[num] == digest, ("event reported differently", num)
+                    assert self.digests[num - 1] == digest, ("event reported differently", num)
+                elif num > n + 1:
+                    self.gaps += 1  # dropped, as the host does: it must come again in order
                 else:
-                    self.seen[num] = digest
-                    self.events.append((num, typ, payload.split(" ", 1)[0] if typ == "MOVE" else payload[:120]))
-                top = max(top, num)
+                    self.digests.append(digest)
+                    if typ == "MOVE":
+                        self.game += " " + payload[: payload.find(" ")]
+                    else:
+                        self.events.append((num, typ, payload[:120]))
+                        if typ == "UNDO":
+                            self.game = self.game[: self.game.rfind(" ")]
+                        elif typ == "GAME":
+                            self.game = ""
             elif kind == "R":
                 self.replies.append((num, typ, payload))
             else:
-                self.notices.append((typ, payload))
-        if ack and top:
-            self.send(encode("A", top, "ACK", self.epoch))
+                self.notices += 1
+        if ack and self.digests:
+            self.send(encode("A", len(self.digests), "ACK", self.epoch))
 
     def send(self, line):
         self.hw.rx.extend(line)
@@ -83,40 +154,16 @@ class Host:
         self.send(encode("C", num, typ, payload))
 
     def moves(self):
-        out = []
-        for _, typ, payload in self.events:
-            if typ == "MOVE":
-                out.append(payload.split(" ", 1)[0])
-            elif typ == "UNDO":
-                out.pop()
-            elif typ == "GAME":
-                out = []
-        return out
+        return self.game.split()
 
 
 def board(storage=None, stable=3):
+    """A booted board on simulated hardware; its flash is `storage` or a fresh TempFiles (close it)."""
     from baoboard.app import App
     from baoboard.simhw import Hands, SimHardware
-    from baoboard.storage import FakeStorage
 
     hw = SimHardware()
-    st = storage if storage is not None else FakeStorage()
+    st = storage if storage is not None else TempFiles()
     app = App(hw, st, board_id="test", stable=stable)
     app.boot()
     return app, hw, Hands(app, hw, hold=stable + 1, gap=stable + 1), Host(hw), st
-
-
-def fits():
-    """False on a MicroPython heap too small to load the whole board application (see docs/benchmarks.md,
-    Board): the test then says so and returns; tests/host/test_sim_mp.py runs it with a larger heap."""
-    import sys
-
-    if sys.implementation.name != "micropython":
-        return True
-    import gc
-
-    gc.collect()
-    if gc.mem_free() < 80000:
-        print("SKIP: the board application needs a larger heap than", gc.mem_free(), "free bytes here")
-        return False
-    return True

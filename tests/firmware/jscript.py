@@ -2,7 +2,7 @@
 from baoboard.compat import crc32
 from baoboard.frames import encode
 from baoboard.journal import Journal, move_payload
-from baoboard.storage import FakeStorage
+from baoboard.memstorage import FakeStorage
 
 EPOCH = "0badcafe"
 LIMIT = 500  # small, so that the scripted game compacts several times

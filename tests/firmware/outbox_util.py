@@ -1,10 +1,9 @@
 # Helpers of the outbox tests (not tests).
-from fwtest_util import Clock, FakeSerial
-
 from baoboard.frames import decode
 from baoboard.journal import Journal
+from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
-from baoboard.storage import FakeStorage
+from fwtest_util import Clock, FakeSerial
 
 EPOCH = "0badcafe"
 

@@ -1,11 +1,11 @@
 # The board end of the link, continued: commands, bad input, power cuts, write errors.
-from fwtest_util import Clock, Lcg
-from outbox_util import EPOCH, frames, make
-
 from baoboard.frames import decode, encode
 from baoboard.journal import Journal
+from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
-from baoboard.storage import FakeStorage, PowerCut
+from baoboard.storage import PowerCut
+from fwtest_util import Clock, Lcg
+from outbox_util import EPOCH, frames, make
 
 
 def test_commands_replied_once_and_cached():

@@ -1,0 +1,120 @@
+# The journal's recovery at boot: the code of baoboard.journal that runs once. Journal.open() loads this
+# module while it runs and drops it after, so it is not in the board's RAM during play. The file format is
+# described in baoboard.journal.
+try:
+    from typing import Any
+except ImportError:
+    pass
+
+from baoboard.compat import const, crc32
+from baoboard.journal import MAX_RECORD
+
+# record kinds (baoboard.journal's, private there: MicroPython inlines them and keeps no name)
+_MAGIC = const(0xB7)
+_K = const(0x4B)  # K
+_G = const(0x47)  # G
+_M = const(0x4D)  # M
+_X = const(0x58)  # X
+_Q = const(0x51)  # Q
+_E = const(0x45)  # E
+
+
+def _new_epoch() -> str:
+    import random
+
+    return "%08x" % random.getrandbits(32)
+
+
+def recover(j: "Any") -> int:
+    """Journal.open(): read the file, keep its longest good prefix, compact if anything was dropped;
+    returns the number of bytes dropped (a torn or corrupt tail)."""
+    j._clear()
+    total = j.storage.size(j.name)
+    good = 0
+    corrupt = False
+    r = j.storage.reader(j.name)
+    if r is not None:
+        try:
+            while True:
+                hdr = r.read(4)
+                if len(hdr) < 4:  # the end, or a header torn by a power cut
+                    break
+                n = hdr[2] | (hdr[3] << 8)
+                if hdr[0] != _MAGIC or n > MAX_RECORD:
+                    corrupt = True
+                    break
+                if good + 8 + n > total:  # a record torn by a power cut (never read past the end)
+                    break
+                rest = r.read(n + 4)
+                if len(rest) < n + 4:  # a record torn by a power cut
+                    break
+                rec = hdr + rest
+                if int.from_bytes(rec[4 + n :], "little") != crc32(rec, 4 + n) or not _load(
+                    j, hdr[1], rec[4 : 4 + n], good
+                ):
+                    corrupt = True  # whole but wrong: not what a power cut leaves
+                    break
+                good += 8 + n
+                j._count -= 1
+        finally:
+            r.close()
+    if j._count > 0 or j.acked + len(j._pq) != j.last:
+        corrupt = True  # a checkpoint is written atomically: an incomplete one is corrupt
+    j.dropped = (total - good) if total > good else 0
+    new_epoch = j._epoch_fn or _new_epoch
+    if good == 0:  # no journal, or not even its checkpoint survived: a new epoch
+        j._clear()
+        j.epoch = new_epoch()
+        j.compact()
+    elif corrupt:
+        # events after the damage may have been sent: their numbers must not be reused with other
+        # content, so the board starts a new epoch (the host keys sequence numbers by epoch); what is
+        # pending is kept and sent again, everything older counts as acknowledged (pending events
+        # are always acked+1, acked+2...: numbers after the last whole one are free again)
+        j.epoch = new_epoch()
+        j.next_seq = j.acked + 1 + len(j._pq)
+        j.compact()
+    elif j.dropped:
+        j.size = good
+        j.compact()
+    else:
+        j.size = j._base = good
+    j.corrupt = corrupt
+    return j.dropped
+
+
+def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
+    try:
+        body = str(raw, "utf-8")
+        if (off == 0) != (kind == _K):
+            return False
+        if kind == _E:
+            a = body.split(" ", 3)
+            seq = int(a[0])
+            if seq != j.next_seq or len(a) < 3 or j.acked + len(j._pq) != seq - 1:
+                return False
+            j._ack(int(a[1]))
+            j._apply(seq, a[2], a[3] if len(a) > 3 else "", off)
+        elif kind == _Q:
+            a = body.split(" ", 2)
+            seq = int(a[0])
+            if seq >= j.next_seq or len(a) < 2 or seq != j.acked + 1 + len(j._pq):
+                return False
+            j._pq.append(off)
+        elif kind == _M:
+            j._mv.append(off)
+        elif kind == _G:
+            j.game = body
+        elif kind == _X:
+            j.ended = body
+        elif kind == _K:
+            a = body.split(" ")
+            j.epoch = a[0]
+            j.next_seq = int(a[1])
+            j.acked = int(a[2])
+            j._count = int(a[3])
+        else:
+            return False
+        return True
+    except (ValueError, IndexError, UnicodeError):
+        return False
