@@ -59,7 +59,9 @@ def test_commands():
     host.command(5, "SHOW", "7L*")
     host.command(6, "UNDO")
     host.command(7, "NEW", "malawi")
-    hands.scan(3)
+    host.command(8, "PING")
+    host.command(9, "STOP")
+    hands.scan(8)  # the board reads at most 64 bytes a scan
     host.poll()
     r = dict((n, (t, pl)) for n, t, pl in host.replies)
     assert r[1] == ("OK", "") and app.guide.mode == 1
@@ -68,4 +70,5 @@ def test_commands():
     assert r[5] == ("OK", "7L*"), r[5]  # (an internal MemoryError would be an ERR here)
     assert r[6][0] == "ERR"
     assert r[7][0] == "OK" and host.events[-1][1] == "GAME" and "malawi" in host.events[-1][2]
+    assert r[8] == ("OK", "") and r[9][0] == "ERR" and r[9][1].startswith("state")
     st.close()
