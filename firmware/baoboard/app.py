@@ -36,6 +36,7 @@ FW_VERSION = "0.1.0"
 HOST_MS = const(15000)  # no valid frame from the host for this long: "no host connected"
 BUTTON_UNDO = const(1)  # optional buttons: take the last move back
 BUTTON_NEW = const(2)  # start a new game (same ruleset)
+SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
 _SIDES = "SN"
 
 
@@ -43,6 +44,9 @@ class App:
     def __init__(self, hw: object, storage: object, board_id: str = "board", fw: str = FW_VERSION,
                  stable: int = 3) -> None:
         self.hw = hw
+        self.storage = storage
+        self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
+        self.corners_since = -1  # tick since which the four corner pits are all held, or -1
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
         self.deb = Debouncer(stable)
@@ -111,6 +115,15 @@ class App:
         hw = self.hw
         now = hw.ticks_ms()  # type: ignore[attr-defined]
         hw.read_pits(self.bitmap)  # type: ignore[attr-defined]
+        bm = self.bitmap
+        if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
+            if self.corners_since < 0:
+                self.corners_since = now
+            elif ticks_diff(now, self.corners_since) >= SELFTEST_HOLD_MS and hasattr(hw, "read_raw"):
+                self.selftest_due = True
+                self.corners_since = -1
+        else:
+            self.corners_since = -1
         if self.deb.scan(self.bitmap, now):
             while True:
                 pit = self.deb.pop()
@@ -144,6 +157,9 @@ class App:
             self.last_phase = ph
             self.dirty = False
             hw.show(self.guide.render(self.rec, now))  # type: ignore[attr-defined]
+        if self.selftest_due:
+            self.selftest_due = False
+            self.rare("selftest", now)
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()  # type: ignore[attr-defined]

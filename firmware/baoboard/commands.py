@@ -3,6 +3,7 @@
 #   restore(app)                     at boot: the game the journal holds (or a new one)
 #   undo(app, now) -> bool           take the last move back
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
+#   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
 import json
 
 from bao import core, position_json
@@ -113,9 +114,35 @@ def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
             return False, "state 2.5b: no house decision is pending"
         a.commit(rec.done_move, rec.done_child, now)  # type: ignore[attr-defined]
         return True, ""
+    if typ == "SELFTEST":
+        if not hasattr(a.hw, "read_raw"):  # type: ignore[attr-defined]
+            return False, "state no self-test on this hardware"
+        a.selftest_due = True  # type: ignore[attr-defined]  # after this reply: the test takes minutes
+        return True, ""
     if typ == "SNAP" or typ == "SNAPSHOT":
         return True, snapshot(a)
     return False, "unknown " + typ
+
+
+def selftest(app: "object", now: int) -> None:
+    """Run the self-test on the board's own hardware, use the mapping it recorded, report it as a SELFTEST
+    event (journalled like every event; it changes nothing in the game) and take the game up again."""
+    from baoboard.drivers import selftest as st
+
+    a = app  # type: ignore[assignment]
+    hw = a.hw  # type: ignore[attr-defined]
+    path = getattr(a.storage, "root", "") + "/selftest.json"  # type: ignore[attr-defined]
+    result = st.run(hw, path)
+    mapping = st.load_mapping(path)
+    if mapping is not None and hasattr(hw, "pit_sensor_bit"):
+        hw.pit_sensor_bit = mapping
+    a.outbox.post("SELFTEST", json.dumps(result))  # type: ignore[attr-defined]
+    hw.read_pits(a.bitmap)  # type: ignore[attr-defined]
+    a.deb.reset(a.bitmap)  # type: ignore[attr-defined]  # the hands on the board now are no activations
+    now = hw.ticks_ms()
+    a.boundary(now)  # type: ignore[attr-defined]  # a move half made before the test is dropped
+    a.last_rx = now  # type: ignore[attr-defined]
+    a.dirty = True  # type: ignore[attr-defined]
 
 
 def snapshot(app: "object") -> str:

@@ -498,7 +498,7 @@ def test_bao_selftest_over_the_serial_link(tmp_path: Path) -> None:
 
 def test_bao_selftest_port_of_a_board_without_the_command(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    """Today's board application answers ERR to SELFTEST: one clear line, status 2."""
+    """A board whose hardware cannot run the self-test (the simulated one) answers ERR: one line, status 2."""
     port = free_port()
     args = cli.build_parser().parse_args(["board", "--hal", "sim", "--port", f"socket://127.0.0.1:{port}",
                                           "--data", str(tmp_path), "--duration", "30"])
@@ -513,6 +513,71 @@ def test_bao_selftest_port_of_a_board_without_the_command(tmp_path: Path,
         t.join(10)
     err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("bao selftest")]
     assert status == 2 and len(err) == 1, err
+
+
+def _selftest_event(link: Link, timeout: float) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for ev in link.poll(0.1):
+            link.ack(ev.seq)
+            if ev.type == "SELFTEST":
+                return dict(json.loads(ev.payload))
+    raise AssertionError("no SELFTEST event")
+
+
+def test_board_app_runs_the_selftest_on_command(tmp_path: Path) -> None:
+    """SELFTEST to the board application on the Pi hardware: OK, the LED walk and the touch test, the result
+    as a SELFTEST event and in the data folder; then the game goes on where it was."""
+    fake, gpio = rig()
+    port = free_port()
+    data = tmp_path / "flash"
+    t, stop, status, _ = start(["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}",
+                                "--data", str(data), "--scan-ms", "1"], gpio)
+    link = connect(f"socket://127.0.0.1:{port}")
+    finger = Finger(fake)
+    finger.start()
+    try:
+        reply = link.command("SELFTEST")
+        assert reply.ok, reply.payload
+        result = _selftest_event(link, 90)
+        assert result["ok"] and result["missing"] == []
+        assert finger.touched == NAMES
+        assert json.loads((data / "selftest.json").read_text())["ok"]
+        finger.done.set()
+        snap = link.snapshot()
+        assert snap["phase"] == "idle" and snap["moves"] == 0
+    finally:
+        finger.done.set()
+        link.close()
+        stop.set()
+        t.join(20)
+    assert status == [0]
+
+
+def test_board_app_selftest_by_holding_the_four_corners(tmp_path: Path) -> None:
+    """No PC needed: the four corner pits (B1, B8, b1, b8) held for 2 s start the self-test."""
+    fake, gpio = rig()
+    port = free_port()
+    t, stop, status, _ = start(["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}",
+                                "--data", str(tmp_path), "--scan-ms", "1"], gpio)
+    link = connect(f"socket://127.0.0.1:{port}")
+    finger = Finger(fake)
+    try:
+        fake.touch(["B1", "B8", "b1", "b8"])
+        end = time.monotonic() + 15
+        while not any(fake.pit_colour(p) and fake.pit_colour(p)[1:] == (0, 0, 255) for p in range(32)):
+            assert time.monotonic() < end, "the LED walk did not start"
+            time.sleep(0.01)
+        fake.touch([])  # the walk is on: hands off, then touch each lit pit
+        finger.start()
+        result = _selftest_event(link, 90)
+        assert result["ok"]
+    finally:
+        finger.done.set()
+        link.close()
+        stop.set()
+        t.join(20)
+    assert status == [0]
 
 
 def test_runner_reports_a_fault_and_starts_again(tmp_path: Path) -> None:
