@@ -28,13 +28,13 @@ def test_board_description_is_consistent() -> None:
 
 
 def test_pit_names_follow_the_global_index_contract() -> None:
-    expected = ["A%d" % n for n in range(1, 9)] + ["B%d" % n for n in range(8, 0, -1)]
+    expected = [f"A{n}" for n in range(1, 9)] + [f"B{n}" for n in range(8, 0, -1)]
     expected += [n.lower() for n in expected]
     assert [generate.pit_name(i) for i in range(32)] == expected
     assert all(generate.pit_index(generate.pit_name(i)) == i for i in range(32))
     rows = BOARD["layout"]["row_left_to_right"]
-    assert rows["A"] == ["A%d" % n for n in range(1, 9)] and rows["B"] == ["B%d" % n for n in range(1, 9)]
-    assert rows["a"] == ["a%d" % n for n in range(8, 0, -1)] and rows["b"] == ["b%d" % n for n in range(8, 0, -1)]
+    assert rows["A"] == [f"A{n}" for n in range(1, 9)] and rows["B"] == [f"B{n}" for n in range(1, 9)]
+    assert rows["a"] == [f"a{n}" for n in range(8, 0, -1)] and rows["b"] == [f"b{n}" for n in range(8, 0, -1)]
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ def test_validation_catches_mistakes(mutate: object, message: str) -> None:
 
 def test_generated_files_are_fresh() -> None:
     for path, text in generate.outputs(BOARD).items():
-        assert path.read_text(encoding="utf-8") == text, "%s is stale: run python hardware/generate.py" % path
+        assert path.read_text(encoding="utf-8") == text, f"{path} is stale: run python hardware/generate.py"
 
 
 def test_firmware_config_matches_the_description() -> None:
@@ -89,14 +89,14 @@ def test_netlist_wires_every_pit_as_the_description_says() -> None:
     for c, chip in enumerate(BOARD["sensor_chain"]["chips"]):
         for n, pit in enumerate(chip["inputs"]):
             node = (chip["ref"], str(generate.HC165_INPUT_PINS[n]))
-            assert node in nets["S_" + pit] and ("M%d" % (generate.pit_index(pit) + 1), "2") in nets["S_" + pit]
+            assert node in nets["S_" + pit] and (f"M{generate.pit_index(pit) + 1}", "2") in nets["S_" + pit]
         if c == 0:
             assert (chip["ref"], "9") in nets["SENS_QH"]
     order = BOARD["led_chain"]["order"]
     assert ("D1", "2") in nets["LED_CLK5"] and ("D1", "1") in nets["LED_DAT5"]
     for k in range(1, len(order)):
-        assert nets["CK_%d" % k] == {("D%d" % k, "5"), ("D%d" % (k + 1), "2")}
-        assert nets["SD_%d" % k] == {("D%d" % k, "6"), ("D%d" % (k + 1), "1")}
+        assert nets[f"CK_{k}"] == {(f"D{k}", "5"), (f"D{k + 1}", "2")}
+        assert nets[f"SD_{k}"] == {(f"D{k}", "6"), (f"D{k + 1}", "1")}
     for p in BOARD["pico"]["pins"]:
         if not p["net"].startswith("NC_"):
             assert ("A1", str(p["pin"])) in nets[p["net"]]
@@ -125,7 +125,7 @@ def test_bom_is_readable_and_the_readme_total_matches() -> None:
         assert r["part"] and r["mpn"] and r["purpose"] and int(r["quantity"]) > 0 and float(r["unit_cost_usd"]) >= 0
     total = sum(int(r["quantity"]) * float(r["unit_cost_usd"]) for r in rows)
     readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
-    assert "**Total: about $%.2f**" % total in readme
+    assert f"**Total: about ${total:.2f}**" in readme
     qty = {r["mpn"]: int(r["quantity"]) for r in rows}
     assert qty["SN74HC165N"] == len(BOARD["sensor_chain"]["chips"]) and qty["SK9822"] == 32 and qty["TTP223-BA6"] == 32
 
@@ -134,5 +134,5 @@ def test_readme_states_the_power_budget() -> None:
     pb = generate.power_budget(BOARD)
     readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
     for key in ("led_colour_ma", "total_ma", "total_with_margin_ma", "uncapped_total_ma"):
-        assert "%.1f mA" % pb[key] in readme, key
-    assert "brightness cap %d/31" % BOARD["led_chain"]["brightness_cap"] in readme
+        assert f"{pb[key]:.1f} mA" in readme, key
+    assert f"brightness cap {BOARD['led_chain']['brightness_cap']}/31" in readme
