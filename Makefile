@@ -21,8 +21,8 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bao_host.run
 
-## All tests: type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest.
-test: $(STAMP) typecheck firmware test-mp test-py
+## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest.
+test: $(STAMP) lint firmware test-mp test-py
 
 # The board runs precompiled .mpy files; so do the MicroPython tests (compiling source would need more
 # heap than a Pico has). build/mpy-host holds bytecode-only .mpy for the unix port.
