@@ -205,32 +205,29 @@ class Recogniser:
         self.clear_wrong()
         return self._settle()
 
+    @staticmethod
+    def _next(seq: "bytearray", j: int, pit: int) -> int:
+        """Where a candidate's sequence goes on if this activation is its next one (an optional step may be
+        skipped), or -1 if the candidate did not expect it."""
+        if j < len(seq):
+            if seq[j] & PIT == pit:
+                return j + 1
+            if seq[j] & OPT and j + 1 < len(seq) and seq[j + 1] & PIT == pit:
+                return j + 2
+        return -1
+
     def _advance(self, pit: int) -> int:
         """Keep the candidates that expected this activation; 0 if none did (nothing changes then)."""
-        hit = 0
         for i in range(self.n):
-            seq = self.c_seq[i]
-            j = self.c_pos[i]
-            if j < len(seq):
-                e = seq[j]
-                if e & PIT == pit:
-                    hit += 1
-                elif e & OPT and j + 1 < len(seq) and seq[j + 1] & PIT == pit:
-                    hit += 1
-        if not hit:
+            if self._next(self.c_seq[i], self.c_pos[i], pit) >= 0:
+                break
+        else:
             return 0
         k = 0
         for i in range(self.n):
             seq = self.c_seq[i]
-            j = self.c_pos[i]
-            if j < len(seq):
-                e = seq[j]
-                if e & PIT == pit:
-                    j += 1
-                elif e & OPT and j + 1 < len(seq) and seq[j + 1] & PIT == pit:
-                    j += 2
-                else:
-                    continue
+            j = self._next(seq, self.c_pos[i], pit)
+            if j >= 0:
                 if k != i:
                     self.c_move[k] = self.c_move[i]
                     self.c_seq[k] = seq

@@ -149,35 +149,16 @@ def make_sim_hardware(link: Any) -> Any:
     """Simulated sensors and LEDs (baoboard.simhw) on a real clock, with the serial side on `link`."""
     from baoboard.simhw import SimHardware
 
-    class ClockedSimHardware(SimHardware):
+    from bao_host.rpi import LinkSerial
+
+    class ClockedSimHardware(LinkSerial, SimHardware):
         def __init__(self) -> None:
             super().__init__()
             self.link = link
             self._t0 = time.monotonic()
 
-        def ticks_ms(self) -> int:
-            return int((time.monotonic() - self._t0) * 1000)
-
-        def serial_read(self, buf: bytearray) -> int:
-            if self.link is None:
-                return 0
-            try:
-                data = self.link.read(len(buf))
-            except (OSError, ValueError):
-                return 0
-            n = len(data) if data else 0
-            buf[:n] = data[:n]
-            return n
-
-        def serial_write(self, data: bytes) -> None:
-            if self.link is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    self.link.write(data)
-
         def close(self) -> None:
-            close = getattr(self.link, "close", None)
-            if close is not None:
-                close()
+            self.close_link()
 
     return ClockedSimHardware()
 

@@ -40,7 +40,44 @@ def open_link(url: str) -> Any:
     return serial.serial_for_url(url, baudrate=115200, timeout=0, write_timeout=0.5)
 
 
-class RpiHardware(Hardware):
+class LinkSerial:
+    """The clock and serial side of a Hardware on a PC or a Pi: `link` is any object with read(n) and
+    write(data) (a pyserial port, a socket wrapper) or None; `_t0` is the start time."""
+
+    link: Any
+    _t0: float
+
+    def ticks_ms(self) -> int:
+        """Milliseconds since start, not wrapped: under CPython the application's ticks_diff is a plain
+        subtraction (MicroPython's ticks_ms wraps at 2**30, after 12.4 days, and its ticks_diff knows)."""
+        return int((time.monotonic() - self._t0) * 1000)
+
+    def serial_read(self, buf: bytearray) -> int:
+        if self.link is None:
+            return 0
+        try:
+            data = self.link.read(len(buf))
+        except (OSError, ValueError):
+            return 0
+        n = len(data) if data else 0
+        buf[:n] = data[:n] if n else b""
+        return n
+
+    def serial_write(self, data: bytes) -> None:
+        if self.link is None:
+            return
+        try:
+            self.link.write(data)
+        except (OSError, ValueError):  # pyserial's SerialException and SerialTimeoutException are OSErrors
+            pass
+
+    def close_link(self) -> None:
+        close = getattr(self.link, "close", None)
+        if close is not None:
+            close()
+
+
+class RpiHardware(LinkSerial, Hardware):
     def __init__(
         self,
         link: str | Link | None = None,
@@ -142,30 +179,6 @@ class RpiHardware(Hardware):
 
     # ---------------------------------------------------------------------------- the rest of Hardware
 
-    def ticks_ms(self) -> int:
-        """Milliseconds since start, not wrapped: under CPython the application's ticks_diff is a plain
-        subtraction (MicroPython's ticks_ms wraps at 2**30, after 12.4 days, and its ticks_diff knows)."""
-        return int((time.monotonic() - self._t0) * 1000)
-
-    def serial_read(self, buf: bytearray) -> int:
-        if self.link is None:
-            return 0
-        try:
-            data = self.link.read(len(buf))
-        except (OSError, ValueError):
-            return 0
-        n = len(data) if data else 0
-        buf[:n] = data[:n] if n else b""
-        return n
-
-    def serial_write(self, data: bytes) -> None:
-        if self.link is None:
-            return
-        try:
-            self.link.write(data)
-        except (OSError, ValueError):  # pyserial's SerialException and SerialTimeoutException are OSErrors
-            pass
-
     def feed_watchdog(self) -> None:
         return None
 
@@ -176,6 +189,4 @@ class RpiHardware(Hardware):
         finally:
             self.gpio.cleanup([cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK,
                                cfg.RPI_LED_DAT])
-            close = getattr(self.link, "close", None)
-            if close is not None:
-                close()
+            self.close_link()
