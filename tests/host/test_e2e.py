@@ -129,41 +129,43 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
             lg = Logger(st)
             board, pump, connection = make_board(lg, tmp_path / "flash")  # what `make run` does
             s, runner = board.session, board.runner
-            app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
-            async with app.run_test(size=(160, 50)) as pilot:
-                for _ in range(200):
-                    await pilot.pause(0.02)
-                    if s.connected and lg.view.game_id is not None:
-                        break
-                assert s.connected
-                for i in range(plies):
-                    seq = [b & PIT for b in activations(positions[i], g1994.moves[i][1])]
-                    f = board.leds()
-                    assert f[3 * seq[0] + 1] > 0  # the start pit is lit green
-                    for k, pit in enumerate(seq):
-                        await pilot.click(f"#pit-{pit}")
-                        if k == 0 and not positions[i].store(positions[i].to_move):
-                            # mtaji: the lifted pit shows 0 at once (the board's count, pit by pit)
-                            await _until(pilot, lambda p=pit: runner.idle and board.counts()[p] == 0)
-                            await pilot.pause(0.05)
-                            btn = app.query_one(f"#pit-{pit}")
-                            assert str(btn.label).split("\n")[1].strip() == "0"
-                    await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n)
-                assert lg.view.plies == T1994.plies[:plies]
-                assert board.counts() == list(positions[plies].d[:32])
-                await pilot.press("u")  # undo: the UNDO command over the link, the board's UNDO event
-                await _until(pilot, lambda: len(lg.view.plies) == plies - 1)
-                await pilot.press("r")  # ruleset: Malawi
-                await pilot.press("n")  # new game: the NEW command
-                await _until(pilot, lambda: lg.view.game_id is not None and lg.view.game_id > 1)
-                await pilot.press("q")
+            try:
+                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
+                async with app.run_test(size=(160, 50)) as pilot:
+                    for _ in range(200):
+                        await pilot.pause(0.02)
+                        if s.connected and lg.view.game_id is not None:
+                            break
+                    assert s.connected
+                    for i in range(plies):
+                        seq = [b & PIT for b in activations(positions[i], g1994.moves[i][1])]
+                        f = board.leds()
+                        assert f[3 * seq[0] + 1] > 0  # the start pit is lit green
+                        for k, pit in enumerate(seq):
+                            await pilot.click(f"#pit-{pit}")
+                            if k == 0 and not positions[i].store(positions[i].to_move):
+                                # mtaji: the lifted pit shows 0 at once (the board's count, pit by pit)
+                                await _until(pilot, lambda p=pit: runner.idle and board.counts()[p] == 0)
+                                await pilot.pause(0.05)
+                                btn = app.query_one(f"#pit-{pit}")
+                                assert str(btn.label).split("\n")[1].strip() == "0"
+                        await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n)
+                    assert lg.view.plies == T1994.plies[:plies]
+                    assert board.counts() == list(positions[plies].d[:32])
+                    await pilot.press("u")  # undo: the UNDO command over the link, the board's UNDO event
+                    await _until(pilot, lambda: len(lg.view.plies) == plies - 1)
+                    await pilot.press("r")  # ruleset: Malawi
+                    await pilot.press("n")  # new game: the NEW command
+                    await _until(pilot, lambda: lg.view.game_id is not None and lg.view.game_id > 1)
+                    await pilot.press("q")
+            finally:  # the board's thread and the port go whatever happened
+                s.close()
+                board.close()
             games = st.games()
             assert [g.plies for g in games] == [T1994.plies[:plies - 1], []]
             assert [g.ruleset for g in games] == [core.ZANZIBAR, core.MALAWI]
-            s.close()
-            board.close()
 
-    asyncio.run(run())
+    asyncio.run(asyncio.wait_for(run(), 180))  # a UI that stops answering fails the test
 
 
 async def _until(pilot: object, cond: object, timeout: float = 10.0) -> None:

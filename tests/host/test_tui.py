@@ -56,7 +56,7 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
             assert g.south == "Ramadhan"
             assert core.seed_total(st.current_position(g.id)) == 64
 
-    asyncio.run(play())
+    asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
 
 
 def test_wrong_click_is_refused_with_a_reason(tmp_path: Path) -> None:
@@ -73,4 +73,4 @@ def test_wrong_click_is_refused_with_a_reason(tmp_path: Path) -> None:
                 assert "refused a1" in text and "South's turn" in text
             assert st.db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
 
-    asyncio.run(play())
+    asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
