@@ -310,17 +310,20 @@ class Hands:
         if self.pause:
             time.sleep(self.pause)
 
+    def _cuts(self) -> int:
+        return int(getattr(self.board, "power_cuts", 0))  # (a Board of another kind may not count them)
+
     def perform(self, p: core.Position, move: int) -> bool:
         """Every activation of a legal move; False if the board lost its power on the way."""
-        cuts = self.board.power_cuts
+        cuts = self._cuts()
         for _ in self.steps(p, move):
             pass
-        return self.board.power_cuts == cuts
+        return self._cuts() == cuts
 
     def steps(self, p: core.Position, move: int) -> Iterator[int]:
         """The activations of a legal move one by one (yields each pit after tapping it). Stops after a
         power cut: the board has forgotten the move under way, the hands start it again or not."""
-        cuts = self.board.power_cuts
+        cuts = self._cuts()
         acts = list(R.activations(p, move))
         shadow = R.Recogniser()  # what the board will accept next: a mistake must be none of it
         shadow.start(p, core.legal_moves(p))
@@ -336,7 +339,7 @@ class Hands:
             shadow.feed(pit)
             self.tap(pit)
             yield pit
-            if self.board.power_cuts != cuts:
+            if self._cuts() != cuts:
                 return
 
     def _wrong_pit(self, shadow: R.Recogniser, side: int) -> int:
