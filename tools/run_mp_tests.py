@@ -15,12 +15,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Modules that need more than the default heap, with their heap: the smallest that passes
-# (tools/bench_board.py --tests measures it) plus about 10 % for the heap layout's variation.
+# Modules that need more than the default heap, with their heap. Near its smallest heap a module passes or
+# fails from run to run (fragmentation: the journal's temp folder name, when collections happen), so these
+# are heaps at which repeated runs all passed: test_board_power failed 1 run in 4 at 116-160k and passed
+# 6 of 6 at 192k; its live heap after a collection stays at 82-86 KB over three games.
 HEAPS = {
-    "test_board_app": "96k",  # the 1994 game: board application, its flash in files, a host, simulated hands
-    "test_board_power": "116k",  # the same, and a board rebuilt after every power cut
-    "test_board_protocol": "144k",  # the same, host commands (each loads baoboard.commands; SHOW bao.notation)
+    "test_board_app": "112k",  # the 1994 game: board application, its flash in files, a host, simulated hands
+    "test_board_power": "192k",  # the same, and a board rebuilt after every power cut
+    "test_board_protocol": "160k",  # the same, host commands (each loads baoboard.commands; SHOW bao.notation)
 }
 
 

@@ -12,7 +12,9 @@ try:
 except ImportError:
     pass
 
+import gc
 import json
+import sys
 
 from bao import core, position_json
 from bao.core import format_move
@@ -38,6 +40,7 @@ BUTTON_UNDO = const(1)  # optional buttons: take the last move back
 BUTTON_NEW = const(2)  # start a new game (same ruleset)
 SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
 _SIDES = "SN"
+_COLLECT = sys.implementation.name == "micropython"  # collect at each move: a quiet moment, less fragmentation
 
 
 class App:
@@ -195,6 +198,8 @@ class App:
         self.boundary(now, moves)
         if self.guide.winner >= 0:
             self.post_end()
+        if _COLLECT:
+            gc.collect()
 
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""
