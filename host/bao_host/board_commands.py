@@ -217,6 +217,8 @@ class Runner:
             self.step()
             if pause > 0:
                 stop.wait(pause)
+            else:
+                time.sleep(0)  # let other threads (a logger, a host in a test) have the interpreter
 
 
 # ------------------------------------------------------------------------------------------ the logger
