@@ -8,17 +8,11 @@
 # A move is a small int: ring | RIGHT (the direction letter is R) | PLAY (plays the house); legal_moves
 # adds descriptive bits (TAKASA, TAKASIA, NAMUA) that notation needs.
 try:
-    import micropython
     from micropython import const
-except ImportError:  # CPython: the same names, doing nothing
+except ImportError:  # CPython
 
     def const(x: int) -> int:  # type: ignore[misc]
         return x
-
-    class micropython:  # type: ignore[no-redef]
-        @staticmethod
-        def native(f):  # type: ignore[no-untyped-def]
-            return f
 
 
 SOUTH = const(0)
@@ -305,9 +299,9 @@ def _front_empty(d: bytearray, base: int) -> bool:
     return True
 
 
-# The sowing engine, the hot path. Native code measured on the unix port, .mpy, perft(8): 257-291 ms as
-# bytecode, 237 ms native (source-compiled: 469 -> 305 ms).
-@micropython.native
+# The sowing engine, the hot path. @micropython.native was measured (unix port, .mpy, perft(8): 257-291 ms
+# as bytecode, 237 ms native) and left out: ~15 % is not worth .mpy files that load only on the MicroPython
+# release whose mpy-cross made them (bytecode .mpy load on every release since 1.19).
 def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped-def]
     """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
     lift) so that the caller can detect a never-ending move, and returns a status (END_MASK bits:
