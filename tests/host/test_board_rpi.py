@@ -12,8 +12,8 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -525,18 +525,32 @@ def _selftest_event(link: Link, timeout: float) -> dict[str, Any]:
     raise AssertionError("no SELFTEST event")
 
 
-def test_board_app_runs_the_selftest_on_command(tmp_path: Path) -> None:
-    """SELFTEST to the board application on the Pi hardware: OK, the LED walk and the touch test, the result
-    as a SELFTEST event and in the data folder; then the game goes on where it was."""
+@contextmanager
+def _rpi_board_with_finger(data: Path) -> Iterator[tuple[FakeBoard, Link, Finger]]:
+    """`bao board --hal rpi` on the fake GPIO, a host linked to it and a finger for the self-test; all
+    stopped afterwards, and the board must have ended well."""
     fake, gpio = rig()
     port = free_port()
-    data = tmp_path / "flash"
     t, stop, status, _ = start(["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}",
                                 "--data", str(data), "--scan-ms", "1"], gpio)
     link = connect(f"socket://127.0.0.1:{port}")
     finger = Finger(fake)
-    finger.start()
     try:
+        yield fake, link, finger
+    finally:
+        finger.done.set()
+        link.close()
+        stop.set()
+        t.join(20)
+    assert status == [0]
+
+
+def test_board_app_runs_the_selftest_on_command(tmp_path: Path) -> None:
+    """SELFTEST to the board application on the Pi hardware: OK, the LED walk and the touch test, the result
+    as a SELFTEST event and in the data folder; then the game goes on where it was."""
+    data = tmp_path / "flash"
+    with _rpi_board_with_finger(data) as (_, link, finger):
+        finger.start()
         reply = link.command("SELFTEST")
         assert reply.ok, reply.payload
         result = _selftest_event(link, 90)
@@ -546,23 +560,11 @@ def test_board_app_runs_the_selftest_on_command(tmp_path: Path) -> None:
         finger.done.set()
         snap = link.snapshot()
         assert snap["phase"] == "idle" and snap["moves"] == 0
-    finally:
-        finger.done.set()
-        link.close()
-        stop.set()
-        t.join(20)
-    assert status == [0]
 
 
 def test_board_app_selftest_by_holding_the_four_corners(tmp_path: Path) -> None:
     """No PC needed: the four corner pits (B1, B8, b1, b8) held for 2 s start the self-test."""
-    fake, gpio = rig()
-    port = free_port()
-    t, stop, status, _ = start(["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}",
-                                "--data", str(tmp_path), "--scan-ms", "1"], gpio)
-    link = connect(f"socket://127.0.0.1:{port}")
-    finger = Finger(fake)
-    try:
+    with _rpi_board_with_finger(tmp_path) as (fake, link, finger):
         fake.touch(["B1", "B8", "b1", "b8"])
         end = time.monotonic() + 15
         while not any(fake.pit_colour(p) and fake.pit_colour(p)[1:] == (0, 0, 255) for p in range(32)):
@@ -570,14 +572,7 @@ def test_board_app_selftest_by_holding_the_four_corners(tmp_path: Path) -> None:
             time.sleep(0.01)
         fake.touch([])  # the walk is on: hands off, then touch each lit pit
         finger.start()
-        result = _selftest_event(link, 90)
-        assert result["ok"]
-    finally:
-        finger.done.set()
-        link.close()
-        stop.set()
-        t.join(20)
-    assert status == [0]
+        assert _selftest_event(link, 90)["ok"]
 
 
 def test_runner_reports_a_fault_and_starts_again(tmp_path: Path) -> None:
