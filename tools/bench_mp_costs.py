@@ -71,7 +71,6 @@ POOLS = """
 import micropython
 class O: pass
 o = O()
-last = -1
 for i in range(1400):
     setattr(o, "name%04d" % i, 1)
     micropython.qstr_info()
@@ -104,16 +103,15 @@ def pool_sizes() -> list[tuple[int, int]]:
     """(qstrs interned when a new pool appeared, bytes that pool added)."""
     r = subprocess.run([MP, "-X", "heapsize=1024k", "-c", POOLS], capture_output=True, text=True, timeout=60)
     out = []
-    prev_pools = prev_total = prev_data = None
+    prev = None  # (pools, bytes of the pools) at the previous line
     for line in r.stdout.splitlines():
         m = re.match(r"qstr pool: n_pool=(\d+), n_qstr=(\d+), n_str_data_bytes=(\d+), n_total_bytes=(\d+)", line)
         if not m:
             continue
         pools, nq, data, total = (int(g) for g in m.groups())
-        if prev_pools is not None and pools > prev_pools:
-            assert prev_total is not None and prev_data is not None
-            out.append((nq, (total - data) - (prev_total - prev_data)))
-        prev_pools, prev_total, prev_data = pools, total, data
+        if prev is not None and pools > prev[0]:
+            out.append((nq, total - data - prev[1]))
+        prev = (pools, total - data)
     return out
 
 
