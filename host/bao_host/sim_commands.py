@@ -17,8 +17,9 @@ from bao import notation
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("sim", help="run the simulated board (firmware on a simulated Hardware)")
-    p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
-                   help="run the firmware in-process (cpython) or in the MicroPython unix port")
+    p.add_argument("--runtime", choices=("cpython", "micropython", "pico"), default="cpython",
+                   help="run the firmware in-process (cpython), in the MicroPython unix port, or as .mpy on "
+                        "the real RP2040 MicroPython in an emulated Pico with the board's chips on its pins")
     p.add_argument("--port", default="pty",
                    help="serial side: 'pty' (a pseudo-terminal, path printed), socket://HOST:PORT, or 'none'")
     p.add_argument("--play-transcript", metavar="FILE", help="simulated hands perform every move of FILE")
@@ -31,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--data", metavar="DIR", help="the board's flash (a directory); default: a fresh temporary one")
     p.add_argument("--heap", default="192k", help="MicroPython heap (micropython runtime)")
     p.add_argument("--scan-ms", type=int, default=5, help="scan-loop period in ms")
+    p.add_argument("--think-ms", type=int, default=None, metavar="MS",
+                   help="board time the players take between two moves (default: 0; 600 on the pico "
+                        "runtime, where the board is busy for up to ~0.5 s after a move: docs/benchmarks.md)")
     p.add_argument("--wait-host", type=float, default=0.0, metavar="SECONDS",
                    help="with --play-transcript: wait for a host's handshake before playing, and for its "
                         "acknowledgement of every event at the end")
@@ -70,12 +74,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"board serial: {link.path}", file=sys.stderr, flush=True)
     reporter = Reporter(echo=args.report)
     board: Board
-    if args.runtime == "micropython":
+    if args.runtime == "pico":
+        from bao_host.pico import PicoBoard, PicoUnavailable
+
+        try:
+            board = PicoBoard(data, seed=args.seed)
+        except PicoUnavailable as e:
+            print(f"bao sim: {e}", file=sys.stderr)
+            return 2
+    elif args.runtime == "micropython":
         board = MicroPythonBoard(data, heap=args.heap)
     else:
         board = CPythonBoard(data)
+    # On the emulated Pico the scan loop paces itself (main.py), so a touch lasts as long as a hand's:
+    # 50 ms on, 50 ms off, several of its scans either way.
+    hold = 10 if args.runtime == "pico" else 4
+    think_ms = args.think_ms if args.think_ms is not None else (600 if args.runtime == "pico" else 0)
+    think_scans = max(0, think_ms) // max(1, args.scan_ms)
     runner = SimRunner(board, link, scan_ms=args.scan_ms, pause=args.speed, mistakes=args.mistakes,
-                       seed=args.seed, on_serial=reporter.feed)
+                       seed=args.seed, on_serial=reporter.feed, hold=hold, gap=hold)
     runner.start()
     try:
         if not args.play_transcript:
@@ -97,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
             m, _ = notation.parse_move(p, text)
             want.append(notation.format_move(m, p.to_move))
             runner.perform(p, m).wait(600)
+            if think_scans:
+                runner.scans(think_scans).wait(600)
         if runner.phase == DECISION:  # the last move waits for a house decision: the host says stop
             runner.call(lambda: board.write_serial(encode("C", 900001, "STOP"))).wait()
         runner.scans(20).wait()
@@ -116,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
         if board.errors:
             print("bao sim: firmware errors: " + "; ".join(board.errors), file=sys.stderr)
             ok = False
+        if args.runtime == "pico":
+            print(f"bao sim: the emulated Pico ran {board.pico_ms / 1000:.1f} s of Pico time "  # type: ignore[attr-defined]
+                  f"since its last boot", file=sys.stderr)
         if board.mem_free >= 0:
             print(f"bao sim: MicroPython heap free at the end: {board.mem_free}", file=sys.stderr)
         return 0 if ok else 1

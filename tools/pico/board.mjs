@@ -63,7 +63,18 @@ try {
 const hands = new Map(); // pit -> on, kept over power cuts
 let cuts = 0;
 let lastFrame = '';
+// the longest time between two sensor reads (a hand shorter than that can go unseen)
+const scan = { last: -1, maxGapMs: 0, at: 0 };
 function attach(p) {
+  scan.last = -1;
+  p.chips.sensors.onLoad = () => {
+    const t = p.ms;
+    if (scan.last >= 0 && t - scan.last > scan.maxGapMs) {
+      scan.maxGapMs = t - scan.last;
+      scan.at = t;
+    }
+    scan.last = t;
+  };
   p.onSerial = (data) => put(`S ${hex(data)}`);
   p.onFrame = (ms) => {
     const { rgb, bright } = p.chips.frame();
@@ -100,7 +111,7 @@ for await (const line of rl) {
       attach(pico);
       put(`D ${t.toFixed(3)}`);
     } else if (w[0] === 'T') {
-      put(`T ${JSON.stringify({ ms: pico.ms, cuts, flash: pico.flashStats, ledBad: pico.chips.leds.bad, sensorReads: pico.chips.sensSpi.bytes })}`);
+      put(`T ${JSON.stringify({ ms: pico.ms, cuts, flash: pico.flashStats, ledBad: pico.chips.leds.bad, sensorReads: pico.chips.sensSpi.bytes, scanGapMs: scan.maxGapMs, scanGapAt: scan.at })}`);
     } else if (w[0] === 'Q') {
       break;
     } else if (w[0]) {

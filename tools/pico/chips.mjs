@@ -48,6 +48,7 @@ export class HC165Chain {
       if (!v) {
         this.reg.set(this.inputs);
         this.loads++;
+        this.onLoad?.();
       }
     });
     wires.listen(cp, (v) => {

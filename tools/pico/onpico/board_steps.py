@@ -1,0 +1,106 @@
+# Runs ON the emulated Pico (tools/bench_pico.py sends it through the raw REPL): the board application
+# with its journal on the Pico's own LittleFS, the 1994 game played through simulated hands (one scan
+# every 5 ms of simulated board time), and each scan-loop step timed with the Pico's microsecond clock.
+# Prints one JSON line: step times (idle, activation, move-completing activation), the lowest
+# gc.mem_free() seen, flash use.
+import gc
+import json
+import os
+import time
+
+gc.collect()
+free_at_start = gc.mem_free()
+
+from bao import core  # noqa: E402
+from bao.core import format_move  # noqa: E402
+from baoboard.app import App  # noqa: E402
+from baoboard.simhw import SimHardware  # noqa: E402
+from baoboard.storage import FileStorage  # noqa: E402
+from baoboard.recogniser import activations  # noqa: E402
+
+ROOT = "/benchflash"
+try:
+    for name in os.listdir(ROOT):
+        os.remove(ROOT + "/" + name)
+except OSError:
+    os.mkdir(ROOT)
+
+hw = SimHardware()
+hw.on_write = lambda data: None  # no host: events stay in the journal (as with the board unplugged)
+app = App(hw, FileStorage(ROOT), board_id="bench")
+app.boot()
+gc.collect()
+free_after_boot = gc.mem_free()
+low = free_after_boot
+
+idle = []
+act = []
+done = []
+
+
+def step():
+    global low
+    hw.t += 5
+    moves = app.moves_done
+    t0 = time.ticks_us()
+    app.step()
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    f = gc.mem_free()
+    if f < low:
+        low = f
+    return dt, app.moves_done != moves
+
+
+def tap(pit):
+    hw.set_pit(pit, True)
+    for k in range(4):
+        dt, moved = step()
+        if moved:
+            done.append(dt)
+        elif k == 2:  # the third scan with the hand on it: the debounced activation
+            act.append(dt)
+        else:
+            idle.append(dt)
+    hw.set_pit(pit, False)
+    for _ in range(4):
+        dt, moved = step()
+        (done if moved else idle).append(dt)
+
+
+def plies():
+    p = core.initial()
+    with open("/games/zanzibar-1994.txt") as f:
+        for line in f:
+            colon = line.find(":")
+            if colon < 0 or not line[:colon].strip().isdigit():
+                continue
+            for text in line[colon + 1:].split(";")[0].split():
+                side = p.d[core.TO_MOVE]
+                m = [c for c in core.legal_move_codes(p) if format_move(c, side) == text][0]
+                yield p, m
+                p = core.play(p, m)
+
+
+n = 0
+for p, m in plies():
+    for pit in activations(p, m):
+        tap(pit)
+    n += 1
+for _ in range(10):
+    step()
+
+
+def summary(xs):
+    xs = sorted(xs)
+    if not xs:
+        return None
+    return {"n": len(xs), "median_ms": xs[len(xs) // 2] / 1000, "p99_ms": xs[(len(xs) * 99) // 100] / 1000,
+            "max_ms": xs[-1] / 1000}
+
+
+print(json.dumps({
+    "plies": n, "moves_done": app.moves_done,
+    "idle": summary(idle), "activation": summary(act), "move": summary(done),
+    "free_at_start": free_at_start, "free_after_boot": free_after_boot, "lowest_free": low,
+    "journal_bytes": os.stat(ROOT + "/journal")[6],
+}))
