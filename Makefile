@@ -7,7 +7,14 @@ STAMP   := $(VENV)/.installed
 HEAP    ?= 64k
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 
-.PHONY: run test test-mp test-py lint typecheck firmware deploy bench clean venv
+.PHONY: run test test-mp test-py test-pico pico-deps lint typecheck firmware deploy bench clean venv
+
+# The emulated Pico (tools/pico, `bao sim --runtime pico`, make test-pico): the MicroPython image for
+# RPI_PICO and the RP2040 bootrom (README.md, "The emulated Pico"); rp2040js comes from npm.
+PICO_UF2     ?= $(abspath ../shared/pico/firmware.uf2)
+PICO_BOOTROM ?= $(abspath ../shared/pico/bootrom.mjs)
+export PICO_UF2 PICO_BOOTROM
+NPM_STAMP := tools/pico/node_modules/.installed
 
 venv: $(STAMP)
 
@@ -21,8 +28,21 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bao_host.run
 
-## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest.
-test: $(STAMP) lint firmware test-mp test-py
+## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
+## (with a smoke test of the emulated Pico).
+test: $(STAMP) pico-deps lint firmware test-mp test-py
+
+## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
+test-pico: $(STAMP) pico-deps
+	$(PY) -m pytest -m pico tests/host/test_pico.py
+
+# rp2040js from npm; without npm the emulated-Pico tests are skipped (they say so).
+pico-deps: $(NPM_STAMP)
+
+$(NPM_STAMP): tools/pico/package.json tools/pico/package-lock.json
+	@if command -v npm >/dev/null; then \
+	  cd tools/pico && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "no npm here: the emulated-Pico tests will be skipped (Debian: apt-get install nodejs npm)"; fi
 
 # The board runs precompiled .mpy files; so do the MicroPython tests (compiling source would need more
 # heap than a Pico has). build/mpy-host holds bytecode-only .mpy for the unix port.

@@ -49,6 +49,7 @@ class App:
         self.hw = hw
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
+        self.selftest_ms = 20000  # the self-test's wait for each touch (SELFTEST <ms> sets it)
         self.corners_since = -1  # tick since which the four corner pits are all held, or -1
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
@@ -124,6 +125,7 @@ class App:
                 self.corners_since = now
             elif ticks_diff(now, self.corners_since) >= SELFTEST_HOLD_MS and hasattr(hw, "read_raw"):
                 self.selftest_due = True
+                self.selftest_ms = 20000
                 self.corners_since = -1
         else:
             self.corners_since = -1

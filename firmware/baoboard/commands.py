@@ -117,6 +117,15 @@ def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "SELFTEST":
         if not hasattr(a.hw, "read_raw"):  # type: ignore[attr-defined]
             return False, "state no self-test on this hardware"
+        ms = 20000  # how long each pit waits for its touch: a person's pace
+        if payload:
+            try:
+                ms = int(payload)
+            except ValueError:
+                ms = -1
+            if not 100 <= ms <= 60000:
+                return False, "badarg the wait for each touch is 100..60000 ms"
+        a.selftest_ms = ms  # type: ignore[attr-defined]
         a.selftest_due = True  # type: ignore[attr-defined]  # after this reply: the test takes minutes
         return True, ""
     if typ == "SNAP" or typ == "SNAPSHOT":
@@ -132,7 +141,7 @@ def selftest(app: "object", now: int) -> None:
     a = app  # type: ignore[assignment]
     hw = a.hw  # type: ignore[attr-defined]
     path = getattr(a.storage, "root", "") + "/selftest.json"  # type: ignore[attr-defined]
-    result = st.run(hw, path)
+    result = st.run(hw, path, timeout_ms=a.selftest_ms)  # type: ignore[attr-defined]
     mapping = st.load_mapping(path)
     if mapping is not None and hasattr(hw, "pit_sensor_bit"):
         hw.pit_sensor_bit = mapping

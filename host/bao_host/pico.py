@@ -62,7 +62,7 @@ def check_available() -> None:
     if not bootrom_path().is_file():
         raise PicoUnavailable(f"no RP2040 bootrom at {bootrom_path()}: set PICO_BOOTROM (README.md)")
     try:
-        import littlefs  # type: ignore[import-untyped]  # noqa: F401
+        import littlefs  # noqa: F401
     except ImportError as e:
         raise PicoUnavailable("littlefs-python is not installed (pip install littlefs-python)") from e
 
@@ -244,7 +244,7 @@ class PicoBoard(Board):
         self.position = p
         self.shadow.start(p, core.legal_move_codes(p))
 
-    @property  # type: ignore[override]
+    @property
     def phase(self) -> int:
         return int(self.shadow.phase)
 

@@ -287,11 +287,13 @@ class Hands:
     pit is sometimes touched first (and touched again to take the seed back out)."""
 
     def __init__(self, board: Board, scan_ms: int = 5, hold: int = 4, gap: int = 4, pause: float = 0.0,
-                 mistakes: float = 0.0, seed: int = 1, between: Callable[[], None] | None = None) -> None:
+                 mistakes: float = 0.0, seed: int = 1, between: Callable[[], None] | None = None,
+                 think: int = 0) -> None:
         self.board = board
         self.scan_ms = scan_ms
         self.hold = hold
         self.gap = gap
+        self.think = think  # scans the player waits after a move (a board may be busy after one)
         self.pause = pause
         self.mistakes = mistakes
         self.rng = random.Random(seed)
@@ -341,6 +343,8 @@ class Hands:
             yield pit
             if self._cuts() != cuts:
                 return
+        if self.think:
+            self.board.run(self.think, self.scan_ms)
 
     def _wrong_pit(self, shadow: R.Recogniser, side: int) -> int:
         avoid = set()
@@ -607,7 +611,7 @@ class SimRunner:
 
     def __init__(self, board: Board, link: PtyLink | SocketLink | None = None, scan_ms: int = 5,
                  pause: float = 0.0, hold: int = 4, gap: int = 4, mistakes: float = 0.0, seed: int = 1,
-                 on_serial: Callable[[bytes], None] | None = None) -> None:
+                 on_serial: Callable[[bytes], None] | None = None, think: int = 0) -> None:
         self.board = board
         self.link = link
         self.scan_ms = scan_ms
@@ -616,7 +620,7 @@ class SimRunner:
         self.wire = WireWatch()
         self.on_serial = on_serial
         self.hands = Hands(board, scan_ms=scan_ms, hold=hold, gap=gap, mistakes=mistakes, seed=seed,
-                           between=self.pump)
+                           between=self.pump, think=think)
         board.on_serial = self._out
         self._jobs: deque[Job] = deque()
         self._stop = threading.Event()

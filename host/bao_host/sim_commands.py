@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     think_ms = args.think_ms if args.think_ms is not None else (600 if args.runtime == "pico" else 0)
     think_scans = max(0, think_ms) // max(1, args.scan_ms)
     runner = SimRunner(board, link, scan_ms=args.scan_ms, pause=args.speed, mistakes=args.mistakes,
-                       seed=args.seed, on_serial=reporter.feed, hold=hold, gap=hold)
+                       seed=args.seed, on_serial=reporter.feed, hold=hold, gap=hold, think=think_scans)
     runner.start()
     try:
         if not args.play_transcript:
@@ -114,8 +114,6 @@ def run(args: argparse.Namespace) -> int:
             m, _ = notation.parse_move(p, text)
             want.append(notation.format_move(m, p.to_move))
             runner.perform(p, m).wait(600)
-            if think_scans:
-                runner.scans(think_scans).wait(600)
         if runner.phase == DECISION:  # the last move waits for a house decision: the host says stop
             runner.call(lambda: board.write_serial(encode("C", 900001, "STOP"))).wait()
         runner.scans(20).wait()
@@ -135,9 +133,10 @@ def run(args: argparse.Namespace) -> int:
         if board.errors:
             print("bao sim: firmware errors: " + "; ".join(board.errors), file=sys.stderr)
             ok = False
-        if args.runtime == "pico":
-            print(f"bao sim: the emulated Pico ran {board.pico_ms / 1000:.1f} s of Pico time "  # type: ignore[attr-defined]
-                  f"since its last boot", file=sys.stderr)
+        pico_ms = getattr(board, "pico_ms", None)
+        if pico_ms is not None:
+            print(f"bao sim: the emulated Pico ran {pico_ms / 1000:.1f} s of Pico time since its last boot",
+                  file=sys.stderr)
         if board.mem_free >= 0:
             print(f"bao sim: MicroPython heap free at the end: {board.mem_free}", file=sys.stderr)
         return 0 if ok else 1

@@ -14,9 +14,9 @@ free_at_start = gc.mem_free()
 from bao import core  # noqa: E402
 from bao.core import format_move  # noqa: E402
 from baoboard.app import App  # noqa: E402
+from baoboard.recogniser import activations  # noqa: E402
 from baoboard.simhw import SimHardware  # noqa: E402
 from baoboard.storage import FileStorage  # noqa: E402
-from baoboard.recogniser import activations  # noqa: E402
 
 ROOT = "/benchflash"
 try:
