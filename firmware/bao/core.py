@@ -59,6 +59,7 @@ END_INFINITE = const(7)  # a never-ending move: illegal (1.5a, R10)
 END_MASK = const(15)
 CAPTURING = const(16)
 DECISION = const(32)  # the move reached a house decision and stopped
+BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a repeated state
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
@@ -96,7 +97,8 @@ class Rules:
         mtaji_takasa_house_stop: bool = False,
         infinite: "str | None" = None,
         lone_kichwa: "str | None" = None,
-        relay_limit: int = 1000000,
+        sow_bound: int = 10000,
+        relay_limit: "int | None" = None,
     ) -> None:
         if ruleset not in (ZANZIBAR, MALAWI):
             raise InvalidPositionError("unknown ruleset %r (zanzibar or malawi)" % (ruleset,))
@@ -112,8 +114,13 @@ class Rules:
         self.infinite = infinite or ("sleep" if malawi else "illegal")
         # 2.4a/3.5b: a lone kichwa may not be sown towards the back row; M3: it may, and loses at once.
         self.lone_kichwa = lone_kichwa or ("loses" if malawi else "forbidden")
-        # R10's safety net: relays in one move far beyond any finite move ever met.
-        self.relay_limit = relay_limit
+        # R10 (revised, rule 1.5a's designated bound) and M4: a move that has sown more than this many
+        # seeds is taken as never-ending, so every move is decided in bounded time (a Pico's watchdog);
+        # 0: no bound, exact cycle detection only (research). relay_limit, the bound's forerunner, is
+        # accepted from older stored options and ignored.
+        if not isinstance(sow_bound, int) or isinstance(sow_bound, bool) or sow_bound < 0:
+            raise InvalidPositionError("option sow_bound must be a whole number of seeds >= 0 (0: no bound)")
+        self.sow_bound = sow_bound
         if self.infinite not in ("illegal", "sleep"):
             raise InvalidPositionError("option infinite must be 'illegal' or 'sleep'")
         if self.lone_kichwa not in ("forbidden", "loses"):
@@ -124,7 +131,7 @@ class Rules:
         base = Rules(self.ruleset)
         out = {}
         for key in ("takasia", "house_stop_any_count", "mtaji_takasa_house_stop", "infinite", "lone_kichwa",
-                    "relay_limit"):
+                    "sow_bound"):
             if getattr(self, key) != getattr(base, key):
                 out[key] = getattr(self, key)
         return out
@@ -427,17 +434,22 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             rec.append((STEP_RELAY, me + pos, hand))
 
 
-def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1) -> int:
-    """Drive _sow to its end; detect a never-ending move exactly with Brent's cycle detection on the
-    state at each relay (R10), in constant memory. Returns the status; END_INFINITE for a loop (p is
-    then garbage). stop_after >= 0 ends the move at that relay (M4's sleep)."""
+def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1, cap: int = -1) -> int:
+    """Drive _sow to its end; a never-ending move is found exactly by Brent's cycle detection on the
+    state at each relay, in constant memory, or taken as never-ending once its relays have sown more
+    seeds than the game's bound (R10, 1.5a). Returns the status; for a never-ending move END_INFINITE
+    (p is then garbage) with, above bit 8, the loop's length, or with BOUNDED set the relay at whose
+    end the bound was passed. stop_after >= 0 ends the move at that relay (M4's sleep); cap >= 0
+    replaces the bound by a number of relays (M4's search for a repeat before the bound)."""
     g = _sow(p, move, rec)
     d = p.d
+    me = d[TO_MOVE] << 4
     saved = None
     saved_key = -1
     power = lam = 1
     relays = 0
-    limit = p.rules.relay_limit
+    bound = p.rules.sow_bound
+    sown = 0
     while True:
         try:
             key = next(g)
@@ -446,12 +458,17 @@ def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1) -> in
         relays += 1
         if relays == stop_after:
             if rec is not None:
-                rec.append((STEP_END, (d[TO_MOVE] << 4) + (key & 15), END_SLEEP))
+                rec.append((STEP_END, me + (key & 15), END_SLEEP))
             return END_SLEEP
         if key == saved_key and d == saved:
             return END_INFINITE | (lam << 8)
-        if relays > limit:
-            return END_INFINITE
+        if cap >= 0:
+            if relays > cap:
+                return END_INFINITE | BOUNDED
+        elif stop_after < 0 and bound:
+            sown += d[me + (key & 15)]  # the seeds this relay lifts and sows
+            if sown > bound:
+                return END_INFINITE | BOUNDED | ((relays + 1) << 8)
         if lam == power:
             if saved is None:
                 saved = bytearray(d)
@@ -483,6 +500,20 @@ def _first_repeat(p: Position, move: int, cycle: int) -> int:
             return mu + cycle
 
 
+def _sleep_at(p: Position, move: int, status: int) -> int:
+    """M4: the relay at which a never-ending move sleeps: where its state first repeats, or, if it has not
+    repeated by then, at the end of the relay during which the bound was passed. Brent's search finds
+    a loop with mu + lam <= b by relay 3b at the latest, so looking that far decides it exactly."""
+    if not status & BOUNDED:
+        return _first_repeat(p, move, status >> 8)
+    b = status >> 8
+    again = _run(p.copy(), move, None, -1, 3 * b)
+    if again & BOUNDED:
+        return b
+    first = _first_repeat(p, move, again >> 8)
+    return first if first < b else b
+
+
 def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move. An illegal never-ending move gives status END_INFINITE."""
@@ -491,11 +522,10 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
     if status & END_MASK == END_INFINITE:
         if p.rules.infinite != "sleep":
             return child, status
-        cycle = status >> 8
         child = p.copy()
         if rec is not None:
             del rec[:]
-        status = _run(child, move, rec, _first_repeat(p, move, cycle) if cycle else p.rules.relay_limit)
+        status = _run(child, move, rec, _sleep_at(p, move, status))
     d = child.d
     d[TO_MOVE] ^= 1
     d[TAKASIA] = NONE

@@ -1,6 +1,6 @@
 # The board application on the simulated hardware: the 1994 game played through pit activations.
-# make test-mp runs this module on the MicroPython unix port with the firmware as .mpy, at the heap that
-# tools/run_mp_tests.py gives it (HEAPS: 112k; the 64 KB target is not met on the 64-bit port, docs/benchmarks.md).
+# make test-mp runs this module on the MicroPython unix ports with the firmware as .mpy, at a Pico's 64 KB
+# (64k on the 32-bit build, 64wk on the 64-bit port: tools/run_mp_tests.py).
 from bao.core import TO_MOVE, format_move
 from board_util import board, plies
 

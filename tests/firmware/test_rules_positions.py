@@ -154,12 +154,76 @@ def test_4_1_takasia_ed_pit_cannot_start_and_ends_a_sowing():
 
 
 def test_r10_never_ending_takasa_is_illegal():
-    # A6L would sow for ever (a loop of 174,848 relays, found exactly by Brent's method).
+    # A6L would sow for ever: its state repeats only after 174,848 relays, so the game's bound on seeds
+    # sown (R10, 1.5a: 10,000 by default) decides it long before.
     m = 5  # A6, L
     _, status = core.play_raw(INF_TAKASA, m)
-    assert status & 15 == core.END_INFINITE
+    assert status & 15 == core.END_INFINITE and status & core.BOUNDED
     assert "A6L*" not in names(INF_TAKASA)
     assert reason(INF_TAKASA, "A6L*").startswith("1.5a:")
+
+
+def test_r10_without_a_bound_the_repeat_itself_is_found():
+    # sow_bound 0 (research): exact detection only, Brent's method finds the loop of 174,848 relays.
+    import sys
+
+    if sys.implementation.name == "micropython":
+        return  # a few seconds of relays on the unix port: run by pytest only
+    research = core.Position(bytearray(INF_TAKASA.d), core.Rules(core.ZANZIBAR, sow_bound=0))
+    _, status = core.play_raw(research, 5)
+    assert status & 15 == core.END_INFINITE and not status & core.BOUNDED
+
+
+class Tally:
+    """A recorder for core.play_raw that counts the seeds lifted for relays and keeps the last step."""
+
+    def __init__(self):
+        self.sown = 0
+        self.last = None
+
+    def append(self, step):
+        if step[0] == core.STEP_RELAY:
+            self.sown += step[2]
+        self.last = step
+
+    def __delitem__(self, key):  # play_raw starts the account again (M4's second run)
+        self.sown = 0
+        self.last = None
+
+
+SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
+               '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
+               '"ruleset":"malawi"}')
+
+
+def test_m4_a_move_that_repeats_only_after_millions_of_relays_sleeps_at_the_bound():
+    # From a random Malawi game: A4L* repeats its state only after 3.3 million relays (minutes on a Pico,
+    # past its watchdog). M4 with R10's bound: it sleeps at the end of the relay that passes 10,000 seeds.
+    p = position_json.loads(SLOW_MALAWI)
+    rec = Tally()  # thousands of steps: tallied, not kept (a Pico-sized heap)
+    child, status = core.play_raw(p, 3, rec)  # A4, L (ring 3, towards pit 1)
+    assert status & 15 == core.END_SLEEP
+    assert 10000 - 15 <= rec.sown <= 10000 + 15  # the last relay lifts at most 15 seeds past the bound
+    assert rec.last[0] == core.STEP_END and rec.last[2] == core.END_SLEEP
+    assert sum(child.d[:34]) == 64
+    assert "A4L*" in names(p)
+
+
+def test_r10_the_bound_is_an_option_recorded_with_the_game():
+    rules = core.Rules(core.ZANZIBAR, sow_bound=500)
+    assert rules.options() == {"sow_bound": 500}
+    assert core.Rules(core.ZANZIBAR).options() == {}
+    p = core.Position(bytearray(INF_TAKASA.d), rules)
+    again = position_json.loads(position_json.dumps(p))
+    assert again.rules.sow_bound == 500
+    for bad in (-1, "many", 1.5, True):
+        try:
+            core.Rules(core.ZANZIBAR, sow_bound=bad)
+        except core.InvalidPositionError as e:
+            assert "sow_bound" in str(e)
+        else:
+            raise AssertionError("sow_bound=%r accepted" % (bad,))
+    assert core.Rules(core.ZANZIBAR, relay_limit=1000000).options() == {}  # older stored options still load
 
 
 def test_lost_house_with_seeds_is_an_ordinary_pit():
