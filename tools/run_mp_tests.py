@@ -16,12 +16,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Modules that still need more than a Pico's 64 KB, in K words (= KB on a Pico), measured on both ports
-# (docs/benchmarks.md, Board): the whole board application with a host and simulated hands in one heap,
-# restarted after power cuts or loading the code of host commands. Both fail with a 640-byte allocation
-# in the import of baoboard.commands while tens of KB are free (fragmentation, issue #9).
+# Modules that still need more than a Pico's 64 KB, in K words (= KB on a Pico), with a margin over the
+# smallest heap at which 8 runs of 8 passed on both ports (docs/benchmarks.md, Board): the whole board
+# application with a host and simulated hands in one heap. Near its limit a module passes or fails from run
+# to run (fragmentation: test_board_app passed 7 of 8 at 64k on the 32-bit build); test_board_protocol and
+# test_board_power fail below 80k with a 640-byte allocation in the import of baoboard.commands while tens
+# of KB are free. Issue #9 keeps this open: no exceptions, 20 of 20 at 64 KB.
 HEAPS: dict[str, int] = {
-    "test_board_protocol": 80,
+    "test_board_app": 96,
+    "test_board_protocol": 112,
     "test_board_power": 192,
 }
 

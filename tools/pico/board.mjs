@@ -63,16 +63,21 @@ try {
 const hands = new Map(); // pit -> on, kept over power cuts
 let cuts = 0;
 let lastFrame = '';
-// the longest time between two sensor reads (a hand shorter than that can go unseen)
-const scan = { last: -1, maxGapMs: 0, at: 0 };
+// the time between two sensor reads (the scan loop's period; a hand shorter than its longest gap can go
+// unseen), kept since the last T
+const scan = { last: -1, gaps: [] };
+function scanStats() {
+  const g = scan.gaps.slice().sort((a, b) => a - b);
+  scan.gaps = [];
+  if (!g.length) return null;
+  const at = (q) => g[Math.min(g.length - 1, Math.floor(q * g.length))];
+  return { n: g.length, medianMs: at(0.5), p99Ms: at(0.99), maxMs: g[g.length - 1], minMs: g[0] };
+}
 function attach(p) {
   scan.last = -1;
   p.chips.sensors.onLoad = () => {
     const t = p.ms;
-    if (scan.last >= 0 && t - scan.last > scan.maxGapMs) {
-      scan.maxGapMs = t - scan.last;
-      scan.at = t;
-    }
+    if (scan.last >= 0) scan.gaps.push(t - scan.last);
     scan.last = t;
   };
   p.onSerial = (data) => put(`S ${hex(data)}`);
@@ -111,7 +116,7 @@ for await (const line of rl) {
       attach(pico);
       put(`D ${t.toFixed(3)}`);
     } else if (w[0] === 'T') {
-      put(`T ${JSON.stringify({ ms: pico.ms, cuts, flash: pico.flashStats, ledBad: pico.chips.leds.bad, sensorReads: pico.chips.sensSpi.bytes, scanGapMs: scan.maxGapMs, scanGapAt: scan.at })}`);
+      put(`T ${JSON.stringify({ ms: pico.ms, cuts, flash: pico.flashStats, ledBad: pico.chips.leds.bad, sensorReads: pico.chips.sensSpi.bytes, scan: scanStats() })}`);
     } else if (w[0] === 'Q') {
       break;
     } else if (w[0]) {
