@@ -1,5 +1,6 @@
 # Rules-core benchmark run by the MicroPython unix port (and by CPython for comparison).
-# Usage: micropython tools/bench_rules_mp.py perft N | moves N_RANDOM | game SEED
+# Usage: micropython tools/bench_rules_mp.py perft N | moves N_RANDOM | game SEED | slow 1
+# (also on the emulated Pico: tools/bench_pico.py runs it there with the firmware's armv6m .mpy)
 # Prints one "key value" line per figure; tools/bench_rules.py collects them into tables.
 import gc
 import sys
@@ -96,6 +97,48 @@ def bench_moves(count):
     print("worst_position", position_json.dumps(worst[1], False))
 
 
+class Count:
+    """A recorder that counts the steps (a never-ending candidate's account has thousands)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def append(self, step):
+        self.n += 1
+
+    def __delitem__(self, key):
+        self.n = 0
+
+
+# The slowest positions known: each has a candidate move that never ends, decided by R10's bound.
+SLOW = (
+    # Malawi, from a random game: A4L* repeats only after 3.3 million relays (235 s of Pico time unbounded)
+    '{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
+    '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
+    '"ruleset":"malawi"}',
+    # Zanzibar (tests' INF_TAKASA): A6L* loops with a period of 174,848 relays
+    '{"to_move":"S","A":[4,2,3,0,5,3,4,2],"B":[3,2,3,0,1,2,4,3],"a":[0,1,0,0,0,0,0,0],'
+    '"b":[4,1,6,1,3,3,2,2],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
+    '"ruleset":"zanzibar"}',
+)
+
+
+def bench_slow(_):
+    from bao import core, position_json
+
+    for i, text in enumerate(SLOW):
+        p = position_json.loads(text)
+        gc.collect()
+        t = ticks_us()
+        codes = core.legal_move_codes(p)  # what the board computes at every move boundary
+        t1 = ticks_us()
+        for m in codes:  # and the accounts of every candidate (as if each start pit were lifted)
+            core.play_raw(p, m & core.IDENTITY, Count())
+        t2 = ticks_us()
+        print("slow%d_codes_us" % i, ticks_diff(t1, t))
+        print("slow%d_accounts_us" % i, ticks_diff(t2, t1))
+
+
 def bench_game(seed):
     gc.collect()
     base = gc.mem_alloc()
@@ -133,14 +176,17 @@ def bench_game(seed):
 
 
 def main():
-    what = sys.argv[1]
-    arg = int(sys.argv[2])
+    argv = globals().get("ARGV") or sys.argv  # the Pico's sys has no argv: the runner sets ARGV
+    what = argv[1]
+    arg = int(argv[2])
     if what == "perft":
         bench_perft(arg)
     elif what == "moves":
         bench_moves(arg)
     elif what == "game":
         bench_game(arg)
+    elif what == "slow":
+        bench_slow(arg)
 
 
 main()
