@@ -135,8 +135,8 @@ def bench_slow(_):
         for m in codes:  # and the accounts of every candidate (as if each start pit were lifted)
             core.play_raw(p, m & core.IDENTITY, Count())
         t2 = ticks_us()
-        print("slow%d_codes_us" % i, ticks_diff(t1, t))
-        print("slow%d_accounts_us" % i, ticks_diff(t2, t1))
+        print("slow" + str(i) + "_codes_us", ticks_diff(t1, t))
+        print("slow" + str(i) + "_accounts_us", ticks_diff(t2, t1))
 
 
 def bench_game(seed):
