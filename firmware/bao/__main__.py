@@ -28,11 +28,18 @@ def _moves(dialect: str) -> int:
         if w is not None:
             print(json.dumps({"moves": [], "winner": "SN"[w]}))
             continue
+        # one move at a time: a position's whole answer as one string needs more than a Pico's heap
         side = p.d[core.TO_MOVE]
-        out = []
-        for m, child in moves:
-            out.append({"move": notation.format_move(m, side, dialect), "position": position_json.to_dict(child)})
-        print(json.dumps({"moves": out}))
+        out = sys.stdout
+        out.write('{"moves": [')
+        for i in range(len(moves)):
+            m, child = moves[i]
+            moves[i] = None  # type: ignore[call-overload]  # each child goes once written
+            if i:
+                out.write(", ")
+            out.write(json.dumps({"move": notation.format_move(m, side, dialect),
+                                  "position": position_json.to_dict(child)}))
+        out.write("]}\n")
 
 
 def _replay(path: str, dialect: str) -> int:

