@@ -131,7 +131,8 @@ def main() -> int:
     app = Table(["board application, steps timed on the Pico (journal on its LittleFS)", "median", "p99",
                  "worst"])
     for key, label in (("idle", "scan-loop step, nothing happening"), ("activation", "step with an activation"),
-                       ("move", "step completing a move (rules, journal, event, next legal moves)")):
+                       ("move", "step completing a move (rules, journal, event, next legal moves)"),
+                       ("append", "of which a journal append (written and synced on LittleFS)")):
         s = steps[key]
         app.add(f"{label} ({s['n']})", ms(s["median_ms"]), ms(s["p99_ms"]), ms(s["max_ms"]))
     mem = (f"Heap: {steps['free_at_start']:,} bytes free before the board is imported, "

@@ -25,9 +25,23 @@ try:
 except OSError:
     os.mkdir(ROOT)
 
+class TimedStorage(FileStorage):
+    """The board's flash, each append (a journal record, synced) timed: the flash's share of a move."""
+
+    def __init__(self, root):
+        super().__init__(root)
+        self.appends = []
+
+    def append(self, name, data):
+        t0 = time.ticks_us()
+        super().append(name, data)
+        self.appends.append(time.ticks_diff(time.ticks_us(), t0))
+
+
 hw = SimHardware()
 hw.on_write = lambda data: None  # no host: events stay in the journal (as with the board unplugged)
-app = App(hw, FileStorage(ROOT), board_id="bench")
+storage = TimedStorage(ROOT)
+app = App(hw, storage, board_id="bench")
 app.boot()
 gc.collect()
 free_after_boot = gc.mem_free()
@@ -100,7 +114,7 @@ def summary(xs):
 
 print(json.dumps({
     "plies": n, "moves_done": app.moves_done,
-    "idle": summary(idle), "activation": summary(act), "move": summary(done),
+    "idle": summary(idle), "activation": summary(act), "move": summary(done), "append": summary(storage.appends),
     "free_at_start": free_at_start, "free_after_boot": free_after_boot, "lowest_free": low,
     "journal_bytes": os.stat(ROOT + "/journal")[6],
 }))
