@@ -123,7 +123,7 @@ class App:
         if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
             if self.corners_since < 0:
                 self.corners_since = now
-            elif ticks_diff(now, self.corners_since) >= SELFTEST_HOLD_MS and hasattr(hw, "read_raw"):
+            elif ticks_diff(now, self.corners_since) >= SELFTEST_HOLD_MS and hw.read_raw() is not None:  # type: ignore[attr-defined]
                 self.selftest_due = True
                 self.selftest_ms = 20000
                 self.corners_since = -1

@@ -115,7 +115,7 @@ def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         a.commit(rec.done_move, rec.done_child, now)  # type: ignore[attr-defined]
         return True, ""
     if typ == "SELFTEST":
-        if not hasattr(a.hw, "read_raw"):  # type: ignore[attr-defined]
+        if a.hw.read_raw() is None:  # type: ignore[attr-defined]
             return False, "state no self-test on this hardware"
         ms = 20000  # how long each pit waits for its touch: a person's pace
         if payload:
@@ -143,8 +143,8 @@ def selftest(app: "object", now: int) -> None:
     path = getattr(a.storage, "root", "") + "/selftest.json"  # type: ignore[attr-defined]
     result = st.run(hw, path, timeout_ms=a.selftest_ms)  # type: ignore[attr-defined]
     mapping = st.load_mapping(path)
-    if mapping is not None and hasattr(hw, "pit_sensor_bit"):
-        hw.pit_sensor_bit = mapping
+    if mapping is not None:
+        hw.use_mapping(mapping)
     a.outbox.post("SELFTEST", json.dumps(result))  # type: ignore[attr-defined]
     hw.read_pits(a.bitmap)  # type: ignore[attr-defined]
     a.deb.reset(a.bitmap)  # type: ignore[attr-defined]  # the hands on the board now are no activations

@@ -52,3 +52,13 @@ class Hardware:
     def feed_watchdog(self) -> None:
         """Feed the hardware watchdog (a no-op where there is none)."""
         return None
+
+    def read_raw(self) -> "bytearray | None":
+        """The sensor chain as read, bit (s & 7) of byte (s >> 3) = sensor bit s (hardware/board.json's
+        numbering), for the self-test; None where the hardware has no sensor chain (the simulated board)."""
+        return None
+
+    def use_mapping(self, pit_sensor_bit: bytes) -> None:
+        """Read the pits through this mapping (pit i = sensor bit pit_sensor_bit[i]) from now on: what
+        the self-test recorded. A no-op where there is no sensor chain."""
+        return None

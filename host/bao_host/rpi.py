@@ -21,10 +21,11 @@ import time
 from typing import Any, Protocol
 
 from baoboard.drivers import board_config as cfg
+from baoboard.drivers.apa102 import APA102
+from baoboard.drivers.sr74hc165 import SR74HC165, to_pits
 from baoboard.hal import Hardware
 
 PITS = 32
-_START = 4
 
 
 class Link(Protocol):
@@ -77,6 +78,19 @@ class LinkSerial:
             close()
 
 
+class _OutPin:
+    """A GPIO output as the chip drivers want a pin: value(v), the level held for half a clock period."""
+
+    def __init__(self, hw: RpiHardware, pin: int) -> None:
+        self.hw = hw
+        self.pin = pin
+
+    def value(self, v: int) -> None:
+        g = self.hw.gpio
+        g.output(self.pin, g.HIGH if v else g.LOW)
+        self.hw._wait()
+
+
 class RpiHardware(LinkSerial, Hardware):
     def __init__(
         self,
@@ -104,9 +118,9 @@ class RpiHardware(LinkSerial, Hardware):
         gpio.setup(cfg.RPI_LED_CLK, gpio.OUT, initial=gpio.LOW)
         gpio.setup(cfg.RPI_LED_DAT, gpio.OUT, initial=gpio.LOW)
         self.pit_sensor_bit = pit_sensor_bit if pit_sensor_bit is not None else bytes(cfg.PIT_SENSOR_BIT)
-        self.raw = bytearray(cfg.SENS_CHIPS)
-        self.led_buf = bytearray(_START + 4 * cfg.LEDS + cfg.LED_END_BYTES)
-        self.brightness = 0
+        # the chips' protocols are the firmware's drivers; this class only clocks the bits (GPIO transport)
+        self.sensors = SR74HC165(self._shift_in, _OutPin(self, cfg.RPI_SENS_PL), cfg.SENS_CHIPS)
+        self.leds = APA102(self._write_leds, cfg.LEDS, cfg.LED_BRIGHTNESS_CAP, cfg.LED_END_BYTES, cfg.LED_PIT)
         self.set_brightness(brightness)
         self.link: Any = open_link(link) if isinstance(link, str) else link
         self._t0 = time.monotonic()
@@ -117,15 +131,9 @@ class RpiHardware(LinkSerial, Hardware):
         if self.half > 0:
             time.sleep(self.half)
 
-    def read_raw(self) -> bytearray:
-        """The 74HC165 chain: /PL low then high (load, then hold), then 8 bits per chip, D7 first. QH shows
-        the next bit while the clock is low; each rising edge shifts. Byte k = chip k, bit n = input Dn."""
+    def _shift_in(self, raw: bytearray) -> None:
+        """8 bits per chip, D7 first: QH shows the next bit while the clock is low; each rising edge shifts."""
         g, qh, clk = self.gpio, cfg.RPI_SENS_QH, cfg.RPI_SENS_CLK
-        g.output(cfg.RPI_SENS_PL, g.LOW)
-        self._wait()
-        g.output(cfg.RPI_SENS_PL, g.HIGH)
-        self._wait()
-        raw = self.raw
         for k in range(len(raw)):
             v = 0
             for _ in range(8):
@@ -135,32 +143,27 @@ class RpiHardware(LinkSerial, Hardware):
                 g.output(clk, g.LOW)
                 self._wait()
             raw[k] = v
-        return raw
+
+    def read_raw(self) -> bytearray:
+        """The 74HC165 chain as read: byte k = chip k, bit n = input Dn."""
+        return self.sensors.read()
+
+    def use_mapping(self, pit_sensor_bit: bytes) -> None:
+        self.pit_sensor_bit = pit_sensor_bit
 
     def read_pits(self, bitmap: bytearray) -> None:
-        raw = self.read_raw()
-        bits = self.pit_sensor_bit
-        for j in range(4):
-            bitmap[j] = 0
-        for i in range(PITS):
-            s = bits[i]
-            if raw[s >> 3] & (1 << (s & 7)):
-                bitmap[i >> 3] |= 1 << (i & 7)
+        to_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
+
+    @property
+    def brightness(self) -> int:
+        return int(self.leds.brightness)
 
     def set_brightness(self, level: int) -> None:
         """Global brightness 0..31, capped at board_config.LED_BRIGHTNESS_CAP (the USB power budget)."""
-        self.brightness = max(0, min(level, cfg.LED_BRIGHTNESS_CAP))
-        for k in range(cfg.LEDS):
-            self.led_buf[_START + 4 * k] = 0xE0 | self.brightness
+        self.leds.set_brightness(level)
 
     def show(self, frame: bytearray) -> None:
-        buf, lp = self.led_buf, cfg.LED_PIT
-        for k in range(cfg.LEDS):
-            o, d = 3 * lp[k], _START + 4 * k
-            buf[d + 1] = frame[o + 2]
-            buf[d + 2] = frame[o + 1]
-            buf[d + 3] = frame[o]
-        self._write_leds(buf)
+        self.leds.show(frame)
 
     def _write_leds(self, buf: bytearray) -> None:
         """Data set while the clock is low, taken by the LED on the rising edge (SPI mode 0), MSB first."""

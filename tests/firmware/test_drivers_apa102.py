@@ -13,7 +13,7 @@ def _leds(kind, end_bytes=cfg.LED_END_BYTES, polarity=cfg.LED_POL, phase=cfg.LED
     board = FakeBoard(kind)
     spi = SPI(cfg.LED_SPI, cfg.LED_BAUD, polarity=polarity, phase=phase, sck=Pin(cfg.LED_SCK),
               mosi=Pin(cfg.LED_MOSI), miso=Pin(cfg.LED_MISO))
-    return board, APA102(spi, cfg.LEDS, cfg.LED_BRIGHTNESS_CAP, end_bytes)
+    return board, APA102(spi.write, cfg.LEDS, cfg.LED_BRIGHTNESS_CAP, end_bytes)
 
 
 def _colour(k, salt=0):

@@ -14,7 +14,7 @@ from fwtest_util import Lcg  # noqa: E402
 def _driver(board, polarity=cfg.SENS_POL, phase=cfg.SENS_PHA):
     spi = SPI(cfg.SENS_SPI, cfg.SENS_BAUD, polarity=polarity, phase=phase, sck=Pin(cfg.SENS_SCK),
               mosi=Pin(cfg.SENS_MOSI), miso=Pin(cfg.SENS_MISO))
-    return SR74HC165(spi, Pin(cfg.SENS_PL, Pin.OUT, value=1), cfg.SENS_CHIPS), spi
+    return SR74HC165(lambda buf: spi.readinto(buf, 0), Pin(cfg.SENS_PL, Pin.OUT, value=1), cfg.SENS_CHIPS), spi
 
 
 def _expected(board, pits):
@@ -77,7 +77,7 @@ class _ClockFirst(SR74HC165):
     """A broken driver: reads, then latches (the latch order the model must catch)."""
 
     def read(self):
-        self._spi.readinto(self.buf, 0)
+        self._shift_in(self.buf)
         self._pl.value(0)
         self._pl.value(1)
         return self.buf
@@ -86,7 +86,7 @@ class _ClockFirst(SR74HC165):
 class _LatchHeldLow(SR74HC165):
     def read(self):
         self._pl.value(0)
-        self._spi.readinto(self.buf, 0)
+        self._shift_in(self.buf)
         self._pl.value(1)
         return self.buf
 
@@ -94,12 +94,12 @@ class _LatchHeldLow(SR74HC165):
 def test_the_model_catches_a_wrong_latch_order():
     board = FakeBoard()
     drv, _ = _driver(board)
-    bad = _ClockFirst(drv._spi, drv._pl, cfg.SENS_CHIPS)
+    bad = _ClockFirst(drv._shift_in, drv._pl, cfg.SENS_CHIPS)
     board.touch(["A3"])
     assert bytes(bad.read()) != _expected(board, ["A3"])
     board = FakeBoard()
     drv, _ = _driver(board)
-    held = _LatchHeldLow(drv._spi, drv._pl, cfg.SENS_CHIPS)
+    held = _LatchHeldLow(drv._shift_in, drv._pl, cfg.SENS_CHIPS)
     board.touch(["A3", "B2"])
     assert bytes(held.read()) != _expected(board, ["A3", "B2"])
 

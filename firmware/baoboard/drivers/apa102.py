@@ -1,17 +1,22 @@
-# APA102 / SK9822 clocked RGB LEDs over machine.SPI (mode 0: data valid on the rising clock edge).
+# APA102 / SK9822 clocked RGB LEDs: the chip's encoding, separate from how the bytes travel (as
+# micropython-lib's ssd1306 separates chip from bus). `write(buf)` sends the bytes with data valid on the
+# rising clock edge (SPI mode 0): machine.SPI.write on the Pico (PicoHardware), bit-banged GPIO on a
+# Raspberry Pi (host/bao_host/rpi.py), anything in tests.
 # Frame: 4 zero bytes (start), per LED 0b111bbbbb (global brightness 0..31) then B, G, R, then an end
 # frame of zero bytes: 32 zero bits latch an SK9822, and one more clock per two LEDs pushes the data
 # through the chain (each LED delays it by half a clock). One buffer, allocated once.
-from machine import SPI
-from micropython import const
+from baoboard.compat import const
 
 _START = const(4)
 
 
 class APA102:
-    def __init__(self, spi: SPI, count: int, cap: int, end_bytes: int) -> None:
-        self._spi = spi
+    def __init__(self, write, count: int, cap: int, end_bytes: int, led_pit: "bytes | None" = None) -> None:
+        """write(buf): the transport. led_pit[k]: the pit index LED k sits under (show() puts a pit-indexed
+        frame into chain order); None: LED k shows pit k."""
+        self._write = write
         self.count = count
+        self.led_pit = led_pit if led_pit is not None else bytes(range(count))
         self.cap = cap if 0 <= cap <= 31 else 31
         self.brightness = self.cap
         self.buf = bytearray(_START + 4 * count + end_bytes)  # start and end frames stay zero
@@ -36,5 +41,17 @@ class APA102:
         buf[o + 2] = g
         buf[o + 3] = r
 
+    def show(self, frame) -> None:
+        """Light the LEDs from a frame of R, G, B per pit index (3 bytes each), in the chain's order."""
+        buf = self.buf
+        lp = self.led_pit
+        for k in range(self.count):
+            o = 3 * lp[k]
+            d = _START + 4 * k
+            buf[d + 1] = frame[o + 2]  # B
+            buf[d + 2] = frame[o + 1]  # G
+            buf[d + 3] = frame[o]  # R
+        self._write(buf)
+
     def write(self) -> None:
-        self._spi.write(self.buf)
+        self._write(self.buf)

@@ -15,11 +15,9 @@ from micropython import const
 
 from baoboard.drivers import board_config as cfg
 from baoboard.drivers.apa102 import APA102
-from baoboard.drivers.sr74hc165 import SR74HC165
+from baoboard.drivers.sr74hc165 import SR74HC165, to_pits
 from baoboard.hal import Hardware
 
-_PITS = const(32)
-_START = const(4)
 _WDT_MAX_MS = const(8388)  # the RP2040 watchdog's longest timeout
 
 
@@ -32,12 +30,12 @@ class PicoHardware(Hardware):
         serial_in/serial_out/poller: other streams than USB (tests); poller has serial_in registered."""
         sspi = SPI(cfg.SENS_SPI, cfg.SENS_BAUD, polarity=cfg.SENS_POL, phase=cfg.SENS_PHA,
                    sck=Pin(cfg.SENS_SCK), mosi=Pin(cfg.SENS_MOSI), miso=Pin(cfg.SENS_MISO))
-        self.sensors = SR74HC165(sspi, Pin(cfg.SENS_PL, Pin.OUT, value=1), cfg.SENS_CHIPS)
+        self._sspi = sspi
+        self.sensors = SR74HC165(self._shift_in, Pin(cfg.SENS_PL, Pin.OUT, value=1), cfg.SENS_CHIPS)
         lspi = SPI(cfg.LED_SPI, cfg.LED_BAUD, polarity=cfg.LED_POL, phase=cfg.LED_PHA,
                    sck=Pin(cfg.LED_SCK), mosi=Pin(cfg.LED_MOSI), miso=Pin(cfg.LED_MISO))
-        self.leds = APA102(lspi, cfg.LEDS, cfg.LED_BRIGHTNESS_CAP, cfg.LED_END_BYTES)
+        self.leds = APA102(lspi.write, cfg.LEDS, cfg.LED_BRIGHTNESS_CAP, cfg.LED_END_BYTES, cfg.LED_PIT)
         self.pit_sensor_bit = pit_sensor_bit if pit_sensor_bit is not None else cfg.PIT_SENSOR_BIT
-        self._led_pit = cfg.LED_PIT
         self._wdt_ms = watchdog_ms if watchdog_ms <= _WDT_MAX_MS else _WDT_MAX_MS
         self._wdt: WDT | None = None
         src = serial_in if serial_in is not None else sys.stdin
@@ -58,25 +56,17 @@ class PicoHardware(Hardware):
         """The chain as read: bit (s & 7) of byte (s >> 3) is sensor bit s (board.json's numbering)."""
         return self.sensors.read()
 
+    def _shift_in(self, buf: bytearray) -> None:
+        self._sspi.readinto(buf, 0)
+
+    def use_mapping(self, pit_sensor_bit: bytes) -> None:
+        self.pit_sensor_bit = pit_sensor_bit
+
     def read_pits(self, bitmap: bytearray) -> None:
-        raw = self.sensors.read()
-        bits = self.pit_sensor_bit
-        bitmap[0] = bitmap[1] = bitmap[2] = bitmap[3] = 0
-        for i in range(_PITS):
-            s = bits[i]
-            if raw[s >> 3] & (1 << (s & 7)):
-                bitmap[i >> 3] |= 1 << (i & 7)
+        to_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
 
     def show(self, frame: bytearray) -> None:
-        buf = self.leds.buf
-        lp = self._led_pit
-        for k in range(_PITS):
-            o = 3 * lp[k]
-            d = _START + 4 * k
-            buf[d + 1] = frame[o + 2]  # B
-            buf[d + 2] = frame[o + 1]  # G
-            buf[d + 3] = frame[o]  # R
-        self.leds.write()
+        self.leds.show(frame)
 
     def ticks_ms(self) -> int:
         return time.ticks_ms()  # type: ignore[return-value]
