@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAPS: dict[str, int] = {
     "test_board_app": 96,
     "test_board_protocol": 112,
+    "test_board_runtime": 96,  # the whole application, restarted (as test_board_app)
     "test_board_power": 192,
 }
 

@@ -2,15 +2,25 @@
 # and the LED guide. It is handed a hardware object (baoboard.hal.Hardware) and a Storage; it imports no
 # hardware module, so the same code runs on the Pico, in the simulated board and in the tests.
 #   app = App(hw, storage, board_id="e661...", fw="0.1.0"); app.boot(); while True: app.step()
+# (the board's run loop, baoboard.runtime, does that, and restarts it after a fault).
 # step() is one scan-loop iteration; when nothing happens it allocates nothing (tools/bench_board.py).
 # Host commands (docs/protocol.md): NEW, SETPOS, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, run by
-# baoboard.commands, which is loaded for each command and dropped after it.
+# baoboard.commands, which is loaded for each command and dropped after it. What the rare jobs may change,
+# they change through these methods (their state is read freely):
+#   new_game(start, position)    a GAME event, then start        set_position(p, now)   a move boundary
+#   commit(move, child, now)     a MOVE (and END) event          post_end()             the END event
+#   undo(now) -> bool            take the last move back         request_selftest(ms)   after this step
+#   resume(now)                  take the game up again after the scan loop stood still (the self-test)
+# and the guide's settings (guide.mode, guide.brightness) and the recogniser's hint (rec.hint); a host
+# command's changes are shown at the end of its step.
 # RAM (docs/benchmarks.md, Board): the legal moves are kept as codes, the moves and pending events on
 # flash (the journal), and code for rare jobs (commands, reasons of illegal attempts) only while it runs.
 try:
-    from typing import Any
-except ImportError:
-    pass
+    from typing import TYPE_CHECKING, Any
+except ImportError:  # MicroPython
+    TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from baoboard.hal import Hardware
 
 import gc
 import json
@@ -44,7 +54,7 @@ _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a q
 
 
 class App:
-    def __init__(self, hw: object, storage: object, board_id: str = "board", fw: str = FW_VERSION,
+    def __init__(self, hw: "Hardware", storage: object, board_id: str = "board", fw: str = FW_VERSION,
                  stable: int = 3) -> None:
         self.hw = hw
         self.storage = storage
@@ -60,7 +70,7 @@ class App:
         from bao import RULES_VERSION
 
         hello = f"fw={fw} rules={RULES_VERSION} board={board_id}"
-        self.outbox = Outbox(self.journal, hw.serial_write, hw.ticks_ms, hello=hello)  # type: ignore[attr-defined]
+        self.outbox = Outbox(self.journal, hw.serial_write, hw.ticks_ms, hello=hello)
         self.outbox.on_command = self.command
         self.p = core.initial()
         self.dirty = True
@@ -76,7 +86,7 @@ class App:
     # ---- boot and game state
     def boot(self) -> None:
         self.journal.open()
-        self.last_rx = self.hw.ticks_ms()  # type: ignore[attr-defined]
+        self.last_rx = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
 
@@ -92,24 +102,40 @@ class App:
             commands = None  # type: ignore[assignment]
             unload_new(before)
 
-    def post_game(self, start: "core.Position", position: "dict | None") -> None:
-        rules = start.rules  # type: ignore[attr-defined]
-        info = {"ruleset": rules.ruleset, "options": rules.options(),
-                "first": _SIDES[start.d[core.TO_MOVE]]}  # type: ignore[attr-defined]
+    def new_game(self, start: "core.Position", position: "Any") -> None:
+        """Report a new game (a GAME event; `position`: the start's JSON when it is not the initial one)
+        and start it."""
+        rules = start.rules
+        info = {"ruleset": rules.ruleset, "options": rules.options(), "first": _SIDES[start.d[core.TO_MOVE]]}
         if position is not None:
             info["position"] = position
         self.outbox.post("GAME", json.dumps(info))
-        self.p = start
         self.rec.hint = -1
-        self.boundary(self.hw.ticks_ms())  # type: ignore[attr-defined]
+        self.set_position(start, self.hw.ticks_ms())
 
-    def boundary(self, now: int, moves: "list | None" = None) -> None:
+    def set_position(self, p: "core.Position", now: int, moves: "list | None" = None) -> None:
+        """A move boundary: p is the board's position (its legal move codes `moves` when known); a move
+        half made is dropped."""
+        self.p = p
         if moves is None:
-            moves = core.legal_move_codes(self.p)  # type: ignore[arg-type]
-        self.rec.start(self.p, moves)
-        w = core.outcome(self.p, moves)  # type: ignore[arg-type]
+            moves = core.legal_move_codes(p)
+        self.rec.start(p, moves)
+        w = core.outcome(p, moves)
         self.guide.winner = -1 if w is None else w
         self.dirty = True
+
+    def request_selftest(self, ms: int) -> None:
+        """Run the self-test at the end of this step, waiting `ms` for each touch."""
+        self.selftest_ms = ms
+        self.selftest_due = True
+
+    def resume(self, now: int) -> None:
+        """Take the game up again after the scan loop stood still (the self-test): the hands on the board
+        now are no activations, a move half made is dropped, the host counts as just heard."""
+        self.hw.read_pits(self.bitmap)
+        self.deb.reset(self.bitmap)
+        self.set_position(self.p, now)
+        self.last_rx = now
 
     def post_end(self) -> None:
         self.outbox.post("END", f'{{"winner":"{_SIDES[self.guide.winner]}"}}')
@@ -117,15 +143,14 @@ class App:
     # ---- the scan loop
     def step(self) -> None:
         hw = self.hw
-        now = hw.ticks_ms()  # type: ignore[attr-defined]
-        hw.read_pits(self.bitmap)  # type: ignore[attr-defined]
+        now = hw.ticks_ms()
+        hw.read_pits(self.bitmap)
         bm = self.bitmap
         if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
             if self.corners_since < 0:
                 self.corners_since = now
-            elif ticks_diff(now, self.corners_since) >= SELFTEST_HOLD_MS and hw.read_raw() is not None:  # type: ignore[attr-defined]
-                self.selftest_due = True
-                self.selftest_ms = 20000
+            elif ticks_diff(now, self.corners_since) >= SELFTEST_HOLD_MS and hw.read_raw() is not None:
+                self.request_selftest(20000)
                 self.corners_since = -1
         else:
             self.corners_since = -1
@@ -136,7 +161,7 @@ class App:
                     break
                 self.last_activation = self.deb.last_tick
                 self.activation(pit, now)
-        n = hw.serial_read(self.rx)  # type: ignore[attr-defined]
+        n = hw.serial_read(self.rx)
         if n:
             self.outbox.feed(self.rx, n)
         self.outbox.poll()
@@ -149,25 +174,25 @@ class App:
         elif self.guide.host and ticks_diff(now, self.last_rx) > HOST_MS:
             self.guide.host = False
             self.dirty = True
-        b = hw.buttons()  # type: ignore[attr-defined]
+        b = hw.buttons()
         if b != self.buttons:
             pressed = b & ~self.buttons
             self.buttons = b
             if pressed & BUTTON_UNDO:
                 self.undo(now)
             if pressed & BUTTON_NEW:
-                self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)  # type: ignore[attr-defined]
+                self.new_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
         ph = self.guide.phase(now)
         if self.dirty or ph != self.last_phase:
             self.last_phase = ph
             self.dirty = False
-            hw.show(self.guide.render(self.rec, now))  # type: ignore[attr-defined]
+            hw.show(self.guide.render(self.rec, now))
         if self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
         self.loops += 1
         if not self.fault:
-            hw.feed_watchdog()  # type: ignore[attr-defined]
+            hw.feed_watchdog()
 
     def activation(self, pit: int, now: int) -> None:
         rec = self.rec
@@ -191,13 +216,12 @@ class App:
             self.outbox.notice("CANCEL", core.pit_name(pit))
 
     def commit(self, move: int, child: "core.Position", now: int) -> None:
-        text = format_move(move, self.p.d[core.TO_MOVE])  # type: ignore[attr-defined]
+        text = format_move(move, self.p.d[core.TO_MOVE])
         moves = core.legal_move_codes(child)  # once: for the position's winner and the next boundary
         self.outbox.post("MOVE", move_payload(text, position_json.dumps(child, True, moves)))  # type: ignore[arg-type]
-        self.p = child
         self.moves_done += 1
         self.rec.hint = -1
-        self.boundary(now, moves)
+        self.set_position(child, now, moves)
         if self.guide.winner >= 0:
             self.post_end()
         if _COLLECT:
@@ -210,4 +234,4 @@ class App:
     # ---- host commands
     def command(self, num: int, typ: str, payload: str) -> "tuple[bool, str]":
         self.dirty = True
-        return self.rare("run", typ, payload, self.hw.ticks_ms())  # type: ignore[attr-defined,no-any-return]
+        return self.rare("run", typ, payload, self.hw.ticks_ms())  # type: ignore[no-any-return]

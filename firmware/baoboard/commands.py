@@ -4,6 +4,14 @@
 #   undo(app, now) -> bool           take the last move back
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
+# They read the application's state and change it through its methods (baoboard.app, the list at its top).
+try:
+    from typing import TYPE_CHECKING
+except ImportError:  # MicroPython
+    TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from baoboard.app import App
+
 import json
 
 from bao import core, position_json
@@ -23,48 +31,43 @@ def start_of(info: dict) -> "core.Position":
     return core.initial(rules.ruleset, rules, first)
 
 
-def position_after(app: "object", n: int) -> "core.Position":
+def position_after(app: "App", n: int) -> "core.Position":
     """The position after the first n moves of the journal's game (read back from flash)."""
-    j = app.journal  # type: ignore[attr-defined]
+    j = app.journal
     if n == 0:
         return start_of(json.loads(j.game or "{}"))
     return position_json.loads(split_move(j.move(n - 1))[1])
 
 
-def restore(app: "object") -> None:
-    a = app  # type: ignore[assignment]
-    j = a.journal  # type: ignore[attr-defined]
+def restore(a: "App") -> None:
+    j = a.journal
     if j.game is None:
-        a.post_game(core.initial(), None)  # type: ignore[attr-defined]
+        a.new_game(core.initial(), None)
         return
-    a.p = position_after(a, j.nmoves)  # type: ignore[attr-defined]
-    a.boundary(a.hw.ticks_ms())  # type: ignore[attr-defined]
-    if a.guide.winner >= 0 and j.ended is None:  # type: ignore[attr-defined]
-        a.post_end()  # type: ignore[attr-defined]  # the power went between the last move and its END event
+    a.set_position(position_after(a, j.nmoves), a.hw.ticks_ms())
+    if a.guide.winner >= 0 and j.ended is None:
+        a.post_end()  # the power went between the last move and its END event
 
 
-def undo(app: "object", now: int) -> bool:
-    a = app  # type: ignore[assignment]
-    j = a.journal  # type: ignore[attr-defined]
+def undo(a: "App", now: int) -> bool:
+    j = a.journal
     n = j.nmoves
     if not n:
-        a.outbox.notice("NOUNDO", "no move to take back")  # type: ignore[attr-defined]
+        a.outbox.notice("NOUNDO", "no move to take back")
         return False
     last = split_move(j.move(n - 1))[0]
     before = position_after(a, n - 1)
-    p = a.p  # type: ignore[attr-defined]
+    p = a.p
     marks = bytearray(32)
     for i in range(32):
         marks[i] = before.d[i] != p.d[i]
-    a.outbox.post("UNDO", json.dumps({"undone": last, "position": position_json.to_dict(before)}))  # type: ignore[attr-defined]
-    a.p = before  # type: ignore[attr-defined]
-    a.boundary(now)  # type: ignore[attr-defined]
-    a.guide.set_restore(marks, now)  # type: ignore[attr-defined]
+    a.outbox.post("UNDO", json.dumps({"undone": last, "position": position_json.to_dict(before)}))
+    a.set_position(before, now)
+    a.guide.set_restore(marks, now)
     return True
 
 
-def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
-    a = app  # type: ignore[assignment]
+def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "PING":
         return True, ""
     if typ == "NEW":
@@ -73,21 +76,21 @@ def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
             start = start_of(info)
         except (ValueError, TypeError) as e:
             return False, "badarg " + str(e)
-        a.post_game(start, info.get("position"))  # type: ignore[attr-defined]
+        a.new_game(start, info.get("position"))
         return True, ""
     if typ == "SETPOS":
         try:
             start = position_json.loads(payload)
         except ValueError as e:
             return False, "badarg " + str(e)
-        a.post_game(start, position_json.to_dict(start))  # type: ignore[attr-defined]
+        a.new_game(start, position_json.to_dict(start))
         return True, ""
     if typ == "UNDO":
-        return (True, "") if undo(a, now) else (False, "state no move to take back")  # type: ignore[attr-defined]
+        return (True, "") if undo(a, now) else (False, "state no move to take back")
     if typ == "MODE":
         if payload not in MODES:
             return False, "badarg mode is teach, play or silent"
-        a.guide.mode = MODES.index(payload)  # type: ignore[attr-defined]
+        a.guide.mode = MODES.index(payload)
         return True, ""
     if typ == "BRIGHT":
         try:
@@ -96,26 +99,26 @@ def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
             v = -1
         if not 0 <= v <= 100:
             return False, "badarg brightness is 0..100 (percent)"
-        a.guide.brightness = v * 255 // 100  # type: ignore[attr-defined]
+        a.guide.brightness = v * 255 // 100
         return True, ""
     if typ == "SHOW":
         from bao import notation
 
-        p = a.p  # type: ignore[attr-defined]
+        p = a.p
         try:
             m, _ = notation.parse_move(p, payload)
         except core.BaoError as e:
             return False, "badarg " + str(e)
-        a.rec.hint = m & core.IDENTITY  # type: ignore[attr-defined]
+        a.rec.hint = m & core.IDENTITY
         return True, notation.format_move(m, p.d[core.TO_MOVE])
     if typ == "STOP":
-        rec = a.rec  # type: ignore[attr-defined]
+        rec = a.rec
         if rec.decide_stop() != R.R_DONE:
             return False, "state 2.5b: no house decision is pending"
-        a.commit(rec.done_move, rec.done_child, now)  # type: ignore[attr-defined]
+        a.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]
         return True, ""
     if typ == "SELFTEST":
-        if a.hw.read_raw() is None:  # type: ignore[attr-defined]
+        if a.hw.read_raw() is None:
             return False, "state no self-test on this hardware"
         ms = 20000  # how long each pit waits for its touch: a person's pace
         if payload:
@@ -125,48 +128,40 @@ def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
                 ms = -1
             if not 100 <= ms <= 60000:
                 return False, "badarg the wait for each touch is 100..60000 ms"
-        a.selftest_ms = ms  # type: ignore[attr-defined]
-        a.selftest_due = True  # type: ignore[attr-defined]  # after this reply: the test takes minutes
+        a.request_selftest(ms)  # after this reply: the test takes minutes
         return True, ""
     if typ == "SNAP" or typ == "SNAPSHOT":
         return True, snapshot(a)
     return False, "unknown " + typ
 
 
-def selftest(app: "object", now: int) -> None:
+def selftest(a: "App", now: int) -> None:
     """Run the self-test on the board's own hardware, use the mapping it recorded, report it as a SELFTEST
     event (journalled like every event; it changes nothing in the game) and take the game up again."""
     from baoboard.drivers import selftest as st
 
-    a = app  # type: ignore[assignment]
-    hw = a.hw  # type: ignore[attr-defined]
-    path = getattr(a.storage, "root", "") + "/selftest.json"  # type: ignore[attr-defined]
-    result = st.run(hw, path, timeout_ms=a.selftest_ms)  # type: ignore[attr-defined]
+    hw = a.hw
+    path = getattr(a.storage, "root", "") + "/selftest.json"
+    result = st.run(hw, path, timeout_ms=a.selftest_ms)
     mapping = st.load_mapping(path)
     if mapping is not None:
         hw.use_mapping(mapping)
-    a.outbox.post("SELFTEST", json.dumps(result))  # type: ignore[attr-defined]
-    hw.read_pits(a.bitmap)  # type: ignore[attr-defined]
-    a.deb.reset(a.bitmap)  # type: ignore[attr-defined]  # the hands on the board now are no activations
-    now = hw.ticks_ms()
-    a.boundary(now)  # type: ignore[attr-defined]  # a move half made before the test is dropped
-    a.last_rx = now  # type: ignore[attr-defined]
-    a.dirty = True  # type: ignore[attr-defined]
+    a.outbox.post("SELFTEST", json.dumps(result))
+    a.resume(hw.ticks_ms())
 
 
-def snapshot(app: "object") -> str:
+def snapshot(a: "App") -> str:
     """The whole state as JSON (the SNAP command)."""
-    a = app  # type: ignore[assignment]
-    rec = a.rec  # type: ignore[attr-defined]
-    j = a.journal  # type: ignore[attr-defined]
-    g = a.guide  # type: ignore[attr-defined]
+    rec = a.rec
+    j = a.journal
+    g = a.guide
     nxt = []
     for i in range(rec.n):
         e = rec.expected(i)
         if e >= 0:
             nxt.append(core.pit_name(e & R.PIT))
     return json.dumps({
-        "position": position_json.to_dict(a.p),  # type: ignore[attr-defined]
+        "position": position_json.to_dict(a.p),
         "moves": j.nmoves,
         "phase": ("idle", "moving", "decision", "over")[rec.phase],
         "mode": MODES[g.mode],

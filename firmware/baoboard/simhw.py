@@ -1,7 +1,16 @@
 # A simulated Hardware (baoboard.hal) for the simulated board and the tests: sensors set by simulated
-# hands, the LED frame and the serial link kept in memory. Runs on CPython and the MicroPython unix port.
-#   hw = SimHardware(); app = App(hw, storage); app.boot()
-#   hands = Hands(app, hw); hands.tap(pit); hands.perform(position, move)
+# hands, the LED frame and the serial link kept in memory, a clock that moves only when the board sleeps.
+# Runs on CPython and the MicroPython unix port.
+#   board = SimulatedBoard(storage)     the board's run loop (baoboard.runtime) on a SimHardware
+#   board.set_pit(pit, on); board.run(steps, ms); board.app, board.hw
+#   hands = Hands(board); hands.tap(pit); hands.perform(position, move); hands.scan(n)
+# Hands take any board with set_pit(pit, on) and run(steps, ms): this one, and the host's simulated boards
+# (bao_host.sim: in-process, the MicroPython unix port, the emulated Pico), whose hands add mistakes.
+try:
+    from typing import Any
+except ImportError:
+    pass
+
 from baoboard.compat import const
 
 FRAME_BYTES = const(96)
@@ -33,6 +42,10 @@ class SimHardware:
 
     def ticks_ms(self) -> int:
         return self.t
+
+    def sleep_ms(self, ms: float) -> None:
+        """The board's pause between two scans: simulated time passes."""
+        self.t += int(ms)
 
     def serial_read(self, buf: bytearray) -> int:
         n = len(self.rx)
@@ -70,32 +83,54 @@ class SimHardware:
         return (f[3 * pit] << 16) | (f[3 * pit + 1] << 8) | f[3 * pit + 2]
 
 
-class Hands:
-    """Simulated hands: each activation holds a pit's sensor for `hold` scans, then releases it for
-    `gap` scans; each scan advances the clock by `scan_ms` and runs one app step."""
+class SimulatedBoard:
+    """The board's run loop (baoboard.runtime.Supervisor) on a SimHardware: run(steps, ms) scans `steps`
+    times, `ms` of simulated time apart. on_fault(exception): see Supervisor; hw: a SimHardware of the
+    caller's (its serial output wired before the board boots and says HELLO)."""
 
-    def __init__(self, app: object, hw: SimHardware, hold: int = 4, gap: int = 4, scan_ms: int = 5) -> None:
-        self.app = app
-        self.hw = hw
+    def __init__(self, storage: object, board_id: str = "sim", stable: int = 3, on_fault: "Any" = None,
+                 hw: "SimHardware | None" = None) -> None:
+        from baoboard.runtime import Supervisor
+
+        self.hw = hw if hw is not None else SimHardware()
+        self.runtime = Supervisor(self.hw, storage, board_id, stable, on_fault)  # type: ignore[arg-type]
+        self.runtime.start()
+
+    @property
+    def app(self) -> "Any":
+        """The running application (None while it waits to start again after a fault)."""
+        return self.runtime.app
+
+    def set_pit(self, pit: int, on: bool) -> None:
+        self.hw.set_pit(pit, on)
+
+    def run(self, steps: int, ms: int) -> None:
+        self.runtime.run(self.hw.sleep_ms, ms, steps)
+
+
+class Hands:
+    """Simulated hands on a board (set_pit, run): each activation holds a pit's sensor for `hold` scans,
+    then releases it for `gap` scans, `scan_ms` of the board's time apart."""
+
+    def __init__(self, board: "Any", hold: int = 4, gap: int = 4, scan_ms: int = 5) -> None:
+        self.board = board
         self.hold = hold
         self.gap = gap
         self.scan_ms = scan_ms
-        self.on_scan = None  # type: object  # optional callback() after each scan (sleep, power cuts)
+        self.taps = 0
 
     def scan(self, n: int = 1) -> None:
-        for _ in range(n):
-            self.hw.t += self.scan_ms
-            self.app.step()  # type: ignore[attr-defined]
-            if self.on_scan is not None:
-                self.on_scan()  # type: ignore[operator]
+        self.board.run(n, self.scan_ms)
 
     def tap(self, pit: int) -> None:
-        self.hw.set_pit(pit, True)
-        self.scan(self.hold)
-        self.hw.set_pit(pit, False)
-        self.scan(self.gap)
+        b = self.board
+        b.set_pit(pit, True)
+        b.run(self.hold, self.scan_ms)
+        b.set_pit(pit, False)
+        b.run(self.gap, self.scan_ms)
+        self.taps += 1
 
-    def perform(self, p: object, move: int, merge: bool = False) -> None:
+    def perform(self, p: "Any", move: int, merge: bool = False) -> None:
         from baoboard.recogniser import activations
 
         for pit in activations(p, move, merge):

@@ -1,10 +1,12 @@
-# The MicroPython side of `bao sim --runtime micropython`: the unchanged board application on a simulated
-# Hardware, driven in lockstep over stdin/stdout by the host (bao_host.sim). One line per message:
-#   host -> board   P <pit> <0|1>   set a pit sensor       R <n> <ms>   run n scan-loop steps, ms apart
+# The MicroPython side of `bao sim --runtime micropython`: the unchanged board application in its run loop
+# (baoboard.runtime) on a simulated Hardware, driven in lockstep over stdin/stdout by the host (bao_host.sim).
+# One line per message:
+#   host -> board   P <pit> <0|1>   set a pit sensor       R <n> <ms>   run n scans, ms of board time apart
 #                   S <hex>         serial bytes in        Q            quit
 #   board -> host   S <hex>         serial bytes out       L <hex>      the LED frame (after each R)
-#                   D <p> <phase> <free>   end of an R: position bytes (hex), recogniser phase, gc.mem_free()
-#                   X <text>        an exception (the application is then restarted, as main.py does)
+#                   D <p> <phase> <free>   end of an R: position bytes (hex, "-" while the application is
+#                                   down after a fault), recogniser phase, gc.mem_free()
+#                   X <text>        an exception (reported and restarted by the run loop, as on the Pico)
 import sys
 from binascii import hexlify, unhexlify
 
@@ -12,8 +14,7 @@ from binascii import hexlify, unhexlify
 def main(root: str, board_id: str = "sim") -> None:
     import gc
 
-    from baoboard.app import App
-    from baoboard.simhw import SimHardware
+    from baoboard.simhw import SimHardware, SimulatedBoard
     from baoboard.storage import FileStorage
 
     out = sys.stdout
@@ -21,10 +22,12 @@ def main(root: str, board_id: str = "sim") -> None:
     def emit(data: bytes) -> None:
         out.write("S " + hexlify(data).decode() + "\n")
 
+    def fault(e: Exception) -> None:
+        out.write("X " + repr(e).replace("\n", " ") + "\n")
+
     hw = SimHardware()
     hw.on_write = emit
-    app = App(hw, FileStorage(root), board_id=board_id)
-    app.boot()
+    board = SimulatedBoard(FileStorage(root), board_id, on_fault=fault, hw=hw)
     while True:
         line = sys.stdin.readline()
         if not line:
@@ -32,23 +35,16 @@ def main(root: str, board_id: str = "sim") -> None:
         w = line.split()
         if not w:
             continue
-        try:
-            if w[0] == "P":
-                hw.set_pit(int(w[1]), w[2] == "1")
-            elif w[0] == "S":
-                hw.rx.extend(unhexlify(w[1]))
-            elif w[0] == "R":
-                dt = int(w[2])
-                for _ in range(int(w[1])):
-                    hw.t += dt
-                    app.step()
-                gc.collect()
-                out.write("L " + hexlify(bytes(hw.frame)).decode() + "\n")
-                out.write("D %s %d %d\n" % (hexlify(bytes(app.p.d)).decode(), app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]
-            elif w[0] == "Q":
-                return
-        except Exception as e:  # report and restart the application, as firmware/main.py does
-            out.write("X " + repr(e).replace("\n", " ") + "\n")
-            app = App(hw, FileStorage(root), board_id=board_id)
-            app.boot()
-            out.write("D %s %d %d\n" % (hexlify(bytes(app.p.d)).decode(), app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]
+        if w[0] == "P":
+            hw.set_pit(int(w[1]), w[2] == "1")
+        elif w[0] == "S":
+            hw.rx.extend(unhexlify(w[1]))
+        elif w[0] == "R":
+            board.run(int(w[1]), int(w[2]))
+            gc.collect()
+            out.write("L " + hexlify(bytes(hw.frame)).decode() + "\n")
+            app = board.app
+            pos = "-" if app is None else hexlify(bytes(app.p.d)).decode()
+            out.write("D %s %d %d\n" % (pos, 0 if app is None else app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]
+        elif w[0] == "Q":
+            return

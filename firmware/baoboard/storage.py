@@ -19,8 +19,9 @@ except ImportError:
 import os
 
 
-class PowerCut(Exception):
-    pass
+class PowerCut(BaseException):
+    """The simulated power going: like KeyboardInterrupt no Exception, so nothing on the board catches it
+    (baoboard.runtime, a host command's handler); the simulation that cut the power boots the board again."""
 
 
 def _sync(f: "Any") -> None:

@@ -158,12 +158,10 @@ class Host:
 
 
 def board(storage=None, stable=3):
-    """A booted board on simulated hardware; its flash is `storage` or a fresh TempFiles (close it)."""
-    from baoboard.app import App
-    from baoboard.simhw import Hands, SimHardware
+    """A booted board on simulated hardware, in the board's run loop (baoboard.runtime); its flash is
+    `storage` or a fresh TempFiles (close it). Returns (app, hw, hands, host, storage)."""
+    from baoboard.simhw import Hands, SimulatedBoard
 
-    hw = SimHardware()
     st = storage if storage is not None else TempFiles()
-    app = App(hw, st, board_id="test", stable=stable)
-    app.boot()
-    return app, hw, Hands(app, hw, hold=stable + 1, gap=stable + 1), Host(hw), st
+    b = SimulatedBoard(st, "test", stable)
+    return b.app, b.hw, Hands(b, hold=stable + 1, gap=stable + 1), Host(b.hw), st

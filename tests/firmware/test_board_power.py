@@ -92,13 +92,7 @@ def _play(seed, cuts, n):
         except PowerCut:
             cut_count += 1
             st.budget = -1
-            from baoboard.app import App
-            from baoboard.simhw import Hands, SimHardware
-
-            hw = SimHardware()
-            app = App(hw, st, board_id="test", stable=3)
-            app.boot()
-            hands = Hands(app, hw, hold=4, gap=4)
+            app, hw, hands, _, _ = board(st)  # the power comes back: the board boots from its journal
             host = Host(hw, host)  # the same host: what it holds survives the board's restart
             host.poll()
             k = app.journal.nmoves

@@ -1,0 +1,107 @@
+# The board's run loop (baoboard.runtime.Supervisor), as firmware/main.py, `bao board` and every simulated
+# board run it: a fault is reported on the serial link, the application starts again from its journal after
+# a pause (200 ms, 2 s from the 5th restart on) during which the watchdog goes hungry; KeyboardInterrupt
+# passes through; a healthy idle loop allocates nothing. Runs on CPython and the MicroPython unix ports.
+import sys
+
+from baoboard.simhw import Hands, SimHardware, SimulatedBoard
+from board_util import Host, TempFiles, plies
+
+
+class Failing(SimHardware):
+    """A sensor chain that fails on the next `fail` scans with `error`."""
+
+    def __init__(self):
+        super().__init__()
+        self.fail = 0
+        self.error = OSError("sensor chain gone")
+
+    def read_pits(self, bitmap):
+        if self.fail:
+            self.fail -= 1
+            raise self.error
+        SimHardware.read_pits(self, bitmap)
+
+
+def _board():
+    hw = Failing()
+    faults = []
+    st = TempFiles()
+    b = SimulatedBoard(st, "test", hw=hw, on_fault=faults.append)
+    return b, hw, faults, st
+
+
+def test_a_fault_is_reported_and_the_game_comes_back_from_the_journal():
+    b, hw, faults, st = _board()
+    host = Host(hw)
+    hands = Hands(b)
+    g = plies()
+    for _ in range(2):
+        p, m, _ = next(g)
+        hands.perform(p, m)
+        host.poll()
+    before = bytes(b.app.p.d)
+    hw.fail = 1
+    b.run(1, 5)  # the scan that fails
+    assert b.app is None and len(faults) == 1 and b.runtime.restarts == 1
+    out = bytes(hw.tx)
+    assert b"N0 ERROR OSError('sensor chain gone'" in out, out
+    host.poll()
+    feeds, steps = hw.feeds, b.runtime.steps
+    b.run(39, 5)  # 195 ms: still waiting, and the watchdog is not fed
+    assert b.app is None and hw.feeds == feeds and b.runtime.steps == steps
+    b.run(1, 5)  # 200 ms after the fault: started again from the journal
+    assert b.app is not None and bytes(b.app.p.d) == before
+    assert hw.feeds == feeds + 1 and bytes(hw.tx).count(b"HELLO") == 1
+    p, m, _ = next(g)  # and the game goes on
+    hands.perform(p, m)
+    hands.scan(5)
+    host.poll()
+    assert len(host.moves()) == 3 and host.gaps == 0
+    st.close()
+
+
+def test_restarts_slow_down_from_the_fifth_on():
+    b, hw, faults, st = _board()
+    hw.fail = 1000000  # for ever
+    feeds = hw.feeds
+    b.run(1000, 5)  # 5 s of board time: faults at 0, 0.2, 0.4, 0.6, 0.8 s, then 2.8 and 4.8 s
+    assert b.runtime.restarts == 7 and len(faults) == 7
+    assert hw.feeds == feeds  # a failing loop starves the watchdog: the hardware resets the board
+    st.close()
+
+
+def test_keyboard_interrupt_passes_through():
+    b, hw, faults, st = _board()
+    hw.fail = 1
+    hw.error = KeyboardInterrupt()
+    try:
+        b.run(3, 5)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("KeyboardInterrupt was caught")
+    assert faults == [] and b.runtime.restarts == 0
+    st.close()
+
+
+def test_an_idle_loop_allocates_nothing():
+    if sys.implementation.name != "micropython":
+        import pytest
+
+        pytest.skip("the heap lock is MicroPython's")
+    import micropython
+
+    b, hw, faults, st = _board()
+    host = Host(hw)
+    b.run(10, 5)
+    host.poll()  # the host has every event: nothing to resend
+    b.run(10, 5)
+    run, sleep = b.runtime.run, hw.sleep_ms
+    micropython.heap_lock()
+    try:
+        run(sleep, 5, 200)  # 1 s of scans: the guide's blinking included
+    finally:
+        micropython.heap_unlock()
+    assert faults == [] and b.runtime.steps >= 220
+    st.close()
