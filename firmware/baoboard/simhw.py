@@ -130,8 +130,11 @@ class Hands:
         b.run(self.gap, self.scan_ms)
         self.taps += 1
 
-    def perform(self, p: "Any", move: int, merge: bool = False) -> None:
+    def perform(self, p: "Any", move: int, merge: bool = False) -> bool:
+        """Every activation of the legal move `move` from p; True when made to its end (here a power cut
+        raises PowerCut out of the board; the host's hands see the board start again)."""
         from baoboard.recogniser import activations
 
         for pit in activations(p, move, merge):
             self.tap(pit)
+        return True

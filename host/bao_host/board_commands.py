@@ -6,9 +6,9 @@ and the self-test of an assembled board, from `bao`.
     bao selftest --hal rpi [--data DIR]     LED walk, touch each lit pit, store the mapping (on the Pi)
     bao selftest --port URL                 ask a board over its serial link to run its self-test
 
-`bao board` runs the very same application as the Pico (firmware/baoboard/app.py, unchanged) the way
-firmware/main.py does: App(hw, FileStorage(data)) then step() in a paced loop; whatever escapes is reported
-on the serial link (N0 ERROR) and the application starts again from its journal. The hardware is
+`bao board` runs the very same application as the Pico (firmware/baoboard/app.py, unchanged) in the same
+run loop as firmware/main.py (baoboard.runtime): App(hw, FileStorage(data)) stepped in a paced loop; whatever
+escapes is reported on the serial link (N0 ERROR) and the application starts again from its journal. The hardware is
 bao_host.rpi.RpiHardware (RPi.GPIO, imported only then) or a simulated one. The serial side is served here:
 a pseudo-terminal (its path is printed), a TCP socket a logger on another machine connects to
 (`bao log --port socket://PI:PORT`), any pyserial device (a USB gadget /dev/ttyGS0, a UART), or with
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
-SCAN_MS = 4.0  # as firmware/main.py: the debouncer counts scans, so the loop is paced
+SCAN_MS = 4.0  # the pause between two scans: the debouncer counts scans, so the loop is paced
 SELFTEST_FILE = "selftest.json"
 
 
@@ -164,61 +164,48 @@ def make_sim_hardware(link: Any) -> Any:
 
 
 class Runner:
-    """The board application on a Hardware, run as firmware/main.py runs it on the Pico: one step() per scan,
-    paced; an exception is reported on the serial link (N0 ERROR) and the application starts again from the
-    journal, so the game comes back at its last completed move."""
+    """`bao board`'s board: the board's run loop (baoboard.runtime.Supervisor, the one firmware/main.py runs on
+    the Pico) on a Hardware, its flash the folder `data`. A fault is reported on the serial link (N0 ERROR),
+    said, and the application starts again from the journal, so the game comes back at its last completed
+    move. The pause between two scans is a wait that `stop` cuts short."""
 
     def __init__(self, hw: Any, data: Path, board_id: str, scan_ms: float = SCAN_MS,
                  say: Callable[[str], None] | None = None) -> None:
+        from baoboard.runtime import Supervisor
         from baoboard.storage import FileStorage
 
         self.hw = hw
-        self.storage = FileStorage(str(data))
-        self.board_id = board_id
         self.scan_ms = scan_ms
         self.say = say or (lambda m: None)
-        self.app: Any = None
-        self.steps = 0
         self.errors: list[str] = []
-        self._retry_at = 0.0
+        self.runtime = Supervisor(hw, FileStorage(str(data)), board_id, on_fault=self._fault)
 
-    def boot(self) -> None:
-        from baoboard.app import App
+    @property
+    def app(self) -> Any:
+        """The running application (None before the first scan and for a moment after a fault)."""
+        return self.runtime.app
 
-        self.app = App(self.hw, self.storage, board_id=self.board_id)
-        self.app.boot()
-
-    def step(self) -> None:
-        try:
-            if self.app is None:
-                if time.monotonic() < self._retry_at:
-                    return
-                self.boot()
-            self.app.step()
-            self.steps += 1
-        except Exception as e:  # as firmware/main.py: report, restart the application
-            self._fault(e)
+    @property
+    def steps(self) -> int:
+        """Healthy scans so far."""
+        return self.runtime.steps
 
     def _fault(self, e: Exception) -> None:
-        from baoboard.frames import encode
-
-        text = repr(e).replace("\n", " ")[:200]
-        self.errors.append(text)
-        self.say(f"the board application stopped ({text}); starting it again")
-        with contextlib.suppress(Exception):
-            self.hw.serial_write(encode("N", 0, "ERROR", text))
-        self.app = None
-        self._retry_at = time.monotonic() + (0.2 if len(self.errors) < 5 else 2.0)
+        self.errors.append(self.runtime.error)
+        self.say(f"the board application stopped ({self.runtime.error}); starting it again")
 
     def run(self, stop: threading.Event, until: float | None = None) -> None:
         """Scan until stop is set (or time.monotonic() passes until)."""
-        pause = self.scan_ms / 1000
-        while not stop.is_set() and (until is None or time.monotonic() < until):
-            self.step()
-            if pause > 0:
-                stop.wait(pause)
+        def running() -> bool:
+            return not stop.is_set() and (until is None or time.monotonic() < until)
+
+        def pause(ms: float) -> None:
+            if ms > 0:
+                stop.wait(ms / 1000)
             else:
                 time.sleep(0)  # let other threads (a logger, a host in a test) have the interpreter
+
+        self.runtime.run(pause, self.scan_ms, running=running)
 
 
 # ------------------------------------------------------------------------------------------ the logger

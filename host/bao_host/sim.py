@@ -1,13 +1,16 @@
-"""The simulated board: the unchanged firmware application on a simulated Hardware.
+"""The simulated board: the unchanged firmware application, in the board's own run loop
+(baoboard.runtime: a fault is reported and the application restarted, as on the Pico), on a simulated Hardware.
 
-    board = CPythonBoard(data_dir) | MicroPythonBoard(data_dir)   # the firmware, in-process or in the
-                                                                  # MicroPython unix port (lockstep pipe)
+    board = CPythonBoard(data_dir) | MicroPythonBoard(data_dir)   # the firmware, in-process
+                                              # (baoboard.simhw.SimulatedBoard) or in the MicroPython unix
+                                              # port (baoboard.simrun, lockstep pipe); bao_host.pico: the Pico
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
     board.frame (96 bytes, R,G,B per pit), board.position (core.Position), board.phase, board.mem_free
     board.counts() -> the 32 pits and 2 stores as a person sees them, pit by pit during a move
     board.power_cut(after_bytes=None): now, or torn inside the next flash writes; the board boots from
                                        its journal (CPythonBoard; board.power_cuts counts them)
     hands = Hands(board, mistakes=0.1, seed=1); hands.perform(position, move) | for _ in hands.steps(...)
+                                     (the firmware's simulated hands, baoboard.simhw.Hands, with mistakes)
     link = PtyLink() | SocketLink("127.0.0.1", 7000): the board's serial side for a host program
     runner = SimRunner(board, link); runner.start()    the board on its own thread, scanning in real time
         runner.tap(pit) / runner.perform(p, move) -> Job (job.wait());  runner.call(fn) (in the board's
@@ -36,6 +39,7 @@ from typing import Any
 from bao import core
 from baoboard import recogniser as R
 from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
+from baoboard.simhw import Hands as SimHands
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -83,8 +87,9 @@ class Board:
 
 
 class CPythonBoard(Board):
-    """The firmware application in-process. Its flash is `data_dir` (FileStorage) or a given `storage`
-    (baoboard.storage.FakeStorage: in memory, and power cuts can tear a write)."""
+    """The firmware in-process: baoboard.simhw.SimulatedBoard, the board's run loop on a SimHardware. Its
+    flash is `data_dir` (FileStorage) or a given `storage` (baoboard.storage.FakeStorage: in memory, and
+    power cuts can tear a write)."""
 
     def __init__(self, data_dir: str | None = None, board_id: str = "sim",
                  on_serial: Callable[[bytes], None] | None = None, storage: Any = None) -> None:
@@ -103,16 +108,25 @@ class CPythonBoard(Board):
         self._boot()
 
     def _boot(self) -> None:
-        from baoboard.app import App
+        from baoboard.simhw import SimulatedBoard
 
-        self.app = App(self.hw, self.storage, board_id=self.board_id)
-        self.app.boot()
+        self.sim = SimulatedBoard(self.storage, self.board_id, on_fault=self._fault, hw=self.hw)
         self._sync()
+
+    @property
+    def app(self) -> Any:
+        """The firmware application (None for a moment after a fault, until its run loop restarts it)."""
+        return self.sim.app
+
+    def _fault(self, e: Exception) -> None:
+        self.errors.append(repr(e))
 
     def _sync(self) -> None:
         self.frame = bytes(self.hw.frame)
-        self.position = self.app.p
-        self.phase = self.app.rec.phase
+        app = self.sim.app
+        if app is not None:
+            self.position = app.p
+            self.phase = app.rec.phase
 
     def set_pit(self, pit: int, on: bool) -> None:
         self.hw.set_pit(pit, on)
@@ -121,14 +135,10 @@ class CPythonBoard(Board):
         from baoboard.storage import PowerCut
 
         for _ in range(steps):
-            self.hw.t += ms
             try:
-                self.app.step()
+                self.sim.run(1, ms)
             except PowerCut:  # the power went in the middle of a flash write
                 self._power_up()
-            except Exception as e:  # as firmware/main.py: report, restart the application
-                self.errors.append(repr(e))
-                self._boot()
         self.steps += steps
         self._sync()
 
@@ -156,14 +166,17 @@ class CPythonBoard(Board):
 
     def counts(self) -> list[int]:
         """Pit by pit: during a move, the counts after the activations the board has accepted so far."""
-        rec = self.app.rec
+        app = self.sim.app
+        if app is None:
+            return list(self.position.d[:34])
+        rec = app.rec
         try:
             if rec.phase in (R.MOVING, R.DECISION) and rec.n > 0:
-                p: core.Position = rec.p  # type: ignore[assignment]
+                p: core.Position = rec.p
                 return expected_counts(p, rec.c_move[0], rec.c_pos[0])
         except (AttributeError, IndexError, core.BaoError):  # (the recogniser's inside may change)
             pass
-        return list(self.app.p.d[:34])
+        return list(app.p.d[:34])
 
 
 def expected_counts(p: core.Position, move: int, done: int) -> list[int]:
@@ -267,7 +280,8 @@ class MicroPythonBoard(Board):
                 self.errors.append(rest)
             elif kind == "D":
                 d, phase, free = rest.split(" ")
-                self.position = core.Position(bytearray.fromhex(d), self.position.rules)
+                if d != "-":  # (-: the application is down after a fault, its run loop restarts it)
+                    self.position = core.Position(bytearray.fromhex(d), self.position.rules)
                 self.phase = int(phase)
                 self.mem_free = int(free)
                 break
@@ -281,32 +295,25 @@ class MicroPythonBoard(Board):
             self.proc.kill()
 
 
-class Hands:
-    """Simulated hands: each activation holds a pit sensor for `hold` scans then releases it for `gap`
-    scans; `pause` seconds between activations (0: as fast as the board runs). With `mistakes`, a wrong
-    pit is sometimes touched first (and touched again to take the seed back out)."""
+class Hands(SimHands):
+    """The firmware's simulated hands (baoboard.simhw.Hands: each activation holds a pit sensor for `hold`
+    scans then releases it for `gap` scans) with what a host adds: `pause` seconds between activations
+    (0: as fast as the board runs), `between()` after each, `think` scans after a move, and `mistakes`: a
+    wrong pit is sometimes touched first (and touched again to take the seed back out)."""
 
     def __init__(self, board: Board, scan_ms: int = 5, hold: int = 4, gap: int = 4, pause: float = 0.0,
                  mistakes: float = 0.0, seed: int = 1, between: Callable[[], None] | None = None,
                  think: int = 0) -> None:
-        self.board = board
-        self.scan_ms = scan_ms
-        self.hold = hold
-        self.gap = gap
+        super().__init__(board, hold, gap, scan_ms)
         self.think = think  # scans the player waits after a move (a board may be busy after one)
         self.pause = pause
         self.mistakes = mistakes
         self.rng = random.Random(seed)
         self.between = between
         self.made = 0  # mistakes made
-        self.taps = 0
 
     def tap(self, pit: int) -> None:
-        self.board.set_pit(pit, True)
-        self.board.run(self.hold, self.scan_ms)
-        self.board.set_pit(pit, False)
-        self.board.run(self.gap, self.scan_ms)
-        self.taps += 1
+        super().tap(pit)
         if self.between is not None:
             self.between()
         if self.pause:
@@ -315,18 +322,18 @@ class Hands:
     def _cuts(self) -> int:
         return int(getattr(self.board, "power_cuts", 0))  # (a Board of another kind may not count them)
 
-    def perform(self, p: core.Position, move: int) -> bool:
+    def perform(self, p: core.Position, move: int, merge: bool = False) -> bool:
         """Every activation of a legal move; False if the board lost its power on the way."""
         cuts = self._cuts()
-        for _ in self.steps(p, move):
+        for _ in self.steps(p, move, merge):
             pass
         return self._cuts() == cuts
 
-    def steps(self, p: core.Position, move: int) -> Iterator[int]:
+    def steps(self, p: core.Position, move: int, merge: bool = False) -> Iterator[int]:
         """The activations of a legal move one by one (yields each pit after tapping it). Stops after a
         power cut: the board has forgotten the move under way, the hands start it again or not."""
         cuts = self._cuts()
-        acts = list(R.activations(p, move))
+        acts = list(R.activations(p, move, merge))
         shadow = R.Recogniser()  # what the board will accept next: a mistake must be none of it
         shadow.start(p, core.legal_moves(p))
         for pit in acts:

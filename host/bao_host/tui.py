@@ -6,12 +6,13 @@ pit activation, exactly as a hand over a real pit. Beside the board: whose turn,
 guidance and the reasons for refused moves, and the transcript filling in (from the logger's store).
 
 The UI talks to a board through the small `BoardAdapter` interface (the board's observable state and
-its activation input) and to the logger (bao_host.logger.Logger) for what was stored.
+its activation input) and to the logger (bao_host.logger.Logger) for what was stored. The board is the
+firmware itself (`SimBoard`: the simulated board on its own thread, over a serial line to the logger, as
+`make run` starts it, bao_host.run), so what the UI shows is what a real board does.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Protocol
 
@@ -40,7 +41,7 @@ ROWS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
 
 
 class BoardAdapter(Protocol):
-    """What the UI needs of a board (the simulated one, or a stand-in)."""
+    """What the UI needs of a board (SimBoard: the firmware on the simulated board)."""
 
     def leds(self) -> bytes:
         """The LED frame: 96 bytes, R, G, B of pit i at 3*i."""
@@ -257,112 +258,6 @@ class BaoApp(App[int]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
-
-
-class LocalBoard:
-    """A stand-in board for the UI until (or where) the simulated board is not there: the firmware's
-    recogniser and LED guide in-process; its events go to the logger directly (no serial line)."""
-
-    def __init__(self, logger: Logger, board_id: str = "local",
-                 clock: Callable[[], int] | None = None) -> None:
-        import time
-
-        from baoboard.guide import Guide
-        from baoboard.recogniser import Recogniser
-
-        self.logger = logger
-        self.rec = Recogniser()
-        self.guide = Guide()
-        self.guide.host = True
-        self._clock = clock or (lambda: int(time.monotonic() * 1000))
-        self.positions: list[core.Position] = []
-        self.seq = 0
-        self.epoch = f"local-{int(time.time())}"
-        self.msgs: list[str] = []
-        logger.hello({"proto": "1", "board": board_id, "fw": "host-standin", "epoch": self.epoch,
-                      "last": "0", "acked": "0"}, "in-process")
-        self.new_game(core.ZANZIBAR)
-
-    def _emit(self, typ: str, payload: str) -> None:
-        self.seq += 1
-        self.logger.event(self.seq, typ, payload, f"E{self.seq} {typ} {payload}")
-
-    def _boundary(self) -> None:
-        p = self.positions[-1]
-        moves = core.legal_moves(p)
-        self.rec.start(p, moves)
-        w = core.outcome(p, moves)
-        self.guide.winner = -1 if w is None else w
-
-    def new_game(self, ruleset: str) -> None:
-        p = core.initial(ruleset)
-        self.positions = [p]
-        self._boundary()
-        self._emit("GAME", json.dumps({"ruleset": ruleset}))
-
-    def undo(self) -> None:
-        if len(self.positions) > 1:
-            self.positions.pop()
-            self._boundary()
-            self._emit("UNDO", "")
-            self.msgs.append("the last move was taken back: put the seeds back as the counts show")
-
-    def set_mode(self, mode: str) -> None:
-        from baoboard import guide
-
-        self.guide.mode = guide.MODES.index(mode)
-
-    def activate(self, pit: int) -> None:
-        from bao import position_json
-        from baoboard import recogniser as R
-
-        r = self.rec.feed(pit, self._clock())
-        if r == R.R_DONE:
-            p = self.positions[-1]
-            child = self.rec.done_child
-            assert isinstance(child, core.Position)
-            text = core_format(self.rec.done_move, p.to_move)
-            self.positions.append(child)
-            self._emit("MOVE", text + " " + position_json.dumps(child, False))
-            self._boundary()
-            w = core.outcome(child)
-            if w is not None:
-                self._emit("END", json.dumps({"winner": "S" if w == core.SOUTH else "N"}))
-                self.msgs.append(f"game over: {side_name(w)} wins")
-            refeed = self.rec.refeed
-            if refeed >= 0:
-                self.activate(refeed)
-        elif r == R.R_WRONG:
-            rule = self.rec.wrong_rule
-            self.msgs.append(f"refused {core.pit_name(pit)}: " + (f"{rule}: " if rule else "")
-                             + self.rec.wrong_reason)
-            self._emit("ILLEGAL", f"pit={core.pit_name(pit)} rule={rule or '-'} {self.rec.wrong_reason}")
-        elif r == R.R_DECISION:
-            self.msgs.append("2.5b: stop in the house (the opponent plays on) or lift the house to play it")
-        elif r == R.R_UNDO:
-            self.undo()
-        elif r == R.R_CANCEL:
-            self.msgs.append("the move in progress was abandoned: put the seeds back")
-
-    def leds(self) -> bytes:
-        return bytes(self.guide.render(self.rec, self._clock()))
-
-    def counts(self) -> list[int]:
-        return list(self.positions[-1].d[:32])
-
-    def stores(self) -> tuple[int, int]:
-        p = self.positions[-1]
-        return p.store(0), p.store(1)
-
-    def poll(self) -> list[str]:
-        out, self.msgs = self.msgs, []
-        return out
-
-
-def core_format(move: int, side: int) -> str:
-    from bao import notation
-
-    return notation.format_move(move, side, notation.DONKERS)
 
 
 class SimBoard:

@@ -576,8 +576,8 @@ def test_board_app_selftest_by_holding_the_four_corners(tmp_path: Path) -> None:
 
 
 def test_runner_reports_a_fault_and_starts_again(tmp_path: Path) -> None:
-    """As firmware/main.py: whatever escapes the application is reported (N0 ERROR) and the application
-    starts again from its journal."""
+    """The board's run loop, as on the Pico: whatever escapes the application is reported (N0 ERROR) and said,
+    and the application starts again from its journal 200 ms later (here on a simulated clock)."""
     from baoboard.simhw import SimHardware
 
     class Flaky(SimHardware):  # type: ignore[misc]
@@ -591,15 +591,13 @@ def test_runner_reports_a_fault_and_starts_again(tmp_path: Path) -> None:
 
     hw = Flaky()
     said: list[str] = []
-    runner = board_commands.Runner(hw, tmp_path, "rpi-x", scan_ms=0, say=said.append)
-    for _ in range(20):
-        hw.t += 5
-        runner.step()
+    runner = board_commands.Runner(hw, tmp_path, "rpi-x", scan_ms=5, say=said.append)
+    runner.runtime.run(hw.sleep_ms, 5, 20)
     assert runner.errors == ["OSError('sensor chain gone')"] and said
     assert b"N0 ERROR OSError('sensor chain gone')" in bytes(hw.tx)
-    runner._retry_at = 0.0  # (the restart waits 0.2 s)
-    for _ in range(5):
-        hw.t += 5
-        runner.step()
-    assert runner.app is not None and runner.steps >= 8  # 3 before the fault, 5 after the restart
+    assert runner.app is None and runner.steps == 5  # (t = 0, 5, .. 20; the scan at 25 failed)
+    runner.runtime.run(hw.sleep_ms, 5, 25)  # t = 100 .. 220: waiting
+    assert runner.app is None and runner.steps == 5
+    runner.runtime.run(hw.sleep_ms, 5, 1)  # t = 225, 200 ms after the fault: started again
+    assert runner.app is not None and runner.steps == 6
     assert bytes(hw.tx).count(b"H0 HELLO") == 2  # booted twice

@@ -1,56 +1,88 @@
-"""The terminal UI driven with textual's Pilot: clicking pits plays moves, the LEDs show, moves are stored."""
+"""The terminal UI driven with textual's Pilot on the board `make run` plays on: the firmware on the simulated
+board (bao_host.tui.SimBoard over bao_host.sim.SimRunner), its serial line to the logger. Clicking pits plays
+moves, the buttons show the LEDs the firmware lights, refusals are the board's own ILLEGAL events."""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bao import core, notation
 from bao_host.logger import Logger
+from bao_host.run import make_board
 from bao_host.store import Store
-from bao_host.tui import BaoApp, LocalBoard, PitButton, led_style
+from bao_host.tui import BaoApp, HelpScreen, PitButton, SimBoard, led_style
 from baoboard.recogniser import PIT, activations
+from textual.pilot import Pilot
 
 ROOT = Path(__file__).resolve().parents[2]
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())
 
 
+async def _until(pilot: Pilot[int], cond: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    """Let the UI and the board run until cond(): bounded in time."""
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+async def _connected(pilot: Pilot[int], board: SimBoard, lg: Logger) -> None:
+    await _until(pilot, lambda: board.session.connected and lg.view.game_id is not None, "the handshake")
+
+
+def _messages(app: BaoApp) -> str:
+    return "\n".join(str(x) for x in app.query_one("#messages").lines)  # type: ignore[attr-defined]
+
+
 def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
-    plies = 8
+    plies = 4
     positions = notation.replay(T1994)
 
     async def play() -> None:
-        with Store(tmp_path) as st:
+        with Store(tmp_path / "data") as st:
             lg = Logger(st, south="Ramadhan", north="Kijumbe")
-            board = LocalBoard(lg, clock=lambda: 0)
-            app = BaoApp(board, lg, tick=0.05)
-            async with app.run_test(size=(160, 50)) as pilot:
-                for i in range(plies):
-                    p = positions[i]
-                    move, _ = notation.parse_move(p, T1994.plies[i], notation.DONKERS)
-                    seq = [b & PIT for b in activations(p, move)]
-                    # the LEDs before the move: the first pit of the move is lit as a start (green)
-                    frame = board.leds()
-                    r, g, b = frame[3 * seq[0]: 3 * seq[0] + 3]
-                    assert g > 0 and r == 0, (i, (r, g, b))
-                    for k, pit in enumerate(seq):
-                        await pilot.click(f"#pit-{pit}")
-                        await pilot.pause()
-                        if k == 0:
-                            # the button shows the LED colour the board lights
-                            btn = app.query_one(f"#pit-{seq[0]}", PitButton)
-                            f2 = board.leds()
-                            want = led_style((f2[3 * seq[0]], f2[3 * seq[0] + 1], f2[3 * seq[0] + 2]))
-                            assert btn.led == want and want != led_style((0, 0, 0))
-                    assert board.positions[-1].d == positions[i + 1].d, i
-                await pilot.pause()
-                assert lg.view.plies == T1994.plies[:plies]
-                await pilot.press("question_mark")
-                await pilot.pause()
-                await pilot.press("escape")
-                await pilot.press("u")  # undo the last move from the host
-                await pilot.pause()
-                await pilot.press("q")
+            board, pump, connection = make_board(lg, tmp_path / "flash")
+            try:
+                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
+                async with app.run_test(size=(160, 50)) as pilot:
+                    await _connected(pilot, board, lg)
+                    for i in range(plies):
+                        p = positions[i]
+                        move, _ = notation.parse_move(p, T1994.plies[i], notation.DONKERS)
+                        seq = [b & PIT for b in activations(p, move)]
+                        # the LEDs before the move: the first pit of the move is lit as a start (green)
+                        frame = board.leds()
+                        r, g, b = frame[3 * seq[0]: 3 * seq[0] + 3]
+                        assert g > 0 and r == 0, (i, (r, g, b))
+                        for k, pit in enumerate(seq):
+                            await pilot.click(f"#pit-{pit}")
+                            if k == 0:  # the button shows the LED colour the board lights (lit)
+                                btn = app.query_one(f"#pit-{seq[0]}", PitButton)
+
+                                def shown(pit: int = seq[0], btn: PitButton = btn) -> bool:
+                                    f = board.leds()
+                                    want = led_style((f[3 * pit], f[3 * pit + 1], f[3 * pit + 2]))
+                                    return board.runner.idle and btn.led == want != led_style((0, 0, 0))
+
+                                await _until(pilot, shown, "the button in the LED's colour")
+                        await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n, f"ply {i + 1} stored")
+                        assert board.runner.position.d == positions[i + 1].d, i
+                    assert lg.view.plies == T1994.plies[:plies]
+                    assert "North to move" in _messages(app)  # the guidance follows the board's phase
+                    await pilot.press("question_mark")
+                    await pilot.pause()
+                    assert isinstance(app.screen, HelpScreen)
+                    await pilot.press("escape")
+                    await pilot.pause()
+                    await pilot.press("u")  # undo the last move from the host: the board's UNDO event
+                    await _until(pilot, lambda: len(lg.view.plies) == plies - 1, "the undo stored")
+                    await pilot.press("q")
+            finally:
+                board.session.close()
+                board.close()
             [g] = st.games()
             assert g.plies == T1994.plies[:plies - 1]
             assert g.south == "Ramadhan"
@@ -59,18 +91,22 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
     asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
 
 
-def test_wrong_click_is_refused_with_a_reason(tmp_path: Path) -> None:
+def test_wrong_click_is_refused_with_the_boards_reason(tmp_path: Path) -> None:
     async def play() -> None:
-        with Store(tmp_path) as st:
+        with Store(tmp_path / "data") as st:
             lg = Logger(st)
-            board = LocalBoard(lg, clock=lambda: 0)
-            app = BaoApp(board, lg)
-            async with app.run_test(size=(160, 50)) as pilot:
-                await pilot.click("#pit-16")  # a North pit: it is South's turn
-                await pilot.pause()
-                log = app.query_one("#messages")
-                text = "\n".join(str(x) for x in log.lines)  # type: ignore[attr-defined]
-                assert "refused a1" in text and "South's turn" in text
+            board, pump, connection = make_board(lg, tmp_path / "flash")
+            try:
+                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
+                async with app.run_test(size=(160, 50)) as pilot:
+                    await _connected(pilot, board, lg)
+                    await pilot.click("#pit-16")  # a North pit: it is South's turn
+                    await _until(pilot, lambda: "refused a1" in _messages(app), "the refusal")
+                    text = _messages(app)
+                    assert "refused a1: 1.1: " in text and "South" in text, text
+            finally:
+                board.session.close()
+                board.close()
             assert st.db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
 
     asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
