@@ -139,7 +139,7 @@ print("RESULT moves=%%d plies=%%d code=%%d idle_us=%%d idle_alloc=%%d drop_med_u
 # qstr pool growth its names cause, so the figures add up to the total, not to each module alone).
 MODULES = ["baoboard.compat", "bao.core", "bao.position_json", "baoboard.frames", "baoboard.journal",
            "baoboard.outbox", "baoboard.debounce", "baoboard.recogniser", "baoboard.guide", "baoboard.app",
-           "baoboard.storage", "baoboard.simhw"]
+           "baoboard.runtime", "baoboard.storage", "baoboard.simhw"]
 LAZY = ["baoboard.journal_io", "baoboard.commands", "baoboard.refusal", "bao.reasons", "bao.notation"]
 MOD_SCRIPT = r"""
 import sys, gc

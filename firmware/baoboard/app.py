@@ -30,19 +30,11 @@ from bao import core, position_json
 from bao.core import format_move
 
 from baoboard import recogniser as R
-from baoboard.compat import const, modules_now, unload_new
+from baoboard.compat import const, modules_now, ticks_diff, unload_new
 from baoboard.debounce import Debouncer
 from baoboard.guide import Guide
 from baoboard.journal import Journal, move_payload
 from baoboard.outbox import Outbox
-
-try:
-    from time import ticks_diff
-except ImportError:  # CPython
-
-    def ticks_diff(a: int, b: int) -> int:  # type: ignore[misc,no-redef]
-        return a - b
-
 
 FW_VERSION = "0.1.0"
 HOST_MS = const(15000)  # no valid frame from the host for this long: "no host connected"

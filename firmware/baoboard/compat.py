@@ -3,12 +3,21 @@
 #   crc32(buf, n) -> int  CRC-32 (zlib / ISO-HDLC) of buf[0:n]; binascii.crc32 (C) where the port has it,
 #                       the table-driven fallback of baoboard.crc32py (loaded only where it does not)
 #   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython)
+#   ticks_diff(a, b)    time.ticks_diff, or a plain subtraction on CPython (whose tick counts do not wrap)
 try:
     from micropython import const
 except ImportError:  # CPython
 
     def const(x):  # type: ignore
         return x
+
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython
+
+    def ticks_diff(a: int, b: int) -> int:  # type: ignore[misc,no-redef]
+        return a - b
 
 
 try:

@@ -21,15 +21,7 @@ if TYPE_CHECKING:
     from baoboard.app import App
     from baoboard.hal import Hardware
 
-from baoboard.compat import const
-
-try:
-    from time import ticks_diff
-except ImportError:  # CPython
-
-    def ticks_diff(a: int, b: int) -> int:  # type: ignore[misc,no-redef]
-        return a - b
-
+from baoboard.compat import const, ticks_diff
 
 SCAN_MS = const(1)  # the pause between two scans on the Pico (firmware/main.py: ~2 ms a scan)
 RETRY_MS = const(200)  # the pause before a restart...
