@@ -7,20 +7,20 @@
 # Host commands (docs/protocol.md): NEW, SETPOS, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, run by
 # baoboard.commands, which is loaded for each command and dropped after it. What the rare jobs may change,
 # they change through these methods (their state is read freely):
-#   new_game(start, position)    a GAME event, then start        set_position(p, now)   a move boundary
+#   post_game(start, position)   a GAME event, then play from start
+#   boundary(p, now)             a move boundary: p is the position on the board, a move half made dropped
 #   commit(move, child, now)     a MOVE (and END) event          post_end()             the END event
 #   undo(now) -> bool            take the last move back         request_selftest(ms)   after this step
 #   resume(now)                  take the game up again after the scan loop stood still (the self-test)
 # and the guide's settings (guide.mode, guide.brightness) and the recogniser's hint (rec.hint); a host
-# command's changes are shown at the end of its step.
+# command's changes are shown at the end of its step. (Few names, reused on purpose: each new name is a
+# qstr in a Pico's RAM for good, and the qstr pool grows by 640 entries in one piece past 620.)
 # RAM (docs/benchmarks.md, Board): the legal moves are kept as codes, the moves and pending events on
 # flash (the journal), and code for rare jobs (commands, reasons of illegal attempts) only while it runs.
 try:
-    from typing import TYPE_CHECKING, Any
-except ImportError:  # MicroPython
-    TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from baoboard.hal import Hardware
+    from typing import Any
+except ImportError:
+    pass
 
 import gc
 import json
@@ -46,7 +46,7 @@ _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a q
 
 
 class App:
-    def __init__(self, hw: "Hardware", storage: object, board_id: str = "board", fw: str = FW_VERSION,
+    def __init__(self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION,
                  stable: int = 3) -> None:
         self.hw = hw
         self.storage = storage
@@ -94,7 +94,7 @@ class App:
             commands = None  # type: ignore[assignment]
             unload_new(before)
 
-    def new_game(self, start: "core.Position", position: "Any") -> None:
+    def post_game(self, start: "core.Position", position: "Any") -> None:
         """Report a new game (a GAME event; `position`: the start's JSON when it is not the initial one)
         and start it."""
         rules = start.rules
@@ -103,9 +103,9 @@ class App:
             info["position"] = position
         self.outbox.post("GAME", json.dumps(info))
         self.rec.hint = -1
-        self.set_position(start, self.hw.ticks_ms())
+        self.boundary(start, self.hw.ticks_ms())
 
-    def set_position(self, p: "core.Position", now: int, moves: "list | None" = None) -> None:
+    def boundary(self, p: "core.Position", now: int, moves: "list | None" = None) -> None:
         """A move boundary: p is the board's position (its legal move codes `moves` when known); a move
         half made is dropped."""
         self.p = p
@@ -116,9 +116,9 @@ class App:
         self.guide.winner = -1 if w is None else w
         self.dirty = True
 
-    def request_selftest(self, ms: int) -> None:
-        """Run the self-test at the end of this step, waiting `ms` for each touch."""
-        self.selftest_ms = ms
+    def request_selftest(self, timeout_ms: int) -> None:
+        """Run the self-test at the end of this step, waiting timeout_ms for each touch."""
+        self.selftest_ms = timeout_ms
         self.selftest_due = True
 
     def resume(self, now: int) -> None:
@@ -126,7 +126,7 @@ class App:
         now are no activations, a move half made is dropped, the host counts as just heard."""
         self.hw.read_pits(self.bitmap)
         self.deb.reset(self.bitmap)
-        self.set_position(self.p, now)
+        self.boundary(self.p, now)
         self.last_rx = now
 
     def post_end(self) -> None:
@@ -173,7 +173,7 @@ class App:
             if pressed & BUTTON_UNDO:
                 self.undo(now)
             if pressed & BUTTON_NEW:
-                self.new_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
+                self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
         ph = self.guide.phase(now)
         if self.dirty or ph != self.last_phase:
             self.last_phase = ph
@@ -213,7 +213,7 @@ class App:
         self.outbox.post("MOVE", move_payload(text, position_json.dumps(child, True, moves)))  # type: ignore[arg-type]
         self.moves_done += 1
         self.rec.hint = -1
-        self.set_position(child, now, moves)
+        self.boundary(child, now, moves)
         if self.guide.winner >= 0:
             self.post_end()
         if _COLLECT:

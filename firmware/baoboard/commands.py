@@ -5,12 +5,12 @@
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
 # They read the application's state and change it through its methods (baoboard.app, the list at its top).
-try:
-    from typing import TYPE_CHECKING
-except ImportError:  # MicroPython
-    TYPE_CHECKING = False
-if TYPE_CHECKING:
+try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
+    from typing import Any  # noqa: F401
+
     from baoboard.app import App
+except ImportError:
+    pass
 
 import json
 
@@ -42,9 +42,9 @@ def position_after(app: "App", n: int) -> "core.Position":
 def restore(a: "App") -> None:
     j = a.journal
     if j.game is None:
-        a.new_game(core.initial(), None)
+        a.post_game(core.initial(), None)
         return
-    a.set_position(position_after(a, j.nmoves), a.hw.ticks_ms())
+    a.boundary(position_after(a, j.nmoves), a.hw.ticks_ms())
     if a.guide.winner >= 0 and j.ended is None:
         a.post_end()  # the power went between the last move and its END event
 
@@ -62,7 +62,7 @@ def undo(a: "App", now: int) -> bool:
     for i in range(32):
         marks[i] = before.d[i] != p.d[i]
     a.outbox.post("UNDO", json.dumps({"undone": last, "position": position_json.to_dict(before)}))
-    a.set_position(before, now)
+    a.boundary(before, now)
     a.guide.set_restore(marks, now)
     return True
 
@@ -76,14 +76,14 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
             start = start_of(info)
         except (ValueError, TypeError) as e:
             return False, "badarg " + str(e)
-        a.new_game(start, info.get("position"))
+        a.post_game(start, info.get("position"))
         return True, ""
     if typ == "SETPOS":
         try:
             start = position_json.loads(payload)
         except ValueError as e:
             return False, "badarg " + str(e)
-        a.new_game(start, position_json.to_dict(start))
+        a.post_game(start, position_json.to_dict(start))
         return True, ""
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")

@@ -43,9 +43,9 @@ class SimHardware:
     def ticks_ms(self) -> int:
         return self.t
 
-    def sleep_ms(self, ms: float) -> None:
+    def sleep_ms(self, scan_ms: float) -> None:
         """The board's pause between two scans: simulated time passes."""
-        self.t += int(ms)
+        self.t += int(scan_ms)
 
     def serial_read(self, buf: bytearray) -> int:
         n = len(self.rx)
@@ -85,15 +85,15 @@ class SimHardware:
 
 class SimulatedBoard:
     """The board's run loop (baoboard.runtime.Supervisor) on a SimHardware: run(steps, ms) scans `steps`
-    times, `ms` of simulated time apart. on_fault(exception): see Supervisor; hw: a SimHardware of the
+    times, `scan_ms` of simulated time apart. on_error(exception): see Supervisor; hw: a SimHardware of the
     caller's (its serial output wired before the board boots and says HELLO)."""
 
-    def __init__(self, storage: object, board_id: str = "sim", stable: int = 3, on_fault: "Any" = None,
+    def __init__(self, storage: object, board_id: str = "board", stable: int = 3, on_error: "Any" = None,
                  hw: "SimHardware | None" = None) -> None:
         from baoboard.runtime import Supervisor
 
         self.hw = hw if hw is not None else SimHardware()
-        self.runtime = Supervisor(self.hw, storage, board_id, stable, on_fault)  # type: ignore[arg-type]
+        self.runtime = Supervisor(self.hw, storage, board_id, stable, on_error)
         self.runtime.start()
 
     @property
@@ -104,8 +104,8 @@ class SimulatedBoard:
     def set_pit(self, pit: int, on: bool) -> None:
         self.hw.set_pit(pit, on)
 
-    def run(self, steps: int, ms: int) -> None:
-        self.runtime.run(self.hw.sleep_ms, ms, steps)
+    def run(self, steps: int, scan_ms: int) -> None:
+        self.runtime.run(self.hw.sleep_ms, scan_ms, steps)
 
 
 class Hands:

@@ -27,7 +27,7 @@ def main(root: str, board_id: str = "sim") -> None:
 
     hw = SimHardware()
     hw.on_write = emit
-    board = SimulatedBoard(FileStorage(root), board_id, on_fault=fault, hw=hw)
+    board = SimulatedBoard(FileStorage(root), board_id, on_error=fault, hw=hw)
     while True:
         line = sys.stdin.readline()
         if not line:

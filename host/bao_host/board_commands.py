@@ -178,7 +178,7 @@ class Runner:
         self.scan_ms = scan_ms
         self.say = say or (lambda m: None)
         self.errors: list[str] = []
-        self.runtime = Supervisor(hw, FileStorage(str(data)), board_id, on_fault=self._fault)
+        self.runtime = Supervisor(hw, FileStorage(str(data)), board_id, on_error=self._fault)
 
     @property
     def app(self) -> Any:
@@ -191,21 +191,21 @@ class Runner:
         return self.runtime.steps
 
     def _fault(self, e: Exception) -> None:
-        self.errors.append(self.runtime.error)
-        self.say(f"the board application stopped ({self.runtime.error}); starting it again")
+        text = repr(e).replace("\n", " ")
+        self.errors.append(text)
+        self.say(f"the board application stopped ({text}); starting it again")
 
     def run(self, stop: threading.Event, until: float | None = None) -> None:
         """Scan until stop is set (or time.monotonic() passes until)."""
-        def running() -> bool:
-            return not stop.is_set() and (until is None or time.monotonic() < until)
-
-        def pause(ms: float) -> None:
+        def pause(ms: float) -> bool:
             if ms > 0:
                 stop.wait(ms / 1000)
             else:
                 time.sleep(0)  # let other threads (a logger, a host in a test) have the interpreter
+            return not stop.is_set() and (until is None or time.monotonic() < until)  # False: the loop ends
 
-        self.runtime.run(pause, self.scan_ms, running=running)
+        if not stop.is_set():
+            self.runtime.run(pause, self.scan_ms)
 
 
 # ------------------------------------------------------------------------------------------ the logger

@@ -110,7 +110,7 @@ class CPythonBoard(Board):
     def _boot(self) -> None:
         from baoboard.simhw import SimulatedBoard
 
-        self.sim = SimulatedBoard(self.storage, self.board_id, on_fault=self._fault, hw=self.hw)
+        self.sim = SimulatedBoard(self.storage, self.board_id, on_error=self._fault, hw=self.hw)
         self._sync()
 
     @property

@@ -27,7 +27,7 @@ def _board():
     hw = Failing()
     faults = []
     st = TempFiles()
-    b = SimulatedBoard(st, "test", hw=hw, on_fault=faults.append)
+    b = SimulatedBoard(st, "test", hw=hw, on_error=faults.append)
     return b, hw, faults, st
 
 

@@ -93,3 +93,30 @@ def test_firmware_board_tests_on_micropython() -> None:
     assert r.returncode == 0, r.stdout[-3000:]
     assert "SKIP" not in r.stdout
     assert " 0 failed" in r.stdout.splitlines()[-1]
+
+
+def test_a_fault_on_the_simulated_board_is_reported_and_the_board_starts_again(tmp_path: Path) -> None:
+    """The simulated board runs the board's own run loop (baoboard.runtime): a fault is reported on its serial
+    line, kept in board.errors, and the application comes back from its journal 200 ms of board time later."""
+    from bao import core
+    from bao_host.sim import CPythonBoard, Hands
+
+    seen = bytearray()
+    board = CPythonBoard(str(tmp_path), on_serial=seen.extend)
+    p = core.initial()
+    assert Hands(board).perform(p, core.legal_moves(p)[0][0])
+    after = bytes(board.position.d)
+    read_pits = board.hw.read_pits
+
+    def broken(bitmap: bytearray) -> None:
+        board.hw.read_pits = read_pits  # (once)
+        raise OSError("sensor chain gone")
+
+    board.hw.read_pits = broken
+    board.run(1, 5)
+    assert board.errors == ["OSError('sensor chain gone')"] and board.app is None
+    assert b"N0 ERROR OSError('sensor chain gone')" in seen
+    board.run(39, 5)
+    assert board.app is None  # 195 ms: waiting
+    board.run(1, 5)
+    assert board.app is not None and bytes(board.position.d) == after and seen.count(b"HELLO") == 2
