@@ -24,7 +24,7 @@ def main():
         board_id = hexlify(machine.unique_id()).decode()
     except Exception:
         pass
-    # A scan every ~2 ms on the emulated Pico (runtime.SCAN_MS): 3 agreeing scans make an activation, so a
+    # A scan every ~2 ms on the emulated Pico (runtime._SCAN_MS): 3 agreeing scans make an activation, so a
     # touch reaches the LEDs in 9.8 ms (median). KeyboardInterrupt (raw_serial off) leaves to the REPL.
     Supervisor(hw, FileStorage("/"), board_id, on_error=sys.print_exception).run(time.sleep_ms)
 

@@ -84,7 +84,7 @@ class SimHardware:
 
 
 class SimulatedBoard:
-    """The board's run loop (baoboard.runtime.Supervisor) on a SimHardware: run(steps, ms) scans `steps`
+    """The board's run loop (baoboard.runtime.Supervisor) on a SimHardware: run(steps, scan_ms) scans `steps`
     times, `scan_ms` of simulated time apart. on_error(exception): see Supervisor; hw: a SimHardware of the
     caller's (its serial output wired before the board boots and says HELLO)."""
 
