@@ -18,7 +18,7 @@ from typing import Protocol
 
 from bao import core
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
@@ -174,8 +174,11 @@ class BaoApp(App[int]):
 
     # -- the loop -------------------------------------------------------------------------------------
     def step(self) -> None:
-        if not self.screen.is_current or not isinstance(self.screen, Screen) or isinstance(
-                self.screen, ModalScreen):
+        try:
+            screen = self.screen
+        except ScreenStackError:  # the app is closing: a last tick after its screens went
+            return
+        if not screen.is_current or not isinstance(screen, Screen) or isinstance(screen, ModalScreen):
             if self.pump is not None:
                 self.pump()
             self.board.poll()
