@@ -238,9 +238,7 @@ class Engine:
         d = p.d
         s = d[TO_MOVE]
         op = (s ^ 1) << 4
-        before = 0
-        for i in range(op, op + 16):
-            before += d[i]
+        before = sum(d[op:op + 16])  # a slice: C speed on both interpreters, 16 bytes of garbage
         hist = self._history
         hbase = s << 6
         k1 = self._killers[2 * ply] if ply < MAX_PLY else 0
@@ -253,11 +251,7 @@ class Engine:
             if ident == want:
                 key = _TT_MOVE
             elif not m & TAKASA:
-                cd = entry[1].d
-                after = 0
-                for i in range(op, op + 16):
-                    after += cd[i]
-                key = _CAPTURE + ((before - after) << 8)
+                key = _CAPTURE + ((before - sum(entry[1].d[op:op + 16])) << 8)
             elif ident + 1 == k1:
                 key = _KILLER + 1
             elif ident + 1 == k2:

@@ -107,6 +107,7 @@ class EngineSession:
         self.position = core.initial()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._limited = False
 
     def write(self, line: str) -> None:
         with self._lock:
@@ -160,6 +161,7 @@ class EngineSession:
             self.write("bestmove (none)")
             return
         self._stop.clear()
+        self._limited = any(limits.values())
         self._thread = threading.Thread(target=self._search, args=(p, limits), daemon=True)
         self._thread.start()
 
@@ -188,5 +190,9 @@ class EngineSession:
         for line in stdin:
             if not self.handle(line):
                 return 0
+        # End of input (a script piped in): a search with a limit is let finish, an infinite one stopped.
+        t = self._thread
+        if t is not None and self._limited:
+            t.join()
         self.stop()
         return 0
