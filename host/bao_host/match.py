@@ -1,6 +1,6 @@
 """Matches between two players (`bao match`, tools/bench_engine.py): games in pairs from the same opening
 with colours swapped, openings varied by a few random plies, and the score as an Elo difference with its
-95 % confidence interval (the normal approximation over games, as engine testers report it)."""
+95 % confidence interval (Wilson's interval of the mean score, finite even for a clean sweep)."""
 
 from __future__ import annotations
 
@@ -44,14 +44,17 @@ class MatchResult:
         return self.wins + 0.5 * self.draws
 
     def elo(self) -> tuple[float, float, float]:
-        """(Elo difference of A over B, low and high end of its 95 % interval); +-inf at 100 % or 0 %."""
+        """(Elo difference of A over B, low and high end of its 95 % interval). The interval is Wilson's for
+        the mean score (draws count half), which stays finite at 100 % or 0 %, unlike the plain normal one;
+        the difference itself is +-inf there."""
         n = self.played
         if not n:
             return 0.0, -math.inf, math.inf
         s = self.score / n
-        var = (self.wins * (1 - s) ** 2 + self.losses * s ** 2 + self.draws * (0.5 - s) ** 2) / n
-        half = 1.96 * math.sqrt(var / n)
-        return elo_of(s), elo_of(s - half), elo_of(s + half)
+        z = 1.96
+        centre = (s + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(s * (1 - s) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return elo_of(s), elo_of(centre - half), elo_of(centre + half)
 
     def summary(self) -> str:
         n = self.played

@@ -18,11 +18,15 @@ def test_elo_of_scores() -> None:
     r = match.MatchResult("a", "b", wins=15, losses=5)
     diff, low, high = r.elo()
     assert round(diff) == 191 and low < diff < high
-    # 95 % interval of the score: 0.75 +- 1.96 * sqrt(0.1875 / 20)
-    assert low == pytest.approx(match.elo_of(0.75 - 1.96 * math.sqrt(0.1875 / 20)))
+    # Wilson's 95 % interval of the score 0.75 over 20 games: 0.5313 to 0.8881
+    assert low == pytest.approx(match.elo_of(0.531295), abs=0.1)
+    assert high == pytest.approx(match.elo_of(0.888140), abs=0.1)
     perfect = match.MatchResult("a", "b", wins=20)
-    assert perfect.elo() == (math.inf, math.inf, math.inf)
-    assert "Elo +inf" in perfect.summary() and "score 20/20 (100.0 %)" in perfect.summary()
+    diff, low, high = perfect.elo()
+    assert diff == math.inf and high == math.inf
+    assert round(low) == round(match.elo_of(20 / (20 + 1.96 ** 2)))  # 20 of 20: at least +285 Elo
+    assert "Elo +inf (95 % interval +287 to +inf)" in perfect.summary()
+    assert "score 20/20 (100.0 %)" in perfect.summary()
 
 
 def _position(rows: dict[str, list[int]], to_move: str = "S") -> core.Position:
