@@ -217,3 +217,28 @@ def test_evaluation_counts_material_in_centiseeds():
     w = tuple([100] + [0] * (evaluate.COUNT - 1)) * 2
     p = _pos("malawi", "S", [2] * 8, [3, 2, 2, 2, 2, 2, 2, 3], [2] * 8, [2, 2, 2, 2, 2, 2, 2, 0])
     assert evaluate.evaluate(p.d, w) == 400
+
+
+def _minimax(p, depth, ply, w):
+    """A plain negamax over every move, the engine's evaluation at the horizon: what alpha-beta, the
+    transposition table and the move ordering must not change."""
+    d = p.d
+    if d[core.WINNER] != core.NONE:
+        return engine.MATE - ply if d[core.WINNER] == d[core.TO_MOVE] else -engine.MATE + ply
+    if depth == 0:
+        return evaluate.evaluate(d, w)
+    moves = core.legal_moves(p)
+    if not moves:
+        return -engine.MATE + ply
+    return max(-_minimax(c, depth - 1, ply + 1, w) for _, c in moves)
+
+
+def test_pruning_keeps_the_minimax_score():
+    e = engine.Engine(tt_bits=9, qdepth=0)  # no quiescence: the horizon is the evaluation itself
+    for p in _random_positions(3, 5)[:5]:
+        for depth in (1, 2, 3):
+            e.clear()
+            r = e.search(p, depth=depth)
+            assert r.score == _minimax(p, depth, 0, e.weights), (depth, position_json.dumps(p))
+            # and the move it answers is worth that score
+            assert -_minimax(core.play(p, r.move), depth - 1, 1, e.weights) == r.score
