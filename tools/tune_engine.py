@@ -76,7 +76,7 @@ def quiet_leaf(p: core.Position, longest: int = 6) -> core.Position | None:
     return None if _capturing(p) or core.outcome(p) is not None else p
 
 
-def fit(x: np.ndarray, y: np.ndarray, iterations: int = 3000, rate: float = 0.5) -> np.ndarray:
+def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 3000, rate: float = 0.5) -> np.ndarray:
     """Logistic regression by full-batch gradient descent on standardised features (no intercept: the
     evaluation is antisymmetric, a position and its mirror have opposite features and results)."""
     scale = x.std(axis=0)
@@ -85,7 +85,7 @@ def fit(x: np.ndarray, y: np.ndarray, iterations: int = 3000, rate: float = 0.5)
     w = np.zeros(x.shape[1])
     for _ in range(iterations):
         pred = 1.0 / (1.0 + np.exp(-z @ w))
-        w -= rate * (z.T @ (pred - y) / len(y) + 1e-4 * w)
+        w -= rate * (z.T @ (pred - y) / len(y) + l2 * w)
     return w / scale  # type: ignore[no-any-return]
 
 
@@ -95,8 +95,15 @@ def main() -> int:
     ap.add_argument("--depth", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--noise", type=float, default=0.1, help="share of random moves")
+    ap.add_argument("--l2", type=float, default=1e-2, help="ridge penalty on the standardised weights")
+    ap.add_argument("--save", metavar="FILE.npz", help="keep the positions and results for later fits")
+    ap.add_argument("--load", metavar="FILE.npz", help="fit the positions of an earlier run (no games)")
     ap.add_argument("--write", action="store_true", help="rewrite firmware/bao/engine_weights.py")
     args = ap.parse_args()
+    if args.load:
+        saved = np.load(args.load)
+        report(saved["x"], saved["y"], int(saved["games"]), args, str(saved["how"]))
+        return 0
     rng = random.Random(args.seed)
     eng = engine.Engine(tt_bits=14, weights=WEIGHTS)
     rows: list[list[float]] = []
@@ -119,7 +126,15 @@ def main() -> int:
             print(f"{g + 1} games, {len(rows)} positions, {time.monotonic() - t0:.0f} s", flush=True)
     x = np.array(rows)
     y = np.array(results)
-    w = fit(x, y)
+    how = f"depth {args.depth}, {args.noise:.0%} random moves, seed {args.seed}"
+    if args.save:
+        np.savez(args.save, x=x, y=y, games=decided, how=how)
+    report(x, y, decided, args, how)
+    return 0
+
+
+def report(x: np.ndarray, y: np.ndarray, decided: int, args: argparse.Namespace, how: str) -> None:
+    w = fit(x, y, args.l2)
     seed_weight = w[K + evaluate.F_SEEDS]
     # A feature that never varies among quiet positions (a capture for the side to move) keeps its weight:
     # the search evaluates such positions only where the quiescence search is cut short.
@@ -136,16 +151,14 @@ def main() -> int:
             "# The evaluation's weights (bao.evaluate), in centiseeds per unit of each feature: the namua stage's\n"
             "# twelve, then the mtaji stage's. Data, not code: tools/tune_engine.py rewrites this file\n"
             "# (docs/engine.md, Tuning).\n"
-            f"# Fitted on {len(y)} quiet positions of {decided} self-play games (depth {args.depth}, "
-            f"{args.noise:.0%} random moves,\n# seed {args.seed}) on {time.strftime('%Y-%m-%d')}; "
-            f"results predicted right: {accuracy:.1%}.\n"
+            f"# Fitted on {len(y)} quiet positions of {decided} self-play games ({how}),\n"
+            f"# L2 {args.l2:g}, on {time.strftime('%Y-%m-%d')}; results predicted right: {accuracy:.1%}.\n"
             "WEIGHTS = (\n"
             f"    {', '.join(str(v) for v in weights[:K])},\n"
             f"    {', '.join(str(v) for v in weights[K:])},\n"
             ")\n")
         (ROOT / "firmware/bao/engine_weights.py").write_text(text)
         print("wrote firmware/bao/engine_weights.py")
-    return 0
 
 
 if __name__ == "__main__":
