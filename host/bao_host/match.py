@@ -80,7 +80,8 @@ def fmt_elo(v: float) -> str:
 
 
 def opening(rng: random.Random, ruleset: str, plies: int) -> list[int]:
-    """A few random legal plies from the start that do not end the game."""
+    """A few random legal plies from the start after which the game is not over and the side to move cannot
+    win at once (random plies can throw a game away before a player has moved)."""
     while True:
         p = core.initial(ruleset)
         line = []
@@ -90,7 +91,8 @@ def opening(rng: random.Random, ruleset: str, plies: int) -> list[int]:
                 break
             m, p = rng.choice(moves)
             line.append(m)
-        if core.outcome(p) is None:
+        moves = core.legal_moves(p)
+        if core.outcome(p, moves) is None and all(core.outcome(c) is None for _, c in moves):
             return line
 
 
