@@ -106,6 +106,7 @@ def main() -> int:
     ap.add_argument("--movetime", type=int, default=200, help="ms per move of the engine (the longer self: 4x)")
     ap.add_argument("--no-matches", action="store_true")
     args = ap.parse_args()
+    load = os.getloadavg()[0]
     speed_rows = Table(["search (7 positions x 4,000 nodes: 1994 game, Malawi)", "nodes per second", "heap"])
     v = speed([sys.executable], "firmware", 16)
     speed_rows.add(f"CPython {platform.python_version()}, table 2^16", f"{int(v['nps']):,}", "")
@@ -135,7 +136,8 @@ def main() -> int:
         body += "\n" + match_rows.render() + "\n"
     body += (
         f"\n`python tools/bench_engine.py --games {args.games} --movetime {args.movetime}` (run by `make bench`) on "
-        f"{platform.machine()}, {os.cpu_count()} cores shared with other work, {time.strftime('%Y-%m-%d')}. "
+        f"{platform.machine()}, {os.cpu_count()} cores shared with other work (load average {load:.1f} at the "
+        f"start, {os.getloadavg()[0]:.1f} at the end), {time.strftime('%Y-%m-%d')}. "
         "Nodes are the search's and the quiescence search's positions; a node costs a move generation of the "
         "rules core (every child position computed), which dominates the time. The Pico itself is one to "
         "two orders of magnitude slower than the unix ports (not measured here: the emulated Pico is not run "
