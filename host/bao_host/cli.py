@@ -14,6 +14,7 @@ COMMAND_MODULES = [
     "bao_host.log_commands",  # log
     "bao_host.sim_commands",  # sim
     "bao_host.board_commands",  # board, selftest
+    "bao_host.engine_commands",  # engine, analyse, match
 ]
 
 

@@ -1,0 +1,145 @@
+"""Players for `bao match` and the engine benchmarks: the engine at a level, and the baseline players the
+issue names (random; greedy; a fixed depth-2 search with a material evaluation).
+
+A player is asked `choose(position, moves)` with the position's legal moves (core.legal_moves) and answers
+one of those (move, child) entries. Baselines break ties at random with their own seeded generator, so a
+match is reproducible. They live here, not in the test tree, because `bao match` plays against them; the
+tests use them from here.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Protocol
+
+from bao import core, engine
+
+Entry = tuple[int, core.Position]
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, p: core.Position, moves: list[Entry]) -> Entry: ...
+
+    def new_game(self) -> None: ...
+
+
+class RandomPlayer:
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
+        return self.rng.choice(moves)
+
+    def new_game(self) -> None:
+        pass
+
+
+def seeds_of(p: core.Position, side: int) -> int:
+    """Seeds on a side's 16 pits."""
+    base = side << 4
+    return int(sum(p.d[base:base + 16]))
+
+
+def material(p: core.Position, side: int) -> int:
+    """Seeds a side holds (pits and store) minus the opponent's; a finished game is +-1000."""
+    w = p.d[core.WINNER]
+    if w != core.NONE:
+        return 1000 if w == side else -1000
+    d = p.d
+    return seeds_of(p, side) + int(d[core.STORE + side]) - seeds_of(p, side ^ 1) - int(d[core.STORE + (side ^ 1)])
+
+
+class GreedyPlayer:
+    """The move that leaves the most seeds on the mover's side; among equals, one at random."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+
+    def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
+        side = p.to_move
+        best = max(seeds_of(c, side) for _, c in moves)
+        return self.rng.choice([e for e in moves if seeds_of(e[1], side) == best])
+
+    def new_game(self) -> None:
+        pass
+
+
+class MaterialSearchPlayer:
+    """A fixed-depth negamax search (no pruning needed at depth 2) with a material evaluation; among equal
+    moves, one at random. A side without a legal move has lost (1.2)."""
+
+    def __init__(self, depth: int = 2, seed: int = 0) -> None:
+        self.name = f"material{depth}"
+        self.depth = depth
+        self.rng = random.Random(seed)
+
+    def _value(self, p: core.Position, depth: int) -> int:
+        side = p.to_move
+        if p.d[core.WINNER] != core.NONE or depth == 0:
+            return material(p, side)
+        moves = core.legal_moves(p)
+        if not moves:
+            return -1000
+        return max(-self._value(c, depth - 1) for _, c in moves)
+
+    def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
+        values = [-self._value(c, self.depth - 1) for _, c in moves]
+        best = max(values)
+        return self.rng.choice([e for e, v in zip(moves, values) if v == best])
+
+    def new_game(self) -> None:
+        pass
+
+
+class EnginePlayer:
+    """bao.engine at a level: a time per move (ms), a depth or a number of nodes."""
+
+    def __init__(self, movetime: int = 0, depth: int = 0, nodes: int = 0, tt_bits: int = 18,
+                 weights: tuple[int, ...] | None = None, name: str = "") -> None:
+        self.movetime, self.depth, self.nodes = movetime, depth, nodes
+        self.engine = engine.Engine(tt_bits=tt_bits, weights=weights)
+        level = f"{movetime}ms" if movetime else f"d{depth}" if depth else f"n{nodes}"
+        self.name = name or f"engine:{level}"
+
+    def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
+        r = self.engine.search(p, depth=self.depth, nodes=self.nodes, movetime=self.movetime)
+        for e in moves:
+            if e[0] == r.move:
+                return e
+        raise AssertionError(f"the engine answered a move that is not legal here: {r.move}")
+
+    def new_game(self) -> None:
+        self.engine.clear()
+
+
+class PlayerSpecError(ValueError):
+    """A player named on the command line that does not exist."""
+
+
+SPEC_HELP = ("engine (at --movetime), engine:250ms, engine:d4 (depth), engine:n20000 (nodes), random, greedy, "
+             "material2 (depth-2 material search; materialN for depth N)")
+
+
+def make_player(spec: str, movetime: int = 1000, seed: int = 0) -> Player:
+    """A player from its name (SPEC_HELP)."""
+    s = spec.strip().lower()
+    if s == "random":
+        return RandomPlayer(seed)
+    if s == "greedy":
+        return GreedyPlayer(seed)
+    m = re.fullmatch(r"material(\d)?", s)
+    if m:
+        return MaterialSearchPlayer(int(m.group(1) or 2), seed)
+    if s == "engine":
+        return EnginePlayer(movetime=movetime)
+    m = re.fullmatch(r"engine:(?:(\d+)ms|d(\d+)|n(\d+))", s)
+    if m:
+        ms, depth, nodes = (int(g) if g else 0 for g in m.groups())
+        if ms or depth or nodes:
+            return EnginePlayer(movetime=ms, depth=depth, nodes=nodes)
+    raise PlayerSpecError(f"unknown player {spec!r}: one of {SPEC_HELP}")
