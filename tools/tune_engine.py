@@ -22,7 +22,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # an optional tool: numpy is not among the project's dependencies
+    sys.exit("tune_engine needs numpy: .venv/bin/pip install 'bao-board[tune]'")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
