@@ -20,7 +20,7 @@ from bao import core, position_json
 from bao.core import format_move
 
 from baoboard import recogniser as R
-from baoboard.compat import const, modules_now, unload_new
+from baoboard.compat import const, intern_rare, modules_now, unload_new
 from baoboard.debounce import Debouncer
 from baoboard.guide import Guide
 from baoboard.journal import Journal, move_payload
@@ -46,6 +46,8 @@ _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a q
 class App:
     def __init__(self, hw: object, storage: object, board_id: str = "board", fw: str = FW_VERSION,
                  stable: int = 3) -> None:
+        if _COLLECT:  # the long-lived buffers below go low in a heap freed of what a previous run left
+            gc.collect()
         self.hw = hw
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
@@ -75,6 +77,7 @@ class App:
 
     # ---- boot and game state
     def boot(self) -> None:
+        intern_rare()  # the qstr pool at its final size while the heap is young (baoboard.compat)
         self.journal.open()
         self.last_rx = self.hw.ticks_ms()  # type: ignore[attr-defined]
         self.outbox.start()  # HELLO, then every event the host has not acknowledged

@@ -3,6 +3,7 @@
 #   crc32(buf, n) -> int  CRC-32 (zlib / ISO-HDLC) of buf[0:n]; binascii.crc32 (C) where the port has it,
 #                       the table-driven fallback of baoboard.crc32py (loaded only where it does not)
 #   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython)
+#   intern_rare()       at boot: load each rare job's module once and drop it, so its names are interned now
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -50,3 +51,24 @@ def unload_new(before: "set | None") -> None:
             parent = sys.modules.get(name[:i]) if i > 0 else None
             if parent is not None and hasattr(parent, name[i + 1 :]):
                 delattr(parent, name[i + 1 :])
+
+
+# The modules of the rare jobs (App.rare, the journal's recovery, the reason of an illegal attempt), loaded
+# while a job runs and dropped after it. The names they use (qstrs) stay interned once loaded, and MicroPython
+# interns into pools that grow by doubling, each new pool one piece of memory (640 names: 4.5 KB on a Pico, at
+# about 620 names, which the board application with its rare jobs crosses). Met the first time a rare job runs
+# in play, that piece can fail in a fragmented heap with tens of KB free; met at boot, it never does.
+RARE = ("baoboard.journal_io", "baoboard.commands", "bao.notation", "baoboard.refusal", "bao.reasons")
+
+
+def intern_rare() -> None:
+    """Load each rare module once, one at a time, and drop it (MicroPython; nothing on CPython)."""
+    before = modules_now()
+    if before is None:
+        return
+    import gc
+
+    for name in RARE:
+        __import__(name)
+        unload_new(before)
+        gc.collect()
