@@ -8,8 +8,8 @@ for the same objects, whose words are twice as large). A module listed in HEAPS 
 
 `make test-mp` runs each module once. The heap benchmark (tools/bench_heaps.py, `make bench`) asks more:
   --runs N        each module N times at its heap: it passes only if all N runs pass
-  --sweep HI:STEP and again at every heap from its own up to HI K words in STEP steps (--runs at each),
-                  so that no result depends on where the heap's layout happens to fall
+  --sweep HI:STEP and again at every heap from its own up to HI K words in STEP steps (--sweep-runs at
+                  each, default --runs), so that no result depends on where the heap's layout happens to fall
   -j N            N interpreters at a time"""
 
 from __future__ import annotations
@@ -94,18 +94,21 @@ class Outcome:
 
 
 def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, runs: int,
-            sweep: tuple[int, int] | None, jobs: int, verbose: bool = True) -> list[Outcome]:
+            sweep: tuple[int, int] | None, jobs: int, sweep_runs: int = 0,
+            sweep_skip: tuple[str, ...] = ()) -> list[Outcome]:
+    """Each module `runs` times at its heap, and with a sweep `sweep_runs` times (default `runs`) at every
+    heap above it (modules in sweep_skip are not swept)."""
     outcomes = {(p, m): Outcome(p, m, heap_of(m, base)) for p, _, _ in port_list for m in mods}
     tasks = []
     for port, binary, unit in port_list:
         for mod in mods:
             kw = heap_of(mod, base)
-            heaps = [kw]
-            if sweep is not None:
-                heaps += list(range(kw + sweep[1], sweep[0] + 1, sweep[1]))
-            for h in heaps:
-                for _ in range(runs):
-                    tasks.append((port, binary, unit, mod, h))
+            for _ in range(runs):
+                tasks.append((port, binary, unit, mod, kw))
+            if sweep is not None and mod not in sweep_skip:
+                for h in range(kw + sweep[1], sweep[0] + 1, sweep[1]):
+                    for _ in range(sweep_runs or runs):
+                        tasks.append((port, binary, unit, mod, h))
 
     def one(task: tuple[str, str, str, str, int]) -> tuple[tuple[str, str, str, str, int], tuple[int, int, str]]:
         port, binary, unit, mod, h = task
@@ -128,7 +131,8 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
                 o.first_failure = f"{h}{unit}:\n" + "\n".join("    " + line for line in out.splitlines()[-30:])
     result = [outcomes[(p, m)] for p, _, _ in port_list for m in mods]
     for o in result:
-        o.sweep_heaps = len(range(o.kw + sweep[1], sweep[0] + 1, sweep[1])) if sweep else 0
+        if sweep is not None and o.mod not in sweep_skip:
+            o.sweep_heaps = len(range(o.kw + sweep[1], sweep[0] + 1, sweep[1]))
     return result
 
 
@@ -140,12 +144,13 @@ def main() -> int:
     ap.add_argument("--heap", type=words, default=64, help="K words: 64 is a Pico's 64 KB (default)")
     ap.add_argument("--runs", type=int, default=1, help="runs of each module at its heap (default 1)")
     ap.add_argument("--sweep", type=sweep_arg, default=None, help="HI:STEP: every heap above a module's own too")
+    ap.add_argument("--sweep-runs", type=int, default=0, help="runs at each heap of the sweep (default --runs)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="interpreters at a time")
     ap.add_argument("filters", nargs="*")
     args = ap.parse_args()
     port_list = ports(args.micropython, args.micropython32)
     mods = modules(args.filters)
-    outcomes = run_all(port_list, mods, args.heap, max(1, args.runs), args.sweep, args.jobs)
+    outcomes = run_all(port_list, mods, args.heap, max(1, args.runs), args.sweep, args.jobs, args.sweep_runs)
     units = {p: u for p, _, u in port_list}
     passed = sum(o.tests for o in outcomes)
     failed = sum(o.failed_tests for o in outcomes) + sum(sum(o.sweep_failed.values()) for o in outcomes)
