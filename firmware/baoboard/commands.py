@@ -99,9 +99,14 @@ def run(app: "object", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         a.guide.brightness = v * 255 // 100  # type: ignore[attr-defined]
         return True, ""
     if typ == "SHOW":
+        p = a.p  # type: ignore[attr-defined]
+        side = p.d[core.TO_MOVE]
+        for m in core.legal_move_codes(p):  # a move written as the board writes it: no parser loaded
+            if core.format_move(m, side) == payload:
+                a.rec.hint = m & core.IDENTITY  # type: ignore[attr-defined]
+                return True, payload
         from bao import notation
 
-        p = a.p  # type: ignore[attr-defined]
         try:
             m, _ = notation.parse_move(p, payload)
         except core.BaoError as e:

@@ -78,9 +78,11 @@ class TempFiles(FileStorage):
 
 
 class Host:
-    """The host end of the link in tests: reads the board's lines, acknowledges events, and keeps what the
-    tests check in a few bytes an event (the 64 KB heap): a CRC of each event by number (an event sent
-    again must be byte for byte the same), the moves of the current game, the other events' start."""
+    """The host end of the link in tests: reads the board's lines as the board writes them, acknowledges
+    events when polled, and keeps what the tests check in a few bytes an event (the 64 KB heap): a CRC of
+    each event by number (an event sent again must be byte for byte the same), the moves of the current
+    game, the other events' start. Lines are taken one at a time from the board's writes (hw.on_write),
+    so no buffer of everything the board sent grows between polls."""
 
     def __init__(self, hw, old=None):
         from array import array
@@ -95,53 +97,67 @@ class Host:
         self.notices = 0
         self.epoch = ""
         self.buf = b""
+        self._take(bytes(hw.tx))  # what the board wrote before this host listened
+        hw.tx = bytearray()
+        hw.on_write = self._take
 
     @property
     def count(self):
         return len(self.digests)
 
+    def _take(self, data):
+        if self.buf or data[-1:] != b"\n":  # a line in pieces (the board writes whole lines)
+            data = self.buf + data
+            i = data.rfind(b"\n") + 1
+            self.buf = data[i:]
+            data = data[:i]
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start)
+            self._line(data[start:end])
+            start = end + 1
+
+    def _line(self, line):
+        from baoboard.compat import crc32
+        from baoboard.frames import decode
+
+        f = decode(line)
+        assert not isinstance(f, int), f
+        kind, num, typ, payload = f
+        if kind == "H":
+            for w in payload.split(" "):
+                if w.startswith("epoch="):
+                    self.epoch = w[6:]
+        elif kind == "E":
+            digest = crc32(payload.encode())
+            n = len(self.digests)
+            if num <= n:
+                self.dups += 1
+                assert self.digests[num - 1] == digest, ("event reported differently", num)
+            elif num > n + 1:
+                self.gaps += 1  # dropped, as the host does: it must come again in order
+            else:
+                self.digests.append(digest)
+                if typ == "MOVE":
+                    self.game += " " + payload[: payload.find(" ")]
+                else:
+                    self.events.append((num, typ, payload[:120]))
+                    if typ == "UNDO":
+                        self.game = self.game[: self.game.rfind(" ")]
+                    elif typ == "GAME":
+                        self.game = ""
+        elif kind == "R":
+            self.replies.append((num, typ, payload))
+        else:
+            self.notices += 1
+
     def poll(self, ack=True):
+        """Acknowledge every event received so far (unless ack is False)."""
         import gc
 
-        from baoboard.compat import crc32
-        from baoboard.frames import decode, encode
+        from baoboard.frames import encode
 
-        gc.collect()  # the lines are long and the MicroPython heap small
-        data = self.buf + bytes(self.hw.tx)
-        self.hw.tx = bytearray()
-        lines = data.split(b"\n")
-        data = None
-        self.buf = lines.pop()
-        while lines:
-            f = decode(lines.pop(0))
-            assert not isinstance(f, int), f
-            kind, num, typ, payload = f
-            if kind == "H":
-                for w in payload.split(" "):
-                    if w.startswith("epoch="):
-                        self.epoch = w[6:]
-            elif kind == "E":
-                digest = crc32(payload.encode())
-                n = len(self.digests)
-                if num <= n:
-                    self.dups += 1
-                    assert self.digests[num - 1] == digest, ("event reported differently", num)
-                elif num > n + 1:
-                    self.gaps += 1  # dropped, as the host does: it must come again in order
-                else:
-                    self.digests.append(digest)
-                    if typ == "MOVE":
-                        self.game += " " + payload[: payload.find(" ")]
-                    else:
-                        self.events.append((num, typ, payload[:120]))
-                        if typ == "UNDO":
-                            self.game = self.game[: self.game.rfind(" ")]
-                        elif typ == "GAME":
-                            self.game = ""
-            elif kind == "R":
-                self.replies.append((num, typ, payload))
-            else:
-                self.notices += 1
+        gc.collect()  # a quiet moment between moves, as the board's own collection at each move
         if ack and self.digests:
             self.send(encode("A", len(self.digests), "ACK", self.epoch))
 
