@@ -63,11 +63,15 @@ def unload_new(before: "set | None") -> None:
 RARE = ("baoboard.journal_io", "baoboard.commands", "baoboard.refusal", "bao.reasons")
 
 
+_interned = [False]  # names stay interned for the interpreter's life: a restart in the same heap skips it
+
+
 def intern_rare() -> None:
-    """Load each rare module once, one at a time, and drop it (MicroPython; nothing on CPython)."""
+    """Load each rare module once, one at a time, and drop it (MicroPython, once; nothing on CPython)."""
     before = modules_now()
-    if before is None:
+    if before is None or _interned[0]:
         return
+    _interned[0] = True
     import gc
 
     for name in RARE:
