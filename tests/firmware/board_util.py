@@ -1,5 +1,5 @@
 # Helpers of the board tests (test_board_*.py); plain Python for CPython and the MicroPython unix port,
-# where the whole board application and these helpers share one 64 KB heap (make test-mp): the game is
+# where the whole board application and these helpers share one Pico-sized heap (make test-mp): the game is
 # read line by line, the simulated flash is real files in a temporary folder, the host keeps digests.
 from bao import core
 from bao.core import format_move

@@ -1,7 +1,7 @@
 # Power cuts at random instants (random bytes into a flash write) over many games: after each restart the
 # board resumes at its last completed move, and the games reported equal the uninterrupted one.
-# The flash is real files whose writes the power can tear (board_util.CutFiles): make test-mp runs the
-# whole 1994 game with its cuts in a 64 KB MicroPython heap.
+# The flash is real files whose writes the power can tear (CutFiles): make test-mp runs the whole 1994
+# game with its cuts at a Pico's heap (64wk on the 64-bit port; 82k on the 32-bit build, tools/run_mp_tests.py).
 from bao import core
 from bao.core import format_move
 from baoboard.storage import PowerCut
