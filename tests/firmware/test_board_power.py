@@ -95,6 +95,8 @@ def _play(seed, cuts, n):
         except PowerCut:
             cut_count += 1
             st.budget = -1
+            app = hands = hw = None  # the board's RAM goes with the power (the old App would live on
+            # through these names while the new one boots: two boards in one heap)
             from baoboard.app import App
             from baoboard.simhw import Hands, SimHardware
 
