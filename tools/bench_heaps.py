@@ -53,6 +53,8 @@ def main() -> int:
         else:
             sw = "not swept (--sweep-skip)"
         bad += (o.ok_runs != o.runs) + bool(o.sweep_failed)
+        if o.first_failure:
+            print(f"{o.port} {o.mod}: first failure at {o.first_failure}")
         t.add(o.port, o.mod, f"{o.kw}{units[o.port]}" + (" (HEAPS)" if o.mod in HEAPS else ""),
               f"{o.ok_runs} of {o.runs}", sw)
     cmd = "python tools/bench_heaps.py" + "".join(f" {a}" for a in sys.argv[1:])

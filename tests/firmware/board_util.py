@@ -50,11 +50,10 @@ def plies():
 def _temp_root():
     import os
 
-    if hasattr(os, "urandom"):
-        tag = "".join("%02x" % b for b in os.urandom(4))
-    else:  # pragma: no cover - every supported runtime has urandom
-        tag = "0"
-    root = "/tmp/bao-board-test-" + tag
+    # 8 random hex digits: no other run (another checkout, a parallel bench) has this folder, and the name
+    # is always as long. (fwtest_util.temp_path does the same; not imported here: each module's names cost
+    # the board tests' heap, whose names are a handful short of the qstr pool's next 4.5 KB piece.)
+    root = "/tmp/bao-board-test-" + "".join("%02x" % b for b in os.urandom(4))
     os.mkdir(root)
     return root
 
