@@ -65,7 +65,14 @@ def main() -> int:
              f"Measured {datetime.date.today().isoformat()} on {platform.machine()}.")
     exc = ", ".join(f"`{m}` {kw}" for m, kw in sorted(HEAPS.items())) or "none"
     note = (f"Per-module heaps above a Pico's 64 KB (`HEAPS` in tools/run_mp_tests.py): {exc} K words. "
-            + ("Every run passed." if not bad else f"{bad} module/port rows have a failure."))
+            + ("Every run passed." if not bad else f"{bad} module/port rows have a failure.")
+            + " Issue #9 asks for none: the whole application with its test harness and a rare job's code "
+            "(the journal's recovery after a power cut, a host command) does not yet fit a Pico's 64 KB on the "
+            "32-bit build, where 52 KB are in use after the board boots and the free space is in pieces of "
+            "about 1 KB (docs/architecture.md, Memory on the board; the Board section). The board tests draw "
+            "the same epochs on every run (a seeded generator) and load each module by its short path, so a "
+            "module's heap is the same from run to run; the sweep shows that no result depends on where its "
+            "layout falls.")
     body = "\n\n".join([intro, t.render(), note])
     print(body)
     if not args.no_write:
