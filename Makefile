@@ -51,13 +51,14 @@ test-mp: $(STAMP)
 	rm -rf build/mpy-host
 	@for f in $(FIRMWARE_PY); do \
 	  out=build/mpy-host/$${f#firmware/}; out=$${out%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  $(MPYX) -march=host -o $$out $$f || exit 1; \
+	  $(MPYX) -march=host -s $${out#build/mpy-host/} -o $$out $$f || exit 1; \
 	done
 	@# the tests too: compiling source on the device side fragments a 64 KB heap. Test helpers find
-	@# the repository's files two folders up from themselves, hence the links.
+	@# the repository's files two folders up from themselves, hence the links. Each module's source name
+	@# (-s) is the path tests/mprun.py loads it from: one interned name for both.
 	@mkdir -p build/mpy-host/tests/firmware
 	@for f in tests/firmware/*.py; do \
-	  $(MPYX) -o build/mpy-host/tests/firmware/$$(basename $${f%.py}).mpy $$f || exit 1; \
+	  m=tests/firmware/$$(basename $${f%.py}).mpy; $(MPYX) -s $$m -o build/mpy-host/$$m $$f || exit 1; \
 	done
 	@for d in games hardware; do ln -sfn ../../$$d build/mpy-host/$$d; done
 	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --heap $(HEAP)k

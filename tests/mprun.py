@@ -8,11 +8,23 @@ import os
 import sys
 
 HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+if not HERE.startswith("/"):
+    HERE = os.getcwd() + "/" + HERE
 ROOT = HERE + "/.."
 sys.path.insert(0, HERE + "/firmware")
 sys.path.insert(0, ROOT + "/firmware")
-sys.path.insert(0, ROOT + "/build/mpy-host")  # precompiled firmware first, as on the board
-sys.path.insert(0, ROOT + "/build/mpy-host/tests/firmware")  # and precompiled tests (make test-mp)
+# The precompiled firmware and tests (make test-mp) come first, as on the board, loaded from the folder
+# they are in: a module's path is interned with its names, and is then "baoboard/app.mpy" as on a Pico,
+# whatever the checkout's path (which would otherwise change the heap from one machine to the next); make
+# test-mp compiles each module with that path as its source name, so that the two are one name. The test
+# helpers find the repository's files (games/, hardware/) through links in build/mpy-host.
+try:
+    os.stat(ROOT + "/build/mpy-host/baoboard")
+    os.chdir(ROOT + "/build/mpy-host")
+    sys.path.insert(0, "")
+    sys.path.insert(0, "tests/firmware")
+except OSError:  # not built: the sources, as they are
+    pass
 
 
 def run(filters):

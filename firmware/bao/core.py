@@ -6,7 +6,7 @@
 # Pits: index = side * 16 + ring, side 0 = South, 1 = North; ring 0..7 = front pits 1..8, ring 8..15 =
 # back pits 8..1, so ring + 1 is one step clockwise (G5). A_i faces a_(9-i): ring r faces ring 7 - r.
 # A move is a small int: ring | RIGHT (the direction letter is R) | PLAY (plays the house); legal_moves
-# adds descriptive bits (TAKASA, TAKASIA, NAMUA) that notation needs.
+# adds descriptive bits (TAKASA, TAKASIA, _NAMUA: played in the namua stage).
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -25,7 +25,7 @@ TO_MOVE = const(35)
 TAKASIA = const(36)  # ring of the side to move's takasia-ed front pit, or NONE
 WINNER = const(37)  # SOUTH, NORTH or NONE
 IN_HAND = const(38)  # seeds still in hand when a move ended the game half-way
-SIZE = const(39)
+_SIZE = const(39)
 NONE = const(255)
 
 # Move bits
@@ -35,7 +35,7 @@ PLAY = const(32)
 IDENTITY = const(63)
 TAKASA = const(64)  # not a capture move
 MAKES_TAKASIA = const(128)
-NAMUA = const(256)  # played in the namua stage (store seed first)
+_NAMUA = const(256)  # played in the namua stage (store seed first)
 
 # Account steps: tuples whose first item is one of these; pits are global indices.
 STEP_STORE = const(1)  # (STEP_STORE, pit): a seed from the store into pit (2.2)
@@ -57,7 +57,7 @@ END_OPP_FRONT_EMPTY = const(5)  # a capture emptied the opponent's front row: th
 END_SLEEP = const(6)  # a never-ending move sleeps where its state first repeats (M4)
 END_INFINITE = const(7)  # a never-ending move: illegal (1.5a, R10)
 END_MASK = const(15)
-CAPTURING = const(16)
+_CAPTURING = const(16)
 DECISION = const(32)  # the move reached a house decision and stopped
 BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a repeated state
 
@@ -159,7 +159,7 @@ class Position:
 
     def __init__(self, d: "bytearray | None" = None, rules: "Rules | None" = None) -> None:
         if d is None:
-            d = bytearray(SIZE)
+            d = bytearray(_SIZE)
             d[TAKASIA] = NONE
             d[WINNER] = NONE
         self.d = d
@@ -282,7 +282,7 @@ def format_move(move: int, side: int, dialect: str = DONKERS) -> str:
     left, right, house = _marks(dialect)
     r = move & RING
     out = ""
-    if move & NAMUA:
+    if move & _NAMUA:
         out = str(r + 1)
         if move & TAKASA or 1 < r < 6:
             out += right if move & RIGHT else left
@@ -312,7 +312,7 @@ def _front_empty(d: bytearray, base: int) -> bool:
 def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped-def]
     """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
     lift) so that the caller can detect a never-ending move, and returns a status (END_MASK bits:
-    END_*, plus CAPTURING and DECISION). With rec, each step of the account is appended to it."""
+    END_*, plus _CAPTURING and DECISION). With rec, each step of the account is appended to it."""
     d = p.d
     rules = p.rules
     s = d[TO_MOVE]
@@ -372,7 +372,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                         rec.append((STEP_END, me + pos, END_OWN_FRONT_EMPTY))
                     d[WINNER] = o
                     d[IN_HAND] = hand - 1
-                    return END_OWN_FRONT_EMPTY | (CAPTURING if capturing else 0)
+                    return END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)
             if rec is not None:
                 rec.append((STEP_SOW, me + ((pos + direction) & 15), direction, hand))
             for _ in range(hand):
@@ -383,7 +383,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         if c == 1:
             if rec is not None:
                 rec.append((STEP_END, me + pos, END_EMPTY))
-            return END_EMPTY | (CAPTURING if capturing else 0)
+            return END_EMPTY | (_CAPTURING if capturing else 0)
         if capturing and pos < 8 and d[op + 7 - pos]:
             # 1.4 / 1.6c: capture the opposite pit and sow its seeds in from a kichwa
             t = op + 7 - pos
@@ -404,7 +404,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                     rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))
                 d[WINNER] = s
                 d[IN_HAND] = n
-                return END_OPP_FRONT_EMPTY | CAPTURING
+                return END_OPP_FRONT_EMPTY | _CAPTURING
             pos = (k - direction) & 15
             hand = n
             continue
@@ -417,7 +417,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                 if rec is not None:
                     rec.append((STEP_HOUSE, me + 4, 0))
                     rec.append((STEP_END, me + 4, END_HOUSE_STOP))
-                return END_HOUSE_STOP | CAPTURING | DECISION  # 2.5b(2)
+                return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2)
             if rec is not None:
                 rec.append((STEP_HOUSE, me + 4, 1))
         elif pos == takasia and not capturing:
@@ -613,7 +613,7 @@ def _expand(p: Position, move: int, out: list, flags: int, keep: bool = True) ->
     if status & END_MASK == END_INFINITE:
         return
     m = move | flags
-    if flags & TAKASA and not flags & NAMUA and p.rules.takasia and child.d[WINNER] == NONE:
+    if flags & TAKASA and not flags & _NAMUA and p.rules.takasia and child.d[WINNER] == NONE:
         t = _takasia_pit(child)  # R8: only a mtaji-stage takasa can make a takasia
         if t != NONE:
             child.d[TAKASIA] = t
@@ -627,7 +627,7 @@ def _expand(p: Position, move: int, out: list, flags: int, keep: bool = True) ->
 
 def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -> list:
     out = []  # type: list
-    flags = NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
+    flags = _NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
     for m in _capture_starts(p):
         _expand(p, m, out, flags, keep)
         if first_only and out:
@@ -644,7 +644,7 @@ def _generate(p: Position, keep: bool) -> list:
     out = _finite_captures(p, False, keep)  # 1.7a: captures are compulsory
     if out:
         return out
-    flags = TAKASA | (NAMUA if namua else 0)
+    flags = TAKASA | (_NAMUA if namua else 0)
     for m in _takasa_starts(p, True):
         _expand(p, m, out, flags, keep)
     if not out and not namua:

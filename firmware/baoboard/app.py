@@ -30,17 +30,17 @@ from bao import core, position_json
 from bao.core import format_move
 
 from baoboard import recogniser as R
-from baoboard.compat import const, modules_now, ticks_diff, unload_new
+from baoboard.compat import const, intern_rare, modules_now, ticks_diff, unload_new
 from baoboard.debounce import Debouncer
 from baoboard.guide import Guide
 from baoboard.journal import Journal, move_payload
 from baoboard.outbox import Outbox
 
 FW_VERSION = "0.1.0"
-HOST_MS = const(15000)  # no valid frame from the host for this long: "no host connected"
-BUTTON_UNDO = const(1)  # optional buttons: take the last move back
-BUTTON_NEW = const(2)  # start a new game (same ruleset)
-SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
+_HOST_MS = const(15000)  # no valid frame from the host for this long: "no host connected"
+_BUTTON_UNDO = const(1)  # optional buttons: take the last move back
+_BUTTON_NEW = const(2)  # start a new game (same ruleset)
+_SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
 _SIDES = "SN"
 _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a quiet moment, less fragmentation
 
@@ -48,6 +48,8 @@ _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a q
 class App:
     def __init__(self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION,
                  stable: int = 3) -> None:
+        if _COLLECT:  # the long-lived buffers below go low in a heap freed of what a previous run left
+            gc.collect()
         self.hw = hw
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
@@ -77,6 +79,7 @@ class App:
 
     # ---- boot and game state
     def boot(self) -> None:
+        intern_rare()  # the qstr pool at its final size while the heap is young (baoboard.compat)
         self.journal.open()
         self.last_rx = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
@@ -141,7 +144,7 @@ class App:
         if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
             if self.corners_since < 0:
                 self.corners_since = now
-            elif ticks_diff(now, self.corners_since) >= SELFTEST_HOLD_MS and hw.read_raw() is not None:
+            elif ticks_diff(now, self.corners_since) >= _SELFTEST_HOLD_MS and hw.read_raw() is not None:
                 self.request_selftest(20000)
                 self.corners_since = -1
         else:
@@ -163,16 +166,16 @@ class App:
             if not self.guide.host:
                 self.guide.host = True
                 self.dirty = True
-        elif self.guide.host and ticks_diff(now, self.last_rx) > HOST_MS:
+        elif self.guide.host and ticks_diff(now, self.last_rx) > _HOST_MS:
             self.guide.host = False
             self.dirty = True
         b = hw.buttons()
         if b != self.buttons:
             pressed = b & ~self.buttons
             self.buttons = b
-            if pressed & BUTTON_UNDO:
+            if pressed & _BUTTON_UNDO:
                 self.undo(now)
-            if pressed & BUTTON_NEW:
+            if pressed & _BUTTON_NEW:
                 self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
         ph = self.guide.phase(now)
         if self.dirty or ph != self.last_phase:

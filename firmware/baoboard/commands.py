@@ -102,9 +102,14 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         a.guide.brightness = v * 255 // 100
         return True, ""
     if typ == "SHOW":
+        p = a.p
+        side = p.d[core.TO_MOVE]
+        for m in core.legal_move_codes(p):  # a move written as the board writes it: no parser loaded
+            if core.format_move(m, side) == payload:
+                a.rec.hint = m & core.IDENTITY
+                return True, payload
         from bao import notation
 
-        p = a.p
         try:
             m, _ = notation.parse_move(p, payload)
         except core.BaoError as e:

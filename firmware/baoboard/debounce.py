@@ -6,7 +6,7 @@
 from baoboard.compat import const
 
 PITS = const(32)
-QUEUE = const(32)  # activations that may wait between two pops (a sowing hand is far slower)
+_QUEUE = const(32)  # activations that may wait between two pops (a sowing hand is far slower)
 
 
 class Debouncer:
@@ -15,8 +15,8 @@ class Debouncer:
         self.level = bytearray(4)  # debounced levels, same layout as the raw bitmap
         self.count = bytearray(PITS)  # consecutive scans that disagreed with the level
         self.busy = bytearray(4)  # pits whose count is non-zero: lets quiet bytes be skipped
-        self.q = bytearray(QUEUE)
-        self.qt = [0] * QUEUE  # ticks of each queued activation (small ints: no allocation to store)
+        self.q = bytearray(_QUEUE)
+        self.qt = [0] * _QUEUE  # ticks of each queued activation (small ints: no allocation to store)
         self.head = 0
         self.tail = 0
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
@@ -64,7 +64,7 @@ class Debouncer:
         return found
 
     def _push(self, pit: int, now: int) -> None:
-        nxt = (self.tail + 1) % QUEUE
+        nxt = (self.tail + 1) % _QUEUE
         if nxt == self.head:
             self.overflow += 1
             return
@@ -73,7 +73,7 @@ class Debouncer:
         self.tail = nxt
 
     def pending(self) -> int:
-        return (self.tail - self.head) % QUEUE
+        return (self.tail - self.head) % _QUEUE
 
     def pop(self) -> int:
         """The oldest activation's pit, or -1. Its tick is in self.last_tick."""
@@ -81,5 +81,5 @@ class Debouncer:
             return -1
         h = self.head
         self.last_tick = self.qt[h]
-        self.head = (h + 1) % QUEUE
+        self.head = (h + 1) % _QUEUE
         return self.q[h]

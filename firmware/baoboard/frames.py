@@ -34,7 +34,7 @@ KINDS = "HERNCA"
 ERR_SYNTAX = const(1)
 ERR_CRC = const(2)
 ERR_LONG = const(3)
-ERR_UTF8 = const(4)
+_ERR_UTF8 = const(4)
 ERR_NAMES = ("ok", "syntax", "crc", "overlong", "utf8")
 
 _TRAILER = const(10)  # len(" *XXXXXXXX")
@@ -62,7 +62,7 @@ def decode(line: bytes) -> "tuple[str, int, str, str] | int":
     try:
         s = str(line[:body], "utf-8")
     except UnicodeError:
-        return ERR_UTF8
+        return _ERR_UTF8
     sp = s.find(" ")
     if sp < 2 or s[0] not in KINDS or not s[1:sp].isdigit():
         return ERR_SYNTAX

@@ -11,7 +11,7 @@ FRAME_BYTES = const(96)
 
 # Colours (0xRRGGBB at full brightness); the names are the grammar's words
 START = const(0x00A000)  # green: a pit the side to move may start from
-HINT = const(0x00FF40)  # bright green: the start of the move the host asked to show
+_HINT = const(0x00FF40)  # bright green: the start of the move the host asked to show
 CHOICE = const(0x0040FF)  # blue: one of several pits the next seed may go to (a direction choice)
 NEXT = const(0xFFFFFF)  # white: the pit the next seed goes into
 LIFTED = const(0x806000)  # dim yellow: the pit the hand is sowing from
@@ -26,20 +26,20 @@ WIN = const(0xFFC000)  # gold: the winner's pits
 LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
 
-TEACH = const(0)
+_TEACH = const(0)
 PLAY = const(1)
 SILENT = const(2)
 MODES = ("teach", "play", "silent")
 
-SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
-RESTORE_MS = const(6000)
+_SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
+_RESTORE_MS = const(6000)
 CORNERS = (8, 15, 24, 31)  # B1, B8... the back-row ends: never confused with play on the front row
 
 
 class Guide:
     def __init__(self) -> None:
         self.frame = bytearray(FRAME_BYTES)
-        self.mode = TEACH
+        self.mode = _TEACH
         self.brightness = 64  # 0..255, scales every colour
         self.host = False  # a host has spoken recently
         self.winner = -1  # set by the application when the game is over
@@ -54,10 +54,10 @@ class Guide:
     def set_restore(self, marks: "bytearray | None", now: int) -> None:
         for i in range(32):
             self.restore[i] = marks[i] if marks is not None else 0
-        self.restore_until = now + RESTORE_MS
+        self.restore_until = now + _RESTORE_MS
 
     def request_show(self, now: int) -> None:
-        self.show_until = now + SHOW_MS
+        self.show_until = now + _SHOW_MS
 
     def _px(self, pit: int, rgb: int) -> None:
         f = self.frame
@@ -80,7 +80,7 @@ class Guide:
         blink = ph & 1  # 2 Hz
         r = rec  # type: ignore[assignment]
         phase = r.phase  # type: ignore[attr-defined]
-        showing = self.mode == TEACH or now - self.show_until < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
+        showing = self.mode == _TEACH or now - self.show_until < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
         if phase == OVER and self.winner >= 0:
             for i in range(32):
                 self._px(i, WIN if (i >> 4) == self.winner else LOSE)
@@ -112,7 +112,7 @@ class Guide:
             if hint < 0:
                 self._px(r.first_pit(m), START)  # type: ignore[attr-defined]
             elif m & 63 == hint:
-                self._px(r.first_pit(m), HINT)  # type: ignore[attr-defined]
+                self._px(r.first_pit(m), _HINT)  # type: ignore[attr-defined]
 
     def _next(self, r: object) -> None:
         n = r.n  # type: ignore[attr-defined]

@@ -22,7 +22,9 @@ _E = const(0x45)  # E
 def _new_epoch() -> str:
     import random
 
-    return "%08x" % random.getrandbits(32)
+    # two halves: a 32-bit draw is a big int on a 32-bit MicroPython (small ints have 31 bits) three times
+    # in four, so the heap's layout would depend on the value drawn
+    return "%04x%04x" % (random.getrandbits(16), random.getrandbits(16))
 
 
 def recover(j: "Any") -> int:

@@ -46,8 +46,8 @@ R_UNDO = const(5)  # undo gesture at a move boundary: take the last move back
 R_CANCEL = const(6)  # undo gesture during a move: the move in progress is abandoned
 R_PUTBACK = const(7)  # the lifted start pit was put back before any drop: back to the boundary
 
-TAPS = const(3)  # taps on one flagged pit that make the undo gesture
-TAP_MS = const(2000)  # ... within this time
+_TAPS = const(3)  # taps on one flagged pit that make the undo gesture
+_TAP_MS = const(2000)  # ... within this time
 
 
 class Sequence:
@@ -269,11 +269,11 @@ class Recogniser:
         self.n = 0
 
     def _wrong(self, pit: int, now: int, rule: str, reason: str, boundary: bool) -> int:
-        if pit == self.wrong_pit and now - self.tap_tick < TAP_MS:
+        if pit == self.wrong_pit and now - self.tap_tick < _TAP_MS:
             # the same pit again: the seed taken back out of it (absorbed), or the undo gesture
             self.taps += 1
             self.tap_tick = now
-            if self.taps >= TAPS:
+            if self.taps >= _TAPS:
                 self.clear_wrong()
                 if self.phase == MOVING or self.phase == DECISION:
                     self.start(self.p, self.moves)

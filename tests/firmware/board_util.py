@@ -1,5 +1,5 @@
 # Helpers of the board tests (test_board_*.py); plain Python for CPython and the MicroPython unix port,
-# where the whole board application and these helpers share one 64 KB heap (make test-mp): the game is
+# where the whole board application and these helpers share one Pico-sized heap (make test-mp): the game is
 # read line by line, the simulated flash is real files in a temporary folder, the host keeps digests.
 from bao import core
 from bao.core import format_move
@@ -50,11 +50,10 @@ def plies():
 def _temp_root():
     import os
 
-    if hasattr(os, "urandom"):
-        tag = "".join("%02x" % b for b in os.urandom(4))
-    else:  # pragma: no cover - every supported runtime has urandom
-        tag = "0"
-    root = "/tmp/bao-board-test-" + tag
+    # 8 random hex digits: no other run (another checkout, a parallel bench) has this folder, and the name
+    # is always as long. (fwtest_util.temp_path does the same; not imported here: each module's names cost
+    # the board tests' heap, whose names are a handful short of the qstr pool's next 4.5 KB piece.)
+    root = "/tmp/bao-board-test-" + "".join("%02x" % b for b in os.urandom(4))
     os.mkdir(root)
     return root
 
@@ -78,9 +77,11 @@ class TempFiles(FileStorage):
 
 
 class Host:
-    """The host end of the link in tests: reads the board's lines, acknowledges events, and keeps what the
-    tests check in a few bytes an event (the 64 KB heap): a CRC of each event by number (an event sent
-    again must be byte for byte the same), the moves of the current game, the other events' start."""
+    """The host end of the link in tests: reads the board's lines as the board writes them, acknowledges
+    events when polled, and keeps what the tests check in a few bytes an event (the 64 KB heap): a CRC of
+    each event by number (an event sent again must be byte for byte the same), the moves of the current
+    game, the other events' start. Lines are taken one at a time from the board's writes (hw.on_write),
+    so no buffer of everything the board sent grows between polls."""
 
     def __init__(self, hw, old=None):
         from array import array
@@ -95,53 +96,67 @@ class Host:
         self.notices = 0
         self.epoch = ""
         self.buf = b""
+        self._take(bytes(hw.tx))  # what the board wrote before this host listened
+        hw.tx = bytearray()
+        hw.on_write = self._take
 
     @property
     def count(self):
         return len(self.digests)
 
+    def _take(self, data):
+        if self.buf or data[-1:] != b"\n":  # a line in pieces (the board writes whole lines)
+            data = self.buf + data
+            i = data.rfind(b"\n") + 1
+            self.buf = data[i:]
+            data = data[:i]
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start)
+            self._line(data[start:end])
+            start = end + 1
+
+    def _line(self, line):
+        from baoboard.compat import crc32
+        from baoboard.frames import decode
+
+        f = decode(line)
+        assert not isinstance(f, int), f
+        kind, num, typ, payload = f
+        if kind == "H":
+            for w in payload.split(" "):
+                if w.startswith("epoch="):
+                    self.epoch = w[6:]
+        elif kind == "E":
+            digest = crc32(payload.encode())
+            n = len(self.digests)
+            if num <= n:
+                self.dups += 1
+                assert self.digests[num - 1] == digest, ("event reported differently", num)
+            elif num > n + 1:
+                self.gaps += 1  # dropped, as the host does: it must come again in order
+            else:
+                self.digests.append(digest)
+                if typ == "MOVE":
+                    self.game += " " + payload[: payload.find(" ")]
+                else:
+                    self.events.append((num, typ, payload[:120]))
+                    if typ == "UNDO":
+                        self.game = self.game[: self.game.rfind(" ")]
+                    elif typ == "GAME":
+                        self.game = ""
+        elif kind == "R":
+            self.replies.append((num, typ, payload))
+        else:
+            self.notices += 1
+
     def poll(self, ack=True):
+        """Acknowledge every event received so far (unless ack is False)."""
         import gc
 
-        from baoboard.compat import crc32
-        from baoboard.frames import decode, encode
+        from baoboard.frames import encode
 
-        gc.collect()  # the lines are long and the MicroPython heap small
-        data = self.buf + bytes(self.hw.tx)
-        self.hw.tx = bytearray()
-        lines = data.split(b"\n")
-        data = None
-        self.buf = lines.pop()
-        while lines:
-            f = decode(lines.pop(0))
-            assert not isinstance(f, int), f
-            kind, num, typ, payload = f
-            if kind == "H":
-                for w in payload.split(" "):
-                    if w.startswith("epoch="):
-                        self.epoch = w[6:]
-            elif kind == "E":
-                digest = crc32(payload.encode())
-                n = len(self.digests)
-                if num <= n:
-                    self.dups += 1
-                    assert self.digests[num - 1] == digest, ("event reported differently", num)
-                elif num > n + 1:
-                    self.gaps += 1  # dropped, as the host does: it must come again in order
-                else:
-                    self.digests.append(digest)
-                    if typ == "MOVE":
-                        self.game += " " + payload[: payload.find(" ")]
-                    else:
-                        self.events.append((num, typ, payload[:120]))
-                        if typ == "UNDO":
-                            self.game = self.game[: self.game.rfind(" ")]
-                        elif typ == "GAME":
-                            self.game = ""
-            elif kind == "R":
-                self.replies.append((num, typ, payload))
-            else:
-                self.notices += 1
+        gc.collect()  # a quiet moment between moves, as the board's own collection at each move
         if ack and self.digests:
             self.send(encode("A", len(self.digests), "ACK", self.epoch))
 
@@ -157,9 +172,17 @@ class Host:
         return self.game.split()
 
 
-def board(storage=None, stable=3):
+def board(storage=None, stable=3, seed=9):
     """A booted board on simulated hardware, in the board's run loop (baoboard.runtime); its flash is
-    `storage` or a fresh TempFiles (close it). Returns (app, hw, hands, host, storage)."""
+    `storage` or a fresh TempFiles (close it). Returns (app, hw, hands, host, storage).
+    The epochs the board draws are the same on every run (random seeded with `seed`; None: go on with the
+    generator as it is, as after a power cut): the CRC of a line that carries the epoch is a big int or a
+    small one depending on its value on a 32-bit MicroPython, and a test's heap layout must not change
+    from run to run."""
+    if seed is not None:
+        import random
+
+        random.seed(seed)
     from baoboard.simhw import Hands, SimulatedBoard
 
     st = storage if storage is not None else TempFiles()

@@ -21,6 +21,14 @@ class Lcg:
         return bytes(b)
 
 
+def temp_path(prefix):
+    """A path in /tmp no other test run uses, even one running at the same time (another checkout, a parallel
+    bench): prefix + 8 random hex digits. Always as long, so the heap's layout does not depend on it."""
+    import os
+
+    return "/tmp/" + prefix + "".join("%02x" % b for b in os.urandom(4))
+
+
 class FakeSerial:
     def __init__(self):
         self.out = []

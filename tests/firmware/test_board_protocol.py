@@ -57,17 +57,21 @@ def test_commands():
     host.command(3, "BRIGHT", "20")
     host.command(4, "SNAP")
     host.command(5, "SHOW", "7L*")
+    host.command(10, "SHOW", "A6R*")  # written another way than the board writes it: bao.notation reads it
+    host.command(11, "SHOW", "9Z")
     host.command(6, "UNDO")
     host.command(7, "NEW", "malawi")
     host.command(8, "PING")
     host.command(9, "STOP")
-    hands.scan(8)  # the board reads at most 64 bytes a scan
+    hands.scan(10)  # the board reads at most 64 bytes a scan
     host.poll()
     r = dict((n, (t, pl)) for n, t, pl in host.replies)
     assert r[1] == ("OK", "") and app.guide.mode == 1
     assert r[2][0] == "ERR" and r[2][1].startswith("badarg") and r[3] == ("OK", "")
     assert r[4][0] == "OK" and '"position"' in r[4][1]
     assert r[5] == ("OK", "7L*"), r[5]  # (an internal MemoryError would be an ERR here)
+    assert r[10] == ("OK", "6R*"), r[10]  # the answer as the board writes it
+    assert r[11][0] == "ERR" and r[11][1].startswith("badarg"), r[11]
     assert r[6][0] == "ERR"
     assert r[7][0] == "OK" and host.events[-1][1] == "GAME" and "malawi" in host.events[-1][2]
     assert r[8] == ("OK", "") and r[9][0] == "ERR" and r[9][1].startswith("state")

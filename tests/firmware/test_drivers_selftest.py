@@ -11,8 +11,9 @@ from baoboard.drivers import selftest  # noqa: E402
 from baoboard.drivers.pico import PicoHardware  # noqa: E402
 from fakes_board import FakeBoard  # noqa: E402
 from fakes_chips import load_board, pit_index  # noqa: E402
+from fwtest_util import temp_path  # noqa: E402
 
-PATH = "/tmp/bao_selftest_test.json"
+PATH = temp_path("bao_selftest_test-") + ".json"  # its own file: another run at the same time has another
 
 
 class _Finger:

@@ -6,7 +6,7 @@ from baoboard.frames import encode
 from baoboard.journal import Journal, move_payload, record, split_move
 from baoboard.memstorage import FakeStorage
 from baoboard.storage import FileStorage, PowerCut
-from fwtest_util import Lcg
+from fwtest_util import Lcg, temp_path
 from jscript import EPOCH, LIMIT, check_pending, do, fingerprint, new_journal, pos, reference, script, state
 
 
@@ -179,11 +179,8 @@ def test_flash_bytes_per_move_record():
 def test_file_storage_roundtrip():
     import os
 
-    root = "/tmp/bao-journal-test-%d" % Lcg(len(str(os.getcwd()))).below(1 << 20)
-    try:
-        os.mkdir(root)
-    except OSError:
-        pass
+    root = temp_path("bao-journal-test-")  # its own folder: another run at the same time has another one
+    os.mkdir(root)
     fs = FileStorage(root)
     fs.remove("journal")
     j = Journal(fs, limit=300, epoch_fn=lambda: EPOCH)
