@@ -7,7 +7,7 @@ import sys
 
 from bao import core, notation, position_json
 
-USAGE = "usage: bao moves | replay [--dialect donkers|kiba] FILE | perft N [--ruleset zanzibar|malawi]"
+USAGE = "usage: bao moves | replay [--dialect donkers|kiba] FILE | perft N [--ruleset %s]" % "|".join(core.RULESETS)
 
 
 def _moves(dialect: str) -> int:
@@ -86,7 +86,7 @@ def main(argv: list) -> int:
             continue
         args.append(a)
         i += 1
-    if dialect not in notation.DIALECTS or ruleset not in (core.ZANZIBAR, core.MALAWI):
+    if dialect not in notation.DIALECTS or ruleset not in core.RULESETS:
         print(USAGE, file=sys.stderr)
         return 2
     if args == ["moves"]:

@@ -22,6 +22,7 @@ from bao.core import (
     Position,
     _marks,
     find_move,
+    outcome,
 )
 from bao.core import KIBA as KIBA
 from bao.core import format_move as format_move
@@ -76,6 +77,8 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     IllegalMoveError (citing the rule) for a move the rules do not allow here."""
     pm = parse_text(text, dialect)
     d = p.d
+    if d[WINNER] != NONE:
+        raise IllegalMoveError("1.2: the game is over", "1.2")
     side = d[TO_MOVE]
     namua = d[STORE + side] > 0
     front = "A" if side == 0 else "a"
@@ -84,15 +87,19 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
         raise IllegalMoveError("G1: %s is not a row of %s (its rows are %s and %s)" % (
             pm.row, "South" if side == 0 else "North", front, back), "G1")
     if namua and pm.row == back:
+        if outcome(p) is not None:  # a side with no legal move has lost: that comes first (1.2)
+            raise IllegalMoveError("1.2: the game is over", "1.2")
         raise IllegalMoveError("2.4: in the namua stage every move starts on the front row", "2.4")
     if not namua and not pm.row:
         raise NotationError("%r: a mtaji-stage move needs its row letter (%s or %s)" % (text, front, back))
     ring = pm.pit - 1 if pm.row != back else 16 - pm.pit
     letter = pm.letter
     if not letter:
-        # Only a namua capture at a kichwa or kimbi leaves the letter out: it is forced (1.4b).
-        if not namua or 1 < ring < 6:
-            raise NotationError("%r: the direction (L or R) is missing" % (text,))
+        # Only a namua capture at a kichwa or kimbi leaves the letter out: its kichwa is forced (1.4b,
+        # G7). A takasa from the same pits may go either way, so it names its direction.
+        if not namua or pm.takasa or 1 < ring < 6:
+            why = " (a takasa names its direction, G7)" if pm.takasa else ""
+            raise NotationError("%r: the direction (L or R) is missing%s" % (text, why))
         letter = "L" if ring < 2 else "R"
     move = ring | (RIGHT if letter == "R" else 0) | (PLAY if pm.play else 0)
     entry = find_move(p, move)

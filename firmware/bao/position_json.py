@@ -17,6 +17,7 @@ from bao.core import (
     InvalidPositionError,
     Position,
     Rules,
+    _finite_captures,
     outcome,
     pit_name,
 )
@@ -145,6 +146,10 @@ def from_dict(obj: object) -> Position:
         ring = int(t[1]) - 1
         if not d[(d[TO_MOVE] << 4) + ring]:
             raise InvalidPositionError("takasia-ed pit %s is empty" % t)
+        if w is None and _finite_captures(p, True):
+            raise InvalidPositionError("impossible position: %s is takasia-ed but %s has a capture (R8: a pit "
+                                       "is takasia-ed only when its side cannot capture)"
+                                       % (t, ("South", "North")[d[TO_MOVE]]))
         d[TAKASIA] = ring
     return p
 
