@@ -28,6 +28,11 @@ from bao.core import KIBA as KIBA
 from bao.core import format_move as format_move
 
 
+def _short(text: str) -> str:
+    """Text quoted in an error message: a whole line of a binary or huge file would not fit on one line."""
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class ParsedMove:
     """What a move text says, before it is checked against a position."""
 
@@ -50,7 +55,7 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
         i += 1
     if i >= len(s) or s[i] not in "12345678":
         where = "" if row else " (after an optional row A, B, a, b)"
-        raise NotationError("%r: expected a pit number 1..8%s" % (text, where))
+        raise NotationError("%r: expected a pit number 1..8%s" % (_short(text), where))
     pit = int(s[i])
     i += 1
     letter = ""
@@ -68,7 +73,7 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
         i += 1
     if i != len(s):
         form = "[row]pit[%s|%s][*|**][%s]" % (left, right, house)
-        raise NotationError("%r: unexpected %r (a move is %s)" % (text, s[i:], form))
+        raise NotationError("%r: unexpected %r (a move is %s)" % (_short(text), _short(s[i:]), form))
     return ParsedMove(row, pit, letter, takasa, play)
 
 
@@ -148,12 +153,12 @@ def parse_transcript(text: str) -> Transcript:
             continue
         colon = line.find(":")
         if colon < 0:
-            raise NotationError("line %d: %r is neither 'key: value' nor 'N: south north;'" % (lineno, line))
+            raise NotationError("line %d: %r is neither 'key: value' nor 'N: south north;'" % (lineno, _short(line)))
         key = line[:colon].strip()
         rest = line[colon + 1:]
         if not key.isdigit():
             if t.plies:
-                raise NotationError("line %d: header %r after the moves" % (lineno, key))
+                raise NotationError("line %d: header %r after the moves" % (lineno, _short(key)))
             t.headers[key.lower()] = rest.strip()
             continue
         num = int(key)
@@ -199,8 +204,19 @@ def rules_from_headers(headers: dict):  # type: ignore[no-untyped-def]
     ruleset = headers.get("ruleset", "zanzibar").strip().lower() or "zanzibar"
     tk = headers.get("takasia", "").strip().lower()
     if tk not in ("", "yes", "no"):
-        raise NotationError("header takasia: %r, expected yes or no" % (tk,))
+        raise NotationError("header takasia: %r, expected yes or no" % (_short(tk),))
     return Rules(ruleset, takasia=None if not tk else tk == "yes")
+
+
+def transcript_dialect(t: Transcript, override: "str | None" = None) -> str:
+    """The dialect to read t's moves in: `override` (a command line's --dialect) if given, else the
+    transcript's own `notation:` header, else Donkers."""
+    if override:
+        return override
+    named = t.header("notation").lower() or DONKERS
+    if named not in DIALECTS:
+        raise NotationError("header notation: %r, expected %s" % (_short(named), " or ".join(DIALECTS)))
+    return named
 
 
 class ReplayError(Exception):
