@@ -112,7 +112,7 @@ def _run() -> int:
     try:  # CPython would report the closed pipe again when it flushes stdout at exit
         import os
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # type: ignore[attr-defined]  # not on MicroPython
     except (ImportError, AttributeError, OSError):
         pass
     return 141
