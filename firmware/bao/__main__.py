@@ -97,7 +97,7 @@ def main(argv: list) -> int:
         return _moves(dialect or notation.DONKERS)
     if len(args) == 2 and args[0] == "replay":
         return _replay(args[1], dialect)
-    if len(args) == 2 and args[0] == "perft" and args[1].isdigit():
+    if len(args) == 2 and args[0] == "perft" and args[1].isdigit() and int(args[1]) > 0:
         return _perft(int(args[1]), ruleset)
     print(USAGE, file=sys.stderr)
     return 2

@@ -173,6 +173,8 @@ class BaoApp(App[int]):
 
     # -- the loop -------------------------------------------------------------------------------------
     def step(self) -> None:
+        if not self.screen_stack:  # a last tick while the app closes: no screen left to draw on
+            return
         if not self.screen.is_current or not isinstance(self.screen, Screen) or isinstance(
                 self.screen, ModalScreen):
             if self.pump is not None:
