@@ -102,7 +102,7 @@ class Rules:
         relay_limit: "int | None" = None,
     ) -> None:
         if ruleset not in RULESETS:
-            raise InvalidPositionError("unknown ruleset %r (%s)" % (ruleset, " or ".join(RULESETS)))
+            raise InvalidPositionError("unknown ruleset %r (%s)" % (str(ruleset)[:40], " or ".join(RULESETS)))
         malawi = ruleset == MALAWI
         self.ruleset = ruleset
         # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); Malawi has none (M1).

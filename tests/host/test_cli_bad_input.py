@@ -43,6 +43,8 @@ def hostile_files(d: Path) -> dict[str, Path]:
         "illegal-move": game.replace("23: B2L b7R;", "23: B2L b7L;").encode(),
         "unknown-ruleset": b"ruleset: chess\n1: 7L* 5R;\n",
         "unknown-notation": b"notation: pgn\n1: 7L* 5R;\n",
+        "huge-values": json.dumps({"ruleset": "x" * 5000, "to_move": "S" * 5000, "k" * 5000: 1}).encode(),
+        "huge-row": json.dumps({"to_move": "S", "A": ["9" * 5000] * 8}).encode(),
         "position-not-64": json.dumps({"to_move": "S", "A": [1] * 8, "B": [0] * 8, "a": [1] * 8,
                                        "b": [0] * 8}).encode(),
     }
