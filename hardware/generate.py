@@ -16,6 +16,7 @@ the brightness cap within the power budget); any error stops the generation.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,46 @@ def power_budget(board: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def pit_positions_mm(board: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each pit's centre in mm, seen from above, from the board's bottom-left corner (x right, y up)."""
+    dim = board["layout"]["dimensions_mm"]
+    pitch, margin, gap = dim["pit_pitch"], dim["margin"], dim["centre_gap"]
+    rows = board["layout"]["rows_top_to_bottom"]
+    out: dict[str, tuple[float, float]] = {}
+    for r, row in enumerate(rows):
+        up = len(rows) - 1 - r  # 0 for the bottom row
+        y = margin + pitch * (up + 0.5) + (gap if up >= len(rows) // 2 else 0)
+        for c, name in enumerate(board["layout"]["row_left_to_right"][row]):
+            out[name] = (margin + pitch * (c + 0.5), y)
+    return out
+
+
+def build_figures(board: dict[str, Any]) -> dict[str, float]:
+    """What a builder needs to buy and cut, from board.json: board size, LEDs, wire lengths (mm)."""
+    dim, led = board["layout"]["dimensions_mm"], board["led_chain"]
+    ctl, slack = dim["controller"], dim["wire_slack"]
+    xy = pit_positions_mm(board)
+    cx, cy = ctl["x"] + ctl["width"] / 2, ctl["y"] + ctl["height"] / 2
+    order = led["order"]
+    links = [math.dist(xy[a], xy[b]) + slack for a, b in zip(order, order[1:])]
+    lead = abs(xy[order[0]][0] - cx) + abs(xy[order[0]][1] - cy) + slack  # U5 to LED 0
+    ribbons = []
+    for chip in board["sensor_chain"]["chips"]:
+        far = max(abs(xy[p][0] - cx) + abs(xy[p][1] - cy) for p in chip["inputs"])
+        ribbons.append(far + 2 * slack)
+    n = len(order)
+    return {
+        "board_width": 8 * dim["pit_pitch"] + 2 * dim["margin"],
+        "board_depth": 4 * dim["pit_pitch"] + dim["centre_gap"] + 2 * dim["margin"],
+        "leds": n,
+        "strip_m": round(n / led["strip_leds_per_m"], 2),
+        "led_wire_m": round((sum(links) + lead) / 1000, 1),
+        "longest_led_link": round(max(links)),
+        "ribbon_m": round(sum(ribbons) / 1000, 1),
+        "longest_ribbon": round(max(ribbons)),
+    }
+
+
 def validate(board: dict[str, Any]) -> list[str]:
     """Every inconsistency of the board description, as messages (empty when all is well)."""
     errors: list[str] = []
@@ -128,6 +169,18 @@ def validate(board: dict[str, Any]) -> list[str]:
     need = 4 + (PITS + 15) // 16
     if led["end_frame_zero_bytes"] < need:
         errors.append("end frame of %d bytes is too short, need %d" % (led["end_frame_zero_bytes"], need))
+    # Dimensions: the controller under the board, inside its outline.
+    dim = board["layout"].get("dimensions_mm")
+    if not dim:
+        errors.append("layout.dimensions_mm is missing (a builder needs the pit pitch and the board size)")
+    else:
+        ctl = dim["controller"]
+        w, d = 8 * dim["pit_pitch"] + 2 * dim["margin"], 4 * dim["pit_pitch"] + dim["centre_gap"] + 2 * dim["margin"]
+        if ctl["x"] < 0 or ctl["y"] < 0 or ctl["x"] + ctl["width"] > w or ctl["y"] + ctl["height"] > d:
+            errors.append("the controller (%g x %g mm at %g, %g) does not fit under the %g x %g mm board"
+                          % (ctl["width"], ctl["height"], ctl["x"], ctl["y"], w, d))
+        if dim["pit_diameter"] >= dim["pit_pitch"]:
+            errors.append("pits of %g mm do not fit at a %g mm pitch" % (dim["pit_diameter"], dim["pit_pitch"]))
     # Pins: no GPIO and no header pin used twice, per controller.
     for ctrl, key in (("pico", "gp"), ("rpi", "bcm")):
         pins = board[ctrl]["pins"]
@@ -259,10 +312,16 @@ def render_board_svg(board: dict[str, Any]) -> str:
     sb, li = sensor_bits(board), led_indices(board)
     chips = board["sensor_chain"]["chips"]
     xy = _pit_xy(board)
+    fig, dim = build_figures(board), board["layout"]["dimensions_mm"]
+    ctl = dim["controller"]
     w, h = LEFT + 8 * CELL + 30, TOP + 4 * CELL + 20 + 70
     body = [
         _text(w / 2, 30, "North (rows b, a)", 16, weight="bold"),
         _text(w / 2, h - 18, "South (rows A, B) - the controller sits under B1, bottom left", 16, weight="bold"),
+        _text(w / 2, 48, "Board %d x %d mm; pits %d mm across, %d mm apart; %d mm more between North and South; "
+              "controller %d x %d mm under B1, %d mm from the left edge and %d mm from the bottom"
+              % (fig["board_width"], fig["board_depth"], dim["pit_diameter"], dim["pit_pitch"], dim["centre_gap"],
+                 ctl["width"], ctl["height"], ctl["x"], ctl["y"]), 12),
         '<line x1="%d" y1="%g" x2="%d" y2="%g" stroke="#8a6d3b" stroke-width="3"/>'
         % (LEFT, TOP + 2 * CELL + 10, LEFT + 8 * CELL, TOP + 2 * CELL + 10),
     ]
@@ -286,7 +345,7 @@ def render_chains_svg(board: dict[str, Any]) -> str:
     xy = _pit_xy(board)
     chips = board["sensor_chain"]["chips"]
     width = LEFT + 8 * CELL + 260
-    height = TOP + 4 * CELL + 20 + 40
+    height = TOP + 4 * CELL + 20 + 100  # room under row B for the controller
     panel2 = height
     height = 2 * height + 40
     body: list[str] = [_text(width / 2, 30, "LED chain (SK9822/APA102): data and clock enter at LED 0", 16, "middle",
@@ -302,13 +361,15 @@ def render_chains_svg(board: dict[str, Any]) -> str:
     for k, (x, y) in enumerate(pts):
         body.append(_text(x, y + 6, "LED %d" % k, 11, fill="#b71c1c"))
     x0, y0 = pts[0]
-    bx, by = LEFT + 8 * CELL + 40, y0 + 30
-    body.append('<rect x="%g" y="%g" width="200" height="40" fill="#fff" stroke="#333"/>' % (bx, by))
-    body.append(_text(bx + 100, by + 16, "Pico GP%d (data), GP%d (clock)" % (pico_gp(board, "LED_DAT"),
-                                                                            pico_gp(board, "LED_CLK")), 11))
+    # the controller, under B1 at the bottom left (board.json layout.controller_corner), feeding LED 0
+    bx, by = max(4.0, x0 - 100), y0 + 48
+    body.append('<rect id="controller" x="%g" y="%g" width="200" height="40" fill="#fff" stroke="#333"/>'
+                % (bx, by))
+    body.append(_text(bx + 100, by + 16, "controller: Pico GP%d (data), GP%d (clock)"
+                      % (pico_gp(board, "LED_DAT"), pico_gp(board, "LED_CLK")), 11))
     body.append(_text(bx + 100, by + 32, "via 74AHCT125 (5 V) to LED 0 at B1", 11))
-    body.append('<path d="M%g,%g L%g,%g L%g,%g" fill="none" stroke="#333" stroke-width="1.5" '
-                'stroke-dasharray="5,4" marker-end="url(#arrow)"/>' % (bx, by + 20, x0, by + 20, x0, y0 + 24))
+    body.append('<path d="M%g,%g L%g,%g" fill="none" stroke="#333" stroke-width="1.5" '
+                'stroke-dasharray="5,4" marker-end="url(#arrow)"/>' % (x0, by, x0, y0 + 30))
     body.append(_text(LEFT + 4 * CELL, panel2 - 8, "Each LED: 5V, GND, CI/DI in from the previous LED, CO/DO out to the "
                       "next. End frame: %d zero bytes." % board["led_chain"]["end_frame_zero_bytes"], 12))
     # Panel 2: the sensor chain, one 74HC165 per row.

@@ -1,13 +1,14 @@
 # Command line of the rules core; runs under CPython (python -m bao) and MicroPython (micropython -m bao).
 #   moves                one position per line on stdin -> one JSON line of legal moves per position
-#   replay [--dialect donkers|kiba] FILE   replay a transcript; last line: the final position
+#   replay [--dialect donkers|kiba] FILE   replay a transcript (dialect: the flag, else its `notation:`
+#                        header, else donkers); last line: the final position
 #   perft N              leaf counts from the start for depths 1..N
 import json
 import sys
 
 from bao import core, notation, position_json
 
-USAGE = "usage: bao moves | replay [--dialect donkers|kiba] FILE | perft N [--ruleset zanzibar|malawi]"
+USAGE = "usage: bao moves | replay [--dialect donkers|kiba] FILE | perft N [--ruleset %s]" % "|".join(core.RULESETS)
 
 
 def _moves(dialect: str) -> int:
@@ -42,21 +43,24 @@ def _moves(dialect: str) -> int:
         out.write("]}\n")
 
 
-def _replay(path: str, dialect: str) -> int:
+def _replay(path: str, dialect: "str | None") -> int:
     try:
         with open(path) as f:
             text = f.read()
-    except OSError as e:
+    except (OSError, UnicodeError) as e:  # UnicodeError: CPython reading a binary file
         print("cannot read %s: %s" % (path, e), file=sys.stderr)
         return 2
     try:
         t = notation.parse_transcript(text)
-        positions = notation.replay(t, None, dialect)
+        positions = notation.replay(t, None, notation.transcript_dialect(t, dialect))
     except notation.ReplayError as e:
         print(str(e), file=sys.stderr)
         return 1
     except core.BaoError as e:
         print("%s: %s" % (path, e), file=sys.stderr)
+        return 1
+    if not t.plies:
+        print("%s: no moves: a transcript has a line 'N: south north;' per move (G8)" % path, file=sys.stderr)
         return 1
     print("%d plies replayed" % (len(positions) - 1))
     print(position_json.dumps(positions[-1]))
@@ -71,7 +75,7 @@ def _perft(depth: int, ruleset: str) -> int:
 
 
 def main(argv: list) -> int:
-    dialect = notation.DONKERS
+    dialect = None  # moves: Donkers; replay: the transcript's `notation:` header, else Donkers
     ruleset = core.ZANZIBAR
     args = []
     i = 0
@@ -86,17 +90,32 @@ def main(argv: list) -> int:
             continue
         args.append(a)
         i += 1
-    if dialect not in notation.DIALECTS or ruleset not in (core.ZANZIBAR, core.MALAWI):
+    if (dialect is not None and dialect not in notation.DIALECTS) or ruleset not in core.RULESETS:
         print(USAGE, file=sys.stderr)
         return 2
     if args == ["moves"]:
-        return _moves(dialect)
+        return _moves(dialect or notation.DONKERS)
     if len(args) == 2 and args[0] == "replay":
         return _replay(args[1], dialect)
-    if len(args) == 2 and args[0] == "perft" and args[1].isdigit():
+    if len(args) == 2 and args[0] == "perft" and args[1].isdigit() and int(args[1]) > 0:
         return _perft(int(args[1]), ruleset)
     print(USAGE, file=sys.stderr)
     return 2
 
 
-sys.exit(main(sys.argv[1:]))
+def _run() -> int:
+    try:
+        return main(sys.argv[1:])
+    except OSError as e:  # EPIPE: stdout closed by its reader (`... | head -1`): stop quietly
+        if e.errno != 32:
+            raise
+    try:  # CPython would report the closed pipe again when it flushes stdout at exit
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # type: ignore[attr-defined]  # not on MicroPython
+    except (ImportError, AttributeError, OSError):
+        pass
+    return 141
+
+
+sys.exit(_run())

@@ -63,6 +63,7 @@ BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a r
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
+RULESETS = (ZANZIBAR, MALAWI)  # every ruleset the core plays; the host's choices come from here
 
 
 class BaoError(ValueError):
@@ -100,8 +101,8 @@ class Rules:
         sow_bound: int = 10000,
         relay_limit: "int | None" = None,
     ) -> None:
-        if ruleset not in (ZANZIBAR, MALAWI):
-            raise InvalidPositionError("unknown ruleset %r (zanzibar or malawi)" % (ruleset,))
+        if ruleset not in RULESETS:
+            raise InvalidPositionError("unknown ruleset %r (%s)" % (str(ruleset)[:40], " or ".join(RULESETS)))
         malawi = ruleset == MALAWI
         self.ruleset = ruleset
         # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); Malawi has none (M1).

@@ -22,9 +22,15 @@ from bao.core import (
     Position,
     _marks,
     find_move,
+    outcome,
 )
 from bao.core import KIBA as KIBA
 from bao.core import format_move as format_move
+
+
+def _short(text: str) -> str:
+    """Text quoted in an error message: a whole line of a binary or huge file would not fit on one line."""
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class ParsedMove:
@@ -49,7 +55,7 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
         i += 1
     if i >= len(s) or s[i] not in "12345678":
         where = "" if row else " (after an optional row A, B, a, b)"
-        raise NotationError("%r: expected a pit number 1..8%s" % (text, where))
+        raise NotationError("%r: expected a pit number 1..8%s" % (_short(text), where))
     pit = int(s[i])
     i += 1
     letter = ""
@@ -67,7 +73,7 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
         i += 1
     if i != len(s):
         form = "[row]pit[%s|%s][*|**][%s]" % (left, right, house)
-        raise NotationError("%r: unexpected %r (a move is %s)" % (text, s[i:], form))
+        raise NotationError("%r: unexpected %r (a move is %s)" % (_short(text), _short(s[i:]), form))
     return ParsedMove(row, pit, letter, takasa, play)
 
 
@@ -76,6 +82,8 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     IllegalMoveError (citing the rule) for a move the rules do not allow here."""
     pm = parse_text(text, dialect)
     d = p.d
+    if d[WINNER] != NONE:
+        raise IllegalMoveError("1.2: the game is over", "1.2")
     side = d[TO_MOVE]
     namua = d[STORE + side] > 0
     front = "A" if side == 0 else "a"
@@ -84,15 +92,19 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
         raise IllegalMoveError("G1: %s is not a row of %s (its rows are %s and %s)" % (
             pm.row, "South" if side == 0 else "North", front, back), "G1")
     if namua and pm.row == back:
+        if outcome(p) is not None:  # a side with no legal move has lost: that comes first (1.2)
+            raise IllegalMoveError("1.2: the game is over", "1.2")
         raise IllegalMoveError("2.4: in the namua stage every move starts on the front row", "2.4")
     if not namua and not pm.row:
         raise NotationError("%r: a mtaji-stage move needs its row letter (%s or %s)" % (text, front, back))
     ring = pm.pit - 1 if pm.row != back else 16 - pm.pit
     letter = pm.letter
     if not letter:
-        # Only a namua capture at a kichwa or kimbi leaves the letter out: it is forced (1.4b).
-        if not namua or 1 < ring < 6:
-            raise NotationError("%r: the direction (L or R) is missing" % (text,))
+        # Only a namua capture at a kichwa or kimbi leaves the letter out: its kichwa is forced (1.4b,
+        # G7). A takasa from the same pits may go either way, so it names its direction.
+        if not namua or pm.takasa or 1 < ring < 6:
+            why = " (a takasa names its direction, G7)" if pm.takasa else ""
+            raise NotationError("%r: the direction (L or R) is missing%s" % (text, why))
         letter = "L" if ring < 2 else "R"
     move = ring | (RIGHT if letter == "R" else 0) | (PLAY if pm.play else 0)
     entry = find_move(p, move)
@@ -141,12 +153,12 @@ def parse_transcript(text: str) -> Transcript:
             continue
         colon = line.find(":")
         if colon < 0:
-            raise NotationError("line %d: %r is neither 'key: value' nor 'N: south north;'" % (lineno, line))
+            raise NotationError("line %d: %r is neither 'key: value' nor 'N: south north;'" % (lineno, _short(line)))
         key = line[:colon].strip()
         rest = line[colon + 1:]
         if not key.isdigit():
             if t.plies:
-                raise NotationError("line %d: header %r after the moves" % (lineno, key))
+                raise NotationError("line %d: header %r after the moves" % (lineno, _short(key)))
             t.headers[key.lower()] = rest.strip()
             continue
         num = int(key)
@@ -192,8 +204,19 @@ def rules_from_headers(headers: dict):  # type: ignore[no-untyped-def]
     ruleset = headers.get("ruleset", "zanzibar").strip().lower() or "zanzibar"
     tk = headers.get("takasia", "").strip().lower()
     if tk not in ("", "yes", "no"):
-        raise NotationError("header takasia: %r, expected yes or no" % (tk,))
+        raise NotationError("header takasia: %r, expected yes or no" % (_short(tk),))
     return Rules(ruleset, takasia=None if not tk else tk == "yes")
+
+
+def transcript_dialect(t: Transcript, override: "str | None" = None) -> str:
+    """The dialect to read t's moves in: `override` (a command line's --dialect) if given, else the
+    transcript's own `notation:` header, else Donkers."""
+    if override:
+        return override
+    named = t.header("notation").lower() or DONKERS
+    if named not in DIALECTS:
+        raise NotationError("header notation: %r, expected %s" % (_short(named), " or ".join(DIALECTS)))
+    return named
 
 
 class ReplayError(Exception):

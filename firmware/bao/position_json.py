@@ -17,6 +17,7 @@ from bao.core import (
     InvalidPositionError,
     Position,
     Rules,
+    _finite_captures,
     outcome,
     pit_name,
 )
@@ -57,9 +58,15 @@ def dumps(p: Position, with_outcome: bool = True, moves: "list | None" = None) -
     return json.dumps(to_dict(p, with_outcome, moves))
 
 
+def _short(v: object) -> str:
+    """A value quoted in an error: a huge one from a hostile file must not make a huge message."""
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + "..."
+
+
 def _int(v: object, what: str, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise InvalidPositionError("%s must be a whole number from %d to %d, not %r" % (what, lo, hi, v))
+        raise InvalidPositionError("%s must be a whole number from %d to %d, not %s" % (what, lo, hi, _short(v)))
     return v
 
 
@@ -69,7 +76,7 @@ def from_dict(obj: object) -> Position:
         raise InvalidPositionError("a position is a JSON object")
     for k in obj:
         if k not in _KEYS:
-            raise InvalidPositionError("unknown key %r in position" % (k,))
+            raise InvalidPositionError("unknown key %s in position" % (_short(k),))
     ruleset = obj.get("ruleset", "zanzibar")
     if not isinstance(ruleset, str):
         raise InvalidPositionError("ruleset must be a string")
@@ -84,7 +91,7 @@ def from_dict(obj: object) -> Position:
     d = p.d
     tm = obj.get("to_move")
     if tm not in _SIDES:
-        raise InvalidPositionError("to_move must be \"S\" or \"N\", not %r" % (tm,))
+        raise InvalidPositionError("to_move must be \"S\" or \"N\", not %s" % (_short(tm),))
     d[TO_MOVE] = _SIDES.index(tm)
     total = 0
     for name, side, front in _ROWS:
@@ -137,7 +144,7 @@ def from_dict(obj: object) -> Position:
     t = obj.get("takasia")
     if t is not None:
         if not isinstance(t, str) or len(t) != 2 or t[0] != ("A" if tm == "S" else "a") or t[1] not in "12345678":
-            raise InvalidPositionError("takasia must be null or a front pit of the side to move, not %r" % (t,))
+            raise InvalidPositionError("takasia must be null or a front pit of the side to move, not %s" % (_short(t),))
         if rules.ruleset == MALAWI or not rules.takasia:
             raise InvalidPositionError("takasia is set but the rules have no takasia (R8)")
         if s_store or n_store:
@@ -145,6 +152,10 @@ def from_dict(obj: object) -> Position:
         ring = int(t[1]) - 1
         if not d[(d[TO_MOVE] << 4) + ring]:
             raise InvalidPositionError("takasia-ed pit %s is empty" % t)
+        if w is None and _finite_captures(p, True):
+            raise InvalidPositionError("impossible position: %s is takasia-ed but %s has a capture (R8: a pit "
+                                       "is takasia-ed only when its side cannot capture)"
+                                       % (t, ("South", "North")[d[TO_MOVE]]))
         d[TAKASIA] = ring
     return p
 

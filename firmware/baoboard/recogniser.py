@@ -1,4 +1,4 @@
-# Move recognition: pit activations -> the move the player is performing (gestures: docs/gestures.md).
+# Move recognition: pit activations -> the move the player is performing (gestures: docs/leds.md, "Gestures").
 # The board owns the seed counts; a sensor only says "a hand was here". So each legal move is turned into
 # the sequence of activations a player makes performing it (from the rules core's account): lift the
 # start pit, drop one seed per pit, empty the opponent's pit on a capture, drop into the kichwa, lift a

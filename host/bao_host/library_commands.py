@@ -17,7 +17,8 @@ from bao import core, notation, position_json
 from rich.console import Console
 from rich.table import Table
 
-from bao_host.store import Game, Store, StoreError
+from bao_host import inputs
+from bao_host.store import DB_NAME, Game, Store, StoreError, default_data_dir
 
 
 def add_data_arg(p: argparse.ArgumentParser) -> None:
@@ -25,9 +26,20 @@ def add_data_arg(p: argparse.ArgumentParser) -> None:
                    help="data directory of the game store (default: the platform's user data folder)")
 
 
-def open_store(args: argparse.Namespace, repair: bool = True) -> Store:
-    return Store(getattr(args, "data", None), report=lambda m: print("bao: " + m, file=sys.stderr),
-                 repair=repair)
+def open_store(args: argparse.Namespace, repair: bool = True, create: bool = True) -> Store:
+    """The game store of --data (or the user data folder). StoreError (one line) when --data is not a
+    folder, cannot be made, or, for a command that only reads (`create=False`), holds no library yet:
+    reading never leaves an empty library behind."""
+    given = getattr(args, "data", None)
+    root = Path(given) if given is not None else default_data_dir()
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"{root} is a file, not a game library folder")
+    if not create and not ((root / DB_NAME).exists() or (root / "games").is_dir()):
+        raise StoreError(f"no game library in {root} (`bao import` or `bao log` makes one there)")
+    try:
+        return Store(root, report=lambda m: print("bao: " + m, file=sys.stderr), repair=repair)
+    except OSError as e:
+        raise StoreError(f"cannot open the game library in {root}: {e.strerror or e}") from None
 
 
 def _err(msg: str) -> int:
@@ -60,7 +72,11 @@ def _result_text(g: Game) -> str:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    with open_store(args) as st:
+    try:
+        st = open_store(args, create=False)
+    except StoreError as e:
+        return _err(str(e))
+    with st:
         games = st.games(player=args.player, date=args.date, result=args.result, board=args.board)
         if args.json:
             print(json.dumps([{"id": g.id, "key": g.key, "south": g.south, "north": g.north, "date": g.date,
@@ -83,7 +99,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def show_game(args: argparse.Namespace) -> int:
     """Print a stored game: header, then each move with the board after it. args: game, data, boards."""
     try:
-        with open_store(args) as st:
+        with open_store(args, create=False) as st:
             g = st.game(args.game)
             positions = st.positions(g.id)
             flagged = [e for e in st.events(g.id) if e["flag"]]
@@ -128,13 +144,16 @@ def export_text(g: Game, positions: list[core.Position], fmt: str) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     try:
-        with open_store(args) as st:
+        with open_store(args, create=False) as st:
             g = st.game(args.game)
             text = export_text(g, st.positions(g.id), args.format)
     except (StoreError, core.BaoError) as e:
         return _err(str(e))
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            return _err(f"cannot write {args.output}: {e.strerror or e}")
     else:
         sys.stdout.write(text)
     return 0
@@ -142,9 +161,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeError) as e:
-        return _err(f"{args.file}: cannot read: {e}")
+        t, dialect = inputs.read_transcript(args.file, args.dialect)
+        text = _to_donkers(t) if dialect == notation.KIBA else inputs.read_text(args.file)
+    except inputs.InputError as e:
+        return _err(str(e))
+    except (core.BaoError, notation.ReplayError) as e:
+        return _err(f"{args.file}: {e}")
     names = {}
     if args.south:
         names["south"] = args.south
@@ -152,8 +174,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         names["north"] = args.north
     try:
         with open_store(args) as st:
-            if args.dialect == "kiba":
-                text = _kiba_to_donkers(text)
             g = st.import_text(text, names=names)
     except (StoreError, core.BaoError, notation.ReplayError) as e:
         return _err(f"{args.file}: {e}")
@@ -161,8 +181,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _kiba_to_donkers(text: str) -> str:
-    t = notation.parse_transcript(text)
+def _to_donkers(t: notation.Transcript) -> str:
+    """A KIBA transcript rewritten in Donkers notation, the library's (its `notation:` header dropped)."""
     positions = notation.replay(t, dialect=notation.KIBA)
     plies = []
     for i, ply in enumerate(t.plies):
@@ -174,7 +194,7 @@ def _kiba_to_donkers(text: str) -> str:
 
 def cmd_name(args: argparse.Namespace) -> int:
     try:
-        with open_store(args) as st:
+        with open_store(args, create=False) as st:
             g = st.name_players(args.game, south=args.south, north=args.north, place=args.place)
     except StoreError as e:
         return _err(str(e))
@@ -208,7 +228,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser("import", help="add a transcript to the library (checked by replaying it)")
     add_data_arg(p)
     p.add_argument("file", help="transcript file")
-    p.add_argument("--dialect", choices=("donkers", "kiba"), default="donkers")
+    p.add_argument("--dialect", choices=notation.DIALECTS, default=None,
+                   help="move notation (default: the transcript's 'notation:' header, else donkers)")
     p.add_argument("--south", help="name South's player")
     p.add_argument("--north", help="name North's player")
     p.set_defaults(func=cmd_import)

@@ -10,6 +10,7 @@ board id seen before, and found again when it comes back on another device path.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -22,6 +23,7 @@ from serial.tools import list_ports
 from bao_host.library_commands import add_data_arg, board_text, open_store
 from bao_host.logger import Logger, Message, side_name
 from bao_host.session import LinkSession
+from bao_host.store import StoreError
 
 RP2040_VID = 0x2E8A
 
@@ -77,7 +79,11 @@ def _print_message(m: Message) -> None:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    store = open_store(args)
+    try:
+        store = open_store(args)
+    except StoreError as e:
+        print(f"bao log: {e}", file=sys.stderr)
+        return 1
     logger = Logger(store, south=args.south, north=args.north, place=args.place,
                     on_message=_print_message if args.quiet else None)
     until = _deadline(args.duration)
@@ -100,6 +106,9 @@ def cmd_log(args: argparse.Namespace) -> int:
                     return 0
                 time.sleep(1.0)
                 url = locate()
+        elif _missing_device(url):
+            print(f"bao log: {url} does not exist: waiting for it to appear (the board plugged in), "
+                  "retrying with backoff; Ctrl-C to stop", file=sys.stderr, flush=True)
         session = LinkSession(url, logger, locate=locate)
         if args.quiet:
             session.run(until=until)
@@ -141,6 +150,11 @@ def _args(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     p = sub.add_parser("log", help="log the games a board reports (finds the board, or --port URL)")
     _args(p)
+
+
+def _missing_device(url: str) -> bool:
+    """A device path (not a pyserial URL such as socket://) that is not there (yet)."""
+    return "://" not in url and not os.path.exists(url)
 
 
 def _deadline(seconds: float | None) -> Callable[[], bool] | None:

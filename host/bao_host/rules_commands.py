@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from bao import core, explain, notation, position_json
 from rich.console import Console
 
-from bao_host import diagram
+from bao_host import diagram, inputs
 
-POS_HELP = "a position: JSON text, @FILE, 'initial' or 'initial:malawi'"
+POS_HELP = f"a position: JSON text, @FILE, 'initial' or 'initial:RULESET' ({', '.join(core.RULESETS)})"
 
 
 class UsageError(Exception):
@@ -21,20 +20,24 @@ class UsageError(Exception):
 
 def read_position(text: str) -> core.Position:
     """POS as given on the command line."""
-    if text in ("initial", "initial:zanzibar"):
-        return core.initial()
-    if text == "initial:malawi":
-        return core.initial("malawi")
+    if text == "initial" or text.startswith("initial:"):
+        ruleset = text.partition(":")[2] or core.ZANZIBAR
+        if ruleset not in core.RULESETS:
+            raise UsageError(f"unknown ruleset {ruleset!r} in {text!r} (rulesets: {', '.join(core.RULESETS)})")
+        return core.initial(ruleset)
+    where = ""
     if text.startswith("@"):
-        path = Path(text[1:])
+        where = f"{text[1:]}: "
         try:
-            text = path.read_text()
-        except OSError as e:
-            raise UsageError(f"cannot read {path}: {e.strerror}") from e
+            text = inputs.read_text(text[1:])
+        except inputs.InputError as e:
+            raise UsageError(str(e)) from None
     try:
         return position_json.loads(text)
     except core.InvalidPositionError as e:
-        raise UsageError(f"invalid position: {e}") from e
+        raise UsageError(f"{where}invalid position: {e}") from None
+    except RecursionError:  # json.loads of deeply nested brackets
+        raise UsageError(f"{where}invalid position: not a position object (nested too deeply)") from None
 
 
 def _fail(message: str) -> int:
@@ -81,14 +84,12 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        text = Path(args.file).read_text()
-    except OSError as e:
-        return _fail(f"cannot read {args.file}: {e.strerror}")
-    try:
-        t = notation.parse_transcript(text)
-        positions = notation.replay(t, None, args.dialect)
-    except notation.ReplayError as e:
+        t, dialect = inputs.read_transcript(args.file, args.dialect)
+        positions = notation.replay(t, None, dialect)
+    except inputs.InputError as e:
         return _fail(str(e))
+    except notation.ReplayError as e:
+        return _fail(f"{args.file}: {e}")
     except core.BaoError as e:
         return _fail(f"{args.file}: {e}")
     console = Console()
@@ -124,6 +125,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
+    if args.depth < 1:
+        return _fail(f"perft: the depth is a number of plies, 1 or more, not {args.depth}")
     p = core.initial(args.ruleset)
     for depth in range(1, args.depth + 1):
         print(depth, core.perft(p, depth))
@@ -146,7 +149,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a transcript and check every move")
     p.add_argument("file")
     p.add_argument("--boards", action="store_true", help="print the board after every move")
-    p.add_argument("--dialect", **dialect)  # type: ignore[arg-type]
+    p.add_argument("--dialect", choices=notation.DIALECTS, default=None,
+                   help="move notation (default: the transcript's 'notation:' header, else donkers)")
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("show", help="draw a position, or show a stored game move by move")
     p.add_argument("position", metavar="POS|GAME", help=POS_HELP + "; or a stored game's number or key")
@@ -156,5 +160,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_show)
     p = sub.add_parser("perft", help="count the leaves of the move tree from the start")
     p.add_argument("depth", type=int)
-    p.add_argument("--ruleset", choices=("zanzibar", "malawi"), default="zanzibar")
+    p.add_argument("--ruleset", choices=core.RULESETS, default=core.ZANZIBAR)
     p.set_defaults(func=cmd_perft)

@@ -22,6 +22,7 @@ The terminal UI (#4) reads `frame`, `counts()` and `position` through a SimRunne
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import select
@@ -29,6 +30,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -246,16 +248,34 @@ class MicroPythonBoard(Board):
             f"import sys\nsys.path.insert(0, {str(lib)!r})\n"
             f"from baoboard import simrun\nsimrun.main({data_dir!r}, {board_id!r})\n"
         )
+        # MicroPython's own complaints (a heap too small to start, a bad -X option) go to stderr: kept in
+        # a file (a pipe nobody reads could fill up) and quoted when the board stops.
+        self._stderr = tempfile.TemporaryFile(mode="w+")
+        self._stray: deque[str] = deque(maxlen=1)
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={heap}", "-c", code],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, text=True, bufsize=1,
         )
         self.run(0, 0)
 
+    def _why_stopped(self) -> str:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self._stderr.seek(0)
+        said = [line.strip() for line in self._stderr.read().splitlines() if line.strip()]
+        reasons = self.errors + list(self._stray) + said[-1:]
+        status = self.proc.poll()
+        if status is not None:
+            reasons.append(f"exit status {status}")
+        return "; ".join(reasons) or "no reason given"
+
     def _send(self, line: str) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise RuntimeError("the MicroPython board stopped: " + self._why_stopped()) from None
 
     def set_pit(self, pit: int, on: bool) -> None:
         self._send(f"P {pit} {1 if on else 0}")
@@ -270,7 +290,7 @@ class MicroPythonBoard(Board):
         while True:
             line = self.proc.stdout.readline()
             if not line:
-                raise RuntimeError("the MicroPython board stopped: " + "; ".join(self.errors))
+                raise RuntimeError("the MicroPython board stopped: " + self._why_stopped())
             kind, _, rest = line.rstrip("\n").partition(" ")
             if kind == "S":
                 self._out(bytes.fromhex(rest))
@@ -285,14 +305,17 @@ class MicroPythonBoard(Board):
                 self.phase = int(phase)
                 self.mem_free = int(free)
                 break
+            elif line.strip():  # not the simrun protocol: MicroPython itself (its uncaught errors go to stdout)
+                self._stray.append(line.strip())
         self.steps += steps
 
     def close(self) -> None:
         try:
             self._send("Q")
             self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
+        except (OSError, RuntimeError, subprocess.TimeoutExpired):
             self.proc.kill()
+        self._stderr.close()
 
 
 class Hands(SimHands):

@@ -7,12 +7,19 @@ last one, until the host has acknowledged every event (at most S seconds each)."
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from bao import notation
+from bao import core, notation
+
+from bao_host import inputs
+
+if TYPE_CHECKING:
+    from bao_host.sim import Board, PtyLink, SocketLink
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -50,42 +57,98 @@ def _wait(cond: Callable[[], bool], seconds: float) -> bool:
     return True
 
 
+HEAP = re.compile(r"^[1-9][0-9]*[km]?$")
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(f"bao sim: {message}", file=sys.stderr)
+    return status
+
+
+def _socket_address(url: str) -> tuple[str, int]:
+    """socket://HOST:PORT as (host, port); InputError for anything else."""
+    host, _, port = url[len("socket://"):].rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise inputs.InputError(f"--port {url!r}: socket://HOST:PORT with a port number 0..65535")
+    return host or "127.0.0.1", int(port)
+
+
 def run(args: argparse.Namespace) -> int:
-    from baoboard.frames import encode
-    from baoboard.recogniser import DECISION
+    # Everything the command line names is checked before the board starts, each with a one-line error.
+    transcript: notation.Transcript | None = None
+    dialect = notation.DONKERS
+    positions: list[core.Position] = []
+    try:
+        if args.play_transcript:
+            transcript, dialect = inputs.read_transcript(args.play_transcript)
+            positions = notation.replay(transcript, None, dialect)
+        address = _socket_address(args.port) if args.port.startswith("socket://") else None
+    except inputs.InputError as e:
+        return _fail(str(e))
+    except (notation.ReplayError, core.BaoError) as e:
+        return _fail(f"{args.play_transcript}: {e}")
+    if args.port not in ("pty", "none") and address is None:
+        return _fail(f"--port is pty, socket://HOST:PORT or none, not {args.port!r}")
+    if args.runtime == "micropython" and not HEAP.match(args.heap.lower()):
+        return _fail(f"--heap {args.heap!r}: a size in bytes, KB or MB, e.g. 192k")
+    try:
+        return _run(args, transcript, dialect, positions, address)
+    except (RuntimeError, OSError) as e:  # the board stopped, or its serial side could not be opened
+        return _fail(str(e), 1)
 
-    from bao_host.sim import Board, CPythonBoard, MicroPythonBoard, PtyLink, Reporter, SimRunner, SocketLink
 
-    tmp = None
-    data = args.data
-    if not data:
-        tmp = tempfile.TemporaryDirectory(prefix="bao-sim-")
-        data = tmp.name
-    link: PtyLink | SocketLink | None = None
-    if args.port == "pty":
-        link = PtyLink()
-    elif args.port.startswith("socket://"):
-        host, _, port = args.port[len("socket://"):].rpartition(":")
-        link = SocketLink(host or "127.0.0.1", int(port))
-    elif args.port != "none":
-        print(f"bao sim: --port is pty, socket://HOST:PORT or none, not {args.port!r}", file=sys.stderr)
-        return 2
-    if link is not None:
-        print(f"board serial: {link.path}", file=sys.stderr, flush=True)
-    reporter = Reporter(echo=args.report)
-    board: Board
+def _run(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
+         address: tuple[str, int] | None) -> int:
+    from bao_host.sim import PtyLink, SocketLink
+
+    with tempfile.TemporaryDirectory(prefix="bao-sim-") as tmp:
+        link: PtyLink | SocketLink | None = None
+        if args.port == "pty":
+            link = PtyLink()
+        elif address is not None:
+            try:
+                link = SocketLink(*address)
+            except OSError as e:
+                raise OSError(f"cannot listen on {args.port}: {e.strerror or e}") from None
+        if link is not None:
+            print(f"board serial: {link.path}", file=sys.stderr, flush=True)
+        try:
+            board = _make_board(args, args.data or tmp)
+        except BaseException:
+            if link is not None:
+                link.close()
+            raise
+        if board is None:
+            if link is not None:
+                link.close()
+            return 2
+        return _play(args, t, dialect, positions, board, link)
+
+
+def _make_board(args: argparse.Namespace, data: str) -> Board | None:
+    from bao_host.sim import CPythonBoard, MicroPythonBoard
+
     if args.runtime == "pico":
         from bao_host.pico import PicoBoard, PicoUnavailable
 
         try:
-            board = PicoBoard(data, seed=args.seed)
+            return PicoBoard(data, seed=args.seed)
         except PicoUnavailable as e:
             print(f"bao sim: {e}", file=sys.stderr)
-            return 2
-    elif args.runtime == "micropython":
-        board = MicroPythonBoard(data, heap=args.heap)
-    else:
-        board = CPythonBoard(data)
+            return None
+    if args.runtime == "micropython":
+        return MicroPythonBoard(data, heap=args.heap)
+    return CPythonBoard(data)
+
+
+def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
+          board: Board, link: PtyLink | SocketLink | None) -> int:
+    from baoboard.frames import encode
+    from baoboard.recogniser import DECISION
+
+    from bao_host.sim import Reporter, SimRunner
+
+    reporter = Reporter(echo=args.report)
     # On the emulated Pico the scan loop paces itself (main.py), so a touch lasts as long as a hand's:
     # 50 ms on, 50 ms off, several of its scans either way.
     hold = 10 if args.runtime == "pico" else 4
@@ -95,14 +158,11 @@ def run(args: argparse.Namespace) -> int:
                        seed=args.seed, on_serial=reporter.feed, hold=hold, gap=hold, think=think_scans)
     runner.start()
     try:
-        if not args.play_transcript:
+        if t is None:
             while runner.error is None:  # a board for a host or the terminal UI, until Ctrl-C
                 time.sleep(0.2)
-            print(f"bao sim: the simulated board stopped: {runner.error!r}", file=sys.stderr)
+            print(f"bao sim: the simulated board stopped: {runner.error}", file=sys.stderr)
             return 1
-        with open(args.play_transcript) as f:
-            t = notation.parse_transcript(f.read())
-        positions = notation.replay(t)
         wire = runner.wire
         if args.wait_host and not _wait(lambda: wire.hellos > 0 and wire.synced, args.wait_host):
             print(f"bao sim: no host acknowledged the board's events within {args.wait_host:g} s",
@@ -111,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         want = []
         for i, text in enumerate(t.plies):
             p = positions[i]
-            m, _ = notation.parse_move(p, text)
+            m, _ = notation.parse_move(p, text, dialect)
             want.append(notation.format_move(m, p.to_move))
             runner.perform(p, m).wait(600)
         if runner.phase == DECISION:  # the last move waits for a house decision: the host says stop
@@ -144,5 +204,3 @@ def run(args: argparse.Namespace) -> int:
         return 130
     finally:
         runner.close()
-        if tmp is not None:
-            tmp.cleanup()

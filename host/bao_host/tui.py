@@ -28,7 +28,7 @@ from bao_host.logger import Logger, side_name
 from bao_host.session import LinkSession
 from bao_host.sim import SimRunner
 
-RULESETS = (core.ZANZIBAR, core.MALAWI)
+RULESETS = core.RULESETS
 MODES = ("teach", "play", "silent")
 
 # The pits as a person sees them: (row label, side, ring order left to right)

@@ -101,3 +101,31 @@ def test_malawi_json_and_options():
     q = position({"A": "0 0 2 0 0 0 0 0", "a": "1 0 0 0 0 0 0 0"}, fill="b8", house_stop_any_count=True)
     assert position_json.to_dict(q)["options"] == {"house_stop_any_count": True}
     assert position_json.loads(position_json.dumps(q)) == q
+
+
+def test_g7_only_a_namua_capture_leaves_its_letter_out():
+    # A namua takasa from a kichwa or kimbi may go either way (7L* and 7R* are both legal from the start):
+    # without its letter it is refused, not given a direction silently.
+    p = core.initial()
+    for text in ("7*", "6*", "A7*"):
+        msg = raises(core.NotationError, notation.parse_move, p, text)
+        assert msg is not None and "direction (L or R) is missing" in msg, (text, msg)
+    assert notation.parse_move(p, "7<*", "kiba")[0] == notation.parse_move(p, "7L*")[0]
+    assert raises(core.NotationError, notation.parse_move, p, "7*", "kiba") is not None
+    # A namua capture at pit 1, 2, 7 or 8 still leaves it out: the kichwa is forced (1.4b).
+    t = notation.parse_transcript(read("games/zanzibar-1994.txt"))
+    letterless = [x for x in t.plies if x in ("1", "2", "7", "8")]
+    assert letterless, "the 1994 game has namua captures written without a letter"
+    assert len(notation.replay(t)) == len(t.plies) + 1
+
+
+def test_a_finished_game_refuses_every_move_citing_1_2():
+    # Namua stage (stores not empty), South's front row empty: North has won. A back-row move is refused
+    # because the game is over (1.2), before any namua rule (2.4) is looked at.
+    obj = {"ruleset": "zanzibar", "to_move": "S", "A": [0] * 8, "B": [2, 0, 0, 0, 0, 0, 0, 0],
+           "a": [0, 0, 0, 0, 6, 2, 2, 0], "b": [0, 0, 0, 0, 0, 0, 0, 32], "store": {"S": 10, "N": 10},
+           "house": {"S": False, "N": True}, "takasia": None, "winner": "N"}
+    over = position_json.from_dict(obj)
+    for text in ("B1L", "b1L", "1L*", "A1R"):
+        err = raises(core.IllegalMoveError, notation.parse_move, over, text)
+        assert err is not None and err.startswith("1.2:"), (text, err)

@@ -1,6 +1,6 @@
 # Hand-made positions for the rules the 1994 game never exercises; each test names its rule.
 from bao import core, position_json
-from baotest import names, play, position, reason, row, steps_of
+from baotest import names, play, position, raises, reason, row, steps_of
 
 INF_TAKASA = position({"A": "4 2 3 0 5 3 4 2", "B": "3 2 3 0 1 2 4 3", "a": "0 1 0 0 0 0 0 0",
                        "b": "4 1 6 1 3 3 2 2"})
@@ -151,6 +151,18 @@ def test_4_1_takasia_ed_pit_cannot_start_and_ends_a_sowing():
     free = position(rows, to_move="N", fill="B8")
     assert "a3L*" in names(free)
     assert steps_of(free, "a5L*", core.STEP_RELAY) == [(core.STEP_RELAY, 16 + 2, 3)]
+
+
+def test_r8_a_takasia_ed_pit_beside_a_capture_is_an_impossible_position():
+    # North's a3R ends in a5 facing A4: a capture. A pit is takasia-ed only when its side has no capture
+    # (R8), so this position cannot arise and is refused, as an empty front row is.
+    rows = {"A": "2 0 0 2 0 0 0 0", "a": "0 0 2 0 2 0 0 0"}
+    free = position(rows, to_move="N", fill="B8")
+    assert "a3R" in names(free)
+    err = raises(core.InvalidPositionError, position, rows, "N", (0, 0), (False, False), "zanzibar", "a3", "B8")
+    assert err is not None and "impossible" in err and "R8" in err, err
+    # Without the capture the same takasia is a possible position (test_4_1 above).
+    assert position({"A": "2 0 0 0 0 0 0 0", "a": "0 0 2 0 2 0 0 0"}, to_move="N", takasia="a3", fill="B8")
 
 
 def test_r10_never_ending_takasa_is_illegal():

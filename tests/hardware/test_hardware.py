@@ -136,3 +136,59 @@ def test_readme_states_the_power_budget() -> None:
     for key in ("led_colour_ma", "total_ma", "total_with_margin_ma", "uncapped_total_ma"):
         assert f"{pb[key]:.1f} mA" in readme, key
     assert f"brightness cap {BOARD['led_chain']['brightness_cap']}/31" in readme
+
+
+def test_readme_states_the_builders_figures() -> None:
+    """Board size, pit spacing, LEDs and wire to buy: hardware/README.md says what board.json makes them."""
+    fig, dim = generate.build_figures(BOARD), BOARD["layout"]["dimensions_mm"]
+    readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    for text in (f"{fig['board_width']} x {fig['board_depth']} mm", f"{dim['pit_diameter']} mm across",
+                 f"centres {dim['pit_pitch']} mm apart", f"**LEDs: {fig['leds']}**", f"at least {fig['strip_m']} m",
+                 f"**Sensor ribbons: {fig['ribbon_m']} m**", f"is {fig['longest_ribbon']} mm",
+                 f"**LED wiring: {fig['led_wire_m']} m**", f"the longest {fig['longest_led_link']} mm"):
+        assert text in readme, text
+    pb = generate.power_budget(BOARD)
+    idle = pb["total_ma"] - pb["led_colour_ma"]  # LEDs dark: what the first power-up should draw
+    assert f"about {idle:.1f} mA" in readme and f"at most {pb['total_ma']:.1f} mA" in readme
+
+
+def test_readme_wires_every_pin_of_the_level_shifter_as_the_netlist() -> None:
+    nets = _nets((ROOT / "hardware" / "bao_board.net").read_text(encoding="utf-8"))
+    u5 = {int(pin): net for net, nodes in nets.items() for ref, pin in nodes if ref == "U5"}
+    readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    table = readme.split("U5, the 74AHCT125", 1)[1].split("\n\n", 2)[1]  # the paragraph, then the table
+    rows = dict(re.findall(r"^\| (\d+) \| [^|]+ \| ([^|]+) \|", table, re.M))
+    assert sorted(int(k) for k in rows) == list(range(1, 15))  # every pin of the DIP-14
+    said = {int(k): v.strip() for k, v in rows.items()}
+    for pin in range(1, 15):
+        net = u5.get(pin)
+        if net is None:
+            assert said[pin] == "nothing", pin
+        elif net in ("GND", "+5V"):
+            assert said[pin].startswith(net), (pin, said[pin])
+        elif net in ("LED_CLK", "LED_DAT"):
+            assert said[pin].startswith(net), (pin, said[pin])
+        else:  # the 5 V side: LED 0's clock and data inputs
+            assert said[pin] == ("CI" if net == "LED_CLK5" else "DI") + " of LED 0 (at B1)", (pin, said[pin])
+
+
+def test_chains_svg_puts_the_controller_under_b1() -> None:
+    """The drawing agrees with the text (and board.json): the controller is at the bottom left, under B1."""
+    assert "under pit B1" in BOARD["layout"]["controller_corner"]
+    root = ET.parse(ROOT / "hardware" / "chains.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    [box] = [r for r in root.iter(ns + "rect") if r.get("id") == "controller"]
+    x = float(box.get("x", 0)) + float(box.get("width", 0)) / 2
+    y = float(box.get("y", 0))
+    pits: dict[str, tuple[float, float]] = {}
+    for t in root.iter(ns + "text"):  # the first panel's labels (the LED chain)
+        if t.text in ("B1", "B8"):
+            pits.setdefault(t.text, (float(t.get("x", 0)), float(t.get("y", 0))))
+    (b1x, b1y), (b8x, _) = pits["B1"], pits["B8"]
+    assert abs(x - b1x) < abs(x - b8x) and abs(x - b1x) < generate.CELL / 2 and y > b1y
+
+
+def test_dimensions_are_checked() -> None:
+    b = copy.deepcopy(BOARD)
+    b["layout"]["dimensions_mm"]["controller"]["x"] = 500
+    assert any("does not fit" in e for e in generate.validate(b))

@@ -44,10 +44,10 @@ def test_1994_game_and_50_random_games_over_a_pty(tmp_path: Path) -> None:
         s.poll(0.002)
 
     def synced() -> None:
-        wait_for(lambda: runner.idle and runner.wire.synced and s.connected, 30, poll, "the logger's acks")
+        wait_for(lambda: runner.idle and runner.wire.synced and s.connected, 120, poll, "the logger's acks")
 
     try:
-        wait_for(lambda: s.connected and lg.view.game_id is not None, 10, poll, "the handshake")
+        wait_for(lambda: s.connected and lg.view.game_id is not None, 60, poll, "the handshake")
         games = [game_1994()] + [random_game(rng, core.ZANZIBAR if i % 2 else core.MALAWI)
                                  for i in range(RANDOM_GAMES)]
         for i, g in enumerate(games):
@@ -168,7 +168,7 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
     asyncio.run(asyncio.wait_for(run(), 180))  # a UI that stops answering fails the test
 
 
-async def _until(pilot: object, cond: object, timeout: float = 10.0) -> None:
+async def _until(pilot: object, cond: object, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while not cond():  # type: ignore[operator]
         assert time.monotonic() < end, "timed out"

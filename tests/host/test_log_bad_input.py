@@ -104,7 +104,7 @@ def follow(board: ScriptedBoard, tmp: Path, acked: int) -> tuple[Store, Logger, 
     st = Store(tmp)
     lg = Logger(st)
     s = LinkSession(board.url, lg, backoff=(0.05, 0.2))
-    wait_for(lambda: board.acked >= acked, 10, lambda: s.poll(0.01), f"the ack of event {acked}")
+    wait_for(lambda: board.acked >= acked, 60, lambda: s.poll(0.01), f"the ack of event {acked}")
     for _ in range(10):
         s.poll(0.01)
     return st, lg, s

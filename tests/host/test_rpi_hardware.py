@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
 import socket
 import threading
+from pathlib import Path
 
 import pytest
 from bao_host.rpi import RpiHardware
@@ -130,11 +134,59 @@ def test_ticks_and_watchdog() -> None:
     hw.feed_watchdog()
 
 
-def test_rpi_gpio_is_imported_only_when_needed() -> None:
+def _raspberry_pi_model() -> str | None:
+    """The board's model when this runs on a Raspberry Pi (the device tree says so), else None."""
     try:
-        import RPi.GPIO  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError):
-            RpiHardware()
-    else:  # on a real Pi the import works; nothing to check here
-        pass
+        model = Path("/proc/device-tree/model").read_bytes().decode("ascii", "replace").rstrip("\0")
+    except OSError:
+        return None
+    return model if model.startswith("Raspberry Pi") else None
+
+
+PI_MODEL = _raspberry_pi_model()
+on_a_pi = pytest.mark.skipif(PI_MODEL is None, reason="not a Raspberry Pi (/proc/device-tree/model): the real-GPIO "
+                             "checks run on a Pi, the same driver is checked above against the chip models")
+PINS = {"sensor /PL": cfg.RPI_SENS_PL, "sensor CLK": cfg.RPI_SENS_CLK, "sensor QH": cfg.RPI_SENS_QH,
+        "LED CLK": cfg.RPI_LED_CLK, "LED DAT": cfg.RPI_LED_DAT}
+
+
+def test_off_a_pi_rpi_gpio_is_imported_only_when_needed() -> None:
+    if PI_MODEL is not None or importlib.util.find_spec("RPi") is not None:
+        pytest.skip(f"RPi.GPIO is there ({PI_MODEL or 'installed off a Pi'}): the on-a-Pi tests below use it")
+    with pytest.raises(ImportError):
+        RpiHardware()
+
+
+@on_a_pi
+def test_on_a_pi_the_driver_owns_its_pins_and_clocks_both_chains() -> None:
+    """On a real Pi (nothing need be wired): RPi.GPIO (or rpi-lgpio) is installed, RpiHardware sets each pin
+    of board_config's J1 wiring to its direction, clocks a whole sensor chain and LED frame through them,
+    keeps time, and gives the pins back."""
+    gpio = importlib.import_module("RPi.GPIO")  # on a Pi: pip install 'bao-board[rpi]'
+    hw = RpiHardware()
+    try:
+        directions = {name: gpio.gpio_function(pin) for name, pin in PINS.items()}
+        assert directions == {name: gpio.IN if name == "sensor QH" else gpio.OUT for name in PINS}, directions
+        assert len(hw.read_raw()) == cfg.SENS_CHIPS
+        bm = bytearray(4)
+        hw.read_pits(bm)
+        hw.show(bytearray(3 * 32))  # every LED off, through the real pins
+        assert gpio.input(cfg.RPI_SENS_PL) == gpio.HIGH  # the 74HC165s left shifting, not loading
+        t = hw.ticks_ms()
+        threading.Event().wait(0.02)
+        assert hw.ticks_ms() > t
+    finally:
+        hw.close()
+
+
+@pytest.mark.skipif(PI_MODEL is None or not os.environ.get("BAO_BOARD_WIRED"),
+                    reason="needs a Pi with the assembled board on J1 and nobody touching it (BAO_BOARD_WIRED=1)")
+def test_on_a_pi_with_the_board_wired_no_pit_reads_touched() -> None:
+    hw = RpiHardware()
+    try:
+        bm = bytearray(4)
+        for _ in range(10):
+            hw.read_pits(bm)
+            assert bm == bytearray(4), bm.hex()
+    finally:
+        hw.close()

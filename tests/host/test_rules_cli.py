@@ -39,6 +39,9 @@ def test_python_m_bao_perft_and_usage() -> None:
     out = run_bao_module("perft", "4")
     assert out.stdout.split("\n")[:4] == ["1 4", "2 14", "3 38", "4 124"]
     assert run_bao_module("frobnicate").returncode == 2
+    for depth in ("0", "-1"):  # a depth of no plies is a mistake, not an empty answer
+        out = run_bao_module("perft", depth)
+        assert out.returncode == 2 and out.stdout == "" and out.stderr.startswith("usage:")
 
 
 def test_python_m_bao_moves_finished_game_and_errors() -> None:

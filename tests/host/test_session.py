@@ -59,12 +59,12 @@ def test_an_event_is_acknowledged_only_once_it_is_stored(tmp_path: Path, board: 
             runner.scans(40)  # the board's clock runs on: its resend timer
 
     try:
-        wait_for(lambda: s.connected and lg.view.game_id is not None, 10, poll, "the handshake")
+        wait_for(lambda: s.connected and lg.view.game_id is not None, 60, poll, "the handshake")
         g = game_1994()
         for p, m in g.moves[:4]:
             job = runner.perform(p, m)
-            wait_for(job.done.is_set, 10, poll, "the hands")
-        wait_for(lambda: runner.wire.synced and len(st.games()[0].plies) == 4, 30, poll, "the moves stored")
+            wait_for(job.done.is_set, 60, poll, "the hands")
+        wait_for(lambda: runner.wire.synced and len(st.games()[0].plies) == 4, 120, poll, "the moves stored")
         assert ever_ahead == []  # the board never heard of an event that was not on disk
         assert failures["left"] == 0
         assert st.games()[0].plies == g.plies[:4]
@@ -94,7 +94,7 @@ def test_the_board_is_found_again_on_another_path(tmp_path: Path, board: Any) ->
         lg = Logger(st)
         # the device path it had is gone; locate() finds it where it came back
         s = LinkSession("socket://127.0.0.1:9", lg, locate=lambda: link.path, backoff=(0.05, 0.2))
-        wait_for(lambda: s.connected and lg.view.game_id is not None, 15, lambda: s.poll(0.02), "the board")
+        wait_for(lambda: s.connected and lg.view.game_id is not None, 60, lambda: s.poll(0.02), "the board")
         assert s.url == link.path and any("board found on" in m.text for m in lg.messages)
         s.close()
 

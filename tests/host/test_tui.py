@@ -110,3 +110,19 @@ def test_wrong_click_is_refused_with_the_boards_reason(tmp_path: Path) -> None:
             assert st.db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
 
     asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
+
+
+def test_a_tick_after_the_screens_are_gone_does_nothing(tmp_path: Path) -> None:
+    # The UI's interval timer may fire once more while the app closes (seen on a loaded machine: the tick
+    # landed after the last screen was popped and raised ScreenStackError). A late tick must do nothing.
+    async def play() -> BaoApp:
+        with Store(tmp_path) as st:
+            lg = Logger(st)
+            app = BaoApp(LocalBoard(lg, clock=lambda: 0), lg)
+            async with app.run_test(size=(160, 50)) as pilot:
+                await pilot.press("q")
+            return app
+
+    app = asyncio.run(asyncio.wait_for(play(), 180))
+    assert app.screen_stack == []
+    app.step()  # the tick that comes too late
