@@ -118,9 +118,14 @@ def test_a_tick_after_the_screens_are_gone_does_nothing(tmp_path: Path) -> None:
     async def play() -> BaoApp:
         with Store(tmp_path) as st:
             lg = Logger(st)
-            app = BaoApp(LocalBoard(lg, clock=lambda: 0), lg)
-            async with app.run_test(size=(160, 50)) as pilot:
-                await pilot.press("q")
+            board, pump, connection = make_board(lg, tmp_path / "flash")
+            try:
+                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
+                async with app.run_test(size=(160, 50)) as pilot:
+                    await pilot.press("q")
+            finally:
+                board.session.close()
+                board.close()
             return app
 
     app = asyncio.run(asyncio.wait_for(play(), 180))
