@@ -213,10 +213,18 @@ class App:
     def commit(self, move: int, child: "core.Position", now: int) -> None:
         text = format_move(move, self.p.d[core.TO_MOVE])
         moves = core.legal_move_codes(child)  # once: for the position's winner and the next boundary
-        self.outbox.post("MOVE", move_payload(text, position_json.dumps(child, True, moves)))  # type: ignore[arg-type]
+        payload = move_payload(text, position_json.dumps(child, True, moves))  # type: ignore[arg-type]
         self.moves_done += 1
         self.rec.hint = -1
         self.boundary(child, now, moves)
+        # The LEDs show the next position before its record is written: a synced append to the Pico's
+        # LittleFS erases a 4 KB sector (45 ms typical; docs/benchmarks.md, Emulated Pico). The move is
+        # sent only once it is durable, so a power cut in between loses nothing that was reported: the
+        # board comes back at the move before, as after a cut in the middle of a move.
+        self.last_phase = self.guide.phase(now)
+        self.dirty = False
+        self.hw.show(self.guide.render(self.rec, now))
+        self.outbox.post("MOVE", payload)
         if self.guide.winner >= 0:
             self.post_end()
         if _COLLECT:
