@@ -64,7 +64,7 @@ def unload_new(before: "set | None") -> None:
 
 # The modules of the rare jobs (App.rare, the journal's recovery, the reason of an illegal attempt), loaded
 # while a job runs and dropped after it. The names they use (qstrs) stay interned once loaded, and MicroPython
-# interns into pools that grow by doubling, each new pool one piece of memory (640 names: 4.5 KB on a Pico,
+# interns into pools that grow by doubling, each new pool one piece of memory (640 names: about 4,600 bytes on a Pico,
 # needed at about 620 names). Met the first time a rare job runs in play, that piece can fail in a fragmented
 # heap with tens of KB free; met at boot, it cannot. bao.notation is not here: the board needs it only for a
 # SHOW written in another way than the board writes moves (baoboard.commands), and its 26 names would take
