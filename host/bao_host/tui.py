@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Log, Static
 
@@ -203,8 +204,13 @@ class BaoApp(App[int]):
                     continue
                 b = self.query_one(f"#pit-{pit}", PitButton)
                 b.led = led_style((rgb[0], rgb[1], rgb[2]))
-                b.label = Text(f"{pit_label(pit)}\n{count if count >= 0 else '?':>2}", style=b.led,
-                               justify="center")
+                label = Text(f"{pit_label(pit)}\n{count if count >= 0 else '?':>2}", style=b.led,
+                             justify="center")
+                # Set and redraw by hand: a label compares equal to another with the same text whatever
+                # its colours (textual's Content), so `b.label = label` would leave a pit whose count did
+                # not change in its old colour (issue #11: the guidance's colours almost never appeared).
+                b.set_reactive(Button.label, Content.from_text(label))
+                b.refresh(layout=True)
             s, n = self.board.stores()
             self._set_text("#store-n", f"North's store: {n}")
             self._set_text("#store-s", f"South's store: {s}")

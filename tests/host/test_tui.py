@@ -5,6 +5,7 @@ moves, the buttons show the LEDs the firmware lights, refusals are the board's o
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -131,3 +132,41 @@ def test_a_tick_after_the_screens_are_gone_does_nothing(tmp_path: Path) -> None:
     app = asyncio.run(asyncio.wait_for(play(), 180))
     assert app.screen_stack == []
     app.step()  # the tick that comes too late
+
+
+def _drawn_colours(app: BaoApp) -> set[str]:
+    """The background colours on the screen as drawn (textual's own SVG export of the terminal)."""
+    return {c.lower() for c in re.findall(r'<rect fill="#([0-9a-fA-F]{6})"', app.export_screenshot())}
+
+
+def _led_colours(frame: bytes) -> set[str]:
+    return {led_style((frame[3 * p], frame[3 * p + 1], frame[3 * p + 2])).split("on #")[1].lower()
+            for p in range(32)}
+
+
+def test_a_pit_is_drawn_in_its_new_colour_when_only_its_led_changes(tmp_path: Path) -> None:
+    # Issue #11: a pit was redrawn only when its seed count changed, so the guidance's colours seldom
+    # appeared. Changing the mode changes the LEDs and no count: what is drawn must follow the LEDs.
+    async def play() -> None:
+        with Store(tmp_path / "data") as st:
+            lg = Logger(st)
+            board, pump, connection = make_board(lg, tmp_path / "flash")
+            try:
+                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
+                async with app.run_test(size=(160, 50)) as pilot:
+                    await _connected(pilot, board, lg)
+                    before = _led_colours(board.leds())
+                    await _until(pilot, lambda: before <= _drawn_colours(app), "the start's LEDs drawn")
+                    counts = board.counts()
+                    await pilot.press("m")  # teach -> play: the start pits are no longer lit
+                    await _until(pilot, lambda: _led_colours(board.leds()) != before, "the LEDs to change")
+                    after = _led_colours(board.leds())
+                    gone = before - after
+                    assert gone and board.counts() == counts
+                    await _until(pilot, lambda: after <= _drawn_colours(app) and not gone & _drawn_colours(app),
+                                 f"the pits drawn without {sorted(gone)}")
+            finally:
+                board.session.close()
+                board.close()
+
+    asyncio.run(asyncio.wait_for(play(), 180))
