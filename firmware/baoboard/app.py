@@ -179,15 +179,19 @@ class App:
                 self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
         ph = self.guide.phase(now)
         if self.dirty or ph != self.last_phase:
-            self.last_phase = ph
-            self.dirty = False
-            hw.show(self.guide.render(self.rec, now))
+            self.show(now, ph)
         if self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
+
+    def show(self, now: int, phase: int) -> None:
+        """Light the LEDs as the guide draws the board now (phase: the guide's blink phase at now)."""
+        self.last_phase = phase
+        self.dirty = False
+        self.hw.show(self.guide.render(self.rec, now))
 
     def activation(self, pit: int, now: int) -> None:
         rec = self.rec
@@ -221,9 +225,7 @@ class App:
         # LittleFS erases a 4 KB sector (45 ms typical; docs/benchmarks.md, Emulated Pico). The move is
         # sent only once it is durable, so a power cut in between loses nothing that was reported: the
         # board comes back at the move before, as after a cut in the middle of a move.
-        self.last_phase = self.guide.phase(now)
-        self.dirty = False
-        self.hw.show(self.guide.render(self.rec, now))
+        self.show(now, self.guide.phase(now))
         self.outbox.post("MOVE", payload)
         if self.guide.winner >= 0:
             self.post_end()

@@ -5,9 +5,10 @@ moves, the buttons show the LEDs the firmware lights, refusals are the board's o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from bao import core, notation
@@ -34,6 +35,20 @@ async def _connected(pilot: Pilot[int], board: SimBoard, lg: Logger) -> None:
     await _until(pilot, lambda: board.session.connected and lg.view.game_id is not None, "the handshake")
 
 
+@contextlib.asynccontextmanager
+async def _ui(lg: Logger, tmp_path: Path) -> AsyncIterator[tuple[BaoApp, Pilot[int], SimBoard]]:
+    """`make run`'s UI on the simulated board (its flash in tmp_path) with the logger lg; the board and its
+    link are closed whatever happens."""
+    board, pump, connection = make_board(lg, tmp_path / "flash")
+    try:
+        app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
+        async with app.run_test(size=(160, 50)) as pilot:
+            yield app, pilot, board
+    finally:
+        board.session.close()
+        board.close()
+
+
 def _messages(app: BaoApp) -> str:
     return "\n".join(str(x) for x in app.query_one("#messages").lines)  # type: ignore[attr-defined]
 
@@ -45,45 +60,39 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
     async def play() -> None:
         with Store(tmp_path / "data") as st:
             lg = Logger(st, south="Ramadhan", north="Kijumbe")
-            board, pump, connection = make_board(lg, tmp_path / "flash")
-            try:
-                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
-                async with app.run_test(size=(160, 50)) as pilot:
-                    await _connected(pilot, board, lg)
-                    for i in range(plies):
-                        p = positions[i]
-                        move, _ = notation.parse_move(p, T1994.plies[i], notation.DONKERS)
-                        seq = [b & PIT for b in activations(p, move)]
-                        # the LEDs before the move: the first pit of the move is lit as a start (green)
-                        frame = board.leds()
-                        r, g, b = frame[3 * seq[0]: 3 * seq[0] + 3]
-                        assert g > 0 and r == 0, (i, (r, g, b))
-                        for k, pit in enumerate(seq):
-                            await pilot.click(f"#pit-{pit}")
-                            if k == 0:  # the button shows the LED colour the board lights (lit)
-                                btn = app.query_one(f"#pit-{seq[0]}", PitButton)
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                for i in range(plies):
+                    p = positions[i]
+                    move, _ = notation.parse_move(p, T1994.plies[i], notation.DONKERS)
+                    seq = [b & PIT for b in activations(p, move)]
+                    # the LEDs before the move: the first pit of the move is lit as a start (green)
+                    frame = board.leds()
+                    r, g, b = frame[3 * seq[0]: 3 * seq[0] + 3]
+                    assert g > 0 and r == 0, (i, (r, g, b))
+                    for k, pit in enumerate(seq):
+                        await pilot.click(f"#pit-{pit}")
+                        if k == 0:  # the button shows the LED colour the board lights (lit)
+                            btn = app.query_one(f"#pit-{seq[0]}", PitButton)
 
-                                def shown(pit: int = seq[0], btn: PitButton = btn) -> bool:
-                                    f = board.leds()
-                                    want = led_style((f[3 * pit], f[3 * pit + 1], f[3 * pit + 2]))
-                                    return board.runner.idle and btn.led == want != led_style((0, 0, 0))
+                            def shown(pit: int = seq[0], btn: PitButton = btn) -> bool:
+                                f = board.leds()
+                                want = led_style((f[3 * pit], f[3 * pit + 1], f[3 * pit + 2]))
+                                return board.runner.idle and btn.led == want != led_style((0, 0, 0))
 
-                                await _until(pilot, shown, "the button in the LED's colour")
-                        await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n, f"ply {i + 1} stored")
-                        assert board.runner.position.d == positions[i + 1].d, i
-                    assert lg.view.plies == T1994.plies[:plies]
-                    assert "North to move" in _messages(app)  # the guidance follows the board's phase
-                    await pilot.press("question_mark")
-                    await pilot.pause()
-                    assert isinstance(app.screen, HelpScreen)
-                    await pilot.press("escape")
-                    await pilot.pause()
-                    await pilot.press("u")  # undo the last move from the host: the board's UNDO event
-                    await _until(pilot, lambda: len(lg.view.plies) == plies - 1, "the undo stored")
-                    await pilot.press("q")
-            finally:
-                board.session.close()
-                board.close()
+                            await _until(pilot, shown, "the button in the LED's colour")
+                    await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n, f"ply {i + 1} stored")
+                    assert board.runner.position.d == positions[i + 1].d, i
+                assert lg.view.plies == T1994.plies[:plies]
+                assert "North to move" in _messages(app)  # the guidance follows the board's phase
+                await pilot.press("question_mark")
+                await pilot.pause()
+                assert isinstance(app.screen, HelpScreen)
+                await pilot.press("escape")
+                await pilot.pause()
+                await pilot.press("u")  # undo the last move from the host: the board's UNDO event
+                await _until(pilot, lambda: len(lg.view.plies) == plies - 1, "the undo stored")
+                await pilot.press("q")
             [g] = st.games()
             assert g.plies == T1994.plies[:plies - 1]
             assert g.south == "Ramadhan"
@@ -96,18 +105,12 @@ def test_wrong_click_is_refused_with_the_boards_reason(tmp_path: Path) -> None:
     async def play() -> None:
         with Store(tmp_path / "data") as st:
             lg = Logger(st)
-            board, pump, connection = make_board(lg, tmp_path / "flash")
-            try:
-                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
-                async with app.run_test(size=(160, 50)) as pilot:
-                    await _connected(pilot, board, lg)
-                    await pilot.click("#pit-16")  # a North pit: it is South's turn
-                    await _until(pilot, lambda: "refused a1" in _messages(app), "the refusal")
-                    text = _messages(app)
-                    assert "refused a1: 1.1: " in text and "South" in text, text
-            finally:
-                board.session.close()
-                board.close()
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                await pilot.click("#pit-16")  # a North pit: it is South's turn
+                await _until(pilot, lambda: "refused a1" in _messages(app), "the refusal")
+                text = _messages(app)
+                assert "refused a1: 1.1: " in text and "South" in text, text
             assert st.db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
 
     asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
@@ -117,16 +120,10 @@ def test_a_tick_after_the_screens_are_gone_does_nothing(tmp_path: Path) -> None:
     # The UI's interval timer may fire once more while the app closes (seen on a loaded machine: the tick
     # landed after the last screen was popped and raised ScreenStackError). A late tick must do nothing.
     async def play() -> BaoApp:
-        with Store(tmp_path) as st:
+        with Store(tmp_path / "data") as st:
             lg = Logger(st)
-            board, pump, connection = make_board(lg, tmp_path / "flash")
-            try:
-                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
-                async with app.run_test(size=(160, 50)) as pilot:
-                    await pilot.press("q")
-            finally:
-                board.session.close()
-                board.close()
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await pilot.press("q")
             return app
 
     app = asyncio.run(asyncio.wait_for(play(), 180))
@@ -150,23 +147,17 @@ def test_a_pit_is_drawn_in_its_new_colour_when_only_its_led_changes(tmp_path: Pa
     async def play() -> None:
         with Store(tmp_path / "data") as st:
             lg = Logger(st)
-            board, pump, connection = make_board(lg, tmp_path / "flash")
-            try:
-                app = BaoApp(board, lg, pump=pump, tick=0.02, connection=connection)
-                async with app.run_test(size=(160, 50)) as pilot:
-                    await _connected(pilot, board, lg)
-                    before = _led_colours(board.leds())
-                    await _until(pilot, lambda: before <= _drawn_colours(app), "the start's LEDs drawn")
-                    counts = board.counts()
-                    await pilot.press("m")  # teach -> play: the start pits are no longer lit
-                    await _until(pilot, lambda: _led_colours(board.leds()) != before, "the LEDs to change")
-                    after = _led_colours(board.leds())
-                    gone = before - after
-                    assert gone and board.counts() == counts
-                    await _until(pilot, lambda: after <= _drawn_colours(app) and not gone & _drawn_colours(app),
-                                 f"the pits drawn without {sorted(gone)}")
-            finally:
-                board.session.close()
-                board.close()
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                before = _led_colours(board.leds())
+                await _until(pilot, lambda: before <= _drawn_colours(app), "the start's LEDs drawn")
+                counts = board.counts()
+                await pilot.press("m")  # teach -> play: the start pits are no longer lit
+                await _until(pilot, lambda: _led_colours(board.leds()) != before, "the LEDs to change")
+                after = _led_colours(board.leds())
+                gone = before - after
+                assert gone and board.counts() == counts
+                await _until(pilot, lambda: after <= _drawn_colours(app) and not gone & _drawn_colours(app),
+                             f"the pits drawn without {sorted(gone)}")
 
     asyncio.run(asyncio.wait_for(play(), 180))
