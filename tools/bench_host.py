@@ -2,10 +2,10 @@
 pseudo-terminal with pyserial, for every move of the 1994 game; median and worst. Writes the "Host" section
 of docs/benchmarks.md (`make bench`; alone: `python tools/bench_host.py [--games N] [--no-write]`).
 
-The board is the firmware application on simulated hardware on its own thread (bao_host.sim.SimRunner),
+The board is the firmware application on simulated hardware on its own thread (bao_host.boards.sim.SimRunner),
 scanning every 5 ms in real time, touched by simulated hands in real time (a pit held for 4 scans,
 released for 4): the activation's time is the moment the hand reaches the pit, so the board's debounce
-(3 stable scans) is included. The logger is `bao log`'s: bao_host.session.LinkSession over bao_host.link,
+(3 stable scans) is included. The logger is `bao log`'s: bao_host.record.session.LinkSession over bao_host.record.link,
 pyserial on the pty; "stored" is when the logger has committed the event to SQLite (WAL, synchronous=FULL),
 rewritten and fsynced the transcript and appended and fsynced the event log, just before it acknowledges
 the event. The host's own share (event written by the board -> stored) is given too.
@@ -26,11 +26,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bao import notation
-from bao_host.link import Event
-from bao_host.logger import Logger, Result
-from bao_host.session import LinkSession
-from bao_host.sim import CPythonBoard, PtyLink, SimRunner
-from bao_host.store import Store
+from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
+from bao_host.record.link import Event
+from bao_host.record.logger import Logger, Result
+from bao_host.record.session import LinkSession
+from bao_host.record.store import Store
 from baoboard.frames import decode
 from baoboard.recogniser import DECISION, activations
 
@@ -143,9 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     note = (f"`python tools/bench_host.py --games {args.games}` (run by `make bench`): the board application "
             "on simulated hardware on its own thread, scanning every 5 ms, touched by simulated hands in "
             "real time (a pit held 4 scans, released 4: the board's 3-scan debounce is in the figure); the "
-            "logger of `bao log` (bao_host.session over bao_host.link) on the other end of a pseudo-terminal "
-            "with pyserial. Stored = SQLite (WAL, synchronous=FULL) committed, transcript rewritten and fsynced, "
-            "event log appended and fsynced: the moment the logger acknowledges the event. Medians per game: "
+            "logger of `bao log` (bao_host.record.session over bao_host.record.link) on the other end of a "
+            "pseudo-terminal with pyserial. Stored = SQLite (WAL, synchronous=FULL) committed, transcript "
+            "rewritten and fsynced, event log appended and fsynced: the moment the logger acknowledges the "
+            "event. Medians per game: "
             + ", ".join(f"{m:.1f}" for m in medians) + " ms. "
             f"Measured on {platform.machine()} ({os.cpu_count()} cores), Python {platform.python_version()}, "
             f"{time.strftime('%Y-%m-%d')}; fsync dominates the host's share and varies with the disk.\n")

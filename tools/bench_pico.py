@@ -51,7 +51,7 @@ def keyvals(out: str) -> dict[str, str]:
 
 def board_game() -> dict[str, object]:
     from bao import core
-    from bao_host.pico import PicoBoard
+    from bao_host.boards.pico import PicoBoard
     from baoboard.recogniser import activations
     from simrig import game_1994
 
@@ -96,7 +96,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 random positions instead of 1000")
     args = ap.parse_args()
-    from bao_host.pico import PicoUnavailable, check_available
+    from bao_host.boards.pico import PicoUnavailable, check_available
 
     try:
         check_available()

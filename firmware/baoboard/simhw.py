@@ -5,7 +5,7 @@
 #   board.set_pit(pit, on); board.run(steps, ms); board.app, board.hw
 #   hands = Hands(board); hands.tap(pit); hands.perform(position, move); hands.scan(n)
 # Hands take any board with set_pit(pit, on) and run(steps, ms): this one, and the host's simulated boards
-# (bao_host.sim: in-process, the MicroPython unix port, the emulated Pico), whose hands add mistakes.
+# (bao_host.boards.sim: in-process, the MicroPython unix port, the emulated Pico), whose hands add mistakes.
 try:
     from typing import Any
 except ImportError:

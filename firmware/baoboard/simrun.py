@@ -1,5 +1,5 @@
 # The MicroPython side of `bao sim --runtime micropython`: the unchanged board application in its run loop
-# (baoboard.runtime) on a simulated Hardware, driven in lockstep over stdin/stdout by the host (bao_host.sim).
+# (baoboard.runtime) on a simulated Hardware, driven in lockstep over stdin/stdout by the host (bao_host.boards.sim).
 # One line per message:
 #   host -> board   P <pit> <0|1>   set a pit sensor       R <n> <ms>   run n scans, ms of board time apart
 #                   S <hex>         serial bytes in        Q            quit

@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
 @pytest.fixture(autouse=True)
 def _no_simulated_board_left_running() -> Iterator[None]:
-    """A test that starts a simulated board (bao_host.sim.SimRunner) or a fault proxy stops it: a thread
+    """A test that starts a simulated board (bao_host.boards.sim.SimRunner) or a fault proxy stops it: a thread
     left scanning would slow down every test after it."""
     yield
     left = [t.name for t in threading.enumerate() if t.name in ("simulated-board", "fault-proxy") and t.is_alive()]

@@ -1,5 +1,5 @@
 """A test proxy between a simulated board's serial side and a logger, on loopback only: the board listens on
-127.0.0.1 (bao_host.sim.SocketLink), the proxy connects to it and listens itself on 127.0.0.1 for the logger
+127.0.0.1 (bao_host.boards.sim.SocketLink), the proxy connects to it and listens itself on 127.0.0.1 for the logger
 (`bao log --port socket://127.0.0.1:<port>`). A thread relays bytes both ways and, while `enabled`, injects
 faults chosen by a seeded RNG: flipped bits, dropped bytes, duplicated bytes, line noise (random bytes, line
 breaks included), and disconnects (the proxy closes the logger's connection and takes a new one, as a cable

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bao import core, notation
-from bao_host.sim import SimRunner
-from bao_host.store import Store
+from bao_host.boards.sim import SimRunner
+from bao_host.record.store import Store
 from baoboard.recogniser import DECISION
 
 ROOT = Path(__file__).resolve().parents[2]

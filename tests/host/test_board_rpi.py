@@ -1,7 +1,7 @@
 """`bao board --hal rpi` and `bao selftest --hal rpi` against the fake RPi.GPIO (tests/host/fake_gpio.py),
 which drives the chip models of the 74HC165 sensor chain and the SK9822 LED chain wired to the Pi's pins as
 hardware/board.json says. The commands run exactly as parsed from their command lines; only the gpio module
-is handed in. A simulated hand (bao_host.sim.Hands: a move as pit activations) sets the TTP223 outputs on
+is handed in. A simulated hand (bao_host.boards.sim.Hands: a move as pit activations) sets the TTP223 outputs on
 the chips' inputs, in step with the board's scans (it counts the chain's /PL loads, as a hand would watch a
 clock); a host on the board's socket reads the moves it reports."""
 
@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 from bao import core, notation, position_json
-from bao_host import board_commands, cli
-from bao_host.link import Link
-from bao_host.sim import Board, Hands
-from bao_host.store import Store
+from bao_host import cli
+from bao_host.boards.sim import Board, Hands
+from bao_host.cli import board as board_commands
+from bao_host.record.link import Link
+from bao_host.record.store import Store
 from baoboard import recogniser as R
 from baoboard.drivers import board_config as cfg
 from baoboard.frames import encode

@@ -178,7 +178,7 @@ def test_library_paths_that_are_not_folders(tmp_path: Path, capsys: pytest.Captu
 
 def test_read_only_commands_do_not_make_a_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "missing" / "dir"
-    for argv in (["games"], ["game", "1"], ["show", "1"], ["export", "1"], ["name", "1", "--south", "X"]):
+    for argv in (["games"], ["game", "1"], ["export", "1"], ["name", "1", "--south", "X"]):
         assert "no game library" in one_line_error(capsys, [*argv, "--data", str(missing)])
     assert not (tmp_path / "missing").exists()
 

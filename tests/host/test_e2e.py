@@ -1,5 +1,5 @@
 """End to end: the board application (the unchanged firmware) on simulated hardware, on its own thread, its
-serial side on a pseudo-terminal; the logger (bao_host.session over bao_host.link) opens it with pyserial.
+serial side on a pseudo-terminal; the logger (bao_host.record.session over bao_host.record.link) opens it with pyserial.
 Simulated hands play the 1994 game and 50 random games (Zanzibar and Malawi, a seeded RNG); the stored
 transcripts, event logs and database must equal the played games. The MicroPython runtime plays the 1994
 game through the command line: `bao sim --runtime micropython` and `bao log --port <its pty>`."""
@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation
-from bao_host.logger import Logger
-from bao_host.run import make_board
-from bao_host.session import LinkSession
-from bao_host.sim import CPythonBoard, PtyLink, SimRunner
-from bao_host.store import Store
-from bao_host.tui import BaoApp
+from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
+from bao_host.record.logger import Logger
+from bao_host.record.session import LinkSession
+from bao_host.record.store import Store
+from bao_host.ui.adapter import make_board
+from bao_host.ui.tui import BaoApp
 from baoboard.recogniser import PIT, activations
 from simrig import ROOT, T1994, Played, check_store, game_1994, play, random_game, wait_for
 

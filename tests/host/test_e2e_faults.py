@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bao import core
-from bao_host.sim import CPythonBoard, SimRunner, SocketLink
+from bao_host.boards.sim import CPythonBoard, SimRunner, SocketLink
 from baoboard.recogniser import DECISION
 from baoboard.storage import FakeStorage
 from faultproxy import FaultProxy, Rates

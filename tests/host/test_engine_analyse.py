@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation
-from bao_host import analysis
 from bao_host.cli import main
+from bao_host.engine import analysis
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAME = ROOT / "games" / "zanzibar-1994.txt"

@@ -6,8 +6,8 @@ import math
 
 import pytest
 from bao import core, position_json
-from bao_host import match, players
 from bao_host.cli import main
+from bao_host.engine import match, players
 
 
 def test_elo_of_scores() -> None:

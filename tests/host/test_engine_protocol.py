@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from bao import core, notation, position_json
-from bao_host.engine_protocol import EngineSession, format_score
+from bao_host.engine.protocol import EngineSession, format_score
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 WAIT = 60.0  # a generous bound for an answer on a loaded machine (the 50 ms figure is measured in make bench)

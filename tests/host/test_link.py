@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from bao_host.link import CommandError, Link, ProtocolVersionError
+from bao_host.record.link import CommandError, Link, ProtocolVersionError
 from baoboard.frames import encode
 from baoboard.journal import Journal
 from baoboard.outbox import Outbox

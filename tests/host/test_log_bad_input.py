@@ -13,9 +13,9 @@ import threading
 from pathlib import Path
 
 from bao import core, notation, position_json
-from bao_host.logger import Logger
-from bao_host.session import LinkSession
-from bao_host.store import Store
+from bao_host.record.logger import Logger
+from bao_host.record.session import LinkSession
+from bao_host.record.store import Store
 from baoboard.frames import LineAssembler, decode, encode, fields
 from simrig import ROOT, T1994, wait_for
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation, position_json
-from bao_host.logger import Logger, ProtocolError
-from bao_host.store import Store
+from bao_host.record.logger import Logger, ProtocolError
+from bao_host.record.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation, position_json
-from bao_host.logger import Logger
-from bao_host.pico import PicoBoard, PicoUnavailable, check_available
-from bao_host.session import LinkSession
-from bao_host.sim import PtyLink, SimRunner
-from bao_host.store import Store
+from bao_host.boards.pico import PicoBoard, PicoUnavailable, check_available
+from bao_host.boards.sim import PtyLink, SimRunner
+from bao_host.record.logger import Logger
+from bao_host.record.session import LinkSession
+from bao_host.record.store import Store
 from baoboard.frames import encode
 from baoboard.recogniser import DECISION, activations
 from simrig import check_store, game_1994, wait_for

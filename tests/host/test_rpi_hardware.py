@@ -1,4 +1,4 @@
-"""RpiHardware (host/bao_host/rpi.py) against the chip models through a fake RPi.GPIO."""
+"""RpiHardware (host/bao_host/boards/rpi.py) against the chip models through a fake RPi.GPIO."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from bao_host.rpi import RpiHardware
+from bao_host.boards.rpi import RpiHardware
 from baoboard.drivers import board_config as cfg
 from fake_gpio import make
 

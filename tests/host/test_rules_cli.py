@@ -72,6 +72,8 @@ def test_bao_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     pos.write_text(json.dumps({"to_move": "Q"}))
     assert main(["show", f"@{pos}"]) == 1
     assert "to_move" in capsys.readouterr().err
+    assert main(["show", "12"]) == 1  # a game number: `bao game` shows games
+    assert "`bao game 12`" in capsys.readouterr().err
     assert main(["moves", "@/nonexistent/x.json"]) == 1
     assert "cannot read" in capsys.readouterr().err
     assert main(["perft", "3", "--ruleset", "malawi"]) == 0

@@ -1,6 +1,6 @@
-"""The logger's serial session (bao_host.session.LinkSession over bao_host.link): an event is acknowledged only
-once it is on disk, a failed write is retried from the board's own resend; finding the board (USB vendor id,
-a board id seen before) and finding it again on another device path; the simulator's counts pit by pit."""
+"""The logger's serial session (bao_host.record.session.LinkSession over bao_host.record.link): an event is
+acknowledged only once it is on disk, a failed write is retried from the board's own resend; finding the board (USB
+vendor id, a board id seen before) and finding it again on another device path; the simulator's counts pit by pit."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 from bao import core
-from bao_host import log_commands
-from bao_host.log_commands import find_board
-from bao_host.logger import Logger, Result
-from bao_host.session import LinkSession
-from bao_host.sim import CPythonBoard, PtyLink, SimRunner, expected_counts
-from bao_host.store import Store
+from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner, expected_counts
+from bao_host.cli import log as log_commands
+from bao_host.cli.log import find_board
+from bao_host.record.logger import Logger, Result
+from bao_host.record.session import LinkSession
+from bao_host.record.store import Store
 from baoboard.recogniser import activations, sequence
 from baoboard.storage import FakeStorage
 from simrig import ROOT, game_1994, wait_for

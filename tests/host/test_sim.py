@@ -43,7 +43,7 @@ def test_sim_with_mistakes(runtime: str) -> None:
 
 def test_sim_board_observable_and_pty_host() -> None:
     import serial  # type: ignore[import-untyped]
-    from bao_host.sim import CPythonBoard, Hands, PtyLink, Reporter
+    from bao_host.boards.sim import CPythonBoard, Hands, PtyLink, Reporter
     from baoboard.frames import decode, encode
 
     link = PtyLink()
@@ -85,7 +85,7 @@ def test_sim_board_observable_and_pty_host() -> None:
 def test_firmware_board_tests_on_micropython() -> None:
     # the board's firmware tests under MicroPython as `make test-mp` runs them (64 KB, and the explicit larger
     # heaps of tools/run_mp_tests.py for the whole application, docs/benchmarks.md): none skipped
-    from bao_host.sim import compile_firmware
+    from bao_host.boards.sim import compile_firmware
 
     compile_firmware(ROOT / "build/mpy-host")  # what `make test-mp` builds, brought up to date
     r = subprocess.run([sys.executable, str(ROOT / "tools/run_mp_tests.py"), "test_board"],
@@ -99,7 +99,7 @@ def test_a_fault_on_the_simulated_board_is_reported_and_the_board_starts_again(t
     """The simulated board runs the board's own run loop (baoboard.runtime): a fault is reported on its serial
     line, kept in board.errors, and the application comes back from its journal 200 ms of board time later."""
     from bao import core
-    from bao_host.sim import CPythonBoard, Hands
+    from bao_host.boards.sim import CPythonBoard, Hands
 
     seen = bytearray()
     board = CPythonBoard(str(tmp_path), on_serial=seen.extend)

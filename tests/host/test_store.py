@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation, position_json
-from bao_host import library_commands
-from bao_host.store import Store, StoreError
+from bao_host.cli import library as library_commands
+from bao_host.record.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_1994 = (ROOT / "games" / "zanzibar-1994.txt").read_text()

@@ -1,5 +1,5 @@
-"""The terminal UI driven with textual's Pilot on the board `make run` plays on: the firmware on the simulated
-board (bao_host.tui.SimBoard over bao_host.sim.SimRunner), its serial line to the logger. Clicking pits plays
+"""The terminal UI driven with textual's Pilot on the board `make run` plays on: the firmware on the simulated board
+(bao_host.ui.adapter.SimBoard over bao_host.boards.sim.SimRunner), its serial line to the logger. Clicking pits plays
 moves, the buttons show the LEDs the firmware lights, refusals are the board's own ILLEGAL events."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from bao import core, notation
-from bao_host.logger import Logger
-from bao_host.run import make_board
-from bao_host.store import Store
-from bao_host.tui import BaoApp, HelpScreen, PitButton, SimBoard, led_style
+from bao_host.record.logger import Logger
+from bao_host.record.store import Store
+from bao_host.ui.adapter import SimBoard, make_board
+from bao_host.ui.tui import BaoApp, HelpScreen, PitButton, led_style
 from baoboard.recogniser import PIT, activations
 from textual.pilot import Pilot
 

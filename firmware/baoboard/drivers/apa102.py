@@ -1,7 +1,7 @@
 # APA102 / SK9822 clocked RGB LEDs: the chip's encoding, separate from how the bytes travel (as
 # micropython-lib's ssd1306 separates chip from bus). `write(buf)` sends the bytes with data valid on the
 # rising clock edge (SPI mode 0): machine.SPI.write on the Pico (PicoHardware), bit-banged GPIO on a
-# Raspberry Pi (host/bao_host/rpi.py), anything in tests.
+# Raspberry Pi (host/bao_host/boards/rpi.py), anything in tests.
 # Frame: 4 zero bytes (start), per LED 0b111bbbbb (global brightness 0..31) then B, G, R, then an end
 # frame of zero bytes: 32 zero bits latch an SK9822, and one more clock per two LEDs pushes the data
 # through the chain (each LED delays it by half a clock). One buffer, allocated once.

@@ -12,12 +12,12 @@ from typing import NoReturn
 # Modules that provide `register(subparsers)`; each adds its sub-commands with a `func` default that
 # takes the parsed arguments and returns the exit status.
 COMMAND_MODULES = [
-    "bao_host.rules_commands",  # moves, apply, replay, show, perft
-    "bao_host.library_commands",  # games, game, export, import, name
-    "bao_host.log_commands",  # log
-    "bao_host.sim_commands",  # sim
-    "bao_host.board_commands",  # board, selftest
-    "bao_host.engine_commands",  # engine, analyse, match
+    "bao_host.cli.rules",  # moves, apply, replay, show, perft
+    "bao_host.cli.library",  # games, game, export, import, name
+    "bao_host.cli.log",  # log
+    "bao_host.cli.sim",  # sim
+    "bao_host.cli.board",  # board, selftest
+    "bao_host.cli.engine",  # engine, analyse, match
 ]
 
 
@@ -64,6 +64,3 @@ def main(argv: list[str] | None = None) -> int:
         return 70  # EX_SOFTWARE
     return status
 
-
-if __name__ == "__main__":
-    sys.exit(main())

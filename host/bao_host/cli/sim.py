@@ -1,6 +1,6 @@
 """`bao sim`: run the simulated board (the unchanged firmware) with its serial side on a pseudo-terminal
 or a socket, optionally with simulated hands playing a transcript. The board runs on its own thread
-(bao_host.sim.SimRunner), scanning in real time; the hands play as fast as it scans, or `--speed`.
+(bao_host.boards.sim.SimRunner), scanning in real time; the hands play as fast as it scans, or `--speed`.
 With `--wait-host S` the hands wait for a host (`bao log --port ...`) before the first move and, after the
 last one, until the host has acknowledged every event (at most S seconds each)."""
 
@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from bao import core, notation
 
-from bao_host import inputs
+from bao_host.cli import inputs
 
 if TYPE_CHECKING:
-    from bao_host.sim import Board, PtyLink, SocketLink
+    from bao_host.boards.sim import Board, PtyLink, SocketLink
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
          address: tuple[str, int] | None) -> int:
-    from bao_host.sim import PtyLink, SocketLink
+    from bao_host.boards.sim import PtyLink, SocketLink
 
     with tempfile.TemporaryDirectory(prefix="bao-sim-") as tmp:
         link: PtyLink | SocketLink | None = None
@@ -126,10 +126,10 @@ def _run(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, 
 
 
 def _make_board(args: argparse.Namespace, data: str) -> Board | None:
-    from bao_host.sim import CPythonBoard, MicroPythonBoard
+    from bao_host.boards.sim import CPythonBoard, MicroPythonBoard
 
     if args.runtime == "pico":
-        from bao_host.pico import PicoBoard, PicoUnavailable
+        from bao_host.boards.pico import PicoBoard, PicoUnavailable
 
         try:
             return PicoBoard(data, seed=args.seed)
@@ -146,7 +146,7 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
     from baoboard.frames import encode
     from baoboard.recogniser import DECISION
 
-    from bao_host.sim import Reporter, SimRunner
+    from bao_host.boards.sim import Reporter, SimRunner
 
     reporter = Reporter(echo=args.report)
     # On the emulated Pico the scan loop paces itself (main.py), so a touch lasts as long as a hand's:

@@ -15,9 +15,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from bao_host import analysis, match, players
-from bao_host.engine_protocol import EngineSession
-from bao_host.store import StoreError, atomic_write
+from bao_host.engine import analysis, match, players
+from bao_host.engine.protocol import EngineSession
+from bao_host.record.store import StoreError, atomic_write
 
 
 def _err(msg: str) -> int:
@@ -54,7 +54,7 @@ def _load_game(args: argparse.Namespace) -> tuple[list[core.Position], list[str]
         names = (t.header("south", "South"), t.header("north", "North"))
         title = f"{path.name}: {names[0]} (South) vs {names[1]} (North)"
         return positions, t.plies, names, title, None
-    from bao_host.library_commands import open_store
+    from bao_host.cli.common import open_store
 
     with open_store(args) as st:
         g = st.game(args.game)

@@ -6,7 +6,7 @@
     lg.notice(typ, payload, raw) / lg.bad_input(msg, raw) / lg.connection(state)
     lg.on_message = fn(Message)                  each message as it is said (`bao log --quiet` prints them)
 
-The serial side is bao_host.session.LinkSession (bao_host.link underneath): it acknowledges an event only
+The serial side is bao_host.record.session.LinkSession (bao_host.record.link underneath): it acknowledges an event only
 after event() has returned, i.e. once the event is on disk.
 
 Events (docs/protocol.md): GAME <info json> starts a game; MOVE "<notation> <position json>"; UNDO;
@@ -27,7 +27,7 @@ from typing import Any
 
 from bao import core, notation, position_json
 
-from bao_host.store import Op, Store
+from bao_host.record.store import Op, Store
 
 SUPPORTED_PROTOCOLS = ("1",)
 
@@ -175,9 +175,7 @@ class Logger:
             self._show_game(g)
 
     def _current_game(self) -> int | None:
-        row = self.store.db.execute("SELECT id FROM games WHERE board_id=? ORDER BY id DESC LIMIT 1",
-                                    (self.board_id,)).fetchone()
-        return None if row is None else int(row[0])
+        return self.store.last_board_game(self.board_id)
 
     def event(self, seq: int, typ: str, payload: str, raw: str, epoch: str | None = None) -> Result:
         """Record and apply one sequenced event. Durable on return (the caller may acknowledge it)."""

@@ -1,5 +1,5 @@
-"""The logger on a serial link: bao_host.link.Link (handshake, acks, duplicates by sequence number,
-reconnects with backoff, resume point) feeding bao_host.logger.Logger (checks and storage). The one place
+"""The logger on a serial link: bao_host.record.link.Link (handshake, acks, duplicates by sequence number,
+reconnects with backoff, resume point) feeding bao_host.record.logger.Logger (checks and storage). The one place
 where the two meet; `bao log`, `make run` and the tests all use it.
 
     s = LinkSession(url, logger, locate=None)   # any pyserial URL; locate() -> url finds the board again
@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bao_host.link import BoardInfo, Event, Link, LinkError, Reply
-from bao_host.logger import Logger, ProtocolError, Result
+from bao_host.record.link import BoardInfo, Event, Link, LinkError, Reply
+from bao_host.record.logger import Logger, ProtocolError, Result
 
 
 class LinkSession:

@@ -6,15 +6,14 @@ pit activation, exactly as a hand over a real pit. Beside the board: whose turn,
 guidance and the reasons for refused moves, and the transcript filling in (from the logger's store).
 
 The UI talks to a board through the small `BoardAdapter` interface (the board's observable state and
-its activation input) and to the logger (bao_host.logger.Logger) for what was stored. The board is the
+its activation input) and to the logger (bao_host.record.logger.Logger) for what was stored. The board is the
 firmware itself (`SimBoard`: the simulated board on its own thread, over a serial line to the logger, as
-`make run` starts it, bao_host.run), so what the UI shows is what a real board does.
+`make run` starts it, bao_host.cli.run), so what the UI shows is what a real board does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from bao import core
 from rich.text import Text
@@ -25,9 +24,8 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Log, Static
 
-from bao_host.logger import Logger, side_name
-from bao_host.session import LinkSession
-from bao_host.sim import SimRunner
+from bao_host.record.logger import Logger, side_name
+from bao_host.ui.adapter import BoardAdapter
 
 RULESETS = core.RULESETS
 MODES = ("teach", "play", "silent")
@@ -39,36 +37,6 @@ ROWS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
     ("A", core.SOUTH, tuple(range(8))),  # A1..A8
     ("B", core.SOUTH, tuple(range(15, 7, -1))),  # B1..B8
 )
-
-
-class BoardAdapter(Protocol):
-    """What the UI needs of a board (SimBoard: the firmware on the simulated board)."""
-
-    def leds(self) -> bytes:
-        """The LED frame: 96 bytes, R, G, B of pit i at 3*i."""
-        ...
-
-    def counts(self) -> list[int]:
-        """The seed count the board expects in each of the 32 pits."""
-        ...
-
-    def stores(self) -> tuple[int, int]:
-        """Seeds in South's and North's store."""
-        ...
-
-    def activate(self, pit: int) -> None:
-        """One pit activation (a hand lifting from or dropping into pit)."""
-        ...
-
-    def new_game(self, ruleset: str) -> None: ...
-
-    def undo(self) -> None: ...
-
-    def set_mode(self, mode: str) -> None: ...
-
-    def poll(self) -> list[str]:
-        """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
-        ...
 
 
 def pit_label(pit: int) -> str:
@@ -267,66 +235,3 @@ class BaoApp(App[int]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
-
-
-class SimBoard:
-    """The simulated board for the UI (`make run`): the firmware application on its own thread
-    (bao_host.sim.SimRunner), its serial side on a pseudo-terminal that the logger opens with pyserial
-    like a real board. A click is one activation by simulated hands; the seed counts are the board's,
-    pit by pit during a move. New game, undo and mode are host commands sent by the logger's link."""
-
-    def __init__(self, runner: SimRunner, session: LinkSession) -> None:
-        self.runner = runner
-        self.session = session
-        self.msgs: list[str] = []
-        self._phase = -1
-
-    def leds(self) -> bytes:
-        return self.runner.leds()
-
-    def counts(self) -> list[int]:
-        return self.runner.counts()[:32]
-
-    def stores(self) -> tuple[int, int]:
-        c = self.runner.counts()
-        return c[core.STORE], c[core.STORE + 1]
-
-    def activate(self, pit: int) -> None:
-        self.runner.tap(pit)
-
-    def new_game(self, ruleset: str) -> None:
-        self.session.new_game(ruleset)
-
-    def undo(self) -> None:
-        self.session.undo()
-
-    def set_mode(self, mode: str) -> None:
-        self.session.mode(mode)
-
-    def guidance(self, phase: int, p: core.Position) -> str:
-        from baoboard import recogniser as R
-
-        side = side_name(p.to_move)
-        if phase == R.IDLE:
-            if p.store(p.to_move):
-                return f"{side} to move: put a seed from the store into a green pit"
-            return f"{side} to move: lift the seeds of a green pit"
-        if phase == R.MOVING:
-            return "go on: drop one seed into the white pit (blue: choose the direction)"
-        if phase == R.DECISION:
-            return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
-        return "the game is over: n for a new game"
-
-    def poll(self) -> list[str]:
-        if self.runner.error is not None:
-            self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
-            self.runner.error = None
-        ph = self.runner.phase
-        if ph != self._phase:
-            self._phase = ph
-            self.msgs.append(self.guidance(ph, self.runner.position))
-        out, self.msgs = self.msgs, []
-        return out
-
-    def close(self) -> None:
-        self.runner.close()

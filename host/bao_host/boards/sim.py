@@ -3,7 +3,7 @@
 
     board = CPythonBoard(data_dir) | MicroPythonBoard(data_dir)   # the firmware, in-process
                                               # (baoboard.simhw.SimulatedBoard) or in the MicroPython unix
-                                              # port (baoboard.simrun, lockstep pipe); bao_host.pico: the Pico
+                                              # port (baoboard.simrun, lockstep pipe); bao_host.boards.pico: the Pico
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
     board.frame (96 bytes, R,G,B per pit), board.position (core.Position), board.phase, board.mem_free
     board.counts() -> the 32 pits and 2 stores as a person sees them, pit by pit during a move
@@ -43,7 +43,7 @@ from baoboard import recogniser as R
 from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
 from baoboard.simhw import Hands as SimHands
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]  # the checkout: host/bao_host/boards/sim.py
 FIRMWARE = ROOT / "firmware"
 
 

@@ -8,24 +8,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from pathlib import Path
 
-from bao_host.library_commands import add_data_arg, open_store
-from bao_host.logger import Logger
-from bao_host.session import LinkSession
-from bao_host.sim import CPythonBoard, PtyLink, SimRunner
-from bao_host.tui import BaoApp, SimBoard
+from bao_host.cli.common import add_data_arg, open_store
+from bao_host.record.logger import Logger
+from bao_host.ui.adapter import SimBoard, make_board
+from bao_host.ui.tui import BaoApp
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bao_host.run", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m bao_host.cli.run", description=__doc__)
     add_data_arg(ap)
     ap.add_argument("--sim", action="store_true",
                     help="play on the simulated board even if a board is plugged in")
     args = ap.parse_args(argv)
     if not args.sim:
-        from bao_host import log_commands
+        from bao_host.cli import log as log_commands
 
         with open_store(args, repair=False) as st:
             known = [r["board_id"] for r in st.known_boards()]
@@ -47,24 +44,6 @@ def main(argv: list[str] | None = None) -> int:
             board.session.close()
             board.close()
         store.close()
-
-
-def make_board(logger: Logger, flash: Path) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
-    """The simulated board on its own thread with its serial side on a pseudo-terminal, and the logger's
-    link (bao_host.session) on the other end. The board's flash is the folder `flash`: it remembers its
-    game from one `make run` to the next, as a real board does."""
-    flash.mkdir(parents=True, exist_ok=True)
-    link = PtyLink()
-    runner = SimRunner(CPythonBoard(str(flash), board_id="sim-0001"), link).start()
-    session = LinkSession(link.path, logger)
-
-    def pump() -> None:
-        session.poll(0)
-
-    def connection() -> str:
-        return f"{logger.view.connection} (simulated board on {link.path})"
-
-    return SimBoard(runner, session), pump, connection
 
 
 if __name__ == "__main__":

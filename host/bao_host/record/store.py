@@ -368,6 +368,12 @@ class Store:
                               (board_id, board_game)).fetchone()
         return None if row is None else self._row_to_game(row)
 
+    def last_board_game(self, board_id: str) -> int | None:
+        """The id of the newest game logged from board_id, None when it has none."""
+        row = self.db.execute("SELECT id FROM games WHERE board_id=? ORDER BY id DESC LIMIT 1",
+                              (board_id,)).fetchone()
+        return None if row is None else int(row[0])
+
     def games(self, player: str | None = None, date: str | None = None, result: str | None = None,
               board: str | None = None, status: str | None = None) -> list[Game]:
         q = "SELECT * FROM games WHERE 1=1"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from bao import core
 
-from bao_host.players import Player
+from bao_host.engine.players import Player
 
 MAX_PLIES = 400  # a game still running after this many plies is scored a draw (Bao can cycle in mtaji)
 

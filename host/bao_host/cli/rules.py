@@ -9,7 +9,8 @@ import sys
 from bao import core, explain, notation, position_json
 from rich.console import Console
 
-from bao_host import diagram, inputs
+from bao_host.cli import inputs
+from bao_host.ui import diagram
 
 POS_HELP = f"a position: JSON text, @FILE, 'initial' or 'initial:RULESET' ({', '.join(core.RULESETS)})"
 
@@ -102,17 +103,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _looks_like_position(text: str) -> bool:
-    return text.startswith(("{", "@", "initial"))
-
-
 def cmd_show(args: argparse.Namespace) -> int:
-    if not _looks_like_position(args.position):
-        # `bao show GAME`: a stored game, with a board after each move
-        from bao_host import library_commands
-
-        args.game = args.position
-        return library_commands.show_game(args)
+    if not args.position.startswith(("{", "@", "initial")):
+        # a game number or key: that is `bao game`'s job; say so rather than guess
+        return _fail(f"show: {args.position!r} is not a position (JSON, @FILE, initial or initial:RULESET); "
+                     f"a stored game is shown by `bao game {args.position}`")
     try:
         p = read_position(args.position)
     except UsageError as e:
@@ -152,11 +147,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--dialect", choices=notation.DIALECTS, default=None,
                    help="move notation (default: the transcript's 'notation:' header, else donkers)")
     p.set_defaults(func=cmd_replay)
-    p = sub.add_parser("show", help="draw a position, or show a stored game move by move")
-    p.add_argument("position", metavar="POS|GAME", help=POS_HELP + "; or a stored game's number or key")
+    p = sub.add_parser("show", help="draw a position (a stored game: `bao game GAME`)")
+    p.add_argument("position", metavar="POS", help=POS_HELP)
     p.add_argument("--plain", action="store_true", help="plain text, no colours")
-    p.add_argument("--no-boards", dest="boards", action="store_false", help="for a game: the transcript only")
-    p.add_argument("--data", help="for a game: the data directory (default: the user data folder)")
     p.set_defaults(func=cmd_show)
     p = sub.add_parser("perft", help="count the leaves of the move tree from the start")
     p.add_argument("depth", type=int)

@@ -1,6 +1,6 @@
 """`bao log`: find the board, follow it over serial, store every game, show it live (rich).
 
-The serial side is bao_host.session.LinkSession over bao_host.link.Link (docs/protocol.md: handshake,
+The serial side is bao_host.record.session.LinkSession over bao_host.record.link.Link (docs/protocol.md: handshake,
 acknowledgements after storage, duplicates dropped by sequence number, reconnects with backoff, the
 resume point of a restarted logger). `--port` takes any pyserial URL: a device path, the simulator's
 pseudo-terminal, socket://host:port. Without it the board is found by its USB vendor id (RP2040) or by a
@@ -20,10 +20,11 @@ from typing import Any
 
 from serial.tools import list_ports
 
-from bao_host.library_commands import add_data_arg, board_text, open_store
-from bao_host.logger import Logger, Message, side_name
-from bao_host.session import LinkSession
-from bao_host.store import StoreError
+from bao_host.cli.common import add_data_arg, open_store
+from bao_host.record.logger import Logger, Message
+from bao_host.record.session import LinkSession
+from bao_host.record.store import StoreError
+from bao_host.ui.live import live_view
 
 RP2040_VID = 0x2E8A
 
@@ -40,33 +41,6 @@ def find_board(known_ids: list[str] | None = None) -> str | None:
         if p.vid == RP2040_VID:
             return str(p.device)
     return None
-
-
-def live_view(logger: Logger) -> Any:
-    from rich.console import Group
-    from rich.panel import Panel
-    from rich.text import Text
-
-    v = logger.view
-    parts: list[Any] = []
-    head = f"board {v.board_id or '?'} fw {v.firmware or '?'}  [{v.connection}] {v.port}"
-    parts.append(Text(head, style="bold"))
-    if v.position is not None:
-        parts.append(Text(board_text(v.position)))
-        turn = v.result or side_name(v.position.to_move) + " to move"
-        parts.append(Text(f"game {v.game_id}: {v.south or '?'} (South) - {v.north or '?'} (North): {turn}"))
-        last = v.plies[-8:]
-        first = len(v.plies) - len(last)
-        shown = "  ".join(f"{(first + i) // 2 + 1}.{t}" for i, t in enumerate(last))
-        parts.append(Text("last moves: " + shown))
-    else:
-        parts.append(Text("waiting for a game"))
-    c = logger.counters
-    parts.append(Text(f"moves stored {c.moves}, events {c.events}, duplicates dropped {c.duplicates}, "
-                      f"flagged {c.flagged}, bad frames {c.bad_frames}"))
-    for m in list(logger.messages)[-6:]:
-        parts.append(Text(m.text, style={"info": "", "warn": "yellow", "error": "bold red"}[m.level]))
-    return Panel(Group(*parts), title="bao log")
 
 
 def _interrupt(signum: int, frame: Any) -> None:

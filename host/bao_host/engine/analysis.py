@@ -16,7 +16,7 @@ from typing import Any
 
 from bao import core, engine, notation
 
-from bao_host.engine_protocol import format_score
+from bao_host.engine.protocol import format_score
 
 MATE_SEEDS = 32.0  # a forced win counts as this many seeds in losses and in the graph (half of all 64)
 # Marks by loss in seeds: `?!` an inaccuracy, `?` a mistake, `??` a blunder. A forced win counts as

@@ -1,13 +1,8 @@
-"""The game library: `bao games`, `bao game GAME`, `bao export`, `bao import`, `bao name`.
-
-`show_game(args)` prints one game (transcript, a board after each move); `bao show` may call it for an
-argument that is not a position.
-"""
+"""The game library: `bao games`, `bao game GAME`, `bao export`, `bao import`, `bao name`."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -17,54 +12,15 @@ from bao import core, notation, position_json
 from rich.console import Console
 from rich.table import Table
 
-from bao_host import inputs
-from bao_host.store import DB_NAME, Game, Store, StoreError, default_data_dir
-
-
-def add_data_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", metavar="DIR", default=None,
-                   help="data directory of the game store (default: the platform's user data folder)")
-
-
-def open_store(args: argparse.Namespace, repair: bool = True, create: bool = True) -> Store:
-    """The game store of --data (or the user data folder). StoreError (one line) when --data is not a
-    folder, cannot be made, or, for a command that only reads (`create=False`), holds no library yet:
-    reading never leaves an empty library behind."""
-    given = getattr(args, "data", None)
-    root = Path(given) if given is not None else default_data_dir()
-    if root.exists() and not root.is_dir():
-        raise StoreError(f"{root} is a file, not a game library folder")
-    if not create and not ((root / DB_NAME).exists() or (root / "games").is_dir()):
-        raise StoreError(f"no game library in {root} (`bao import` or `bao log` makes one there)")
-    try:
-        return Store(root, report=lambda m: print("bao: " + m, file=sys.stderr), repair=repair)
-    except OSError as e:
-        raise StoreError(f"cannot open the game library in {root}: {e.strerror or e}") from None
+from bao_host.cli import inputs
+from bao_host.cli.common import add_data_arg, open_store
+from bao_host.record.store import Game, StoreError
+from bao_host.ui.diagram import render_text
 
 
 def _err(msg: str) -> int:
     print("bao: " + msg, file=sys.stderr)
     return 1
-
-
-def board_text(p: core.Position) -> str:
-    """A position as text (North on top): the rich diagram of bao_host.diagram when it is there."""
-    try:
-        diagram = importlib.import_module("bao_host.diagram")  # the lead's renderer, when it is there
-        render = getattr(diagram, "render_text", None)
-        if callable(render):
-            return str(render(p))
-    except ImportError:
-        pass
-    d = p.d
-    lines = []
-    for label, side, rings in (("b", 1, range(8, 16)), ("a", 1, range(7, -1, -1)),
-                               ("A", 0, range(8)), ("B", 0, range(15, 7, -1))):
-        lines.append(label + "  " + " ".join(f"{d[side * 16 + r]:2d}" for r in rings))
-    lines.insert(2, "   " + "-" * 23)
-    mover = "South" if p.to_move == core.SOUTH else "North"
-    lines.append(f"store S {p.store(0)} N {p.store(1)}   to move: {mover}")
-    return "\n".join(lines)
 
 
 def _result_text(g: Game) -> str:
@@ -111,7 +67,7 @@ def show_game(args: argparse.Namespace) -> int:
     comments = g.comments()
     with_boards = getattr(args, "boards", True)
     if with_boards:
-        out.print(board_text(positions[0]), highlight=False)
+        out.print(render_text(positions[0]), highlight=False)
     for i, text in enumerate(g.plies):
         num = i // 2 + 1
         side = "South" if positions[i].to_move == core.SOUTH else "North"
@@ -120,7 +76,7 @@ def show_game(args: argparse.Namespace) -> int:
             line += "   ; " + comments[num]
         out.print(line, highlight=False)
         if with_boards:
-            out.print(board_text(positions[i + 1]), highlight=False)
+            out.print(render_text(positions[i + 1]), highlight=False)
     for ev in flagged:
         out.print(f"[red]flagged event {ev['stream']}#{ev['seq']}: {ev['flag']}[/red]  {ev['raw']}")
     return 0

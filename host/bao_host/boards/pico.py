@@ -30,7 +30,7 @@ from bao import core, position_json
 from baoboard import recogniser as R
 from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
 
-from bao_host.sim import ROOT, Board, expected_counts
+from bao_host.boards.sim import ROOT, Board, expected_counts
 
 PICO_TOOLS = ROOT / "tools" / "pico"
 FIRMWARE = ROOT / "firmware"

@@ -1,0 +1,129 @@
+"""The one adapter between a board and a user interface (the terminal UI, the web board).
+
+`BoardAdapter` is what a UI needs of a board: its LED frame (the same bytes the LEDs get), the seed counts it
+expects, its activation input, and the few host commands (new game, undo, mode). `SimBoard` is the firmware
+on the simulated board behind a serial line to the logger, as `make run` starts it (`make_board`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from bao import core
+
+from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
+from bao_host.record.logger import Logger, side_name
+from bao_host.record.session import LinkSession
+
+
+class BoardAdapter(Protocol):
+    """What the UI needs of a board (SimBoard: the firmware on the simulated board)."""
+
+    def leds(self) -> bytes:
+        """The LED frame: 96 bytes, R, G, B of pit i at 3*i."""
+        ...
+
+    def counts(self) -> list[int]:
+        """The seed count the board expects in each of the 32 pits."""
+        ...
+
+    def stores(self) -> tuple[int, int]:
+        """Seeds in South's and North's store."""
+        ...
+
+    def activate(self, pit: int) -> None:
+        """One pit activation (a hand lifting from or dropping into pit)."""
+        ...
+
+    def new_game(self, ruleset: str) -> None: ...
+
+    def undo(self) -> None: ...
+
+    def set_mode(self, mode: str) -> None: ...
+
+    def poll(self) -> list[str]:
+        """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
+        ...
+
+
+class SimBoard:
+    """The simulated board for the UI (`make run`): the firmware application on its own thread
+    (bao_host.boards.sim.SimRunner), its serial side on a pseudo-terminal that the logger opens with pyserial
+    like a real board. A click is one activation by simulated hands; the seed counts are the board's,
+    pit by pit during a move. New game, undo and mode are host commands sent by the logger's link."""
+
+    def __init__(self, runner: SimRunner, session: LinkSession) -> None:
+        self.runner = runner
+        self.session = session
+        self.msgs: list[str] = []
+        self._phase = -1
+
+    def leds(self) -> bytes:
+        return self.runner.leds()
+
+    def counts(self) -> list[int]:
+        return self.runner.counts()[:32]
+
+    def stores(self) -> tuple[int, int]:
+        c = self.runner.counts()
+        return c[core.STORE], c[core.STORE + 1]
+
+    def activate(self, pit: int) -> None:
+        self.runner.tap(pit)
+
+    def new_game(self, ruleset: str) -> None:
+        self.session.new_game(ruleset)
+
+    def undo(self) -> None:
+        self.session.undo()
+
+    def set_mode(self, mode: str) -> None:
+        self.session.mode(mode)
+
+    def guidance(self, phase: int, p: core.Position) -> str:
+        from baoboard import recogniser as R
+
+        side = side_name(p.to_move)
+        if phase == R.IDLE:
+            if p.store(p.to_move):
+                return f"{side} to move: put a seed from the store into a green pit"
+            return f"{side} to move: lift the seeds of a green pit"
+        if phase == R.MOVING:
+            return "go on: drop one seed into the white pit (blue: choose the direction)"
+        if phase == R.DECISION:
+            return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
+        return "the game is over: n for a new game"
+
+    def poll(self) -> list[str]:
+        if self.runner.error is not None:
+            self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
+            self.runner.error = None
+        ph = self.runner.phase
+        if ph != self._phase:
+            self._phase = ph
+            self.msgs.append(self.guidance(ph, self.runner.position))
+        out, self.msgs = self.msgs, []
+        return out
+
+    def close(self) -> None:
+        self.runner.close()
+
+
+def make_board(logger: Logger, flash: Path) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
+    """The simulated board on its own thread with its serial side on a pseudo-terminal, and the logger's
+    link (bao_host.record.session) on the other end. The board's flash is the folder `flash`: it remembers its
+    game from one `make run` to the next, as a real board does."""
+    flash.mkdir(parents=True, exist_ok=True)
+    link = PtyLink()
+    runner = SimRunner(CPythonBoard(str(flash), board_id="sim-0001"), link).start()
+    session = LinkSession(link.path, logger)
+
+    def pump() -> None:
+        session.poll(0)
+
+    def connection() -> str:
+        return f"{logger.view.connection} (simulated board on {link.path})"
+
+    return SimBoard(runner, session), pump, connection
