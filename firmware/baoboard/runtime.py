@@ -1,5 +1,5 @@
 # The board's one run loop, wherever the board runs: firmware/main.py on the Pico, `bao board` on a
-# Raspberry Pi (host/bao_host/cli/board.py), and every simulated board (baoboard.simhw, simrun,
+# Raspberry Pi (host/bao_host/boards/runner.py), and every simulated board (baoboard.simhw, simrun,
 # host/bao_host/boards/sim.py; the emulated Pico runs main.py itself).
 #   sup = Supervisor(hw, storage, board_id="e661..."); sup.run(time.sleep_ms)   # for ever (main.py)
 #   sup.step()                  one scan: the application's step, or its (re)start when due
