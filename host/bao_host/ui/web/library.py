@@ -19,6 +19,8 @@ from bao import core, explain, notation
 
 from bao_host.record.store import Game, Store
 
+KINDS = {core.STEP_STORE: "store", core.STEP_LIFT: "lift", core.STEP_TAX: "tax", core.STEP_SOW: "sow",
+         core.STEP_CAPTURE: "capture", core.STEP_RELAY: "relay", core.STEP_HOUSE: "house", core.STEP_END: "end"}
 SAFE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,120}")
 
 
@@ -43,7 +45,7 @@ def ply_frames(p: core.Position, move: int) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
 
     def frame(pit: int, text: str) -> None:
-        frames.append({"counts": list(d), "pit": pit, "text": text})
+        frames.append({"counts": list(d), "pit": pit, "text": text, "kind": KINDS.get(kind, "end")})
 
     for st in core.account(p, move):
         kind = st[0]
@@ -86,7 +88,8 @@ def replay(store: Store, game: Game) -> dict[str, Any]:
         # the account's steps end where the rules core's position does: the stored position is the truth
         after = list(positions[i + 1].d[:34])
         if not frames or frames[-1]["counts"] != after:
-            frames.append({"counts": after, "pit": -1, "text": "the position after the move"})
+            frames.append({"counts": after, "pit": -1, "text": "the position after the move",
+                           "kind": "end"})
         plies.append({"n": i + 1, "side": "South" if p.to_move == core.SOUTH else "North",
                       "donkers": text, "kiba": kiba[i], "frames": frames})
     return {"start": list(positions[0].d[:34]), "plies": plies}
