@@ -25,7 +25,6 @@ from bao_host.ui.web import library
 from bao_host.ui.web.app import Settings, create_app
 from baoboard.recogniser import PIT, activations
 from starlette.testclient import TestClient
-
 from webrig import serving, state, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-
 from bao_host.ui.adapter import SimBoard
 from bao_host.ui.web.app import Server, Settings, create_app
 
