@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from bao_host.ui.adapter import SimBoard
-from bao_host.ui.web.app import Server, Settings, create_app
+from bao_host.ui.web.app import Server, Settings, WebServer, create_app
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
 
@@ -58,8 +57,7 @@ def serving(data: Path, sims: int = 1, token: str | None = None, ports: list[str
     started: list[Server] = []
     app = create_app(Settings(data=data, sims=sims, token=token, ports=ports or [], south=south, north=north,
                               allowed_hosts=["127.0.0.1", "localhost"]), on_start=started.append)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
-    server = uvicorn.Server(config)
+    server = WebServer(app, log_level="warning", timeout_graceful_shutdown=5, lifespan="on")
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True)
     thread.start()
     try:

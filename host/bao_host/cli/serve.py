@@ -38,9 +38,7 @@ def allowed_hosts(host: str) -> list[str]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from bao_host.ui.web.app import Settings, create_app
+    from bao_host.ui.web.app import Settings, WebServer, create_app
 
     if not 0 <= args.port <= 65535:
         print(f"bao serve: error: no port {args.port} (0..65535)", file=sys.stderr)
@@ -65,7 +63,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("bao serve: Ctrl-C to stop", flush=True)
 
     app = create_app(settings, on_start=started)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=1)
+    server = WebServer(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    if not server.started:
+        print(f"bao serve: could not listen on {shown}:{args.port} (in use, or not an address here)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -22,11 +22,13 @@ import asyncio
 import contextlib
 import json
 import secrets
+import socket
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from bao import core
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -190,6 +192,8 @@ class Server:
                     except TimeoutError:
                         yield ": still here\n\n"
                         continue
+                    if state is None:  # the server is stopping
+                        return
                     yield "data: " + json.dumps(state, separators=(",", ":")) + "\n\n"
             finally:
                 board.unsubscribe(q)
@@ -296,6 +300,19 @@ def _json_for_script(value: Any) -> Any:
 
     text = json.dumps(value, separators=(",", ":"))
     return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
+
+
+class WebServer(uvicorn.Server):
+    """uvicorn for `bao serve`: when it stops it first ends the pages' event streams, which would otherwise
+    hold it up until its graceful-shutdown timeout (and be cancelled with a traceback)."""
+
+    def __init__(self, app: Starlette, **config: Any) -> None:
+        super().__init__(uvicorn.Config(app, **config))
+        self.web: Server = app.state.server
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.web.hub.close()
+        await super().shutdown(sockets=sockets)
 
 
 def create_app(settings: Settings, on_start: Callable[[Server], None] | None = None) -> Starlette:

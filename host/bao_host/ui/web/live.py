@@ -53,7 +53,8 @@ class LiveBoard:
         self.stored_seq = 0
         self._said = logger.said
         self._last: dict[str, Any] = {}
-        self._queues: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.closed = False
         if session is not None:
             session.on_stored = self._on_stored
 
@@ -136,13 +137,27 @@ class LiveBoard:
             self.step()
         return dict(self._last, version=self.version)
 
-    def subscribe(self) -> asyncio.Queue[dict[str, Any]]:
-        q: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
-        self._queues.add(q)
+    def subscribe(self) -> asyncio.Queue[dict[str, Any] | None]:
+        """A page's queue of snapshots, the current one first; None in it: the server is stopping."""
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_SIZE)
         q.put_nowait(self.current())
+        if self.closed:
+            q.put_nowait(None)
+        else:
+            self._queues.add(q)
         return q
 
-    def unsubscribe(self, q: asyncio.Queue[dict[str, Any]]) -> None:
+    def close(self) -> None:
+        """End every page's stream (a server stopping waits for its open connections)."""
+        self.closed = True
+        for q in list(self._queues):
+            if q.full():
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    q.get_nowait()
+            q.put_nowait(None)
+        self._queues.clear()
+
+    def unsubscribe(self, q: asyncio.Queue[dict[str, Any] | None]) -> None:
         self._queues.discard(q)
 
     # -- what a player may do (the server checks the token before) -------------------------------------
@@ -196,6 +211,10 @@ class Hub:
             except Exception as e:  # one board's failure never stops the others or the server
                 b.messages.append(f"! {type(e).__name__}: {e}")
         self.steps += 1
+
+    def close(self) -> None:
+        for b in self.boards.values():
+            b.close()
 
     async def run(self, tick: float = 0.01) -> None:
         while True:

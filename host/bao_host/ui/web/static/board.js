@@ -67,11 +67,16 @@ const live = document.getElementById("live");
 const name = live.dataset.board;
 const token = new URLSearchParams(window.location.search).get("token") || "";
 
+// One request at a time, in the order of the clicks: two touches must reach the board in the order made.
+let queue = Promise.resolve();
 function post(what, body) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Bao-Token"] = token;
-  return fetch("/board/" + encodeURIComponent(name) + "/" + what, { method: "POST", headers, body: JSON.stringify(body) })
-    .then((r) => r.ok ? null : r.json().then((e) => { fillList("messages", ["! " + e.error]); }));
+  queue = queue.then(() => fetch("/board/" + encodeURIComponent(name) + "/" + what,
+                                 { method: "POST", headers, body: JSON.stringify(body) }))
+    .then((r) => r.ok ? null : r.json().then((e) => { fillList("messages", ["! " + e.error]); }))
+    .catch((e) => { fillList("messages", ["! the server did not answer: " + e]); });
+  return queue;
 }
 
 const events = new EventSource("/board/" + encodeURIComponent(name) + "/events");

@@ -6,7 +6,8 @@ const data = JSON.parse(document.getElementById("replay-data").textContent);
 // Every position shown, in order: the start, then each frame of each ply. marks[i] = [ply, frame] or null.
 const shown = [{ counts: data.start, pit: -1, text: "the start position", ply: 0 }];
 data.plies.forEach((p) => p.frames.forEach((f, i) =>
-  shown.push({ counts: f.counts, pit: f.pit, text: p.n + ". " + p.side + " " + p.donkers + " (" + p.kiba + "): " + f.text,
+  shown.push({ counts: f.counts, pit: f.pit,
+               text: Math.floor((p.n + 1) / 2) + (p.side === "South" ? ". " : "… ") + p.side + " " + p.donkers + " (" + p.kiba + "): " + f.text,
                ply: p.n, last: i === p.frames.length - 1 })));
 let at = 0;
 let timer = null;
