@@ -59,6 +59,7 @@ def board_svg(counts: list[int] | None = None, stores: tuple[int, int] = (0, 0),
                        f'<circle class="pit" id="pit-{pit}" cx="{x}" cy="{y}" r="{RADIUS}" fill="{OFF}" '
                        f'data-rgb="000000"/>'
                        f'<text x="{x}" y="{y - 12}" class="name" id="name-{pit}" fill="#ffffff">{name}</text>'
-                       f'<text x="{x}" y="{y + 16}" class="count" id="count-{pit}" fill="#ffffff">{counts[pit]}</text></g>')
+                       f'<text x="{x}" y="{y + 16}" class="count" id="count-{pit}" fill="#ffffff">'
+                       f'{counts[pit]}</text></g>')
     out.append("</svg>")
     return Markup("".join(out))
