@@ -279,3 +279,29 @@ def test_a_page_for_each_board(tmp_path: Path) -> None:
             raise AssertionError("no sim-3")
         except urllib.error.HTTPError as e:
             assert e.code == 404
+
+
+def test_a_board_on_a_serial_line_is_followed_with_its_leds(tmp_path: Path) -> None:
+    """A board the server does not run (here the simulated board on a pseudo-terminal, as a real one on
+    USB): its games through the logger, its LED frame read with SNAP; its page cannot be played."""
+    from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
+
+    (tmp_path / "flash").mkdir()
+    link = PtyLink()
+    runner = SimRunner(CPythonBoard(str(tmp_path / "flash"), board_id="club-7"), link).start()
+    positions = notation.replay(T1994)
+    try:
+        with serving(tmp_path / "d", sims=0, ports=[link.path]) as web:
+            wait_for(lambda: state(web, "board-1")["game"] is not None, "the board's game")
+            assert state(web, "board-1")["board_id"] == "club-7"
+            for i in range(2):
+                move, _ = notation.parse_move(positions[i], T1994.plies[i])
+                assert runner.perform(positions[i], move).wait(30)
+            wait_for(lambda: state(web, "board-1")["plies"] == T1994.plies[:2], "the moves logged")
+            wait_for(lambda: state(web, "board-1")["leds"] == runner.leds().hex(), "the board's LEDs")
+            assert state(web, "board-1")["counts"] == list(positions[2].d[:32])
+            r = httpx.post(web.url + "/board/board-1/touch", json={"pit": 4})
+            assert r.status_code == 403 and "played on the board itself" in r.json()["error"]
+            assert 'data-playing="no"' in httpx.get(web.url + "/board/board-1").text
+    finally:
+        runner.close()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections import deque
 from collections.abc import Callable
@@ -29,6 +30,8 @@ from bao_host.record.session import LinkSession
 from bao_host.ui.adapter import BoardAdapter
 
 MAX_MESSAGES = 8
+SNAP_EVERY = 0.5  # seconds between two reads of a real board's LED frame while nothing is stored
+SNAP_TIMEOUT = 0.3  # a board answers SNAP within milliseconds; the server waits no longer than this
 QUEUE_SIZE = 16  # snapshots a slow page may fall behind before it gets only the newest
 
 
@@ -51,6 +54,7 @@ class LiveBoard:
         self.version = 0
         self.stored_at = 0.0  # time.time() when the logger last stored an event of this board
         self.stored_seq = 0
+        self._snapped = 0.0  # time.monotonic() of the last SNAP (0: one is due)
         self._said = logger.said
         self._last: dict[str, Any] = {}
         self._queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
@@ -65,6 +69,26 @@ class LiveBoard:
     def _on_stored(self, event: Any, result: Any) -> None:
         self.stored_at = time.time()
         self.stored_seq = int(getattr(event, "seq", 0))
+        self._snapped = 0.0  # a move changes the LEDs: read them now
+
+    def _read_leds(self) -> None:
+        """A board the server does not run reports its LED frame on request (the SNAP command,
+        docs/protocol.md): read after each stored event and every SNAP_EVERY seconds, so its page follows
+        the board's guidance at that pace (a simulated board's page follows it scan by scan)."""
+        s = self.session
+        if s is None or not s.connected or time.monotonic() - self._snapped < SNAP_EVERY:
+            return
+        self._snapped = time.monotonic()
+        try:
+            reply = s.link.command("SNAP", timeout=SNAP_TIMEOUT)
+            leds = bytes.fromhex(str(json.loads(reply.payload)["leds"])) if reply.ok else b""
+        except Exception as e:  # a board that does not answer, or answers nonsense: its LEDs stay as they were
+            msg = f"! the board's LEDs could not be read: {type(e).__name__}: {e}"
+            if not self.messages or self.messages[-1] != msg:
+                self.messages.append(msg)
+            return
+        if len(leds) == 96:
+            self.leds = leds
 
     # -- state ----------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -118,6 +142,7 @@ class LiveBoard:
             self.pump()
         elif self.session is not None:
             self.session.poll(0)
+            self._read_leds()
         self._collect_messages()
         snap = self.snapshot()
         if snap == self._last:
