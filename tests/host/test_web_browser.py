@@ -133,6 +133,13 @@ def test_clicking_pits_plays_a_move_with_the_boards_guidance(tmp_path: Path, pag
             wait_for(lambda n=i + 1: _moves_shown(page) == T1994.plies[:n], f"ply {i + 1} played by clicks")
         wait_for(lambda: _shows_the_leds(page, web), "the LEDs after the clicks")
         assert web.board().runner.position == POSITIONS[2]
+        page.click("#undo")
+        wait_for(lambda: _moves_shown(page) == T1994.plies[:1], "the undo")
+        page.select_option("#ruleset", "malawi")
+        page.click("#new-game")
+        wait_for(lambda: [int(page.text_content(f"#count-{p}")) for p in range(32)] == [2] * 32
+                 and _moves_shown(page) == [], "a new Malawi game")
+        wait_for(lambda: _shows_the_leds(page, web), "the LEDs of the new game")
 
 
 def test_a_replay_animates_drop_by_drop(tmp_path: Path, page: Any) -> None:
