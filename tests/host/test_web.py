@@ -106,6 +106,11 @@ def test_a_replay_goes_drop_by_drop_and_ends_where_the_rules_core_does(library_d
         assert all(f["text"] != "the position after the move" for f in ply["frames"]), i
     first = r["plies"][0]["frames"]
     assert first[0]["text"].startswith("a seed from the store goes into") and "(2.2)" in first[0]["text"]
+    with Store(library_dir) as st:  # a Malawi game too
+        malawi = st.game(3)
+        r = library.replay(st, malawi)
+        assert [p["frames"][-1]["counts"] for p in r["plies"]] == [list(q.d[:34]) for q in st.positions(3)[1:]]
+        assert r["plies"][0]["frames"][0]["kind"] == "lift"
 
 
 def test_both_notations_and_the_export_round_trip(client: TestClient, library_dir: Path) -> None:
