@@ -209,8 +209,8 @@ def _compare(name: str, png: bytes) -> None:
 def test_screenshots_of_the_main_pages(tmp_path: Path, page: Any) -> None:
     with serving(tmp_path / "board") as web:
         _open(page, web.url + "/board/sim-1")
-        wait_for(lambda: _shows_the_leds(page, web) and "green pit" in page.inner_text("#messages"),
-                 "the board at the start")
+        wait_for(lambda: _shows_the_leds(page, web) and "green pit" in page.inner_text("#messages")
+                 and "new game (zanzibar)" in page.inner_text("#messages"), "the board at the start")
         _compare("web-board", page.screenshot(full_page=True))
     _library(tmp_path / "d")
     with serving(tmp_path / "d", sims=0) as web:  # (a simulated board's game would carry today's date)

@@ -63,9 +63,9 @@ def serving(data: Path, sims: int = 1, token: str | None = None, ports: list[str
     try:
         wait_for(lambda: started and server.started, "the web server to start")
         web = Web(f"http://127.0.0.1:{port}", started[0])
-        for name in list(web.server.hub.boards)[:sims]:  # the simulated boards' handshakes
-            wait_for(lambda n=name: web.server.hub.boards[n].current()["game"] is not None,
-                     f"{name}'s first game")
+        for name in list(web.server.hub.boards)[:sims]:  # the simulated boards' handshakes (asked over
+            # HTTP: the boards' state is the server loop's alone)
+            wait_for(lambda n=name: state(web, n)["game"] is not None, f"{name}'s first game")
         yield web
     finally:
         server.should_exit = True
