@@ -275,7 +275,7 @@ def test_the_event_stream_follows_a_game_played_on_the_simulated_board(tmp_path:
 def test_a_page_for_each_board(tmp_path: Path) -> None:
     with serving(tmp_path / "d", sims=2) as web:
         s1, s2 = state(web, "sim-1"), state(web, "sim-2")
-        assert (s1["board_id"], s2["board_id"]) == ("sim-0001", "sim-0002") and s1["game"] != s2["game"]
+        assert (s1["board_id"], s2["board_id"]) == ("web-0001", "web-0002") and s1["game"] != s2["game"]
         index = httpx.get(web.url + "/").text
         assert "/board/sim-1/watch" in index and "/board/sim-2/watch" in index
         assert httpx.get(web.url + "/board/sim-3").status_code == 404

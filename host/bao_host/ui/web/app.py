@@ -101,8 +101,10 @@ class Server:
         for i in range(s.sims):
             n = i + 1
             logger = Logger(self.store, south=s.south, north=s.north)
-            flash = self.store.root / ("simulated-board" if n == 1 else f"simulated-board-{n}")
-            board, pump, _ = make_board(logger, flash, board_id=f"sim-{n:04d}")
+            # Each its own flash and board id, none of them `make run`'s: the two may run at once on one
+            # library, and two runtimes on one flash would each overwrite the other's journal.
+            flash = self.store.root / f"web-board-{n}"
+            board, pump, _ = make_board(logger, flash, board_id=f"web-{n:04d}")
             self.sims.append(board)
             self.hub.add(LiveBoard(f"sim-{n}", logger, board=board, session=board.session, pump=pump,
                                    title=f"simulated board {n}"))
