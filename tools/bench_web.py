@@ -36,7 +36,9 @@ from webrig import browser_unavailable, chromium_path, serving, wait_for  # noqa
 BUDGET_MS = 100.0
 
 
-def _stream(url: str, out: list[float], stop: threading.Event) -> None:
+def _stream(url: str, out: list[tuple[int, float]], stop: threading.Event) -> None:
+    """(event number, seconds late) for each stored event the stream shows (events stored within one loop
+    tick arrive in one snapshot: the newest counts)."""
     last = -1
     with httpx.stream("GET", url, timeout=60) as r:
         for line in r.iter_lines():
@@ -46,7 +48,7 @@ def _stream(url: str, out: list[float], stop: threading.Event) -> None:
                 s = json.loads(line[6:])
                 if s["stored"] and s["stored_seq"] != last:
                     if last != -1:
-                        out.append(time.time() - float(s["stored"]))
+                        out.append((int(s["stored_seq"]), time.time() - float(s["stored"])))
                     last = s["stored_seq"]
 
 
@@ -56,7 +58,7 @@ def measure(plies: int) -> tuple[list[float], list[float], str]:
     plies = min(plies, len(t.plies))
     why_not = browser_unavailable()
     browser_ms: list[float] = []
-    stream_s: list[float] = []
+    stream_s: list[tuple[int, float]] = []
     stop = threading.Event()
     with tempfile.TemporaryDirectory() as d, serving(Path(d) / "data") as web:
         reader = threading.Thread(target=_stream, args=(web.url + "/board/sim-1/events", stream_s, stop),
@@ -89,7 +91,8 @@ def measure(plies: int) -> tuple[list[float], list[float], str]:
                     page.wait_for_function(
                         "(n) => document.getElementById('moves').innerText.split(/\\s+/).filter(Boolean).length >= n",
                         arg=stored(), timeout=60000)
-            wait_for(lambda: len(stream_s) >= stored() - 1, "the stream client's events", 30)
+            live = web.server.hub.boards["sim-1"]
+            wait_for(lambda: stream_s and stream_s[-1][0] == live.stored_seq, "the stream client's last event", 30)
             if page is not None:
                 got: list[dict[str, Any]] = page.evaluate("window.baoLatencies")
                 browser_ms = [1000 * float(x["seconds"]) for x in got]
@@ -99,7 +102,7 @@ def measure(plies: int) -> tuple[list[float], list[float], str]:
                 browser.close()
             if pw is not None:
                 pw.stop()
-    return browser_ms, [1000 * s for s in stream_s], why_not
+    return browser_ms, [1000 * late for _, late in stream_s], why_not
 
 
 def _row(table: Table, what: str, ms: list[float]) -> None:
