@@ -58,6 +58,7 @@ function applyState(s) {
   fillList("moves", moves);
   if (s.stored && s.stored_seq !== Number(svg.getAttribute("data-seq") || 0)) {
     window.baoLatencies.push({ seq: s.stored_seq, seconds: Date.now() / 1000 - s.stored });
+    if (window.baoLatencies.length > 1000) window.baoLatencies.shift();  // (a long club evening)
     svg.setAttribute("data-seq", String(s.stored_seq));
   }
   svg.setAttribute("data-version", String(s.version));
