@@ -8,7 +8,7 @@ HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
 
-.PHONY: run test test-mp test-py test-pico pico-deps lint typecheck firmware deploy bench clean venv
+.PHONY: run test test-mp test-py test-pico pico-deps web-deps lint typecheck firmware deploy bench clean venv
 
 # The emulated Pico (tools/pico, `bao sim --runtime pico`, make test-pico): the MicroPython image for
 # RPI_PICO and the RP2040 bootrom (README.md, "The emulated Pico"); rp2040js comes from npm.
@@ -44,6 +44,12 @@ $(NPM_STAMP): tools/pico/package.json tools/pico/package-lock.json
 	@if command -v npm >/dev/null; then \
 	  cd tools/pico && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "no npm here: the emulated-Pico tests will be skipped (Debian: apt-get install nodejs npm)"; fi
+
+## The web board's browser tests need a headless Chromium: Debian's package (without it they are skipped).
+web-deps:
+	@if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then echo "chromium is here"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -q && apt-get install -y -q chromium; \
+	else echo "no chromium: as root, apt-get install chromium (the browser tests are skipped without it)"; fi
 
 # The board runs precompiled .mpy files; so do the MicroPython tests (compiling source would need more
 # heap than a Pico has). build/mpy-host holds bytecode-only .mpy for the unix port.

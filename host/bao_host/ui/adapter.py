@@ -111,13 +111,15 @@ class SimBoard:
         self.runner.close()
 
 
-def make_board(logger: Logger, flash: Path) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
+def make_board(logger: Logger, flash: Path, board_id: str = "sim-0001"
+               ) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
     """The simulated board on its own thread with its serial side on a pseudo-terminal, and the logger's
     link (bao_host.record.session) on the other end. The board's flash is the folder `flash`: it remembers its
-    game from one `make run` to the next, as a real board does."""
+    game from one `make run` to the next, as a real board does. `board_id`: the id it reports (`bao serve`
+    runs several simulated boards, each with its own id and flash)."""
     flash.mkdir(parents=True, exist_ok=True)
     link = PtyLink()
-    runner = SimRunner(CPythonBoard(str(flash), board_id="sim-0001"), link).start()
+    runner = SimRunner(CPythonBoard(str(flash), board_id=board_id), link).start()
     session = LinkSession(link.path, logger)
 
     def pump() -> None:

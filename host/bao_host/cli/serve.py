@@ -1,0 +1,91 @@
+"""`bao serve`: the web board (bao_host.ui.web): the live boards, play in the browser, the game library.
+
+It listens on 127.0.0.1 unless --host says otherwise; on any other address it makes a token, prints it
+with the players' address, and every request that changes a board or the library must carry it
+(spectators and the library's pages need none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from bao_host.cli.common import add_data_arg
+from bao_host.record.store import default_data_dir
+
+LOOPBACK_NAMES = ("localhost",)
+
+
+def is_loopback(host: str) -> bool:
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def allowed_hosts(host: str) -> list[str]:
+    """The Host headers a loopback server answers (a web page elsewhere cannot reach it by another name:
+    DNS rebinding); a server on other addresses answers any."""
+    if is_loopback(host):
+        return ["127.0.0.1", "localhost", "::1", "[::1]", host]
+    return ["*"]
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from bao_host.ui.web.app import Settings, WebServer, create_app
+
+    if not 0 <= args.port <= 65535:
+        print(f"bao serve: error: no port {args.port} (0..65535)", file=sys.stderr)
+        return 2
+    if args.sim < 0 or args.sim > 8:
+        print("bao serve: error: --sim takes 0..8 simulated boards", file=sys.stderr)
+        return 2
+    data = Path(args.data) if args.data else default_data_dir()
+    if data.exists() and not data.is_dir():
+        print(f"bao serve: {data} is a file, not a game library folder", file=sys.stderr)
+        return 1
+    token = None if is_loopback(args.host) else (args.token or secrets.token_urlsafe(18))
+    settings = Settings(data=data, sims=args.sim, ports=list(args.port_url or []), token=token,
+                        allowed_hosts=allowed_hosts(args.host), south=args.south, north=args.north)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+
+    def started(server: Any) -> None:
+        base = f"http://{shown}:{args.port}"
+        print(f"bao serve: the boards and the library on {base}/ (library in {data})", flush=True)
+        if token is not None:
+            print(f"bao serve: players open {base}/?token={token} (spectators need no token)", flush=True)
+        print("bao serve: Ctrl-C to stop", flush=True)
+
+    app = create_app(settings, on_start=started)
+    server = WebServer(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    if not server.started:
+        print(f"bao serve: could not listen on {shown}:{args.port} (in use, or not an address here)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("serve", help="the web board: live boards, play in the browser, the game library")
+    add_data_arg(p)
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; any other needs the printed token to play)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--sim", type=int, default=1, metavar="N",
+                   help="simulated boards to play in the browser (default 1; 0 for none)")
+    p.add_argument("--board", dest="port_url", action="append", metavar="URL",
+                   help="a real board to follow: serial device, pseudo-terminal or socket://host:port (repeatable)")
+    p.add_argument("--token", default=None, help="the token to use instead of a new random one (off the loopback)")
+    p.add_argument("--south", metavar="NAME", help="South's player in the games logged")
+    p.add_argument("--north", metavar="NAME", help="North's player in the games logged")
+    p.set_defaults(func=cmd_serve)

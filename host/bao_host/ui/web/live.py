@@ -1,0 +1,247 @@
+"""The live boards of `bao serve`: each board's state as one JSON-able snapshot, published to every page
+that follows it as soon as it changes.
+
+    hub = Hub()
+    hub.add(LiveBoard("sim-1", logger, board=sim_board, pump=pump))    a simulated board (playable)
+    hub.add(LiveBoard("b-1", logger, session=session))                 a real board on a serial link
+    await hub.run(tick)           pumps every board's link and publishes what changed, every `tick` s
+    q = hub.boards["sim-1"].subscribe(); state = await q.get(); ...unsubscribe(q)
+
+Everything here runs on the web server's event loop thread: the logger and its store are not
+thread-safe, and a link's `poll(0)` never waits. A snapshot carries the LED frame (the same 96 bytes the
+LEDs get), the seed counts, the game as the logger stored it and the board's messages; `stored` is the
+wall-clock time at which the logger last stored an event, so a page can tell how late it got it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from bao import core
+
+from bao_host.record.logger import Logger, side_name
+from bao_host.record.session import LinkSession
+from bao_host.ui.adapter import BoardAdapter
+
+MAX_MESSAGES = 8
+SNAP_EVERY = 0.5  # seconds between two reads of a real board's LED frame while nothing is stored
+SNAP_TIMEOUT = 0.3  # a board answers SNAP within milliseconds; the server waits no longer than this
+QUEUE_SIZE = 16  # snapshots a slow page may fall behind before it gets only the newest
+
+
+class LiveBoard:
+    """One board followed by the web server. `board` (a BoardAdapter) when the server runs the board
+    itself (the simulated board: its LEDs are read directly and pits can be clicked); otherwise only the
+    logger's view and the LED frame the board last reported (`leds` set by the owner, from SNAP)."""
+
+    def __init__(self, slug: str, logger: Logger, *, board: BoardAdapter | None = None,
+                 session: LinkSession | None = None, pump: Callable[[], None] | None = None,
+                 title: str = "") -> None:
+        self.slug = slug
+        self.title = title or slug
+        self.logger = logger
+        self.board = board
+        self.session = session
+        self.pump = pump
+        self.leds = bytes(96)  # the last frame a board without an adapter reported
+        self.messages: deque[str] = deque(maxlen=MAX_MESSAGES)
+        self.version = 0
+        self.stored_at = 0.0  # time.time() when the logger last stored an event of this board
+        self.stored_seq = 0
+        self._snapped = 0.0  # time.monotonic() of the last SNAP (0: one is due)
+        self._said = logger.said
+        self._last: dict[str, Any] = {}
+        self._queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.closed = False
+        if session is not None:
+            session.on_stored = self._on_stored
+
+    @property
+    def playable(self) -> bool:
+        return self.board is not None
+
+    def _on_stored(self, event: Any, result: Any) -> None:
+        self.stored_at = time.time()
+        self.stored_seq = int(getattr(event, "seq", 0))
+        self._snapped = 0.0  # a move changes the LEDs: read them now
+
+    def _read_leds(self) -> None:
+        """A board the server does not run reports its LED frame on request (the SNAP command,
+        docs/protocol.md): read after each stored event and every SNAP_EVERY seconds, so its page follows
+        the board's guidance at that pace (a simulated board's page follows it scan by scan)."""
+        s = self.session
+        if s is None or not s.connected or time.monotonic() - self._snapped < SNAP_EVERY:
+            return
+        self._snapped = time.monotonic()
+        try:
+            reply = s.link.command("SNAP", timeout=SNAP_TIMEOUT)
+            leds = bytes.fromhex(str(json.loads(reply.payload)["leds"])) if reply.ok else b""
+        except Exception as e:  # a board that does not answer, or answers nonsense: its LEDs stay as they were
+            msg = f"! the board's LEDs could not be read: {type(e).__name__}: {e}"
+            if not self.messages or self.messages[-1] != msg:
+                self.messages.append(msg)
+            return
+        if len(leds) == 96:
+            self.leds = leds
+
+    # -- state ----------------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        v = self.logger.view
+        if self.board is not None:
+            leds = bytes(self.board.leds())
+            counts = list(self.board.counts())
+            stores = list(self.board.stores())
+        else:
+            leds = self.leds
+            p = v.position
+            counts = list(p.d[:32]) if p is not None else [0] * 32
+            stores = [p.store(0), p.store(1)] if p is not None else [0, 0]
+        turn = "waiting for a game"
+        if v.position is not None:
+            w = core.outcome(v.position) if not v.result else None
+            turn = v.result or (f"{side_name(w)} wins" if w is not None
+                                else side_name(v.position.to_move) + " to move")
+        return {
+            "board": self.slug,
+            "board_id": v.board_id,
+            "connection": v.connection,
+            "leds": leds.hex(),
+            "counts": counts,
+            "stores": stores,
+            "game": v.game_id,
+            "south": v.south,
+            "north": v.north,
+            "turn": turn,
+            "plies": list(v.plies),
+            "messages": list(self.messages),
+            "stored_seq": self.stored_seq,
+            "stored": self.stored_at,
+        }
+
+    def _collect_messages(self) -> None:
+        if self.board is not None:
+            self.messages.extend(self.board.poll())
+        lg = self.logger
+        new = min(lg.said - self._said, len(lg.messages))
+        self._said = lg.said
+        for m in list(lg.messages)[len(lg.messages) - new:] if new > 0 else []:
+            # The logger's info lines name device paths and times; a page shows what a player needs:
+            # the board's guidance, and what went wrong.
+            if m.level != "info" or m.text.startswith("new game"):
+                self.messages.append(("! " if m.level != "info" else "") + m.text)
+
+    def step(self) -> bool:
+        """Pump the link, gather messages; publish a new snapshot if anything changed. True if it did."""
+        if self.pump is not None:
+            self.pump()
+        elif self.session is not None:
+            self.session.poll(0)
+            self._read_leds()
+        self._collect_messages()
+        snap = self.snapshot()
+        if snap == self._last:
+            return False
+        self._last = snap
+        self.version += 1
+        snap = dict(snap, version=self.version)
+        for q in list(self._queues):
+            if q.full():  # a page that does not keep up gets the newest state, not a backlog
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    q.get_nowait()
+            q.put_nowait(snap)
+        return True
+
+    def current(self) -> dict[str, Any]:
+        if not self._last:
+            self.step()
+        return dict(self._last, version=self.version)
+
+    def subscribe(self) -> asyncio.Queue[dict[str, Any] | None]:
+        """A page's queue of snapshots, the current one first; None in it: the server is stopping."""
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE_SIZE)
+        q.put_nowait(self.current())
+        if self.closed:
+            q.put_nowait(None)
+        else:
+            self._queues.add(q)
+        return q
+
+    def close(self) -> None:
+        """End every page's stream (a server stopping waits for its open connections)."""
+        self.closed = True
+        for q in list(self._queues):
+            if q.full():
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    q.get_nowait()
+            q.put_nowait(None)
+        self._queues.clear()
+
+    def unsubscribe(self, q: asyncio.Queue[dict[str, Any] | None]) -> None:
+        self._queues.discard(q)
+
+    # -- what a player may do (the server checks the token before) -------------------------------------
+    def touch(self, pit: int) -> None:
+        if self.board is None:
+            raise PermissionError("this board is played on the board itself")
+        if not 0 <= pit < 32:
+            raise ValueError(f"no pit {pit}: pits are 0..31")
+        self.board.activate(pit)
+
+    def new_game(self, ruleset: str) -> None:
+        if ruleset not in core.RULESETS:
+            raise ValueError(f"unknown ruleset {ruleset!r} ({', '.join(core.RULESETS)})")
+        if self.board is not None:
+            self.board.new_game(ruleset)
+        elif self.session is not None:
+            self.session.new_game(ruleset)
+
+    def undo(self) -> None:
+        if self.board is not None:
+            self.board.undo()
+        elif self.session is not None:
+            self.session.undo()
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in ("teach", "play", "silent"):
+            raise ValueError(f"unknown mode {mode!r} (teach, play, silent)")
+        if self.board is not None:
+            self.board.set_mode(mode)
+        elif self.session is not None:
+            self.session.mode(mode)
+
+
+class Hub:
+    """The boards the server follows, by their slug (the page's address)."""
+
+    def __init__(self) -> None:
+        self.boards: dict[str, LiveBoard] = {}
+        self.steps = 0
+
+    def add(self, board: LiveBoard) -> LiveBoard:
+        if board.slug in self.boards:
+            raise ValueError(f"two boards named {board.slug}")
+        self.boards[board.slug] = board
+        return board
+
+    def step(self) -> None:
+        for b in self.boards.values():
+            try:
+                b.step()
+            except Exception as e:  # one board's failure never stops the others or the server
+                b.messages.append(f"! {type(e).__name__}: {e}")
+        self.steps += 1
+
+    def close(self) -> None:
+        for b in self.boards.values():
+            b.close()
+
+    async def run(self, tick: float = 0.01) -> None:
+        while True:
+            self.step()
+            await asyncio.sleep(tick)

@@ -1,0 +1,225 @@
+"""`bao serve` in a real headless Chromium (Debian's package, driven by Playwright): the live board follows a
+game played on the simulated board over the logger, its pits drawn in the LEDs' colours; a click plays a
+move; a replay animates drop by drop; library texts are shown, never run; screenshots of the main pages are
+compared with the ones kept in tests/host/screenshots (BAO_UPDATE_SCREENSHOTS=1 writes them anew)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bao import core, notation
+from bao_host.record.store import Store
+from bao_host.ui.web.svg import RADIUS, pit_centre
+from baoboard.recogniser import PIT, activations
+from webrig import Web, browser_unavailable, chromium_path, led_colour, serving, wait_for
+
+WHY_NOT = browser_unavailable()
+pytestmark = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT)
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+T1994_TEXT = (ROOT / "games" / "zanzibar-1994.txt").read_text()
+T1994 = notation.parse_transcript(T1994_TEXT)
+POSITIONS = notation.replay(T1994)
+EVIL = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium: Any) -> Iterator[Any]:
+    ctx = chromium.new_context(viewport=VIEWPORT, device_scale_factor=1, reduced_motion="reduce")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()  # (before the server stops: an open event stream would hold it up)
+    assert not errors, f"script errors on the page: {errors}"
+
+
+def _library(d: Path) -> None:
+    with Store(d) as st:
+        st.import_text(T1994_TEXT)
+        head = f"South: Ali\nNorth: {EVIL}\ndate: 2026-11-20\n"
+        st.import_text(head + notation.format_transcript({}, T1994.plies[:6]))
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#board[data-version]")
+
+
+def _drawn_rgb(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("circle.pit", "cs => cs.map(c => c.getAttribute('data-rgb'))"))
+
+
+def _board_rgb_in_dom_order(frame: bytes, page: Any) -> list[str]:
+    order = page.eval_on_selector_all("circle.pit", "cs => cs.map(c => Number(c.id.slice(4)))")
+    return [frame[3 * i: 3 * i + 3].hex() for i in order]
+
+
+def _shows_the_leds(page: Any, web: Web) -> bool:
+    frame = web.board().leds()
+    return _drawn_rgb(page) == _board_rgb_in_dom_order(frame, page)
+
+
+def _pixels_match_the_leds(page: Any, web: Web) -> None:
+    """What is drawn: each pit's colour in a screenshot of the board, against its LED's value."""
+    from PIL import Image
+
+    frame = web.board().leds()
+    box = page.locator("#board").bounding_box()
+    img = Image.open(io.BytesIO(page.locator("#board").screenshot())).convert("RGB")
+    scale = img.width / box["width"]
+    for pit in range(32):
+        x, y = pit_centre(pit)
+        px = img.getpixel((int((x - RADIUS + 9) * scale), int(y * scale)))  # inside the pit, off its text
+        want = led_colour(*frame[3 * pit: 3 * pit + 3])
+        assert all(abs(a - b) <= 6 for a, b in zip(px, want)), (core.pit_name(pit), px, want)
+
+
+def _moves_shown(page: Any) -> list[str]:
+    return str(page.inner_text("#moves")).split()
+
+
+def test_the_spectator_view_follows_a_game_over_the_logger(tmp_path: Path, page: Any) -> None:
+    with serving(tmp_path / "d", south="Ramadhan", north="Kijumbe") as web:
+        _open(page, web.url + "/board/sim-1/watch")
+        assert page.locator("#controls").count() == 0 and "clickable" not in page.get_attribute("#board", "class")
+        wait_for(lambda: _shows_the_leds(page, web), "the start's LEDs on the page")
+        _pixels_match_the_leds(page, web)
+        runner = web.board().runner
+        for i in range(3):
+            move, _ = notation.parse_move(POSITIONS[i], T1994.plies[i])
+            assert runner.perform(POSITIONS[i], move).wait(30)
+            wait_for(lambda n=i + 1: _moves_shown(page) == T1994.plies[:n], f"ply {i + 1} on the page")
+            wait_for(lambda: _shows_the_leds(page, web), f"the LEDs after ply {i + 1}")
+        # a sowing half done: the page shows the board's frame drop by drop (the next pit lit)
+        move, _ = notation.parse_move(POSITIONS[3], T1994.plies[3])
+        for pit in [a & PIT for a in activations(POSITIONS[3], move)][:3]:
+            runner.tap(pit).wait(30)
+        wait_for(lambda: _shows_the_leds(page, web), "the LEDs in the middle of a sowing")
+        _pixels_match_the_leds(page, web)
+        counts = web.board().counts()
+        assert [int(page.text_content(f"#count-{p}")) for p in range(32)] == counts[:32]
+        assert "Ramadhan" in page.inner_text("#south") and "North to move" in page.inner_text("#turn")
+
+
+def test_clicking_pits_plays_a_move_with_the_boards_guidance(tmp_path: Path, page: Any) -> None:
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1")
+        assert page.get_attribute("#live", "data-playing") == "yes"
+        assert "put a seed from the store into a green pit" in page.inner_text("#messages")
+        page.click("#pit-20")  # North's pit while South is to move: refused with the rule
+        wait_for(lambda: "refused" in page.inner_text("#messages"), "the refusal")
+        for i in range(2):
+            move, _ = notation.parse_move(POSITIONS[i], T1994.plies[i])
+            for pit in [a & PIT for a in activations(POSITIONS[i], move)]:
+                page.click(f"#pit-{pit}")
+            wait_for(lambda n=i + 1: _moves_shown(page) == T1994.plies[:n], f"ply {i + 1} played by clicks")
+        wait_for(lambda: _shows_the_leds(page, web), "the LEDs after the clicks")
+        assert web.board().runner.position == POSITIONS[2]
+        page.click("#undo")
+        wait_for(lambda: _moves_shown(page) == T1994.plies[:1], "the undo")
+        page.select_option("#ruleset", "malawi")
+        page.click("#new-game")
+        wait_for(lambda: [int(page.text_content(f"#count-{p}")) for p in range(32)] == [2] * 32
+                 and _moves_shown(page) == [], "a new Malawi game")
+        wait_for(lambda: _shows_the_leds(page, web), "the LEDs of the new game")
+
+
+def test_a_replay_animates_drop_by_drop(tmp_path: Path, page: Any) -> None:
+    _library(tmp_path / "d")
+    with serving(tmp_path / "d", sims=0) as web:
+        page.goto(web.url + "/games/1?speed=15")
+        page.wait_for_selector("#board[data-at='0']")
+        data = page.evaluate("JSON.parse(document.getElementById('replay-data').textContent)")
+        first = data["plies"][0]["frames"]
+        page.click("#next-drop")
+        assert page.get_attribute("#board", "data-at") == "1"
+        lit = first[0]["pit"]
+        assert page.get_attribute(f"#pit-{lit}", "data-lit") == "yes"
+        assert "a seed from the store goes into" in page.inner_text("#step")
+        assert [int(page.text_content(f"#count-{p}")) for p in range(32)] == first[0]["counts"][:32]
+        page.click("#start")
+        page.evaluate("""() => { window.seen = []; new MutationObserver(() =>
+            window.seen.push(Number(document.getElementById('board').getAttribute('data-at'))))
+            .observe(document.getElementById('board'), {attributes: true, attributeFilter: ['data-at']}); }""")
+        end = len(first) + len(data["plies"][1]["frames"])
+        page.click("#play")
+        page.wait_for_function("(end) => window.seen.length > 0 && window.seen[window.seen.length - 1] >= end",
+                               arg=end, timeout=30000)
+        page.click("#play")  # pause
+        seen = page.evaluate("window.seen")
+        assert seen[:end] == list(range(1, end + 1))  # every drop shown, one after the other
+        page.click("#ply-3")
+        want = list(POSITIONS[3].d[:32])
+        assert [int(page.text_content(f"#count-{p}")) for p in range(32)] == want
+        assert "current" in page.get_attribute("#ply-3", "class")
+
+
+def test_library_texts_are_shown_never_run(tmp_path: Path, page: Any) -> None:
+    _library(tmp_path / "d")
+    with serving(tmp_path / "d", sims=0) as web:
+        for url in ("/games", "/games/2", "/games?player=" + EVIL):
+            page.goto(web.url + url)
+            page.wait_for_load_state("load")
+            assert page.evaluate("window.__xss") is None, url
+        page.goto(web.url + "/games")
+        assert EVIL in page.inner_text("#games")
+        page.goto(web.url + "/games/2")
+        assert page.inner_text("#title-north") == EVIL
+
+
+def _compare(name: str, png: bytes) -> None:
+    """The screenshot against the kept one: the same size, and at most 0.5% of its pixels visibly different
+    (font hinting may move an edge by a pixel between two Chromium builds)."""
+    from PIL import Image, ImageChops
+
+    path = SHOTS / f"{name}.png"
+    if os.environ.get("BAO_UPDATE_SCREENSHOTS") == "1":
+        SHOTS.mkdir(exist_ok=True)
+        path.write_bytes(png)
+        return
+    assert path.exists(), f"no kept screenshot {path.name}: BAO_UPDATE_SCREENSHOTS=1 makes it"
+    got = Image.open(io.BytesIO(png)).convert("RGB")
+    want = Image.open(path).convert("RGB")
+    assert got.size == want.size, (name, got.size, want.size)
+    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
+    changed = diff.histogram()[255] / (got.width * got.height)
+    if changed > 0.005:
+        (SHOTS / f"{name}.new.png").write_bytes(png)  # to look at (not kept: .gitignore)
+    assert changed <= 0.005, f"{name}: {changed:.2%} of the pixels differ (see {name}.new.png)"
+
+
+def test_screenshots_of_the_main_pages(tmp_path: Path, page: Any) -> None:
+    with serving(tmp_path / "board") as web:
+        _open(page, web.url + "/board/sim-1")
+        wait_for(lambda: _shows_the_leds(page, web) and "green pit" in page.inner_text("#messages")
+                 and "new game (zanzibar)" in page.inner_text("#messages"), "the board at the start")
+        _compare("web-board", page.screenshot(full_page=True))
+    _library(tmp_path / "d")
+    with serving(tmp_path / "d", sims=0) as web:  # (a simulated board's game would carry today's date)
+        page.goto(web.url + "/games")
+        _compare("web-library", page.screenshot(full_page=True))
+        page.goto(web.url + "/games/1")
+        page.wait_for_selector("#board[data-at='0']")
+        for _ in range(2):
+            page.click("#next-move")
+        for _ in range(3):
+            page.click("#next-drop")
+        _compare("web-replay", page.screenshot())

@@ -1,0 +1,110 @@
+"""`bao serve`'s application under a real uvicorn on the loopback, for the web tests and tools/bench_web.py.
+
+    with serving(data_dir, sims=1, token=None) as web:     # web.url, web.server (bao_host.ui.web.app.Server)
+        web.board("sim-1")        the simulated board (SimBoard): its runner performs moves as hands do
+    browser(): a headless Chromium (Debian's package) through Playwright, or None with the reason why not
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bao_host.ui.adapter import SimBoard
+from bao_host.ui.web.app import Server, Settings, WebServer, create_app
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser")
+
+
+@dataclass
+class Web:
+    url: str
+    server: Server
+
+    def board(self, name: str = "sim-1") -> SimBoard:
+        b = self.server.hub.boards[name].board
+        assert isinstance(b, SimBoard)
+        return b
+
+
+def wait_for(cond: Callable[[], Any], what: str, timeout: float = 30.0, every: float = 0.02) -> Any:
+    """cond()'s first true value, bounded in time (never a fixed sleep)."""
+    end = time.monotonic() + timeout
+    while True:
+        got = cond()
+        if got:
+            return got
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(every)
+
+
+@contextlib.contextmanager
+def serving(data: Path, sims: int = 1, token: str | None = None, ports: list[str] | None = None,
+            south: str | None = None, north: str | None = None) -> Iterator[Web]:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    started: list[Server] = []
+    app = create_app(Settings(data=data, sims=sims, token=token, ports=ports or [], south=south, north=north,
+                              allowed_hosts=["127.0.0.1", "localhost"]), on_start=started.append)
+    server = WebServer(app, log_level="warning", timeout_graceful_shutdown=5, lifespan="on")
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: started and server.started, "the web server to start")
+        web = Web(f"http://127.0.0.1:{port}", started[0])
+        for name in list(web.server.hub.boards)[:sims]:  # the simulated boards' handshakes (asked over
+            # HTTP: the boards' state is the server loop's alone)
+            wait_for(lambda n=name: state(web, n)["game"] is not None, f"{name}'s first game")
+        yield web
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+        assert not thread.is_alive(), "the web server did not stop"
+
+
+def chromium_path() -> str | None:
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def browser_unavailable() -> str:
+    """Why the browser tests cannot run here ('' when they can)."""
+    if chromium_path() is None:
+        return "no headless Chromium here (Debian: apt-get install chromium): browser tests skipped"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed (pip install playwright): browser tests skipped"
+    return ""
+
+
+def led_colour(r: int, g: int, b: int) -> tuple[int, int, int]:
+    """The colour a pit is drawn in for an LED value (the mapping static/board.js and the terminal UI use):
+    dark stays #202020, dim colours are brought up to full brightness keeping their hue."""
+    if r == g == b == 0:
+        return (0x20, 0x20, 0x20)
+    m = max(r, g, b)
+    k = 255 / m if m < 96 else 1.0
+    return tuple(min(255, int(c * k)) for c in (r, g, b))  # type: ignore[return-value]
+
+
+def state(web: Web, name: str = "sim-1") -> dict[str, Any]:
+    import urllib.request
+
+    with urllib.request.urlopen(f"{web.url}/board/{name}/state", timeout=10) as r:
+        return dict(json.loads(r.read()))
