@@ -31,7 +31,7 @@ run: $(STAMP)
 
 ## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
 ## (with a smoke test of the emulated Pico).
-test: $(STAMP) pico-deps lint firmware test-mp test-py
+test: $(STAMP) pico-deps web-deps lint firmware test-mp test-py
 
 ## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
 test-pico: $(STAMP) pico-deps
@@ -48,7 +48,8 @@ $(NPM_STAMP): tools/pico/package.json tools/pico/package-lock.json
 ## The web board's browser tests need a headless Chromium: Debian's package (without it they are skipped).
 web-deps:
 	@if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then echo "chromium is here"; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -q && apt-get install -y -q chromium; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	    || echo "could not install chromium: the browser tests will be skipped"; \
 	else echo "no chromium: as root, apt-get install chromium (the browser tests are skipped without it)"; fi
 
 # The board runs precompiled .mpy files; so do the MicroPython tests (compiling source would need more

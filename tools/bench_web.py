@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
