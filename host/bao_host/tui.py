@@ -66,6 +66,14 @@ class BoardAdapter(Protocol):
 
     def set_mode(self, mode: str) -> None: ...
 
+    def computer(self, side: str, level: int) -> None:
+        """The board's engine plays side ("S", "N"; "" for nobody) at level 1..4 (docs/leds.md)."""
+        ...
+
+    def hint(self) -> None:
+        """Light the engine's best move for the player to move."""
+        ...
+
     def poll(self) -> list[str]:
         """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
         ...
@@ -103,6 +111,10 @@ choices; white: the next pit to drop into; red: the opponent's pit to empty; cya
 amber: stop in the house or play it by lifting it; pink: that was not part of a legal move).
 
 Keys:  n new game   r ruleset   m mode (teach, play, silent)   u undo   ? help   q quit
+       c play the computer (it plays North; again: level 2, 3, 4, then two players)
+       h hint (bright green: the engine's best move for the side to move)
+When the computer is to move, its move lights bright green (start) with the pit of its first seed:
+sow it for the computer, pit by pit, as the LEDs show.
 
 Every move the board reports is checked again and stored in the game library (`bao games`).
 """
@@ -132,6 +144,8 @@ class BaoApp(App[int]):
         Binding("r", "ruleset", "ruleset"),
         Binding("m", "mode", "mode"),
         Binding("u", "undo", "undo"),
+        Binding("c", "computer", "computer"),
+        Binding("h", "hint", "hint"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -146,6 +160,7 @@ class BaoApp(App[int]):
         self.tick = tick
         self.ruleset = core.ZANZIBAR
         self.mode = "teach"
+        self.level = 0  # the computer's level (it plays North), 0: two players
         self._shown_messages = 0
         self._last_frame: bytes = b""
         self._last_counts: list[int] = []
@@ -265,6 +280,16 @@ class BaoApp(App[int]):
     def action_undo(self) -> None:
         self.board.undo()
 
+    def action_computer(self) -> None:
+        """Play the computer (North): each press one level up, 1..4, then two players again."""
+        self.level = (self.level + 1) % 5
+        self.board.computer("N" if self.level else "", self.level)
+        self.query_one("#messages", Log).write_line(
+            f"the computer plays North, level {self.level}" if self.level else "two players")
+
+    def action_hint(self) -> None:
+        self.board.hint()
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -302,6 +327,14 @@ class SimBoard:
 
     def set_mode(self, mode: str) -> None:
         self.session.mode(mode)
+
+    def computer(self, side: str, level: int) -> None:
+        self.session.command("CPU", f"{side} {level}" if side else "off")
+
+    def hint(self) -> None:
+        r = self.session.command("HINT")
+        if r is not None and not r.ok:
+            self.msgs.append(f"no hint now: {r.payload}")
 
     def guidance(self, phase: int, p: core.Position) -> str:
         from baoboard import recogniser as R
