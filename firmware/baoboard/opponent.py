@@ -22,11 +22,18 @@ from baoboard.compat import const
 from baoboard.recogniser import PIT, sequence
 
 LEVELS = const(4)
-NODES = (0, 300, 1200, 5000, 20000)  # nodes searched at each level 1..4, at most
-MOVETIME_MS = const(3000)  # and at most this long in the board's ticks (Pico time: 3 s a move)
+# Nodes searched at each level 1..4, at most: a Pico searches about 360 nodes a second (docs/benchmarks.md,
+# Board engine), so about 0.3, 0.8, 1.7 and 3 s; and never longer than MOVETIME_MS of the board's ticks.
+NODES = (0, 100, 300, 600, 1200)
+MOVETIME_MS = const(3000)
+# Capture sequences followed past the horizon: 3, not the host's 6, for the board's small budgets. Captures are
+# compulsory and branch, so with 6 a depth-1 search takes 900 nodes (median; up to 6,000) and a budget that
+# ends inside depth 1 plays a move barely searched (70 % against greedy at 1,065 nodes); with 3 it takes 54
+# (at most 318 in 30 random positions) and 1,065 nodes score 40 of 40 (docs/benchmarks.md, Board engine).
+QDEPTH = const(3)
 _TT_SHARE = const(4)  # the table takes at most a quarter of the free heap (the rest: the search's lines)
 _TT_MIN_BITS = const(6)
-_TT_MAX_BITS = const(12)  # 4,096 slots: 32 KB on a Pico
+_TT_MAX_BITS = const(11)  # 2,048 slots: 16 KB on a Pico, in two 8 KB pieces
 
 
 def table_bits(free: int) -> int:
@@ -54,9 +61,9 @@ def think(a: "App", hint: bool) -> None:
     level = a.level if a.cpu >= 0 and a.level else 2
     p = a.p
     try:
-        r = _search(a, Engine, level, 6)
-    except MemoryError:  # the heap in too many pieces for this search: a shallower one, level 1
-        r = _search(a, Engine, 1, 2)
+        r = _search(a, Engine, level, QDEPTH, _TT_MAX_BITS)
+    except MemoryError:  # the heap in too many pieces for this search: the smallest table, a shallower one
+        r = _search(a, Engine, 1, 2, _TT_MIN_BITS)
     if r.move is None:  # the game is over
         return
     light(a, r.move, not hint)
@@ -64,11 +71,12 @@ def think(a: "App", hint: bool) -> None:
         format_move(r.move, p.d[TO_MOVE]), r.nodes, r.depth, r.score))
 
 
-def _search(a: "App", engine: "Any", level: int, qdepth: int) -> "Any":
-    """The search at a level's limits, with a table of what the heap leaves (a quarter of it)."""
+def _search(a: "App", engine: "Any", level: int, qdepth: int, most: int) -> "Any":
+    """The search at a level's limits, with a table of what the heap leaves (a quarter of it; at most
+    2 ** most slots)."""
     gc.collect()
     free = gc.mem_free() if hasattr(gc, "mem_free") else 1 << 20  # type: ignore[attr-defined]
-    e = engine(tt_bits=table_bits(free), qdepth=qdepth, clock=a.hw.ticks_ms)
+    e = engine(tt_bits=min(most, table_bits(free)), qdepth=qdepth, clock=a.hw.ticks_ms)
     return e.search(a.p, nodes=NODES[level], movetime=MOVETIME_MS, should_stop=a.hw.feed_watchdog)
 
 
