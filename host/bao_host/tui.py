@@ -25,6 +25,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Log, Static
 
+from bao_host.host_opponent import HostOpponent
 from bao_host.logger import Logger, side_name
 from bao_host.session import LinkSession
 from bao_host.sim import SimRunner
@@ -67,7 +68,8 @@ class BoardAdapter(Protocol):
     def set_mode(self, mode: str) -> None: ...
 
     def computer(self, side: str, level: int) -> None:
-        """The board's engine plays side ("S", "N"; "" for nobody) at level 1..4 (docs/leds.md)."""
+        """The board's engine plays side ("S", "N"; "" for nobody) at level 1..4 (docs/leds.md); level 5:
+        the host's engine plays it, through SHOW."""
         ...
 
     def hint(self) -> None:
@@ -111,7 +113,7 @@ choices; white: the next pit to drop into; red: the opponent's pit to empty; cya
 amber: stop in the house or play it by lifting it; pink: that was not part of a legal move).
 
 Keys:  n new game   r ruleset   m mode (teach, play, silent)   u undo   ? help   q quit
-       c play the computer (it plays North; again: level 2, 3, 4, then two players)
+       c play the computer (it plays North; again: level 2, 3, 4, the host's engine, then two players)
        h hint (bright green: the engine's best move for the side to move)
 When the computer is to move, its move lights bright green (start) with the pit of its first seed:
 sow it for the computer, pit by pit, as the LEDs show.
@@ -281,11 +283,13 @@ class BaoApp(App[int]):
         self.board.undo()
 
     def action_computer(self) -> None:
-        """Play the computer (North): each press one level up, 1..4, then two players again."""
-        self.level = (self.level + 1) % 5
+        """Play the computer (North): each press one level up, 1..4 (the board's engine), 5 (the host's),
+        then two players again."""
+        self.level = (self.level + 1) % 6
         self.board.computer("N" if self.level else "", self.level)
         self.query_one("#messages", Log).write_line(
-            f"the computer plays North, level {self.level}" if self.level else "two players")
+            "two players" if not self.level else "the host's engine plays North" if self.level == 5
+            else f"the computer plays North, level {self.level}")
 
     def action_hint(self) -> None:
         self.board.hint()
@@ -305,6 +309,7 @@ class SimBoard:
         self.session = session
         self.msgs: list[str] = []
         self._phase = -1
+        self.host_engine: HostOpponent | None = None  # the host's engine playing the computer's side
 
     def leds(self) -> bytes:
         return self.runner.leds()
@@ -329,7 +334,11 @@ class SimBoard:
         self.session.mode(mode)
 
     def computer(self, side: str, level: int) -> None:
-        self.session.command("CPU", f"{side} {level}" if side else "off")
+        self.host_engine = HostOpponent(core.NORTH if side == "N" else core.SOUTH) if side and level > 4 else None
+        if self.host_engine is not None:
+            self.session.command("CPU", self.host_engine.cpu_command())
+        else:
+            self.session.command("CPU", f"{side} {level}" if side else "off")
 
     def hint(self) -> None:
         r = self.session.command("HINT")
@@ -355,6 +364,10 @@ class SimBoard:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
         ph = self.runner.phase
+        if self.host_engine is not None:
+            text = self.host_engine.answer(self.runner.position, ph)
+            if text is not None:
+                self.session.command("SHOW", text)
         if ph != self._phase:
             self._phase = ph
             self.msgs.append(self.guidance(ph, self.runner.position))

@@ -198,6 +198,15 @@ def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
                              "the hint lit on South's side")
                 hint = board.runner.board.app.rec.hint
                 assert hint >= 0 and board.runner.position.to_move == core.SOUTH
+                for _ in range(4):  # levels 2, 3, 4, then the host's engine (through SHOW)
+                    await pilot.press("c")
+                await _until(pilot, lambda: "the host's engine plays North" in _messages(app), "the host's engine")
+                p = board.runner.position
+                for pit in activations(p, core.legal_move_codes(p)[0]):
+                    await pilot.click(f"#pit-{pit}")
+                await _until(pilot, lambda: len(lg.view.plies) == 3 and board.runner.board.app.rec.hint >= 0,
+                             "the host's move shown")
+                assert len(board.runner.board.app.rec.codes) == 1  # the board follows the host's move only
                 await pilot.press("q")
 
     asyncio.run(asyncio.wait_for(play(), 180))
