@@ -10,20 +10,13 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation
-from bao_host.pico import PicoBoard, PicoUnavailable, check_available
+from bao_host.pico import PicoBoard
 from baoboard.frames import decode, encode
 from baoboard.recogniser import activations
 from simrig import game_1994
-
-try:
-    check_available()
-    UNAVAILABLE = ""
-except PicoUnavailable as e:
-    UNAVAILABLE = str(e)
+from test_pico import HOLD, UNAVAILABLE
 
 pytestmark = pytest.mark.skipif(bool(UNAVAILABLE), reason=f"no emulated Pico: {UNAVAILABLE}")
-
-HOLD = 10  # scans of 5 ms a touch lasts, and the pause after it
 
 
 class Line:
