@@ -50,8 +50,12 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=200, help="games of each match against greedy")
     ap.add_argument("--pico-nodes", type=int, default=500, help="nodes per position on the emulated Pico")
     args = ap.parse_args()
-    from bao_host import match, players
-    from bao_host.pico import PicoUnavailable, check_available
+    try:  # the host package in layers (bao_host.engine, bao_host.boards), or flat as before them
+        from bao_host.boards.pico import PicoUnavailable, check_available
+        from bao_host.engine import match, players
+    except ImportError:
+        from bao_host import match, players  # type: ignore[no-redef]
+        from bao_host.pico import PicoUnavailable, check_available  # type: ignore[no-redef]
     from baoboard.opponent import NODES, QDEPTH
 
     bits = 11  # opponent._TT_MAX_BITS: the table the board uses when its heap allows (a Pico's does)
