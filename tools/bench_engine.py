@@ -139,9 +139,9 @@ def main() -> int:
         f"{platform.machine()}, {os.cpu_count()} cores shared with other work (load average {load:.1f} at the "
         f"start, {os.getloadavg()[0]:.1f} at the end), {time.strftime('%Y-%m-%d')}. "
         "Nodes are the search's and the quiescence search's positions; a node costs a move generation of the "
-        "rules core (every child position computed), which dominates the time. The Pico itself is one to "
-        "two orders of magnitude slower than the unix ports (not measured here: the emulated Pico is not run "
-        "by this script). Matches at a reduced scale: the issue's targets are 200 games at 1 s per move "
+        "rules core (every child position computed), which dominates the time. The emulated Pico searches about "
+        "30 times slower than the unix ports (Board engine section, tools/bench_board_engine.py). "
+        "Matches at a reduced scale: the issue's targets are 200 games at 1 s per move "
         "(100 % against greedy, at least 90 % against depth-2 material, +100 Elo over the 0.25 s self); a "
         "time limit on a loaded machine gives fewer nodes than on an idle one.\n")
     replace_section(ROOT / "docs/benchmarks.md", "Engine", body)

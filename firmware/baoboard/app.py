@@ -4,7 +4,7 @@
 #   app = App(hw, storage, board_id="e661...", fw="0.1.0"); app.boot(); while True: app.step()
 # (the board's run loop, baoboard.runtime, does that, and restarts it after a fault).
 # step() is one scan-loop iteration; when nothing happens it allocates nothing (tools/bench_board.py).
-# Host commands (docs/protocol.md): NEW, SETPOS, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, run by
+# Host commands (docs/protocol.md): NEW, SETPOS, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, CPU, HINT, run by
 # baoboard.commands, which is loaded for each command and dropped after it. What the rare jobs may change,
 # they change through these methods (their state is read freely):
 #   post_game(start, position)   a GAME event, then play from start
@@ -12,6 +12,7 @@
 #   commit(move, child, now)     a MOVE (and END) event          post_end()             the END event
 #   undo(now) -> bool            take the last move back         request_selftest(ms)   after this step
 #   resume(now)                  take the game up again after the scan loop stood still (the self-test)
+#   cpu_job(job, ...)            the computer (baoboard.opponent): its move, a hint, the gesture's choice
 # and the guide's settings (guide.mode, guide.brightness) and the recogniser's hint (rec.hint); a host
 # command's changes are shown at the end of its step. (Few names, reused on purpose: each new name is a
 # qstr in a Pico's RAM for good, and the qstr pool grows by 640 entries in one piece past 620.)
@@ -41,6 +42,8 @@ _HOST_MS = const(15000)  # no valid frame from the host for this long: "no host 
 _BUTTON_UNDO = const(1)  # optional buttons: take the last move back
 _BUTTON_NEW = const(2)  # start a new game (same ruleset)
 _SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
+_HINT_HOLD_MS = const(1000)  # one side's two back-row ends held this long, then let go: a hint (docs/leds.md)
+_CPU_HOLD_MS = const(3000)  # ... held this long: play the computer, one level up (off after the last)
 _SIDES = "SN"
 _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a quiet moment, less fragmentation
 
@@ -76,6 +79,10 @@ class App:
         self.moves_done = 0
         self.fault = ""  # set when something is wrong that a restart should fix: the watchdog is then starved
         self.last_activation = 0  # tick of the last activation handled (latency measurement)
+        self.cpu = -1  # the side the computer plays (0 South, 1 North), or -1: two players
+        self.level = 1  # the computer's level: 1..4 the board's engine (baoboard.opponent), 0 the host's (SHOW)
+        self.think_due = 0  # at the end of this step, search: 1 the computer's move, 2 a hint
+        self.pair_since = -1  # tick since one side's two back-row ends are held; -1 not held, -2 used up
 
     # ---- boot and game state
     def boot(self) -> None:
@@ -118,6 +125,7 @@ class App:
         w = core.outcome(p, moves)
         self.guide.winner = -1 if w is None else w
         self.dirty = True
+        self.think_due = 1 if w is None and p.d[core.TO_MOVE] == self.cpu and self.level else 0
 
     def request_selftest(self, timeout_ms: int) -> None:
         """Run the self-test at the end of this step, waiting timeout_ms for each touch."""
@@ -149,6 +157,21 @@ class App:
                 self.corners_since = -1
         else:
             self.corners_since = -1
+        pair = (bm[1] & 0x81 == 0x81) + 2 * (bm[3] & 0x81 == 0x81)  # South's B1+B8 (1), North's b1+b8 (2)
+        if pair == 1 or pair == 2:
+            if self.pair_since == -1:
+                self.pair_since = now
+            elif self.pair_since >= 0 and ticks_diff(now, self.pair_since) >= _CPU_HOLD_MS:
+                self.pair_since = -2  # chosen: nothing more until the pits are let go
+                self.cpu_job("choose", 2 - pair, now)  # the player plays the side held, the computer the other
+        elif pair == 0:
+            if self.pair_since >= 0 and ticks_diff(now, self.pair_since) >= _HINT_HOLD_MS:
+                self.boundary(self.p, now)  # the hold's touches were no move
+                if self.p.d[core.TO_MOVE] != self.cpu and self.guide.winner < 0:
+                    self.think_due = 2
+            self.pair_since = -1
+        else:
+            self.pair_since = -2  # all four held: the self-test, no hint
         if self.deb.scan(self.bitmap, now):
             while True:
                 pit = self.deb.pop()
@@ -183,6 +206,8 @@ class App:
         if self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
+        if self.think_due:
+            self.cpu_job("think", self.think_due == 2)
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
@@ -205,6 +230,10 @@ class App:
         elif r == R.R_WRONG:
             self.guide.request_show(now)
             reason = rec.wrong_reason
+            if self.p.d[core.TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it
+                rec.wrong_rule = ""
+                reason = "the computer plays " + format_move(rec.codes[0], self.cpu) + ": " + \
+                    core.pit_name(pit) + " is not its pit now"
             if rec.wrong_rule and not reason.startswith(rec.wrong_rule):
                 reason = rec.wrong_rule + ": " + reason
             self.outbox.post("ILLEGAL", json.dumps({"pit": core.pit_name(pit), "rule": rec.wrong_rule,
@@ -235,6 +264,21 @@ class App:
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""
         return bool(self.rare("undo", now))
+
+    def cpu_job(self, job: str, *args: object) -> None:
+        """Run baoboard.opponent.<job>(self, *args): think(hint) searches the position on the board and
+        lights the move found (the computer's, which only is then followed, or a hint); choose(side, now),
+        the gesture's choice. The engine is loaded for the job and dropped after it, as App.rare's code."""
+        self.think_due = 0
+        before = modules_now()
+        try:
+            from baoboard import opponent
+
+            getattr(opponent, job)(self, *args)
+        finally:
+            opponent = None  # type: ignore[assignment]
+            unload_new(before)
+        self.dirty = True
 
     # ---- host commands
     def command(self, num: int, typ: str, payload: str) -> "tuple[bool, str]":

@@ -102,11 +102,14 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         a.guide.brightness = v * 255 // 100
         return True, ""
     if typ == "SHOW":
+        from baoboard.opponent import light
+
         p = a.p
         side = p.d[core.TO_MOVE]
+        lead = side == a.cpu  # the host's engine plays for the computer: only its move is followed
         for m in core.legal_move_codes(p):  # a move written as the board writes it: no parser loaded
             if core.format_move(m, side) == payload:
-                a.rec.hint = m & core.IDENTITY
+                light(a, m, lead)
                 return True, payload
         from bao import notation
 
@@ -114,8 +117,26 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
             m, _ = notation.parse_move(p, payload)
         except core.BaoError as e:
             return False, "badarg " + str(e)
-        a.rec.hint = m & core.IDENTITY
+        light(a, m, lead)
         return True, notation.format_move(m, p.d[core.TO_MOVE])
+    if typ == "CPU":
+        from baoboard.opponent import LEVELS, setup
+
+        words = payload.split()
+        if words == ["off"]:
+            setup(a, -1, a.level, now)
+            return True, "off"
+        side = "SN".find(words[0]) if len(words) in (1, 2) and len(words[0]) == 1 else -1
+        level = int(words[1]) if len(words) == 2 and words[1].isdigit() else (1 if len(words) == 1 else -1)
+        if side < 0 or not 0 <= level <= LEVELS:
+            return False, "badarg CPU off | CPU S|N [level 0..%d] (0: the host's engine, through SHOW)" % LEVELS
+        setup(a, side, level, now)
+        return True, "%s %d" % ("SN"[side], level)
+    if typ == "HINT":
+        if a.rec.phase != R.IDLE or a.p.d[core.TO_MOVE] == a.cpu:
+            return False, "state a hint is for the player to move, between moves"
+        a.think_due = 2  # the search runs at the end of this step, after this reply
+        return True, ""
     if typ == "STOP":
         rec = a.rec
         if rec.decide_stop() != R.R_DONE:

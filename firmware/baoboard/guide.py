@@ -45,16 +45,18 @@ class Guide:
         self.winner = -1  # set by the application when the game is over
         self.restore = bytearray(32)  # pits to put right after an undo or a cancelled move
         self.restore_until = 0
+        self.restore_rgb = RESTORE  # the colour they blink in (the computer's level: bright green)
         self.show_until = 0  # play mode: show legal pits until this tick
 
     def phase(self, now: int) -> int:
         """Changes every 250 ms: the application renders again when it does (blinking)."""
         return (now >> 8) & 7
 
-    def set_restore(self, marks: "bytearray | None", now: int) -> None:
+    def set_restore(self, marks: "bytearray | None", now: int, rgb: int = RESTORE) -> None:
         for i in range(32):
             self.restore[i] = marks[i] if marks is not None else 0
         self.restore_until = now + _RESTORE_MS
+        self.restore_rgb = rgb
 
     def request_show(self, now: int) -> None:
         self.show_until = now + _SHOW_MS
@@ -91,7 +93,7 @@ class Guide:
             if showing and p is not None and p.d[TAKASIA] != NONE:
                 self._px((p.d[TO_MOVE] << 4) + p.d[TAKASIA], TAKASIA_C)
         elif phase == MOVING or phase == DECISION:
-            if showing:
+            if showing or r.hint >= 0:  # type: ignore[attr-defined]  # a shown move: its path too
                 self._next(r)
             if phase == DECISION and blink:
                 self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # type: ignore[attr-defined]
@@ -100,7 +102,7 @@ class Guide:
         if now - self.restore_until < 0 and blink:
             for i in range(32):
                 if self.restore[i]:
-                    self._px(i, RESTORE)
+                    self._px(i, self.restore_rgb)
         if not self.host and ph == 0:
             for i in CORNERS:
                 self._px(i, NOHOST)
@@ -113,6 +115,9 @@ class Guide:
                 self._px(r.first_pit(m), START)  # type: ignore[attr-defined]
             elif m & 63 == hint:
                 self._px(r.first_pit(m), _HINT)  # type: ignore[attr-defined]
+        e = r.hint_to  # type: ignore[attr-defined]
+        if hint >= 0 and e >= 0:  # where its first seed goes: the direction
+            self._px(e & PIT, self._colour(r, e, False))
 
     def _next(self, r: object) -> None:
         n = r.n  # type: ignore[attr-defined]

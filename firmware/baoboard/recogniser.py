@@ -124,6 +124,7 @@ class Recogniser:
         self.done_child = None  # type: object
         self.refeed = -1
         self.hint = -1  # a move identity the host asked to show, or -1
+        self.hint_to = -1  # with hint: the sequence byte of its first pit after the start (the direction)
 
     # ---- boundaries
     def start(self, p: object, moves: list) -> None:

@@ -52,6 +52,18 @@ def test_analyse_the_1994_game_from_its_file(tmp_path: Path, capsys: pytest.Capt
     assert "graph written to" in out
 
 
+def test_analyse_a_file_writes_its_graph_next_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = tmp_path / "games" / "g.txt"
+    game.parent.mkdir()
+    game.write_text(GAME.read_text())
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["analyse", str(game), "--nodes", "50", "--quiet"]) == 0
+    assert (game.parent / "g.analysis.svg").exists()
+    assert list(elsewhere.iterdir()) == []  # nothing in the current folder
+
+
 def test_analyse_a_stored_game_keeps_the_analysis_in_the_library(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     data = tmp_path / "library"

@@ -132,15 +132,33 @@ def test_finished_game_and_go_while_searching() -> None:
     assert lines == ["info string error the game is over: South won (1.2)", "bestmove (none)"]
     e.send("position json " + json.dumps(obj) + " moves 3R 1L")
     assert "the game is already over" in e.until("info string error")[0]
+    errors = len([line for line in e.seen if line.startswith("info string error")])
     e.send("position initial")
     e.send("go infinite")
-    e.send("go depth 1")
-    e.send("position initial moves 7L*")
-    errors = [line for line in e.until("info string error position") if line.startswith("info string error")]
-    assert errors[0].endswith("go: a search is running (send stop first)")
-    e.send("stop")
+    e.until("info depth 1")  # it is searching
+    e.send("go depth 1")  # UCI: a new go ends the running search (its bestmove first), then searches
     assert e.until("bestmove")[-1].split()[1] in legal_texts(core.initial())
+    assert e.until("bestmove")[-1].split()[1] in legal_texts(core.initial())
+    e.send("go infinite")
+    e.until("info depth 1")
+    e.send("position initial moves 7L*")  # ... and so does a new position
+    assert e.until("bestmove")[-1].split()[1] in legal_texts(core.initial())
+    e.send("go depth 1")
+    after = notation.parse_move(core.initial(), "7L*")[1]
+    assert e.until("bestmove")[-1].split()[1] in legal_texts(after)
+    assert len([line for line in e.seen if line.startswith("info string error")]) == errors  # none since
     assert not e.session.searching()
+
+
+def test_piped_script_with_two_searches_answers_both() -> None:
+    script = "position initial\ngo depth 2\nposition initial moves 7L*\ngo depth 2\n"
+    proc = subprocess.run([sys.executable, "-m", "bao_host.cli", "engine", "--hash-bits", "12"], input=script,
+                          capture_output=True, text=True, cwd=ROOT, timeout=WAIT)
+    assert proc.returncode == 0 and "error" not in proc.stdout, proc.stdout
+    best = [line.split()[1] for line in proc.stdout.splitlines() if line.startswith("bestmove")]
+    assert len(best) == 2, proc.stdout
+    assert best[0] in legal_texts(core.initial())
+    assert best[1] in legal_texts(notation.parse_move(core.initial(), "7L*")[1])
 
 
 def test_stop_ends_an_infinite_search_in_process() -> None:

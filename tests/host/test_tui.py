@@ -161,3 +161,52 @@ def test_a_pit_is_drawn_in_its_new_colour_when_only_its_led_changes(tmp_path: Pa
                              f"the pits drawn without {sorted(gone)}")
 
     asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def _bright_green(frame: bytes) -> list[int]:
+    """The pits lit as a shown move's start (guide._HINT, 0x00FF40 at any brightness)."""
+    return [p for p in range(32) if frame[3 * p] == 0 and frame[3 * p + 1] > 0
+            and frame[3 * p + 2] * 4 == frame[3 * p + 1] + 1]
+
+
+def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
+    # Issue #10: `c` lets the board's engine play North; its move is lit and sown by clicks like any other
+    # move, and `h` lights the engine's best move for South.
+    async def play() -> None:
+        with Store(tmp_path / "data") as st:
+            lg = Logger(st)
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                await pilot.press("c")
+                await _until(pilot, lambda: "the computer plays North, level 1" in _messages(app), "level 1")
+                p = board.runner.position
+                move, _ = notation.parse_move(p, T1994.plies[0], notation.DONKERS)
+                for pit in activations(p, move):
+                    await pilot.click(f"#pit-{pit}")
+                await _until(pilot, lambda: len(lg.view.plies) == 1 and bool(_bright_green(board.leds())),
+                             "the computer's move lit")
+                q = board.runner.position
+                codes = board.runner.board.app.rec.codes  # the firmware follows the computer's move only
+                assert len(codes) == 1
+                lit = [m for m, _ in core.legal_moves(q) if m == codes[0]]
+                assert activations(q, lit[0])[0] in _bright_green(board.leds())  # its start, lit
+                for pit in activations(q, lit[0]):
+                    await pilot.click(f"#pit-{pit}")
+                await _until(pilot, lambda: len(lg.view.plies) == 2, "the computer's move stored")
+                await pilot.press("h")
+                await _until(pilot, lambda: core.SOUTH in [x >> 4 for x in _bright_green(board.leds())],
+                             "the hint lit on South's side")
+                hint = board.runner.board.app.rec.hint
+                assert hint >= 0 and board.runner.position.to_move == core.SOUTH
+                for _ in range(4):  # levels 2, 3, 4, then the host's engine (through SHOW)
+                    await pilot.press("c")
+                await _until(pilot, lambda: "the host's engine plays North" in _messages(app), "the host's engine")
+                p = board.runner.position
+                for pit in activations(p, core.legal_move_codes(p)[0]):
+                    await pilot.click(f"#pit-{pit}")
+                await _until(pilot, lambda: len(lg.view.plies) == 3 and board.runner.board.app.rec.hint >= 0,
+                             "the host's move shown")
+                assert len(board.runner.board.app.rec.codes) == 1  # the board follows the host's move only
+                await pilot.press("q")
+
+    asyncio.run(asyncio.wait_for(play(), 180))

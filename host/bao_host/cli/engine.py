@@ -94,8 +94,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     for s in result.players:
         out.print(f"{s.side} ({s.name}): {s.moves} moves, average loss {s.average_loss:.2f} seeds, "
                   f"?! {s.marks['?!']}, ? {s.marks['?']}, ?? {s.marks['??']}", soft_wrap=True)
+    game = Path(args.game)  # a file's graph goes next to the file, not into the current folder
     svg_path = Path(args.svg) if args.svg else (
-        Path(str(sidecar) + ".analysis.svg") if sidecar else Path(Path(args.game).stem + ".analysis.svg"))
+        Path(str(sidecar) + ".analysis.svg") if sidecar else game.with_name(game.stem + ".analysis.svg"))
     try:
         svg_path.write_text(analysis.svg(result), encoding="utf-8")
         out.print(f"graph written to {svg_path}", soft_wrap=True)
@@ -145,7 +146,7 @@ def register(sub: Any) -> None:
     p.add_argument("game", metavar="GAME|FILE", help="a transcript file, or a stored game's number or key")
     add_limits(p, 300)
     p.add_argument("--svg", metavar="FILE", help="write the graph here (default: next to a stored game in the "
-                   "library, or NAME.analysis.svg in the current folder for a file)")
+                   "library, or NAME.analysis.svg next to a file NAME.txt)")
     p.add_argument("--json", metavar="FILE", help="also write the analysis as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--data", metavar="DIR", default=None, help="data directory of the game store")

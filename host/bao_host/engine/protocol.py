@@ -134,23 +134,19 @@ class EngineSession:
                 self.write(f"id name {NAME}")
                 self.write("bao ok")
             elif cmd in ("newgame", "ucinewgame"):
-                self._idle(cmd)
+                self.stop()
                 self.engine.clear()
             elif cmd == "position":
-                self._idle(cmd)
+                self.stop()  # UCI: a new position or search ends the running one (its bestmove first)
                 self.position = parse_position(args)
             elif cmd == "go":
-                self._idle(cmd)
+                self.stop()
                 self._go(parse_go(args))
             else:
                 raise ProtocolError(f"unknown command {cmd!r} (position, go, stop, isready, newgame, quit)")
         except ProtocolError as e:
             self.write(f"info string error {e}")
         return True
-
-    def _idle(self, cmd: str) -> None:
-        if self.searching():
-            raise ProtocolError(f"{cmd}: a search is running (send stop first)")
 
     def _go(self, limits: dict[str, int]) -> None:
         p = self.position

@@ -14,6 +14,7 @@ from typing import Protocol
 from bao import core
 
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
+from bao_host.engine.opponent import HostOpponent
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
 
@@ -43,6 +44,15 @@ class BoardAdapter(Protocol):
 
     def set_mode(self, mode: str) -> None: ...
 
+    def computer(self, side: str, level: int) -> None:
+        """The board's engine plays side ("S", "N"; "" for nobody) at level 1..4 (docs/leds.md); level 5:
+        the host's engine plays it, through SHOW."""
+        ...
+
+    def hint(self) -> None:
+        """Light the engine's best move for the player to move."""
+        ...
+
     def poll(self) -> list[str]:
         """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
         ...
@@ -59,6 +69,7 @@ class SimBoard:
         self.session = session
         self.msgs: list[str] = []
         self._phase = -1
+        self.host_engine: HostOpponent | None = None  # the host's engine playing the computer's side
 
     def leds(self) -> bytes:
         return self.runner.leds()
@@ -82,6 +93,18 @@ class SimBoard:
     def set_mode(self, mode: str) -> None:
         self.session.mode(mode)
 
+    def computer(self, side: str, level: int) -> None:
+        self.host_engine = HostOpponent(core.NORTH if side == "N" else core.SOUTH) if side and level > 4 else None
+        if self.host_engine is not None:
+            self.session.command("CPU", self.host_engine.cpu_command())
+        else:
+            self.session.command("CPU", f"{side} {level}" if side else "off")
+
+    def hint(self) -> None:
+        r = self.session.command("HINT")
+        if r is not None and not r.ok:
+            self.msgs.append(f"no hint now: {r.payload}")
+
     def guidance(self, phase: int, p: core.Position) -> str:
         from baoboard import recogniser as R
 
@@ -101,6 +124,10 @@ class SimBoard:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
         ph = self.runner.phase
+        if self.host_engine is not None:
+            text = self.host_engine.answer(self.runner.position, ph)
+            if text is not None:
+                self.session.command("SHOW", text)
         if ph != self._phase:
             self._phase = ph
             self.msgs.append(self.guidance(ph, self.runner.position))

@@ -71,6 +71,10 @@ choices; white: the next pit to drop into; red: the opponent's pit to empty; cya
 amber: stop in the house or play it by lifting it; pink: that was not part of a legal move).
 
 Keys:  n new game   r ruleset   m mode (teach, play, silent)   u undo   ? help   q quit
+       c play the computer (it plays North; again: level 2, 3, 4, the host's engine, then two players)
+       h hint (bright green: the engine's best move for the side to move)
+When the computer is to move, its move lights bright green (start) with the pit of its first seed:
+sow it for the computer, pit by pit, as the LEDs show.
 
 Every move the board reports is checked again and stored in the game library (`bao games`).
 """
@@ -100,6 +104,8 @@ class BaoApp(App[int]):
         Binding("r", "ruleset", "ruleset"),
         Binding("m", "mode", "mode"),
         Binding("u", "undo", "undo"),
+        Binding("c", "computer", "computer"),
+        Binding("h", "hint", "hint"),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -114,6 +120,7 @@ class BaoApp(App[int]):
         self.tick = tick
         self.ruleset = core.ZANZIBAR
         self.mode = "teach"
+        self.level = 0  # the computer's level (it plays North), 0: two players
         self._shown_messages = 0
         self._last_frame: bytes = b""
         self._last_counts: list[int] = []
@@ -232,6 +239,18 @@ class BaoApp(App[int]):
 
     def action_undo(self) -> None:
         self.board.undo()
+
+    def action_computer(self) -> None:
+        """Play the computer (North): each press one level up, 1..4 (the board's engine), 5 (the host's),
+        then two players again."""
+        self.level = (self.level + 1) % 6
+        self.board.computer("N" if self.level else "", self.level)
+        self.query_one("#messages", Log).write_line(
+            "two players" if not self.level else "the host's engine plays North" if self.level == 5
+            else f"the computer plays North, level {self.level}")
+
+    def action_hint(self) -> None:
+        self.board.hint()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

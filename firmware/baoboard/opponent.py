@@ -1,0 +1,122 @@
+# "Play the computer" on the board (issue #10; docs/leds.md, "Playing the computer"): the engine's move for
+# the side the computer plays, lit for the player to sow for it, and hints. App.cpu_job loads this module
+# (and the engine, bao.engine) for one job and drops it after: the engine is not in the board's RAM between
+# its moves. The search runs in the scan loop, within a node limit (the level) and a time limit in the
+# board's own ticks (Pico time on a Pico); it feeds the watchdog as it goes.
+#   think(app, hint)        search app.p; light the move (hint) or make it the only move followed
+#   choose(app, side, now)  the gesture: the computer plays `side`, one level up (off after the last)
+#   setup(app, side, level, now)   the computer plays side (-1: nobody) at level (0: the host's engine)
+#   light(app, move, lead)  light a legal move of app.p (SHOW, think); lead: only that move is followed
+try:  # for the annotations only
+    from typing import Any
+
+    from baoboard.app import App
+except ImportError:
+    pass
+
+import gc
+
+from bao.core import IDENTITY, TO_MOVE, format_move
+
+from baoboard.compat import const
+from baoboard.recogniser import PIT, sequence
+
+LEVELS = const(4)
+# Nodes searched at each level 1..4, at most: a Pico searches about 360 nodes a second (docs/benchmarks.md,
+# Board engine), so about 0.3, 0.8, 1.7 and 3 s; and never longer than MOVETIME_MS of the board's ticks.
+NODES = (0, 100, 300, 600, 1200)
+MOVETIME_MS = const(3000)
+# Capture sequences followed past the horizon: 3, not the host's 6, for the board's small budgets. Captures are
+# compulsory and branch, so with 6 a depth-1 search takes 900 nodes (median; up to 6,000) and a budget that
+# ends inside depth 1 plays a move barely searched (70 % against greedy at 1,065 nodes); with 3 it takes 54
+# (at most 318 in 30 random positions) and 1,065 nodes score 40 of 40 (docs/benchmarks.md, Board engine).
+QDEPTH = const(3)
+_TT_SHARE = const(4)  # the table takes at most a quarter of the free heap (the rest: the search's lines)
+_TT_MIN_BITS = const(6)
+_TT_MAX_BITS = const(11)  # 2,048 slots: 16 KB on a Pico, in two 8 KB pieces
+
+
+def table_bits(free: int) -> int:
+    """The transposition table's size (2 ** bits slots) for `free` bytes of heap: two lists of
+    2 ** bits slots, a word each (4 bytes on a Pico, 8 on a 64-bit port)."""
+    word = 8 if _wide() else 4
+    bits = _TT_MIN_BITS
+    while bits < _TT_MAX_BITS and 2 * word << (bits + 1) <= free // _TT_SHARE:
+        bits += 1
+    return bits
+
+
+def _wide() -> bool:
+    import sys
+
+    return sys.maxsize > 1 << 32
+
+
+def think(a: "App", hint: bool) -> None:
+    """Search the board's position (the level's limits; a hint at the computer's level, or level 2 when it
+    plays nobody) and light the move found. Also tells the host: a CPU notice `MOVE nodes depth score`."""
+    gc.collect()
+    from bao.engine import Engine
+
+    level = a.level if a.cpu >= 0 and a.level else 2
+    p = a.p
+    try:
+        r = _search(a, Engine, level, QDEPTH, _TT_MAX_BITS)
+    except MemoryError:  # the heap in too many pieces for this search: the smallest table, a shallower one
+        r = _search(a, Engine, 1, 2, _TT_MIN_BITS)
+    if r.move is None:  # the game is over
+        return
+    light(a, r.move, not hint)
+    a.outbox.notice("HINT" if hint else "CPU", "%s %d %d %d" % (
+        format_move(r.move, p.d[TO_MOVE]), r.nodes, r.depth, r.score))
+
+
+def _search(a: "App", engine: "Any", level: int, qdepth: int, most: int) -> "Any":
+    """The search at a level's limits, with a table of what the heap leaves (a quarter of it; at most
+    2 ** most slots)."""
+    gc.collect()
+    free = gc.mem_free() if hasattr(gc, "mem_free") else 1 << 20  # type: ignore[attr-defined]
+    e = engine(tt_bits=min(most, table_bits(free)), qdepth=qdepth, clock=a.hw.ticks_ms)
+    return e.search(a.p, nodes=NODES[level], movetime=MOVETIME_MS, should_stop=a.hw.feed_watchdog)
+
+
+def light(a: "App", move: int, lead: bool) -> None:
+    """Light `move`, a legal move of a.p with its descriptive bits: its start (bright green) and the pit its
+    first seed goes to (the direction; a capture's pit in the namua stage). lead: the computer's move,
+    the only one the recogniser then follows (any other touch is flagged)."""
+    rec = a.rec
+    if lead:
+        rec.start(a.p, [move])
+    rec.hint = move & IDENTITY
+    seq = sequence(a.p, move)
+    rec.hint_to = -1
+    for e in seq:
+        if e & PIT != seq[0] & PIT:
+            rec.hint_to = e
+            break
+    a.dirty = True
+
+
+def setup(a: "App", side: int, level: int, now: int) -> None:
+    """The computer plays `side` (-1: nobody) at `level`; if it is its turn, it thinks at the end of the
+    step. The level is shown for a few seconds: that many front pits of the computer's side blink green."""
+    a.cpu = side
+    a.level = level
+    a.rec.hint = -1
+    a.boundary(a.p, now)  # the moves followed are all legal moves again, or the computer's turn begins
+    marks = bytearray(32)
+    if side >= 0:
+        for i in range(level if level else 8):
+            marks[(side << 4) + i] = 1
+    a.guide.set_restore(marks, now, 0x00FF40)
+
+
+def choose(a: "App", side: int, now: int) -> None:
+    """The gesture (one side's two back-row ends held 3 s): the computer plays the other side, level 1; held
+    again, one level up; after the last level, nobody."""
+    level = a.level + 1 if a.cpu == side and a.level else 1
+    if level > LEVELS:
+        side = -1
+        level = 1
+    setup(a, side, level, now)
+    a.outbox.notice("CPU", "off" if side < 0 else "%s %d" % ("SN"[side], level))

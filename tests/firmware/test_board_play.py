@@ -1,0 +1,181 @@
+# Playing the computer on the simulated board (issue #10; docs/leds.md, "Playing the computer"): the board's
+# engine answers the player's move, lights its move pit by pit as the player sows it, flags a wrong touch;
+# the gestures choose side and level and ask for a hint; the host's engine may play instead through SHOW.
+# Runs under pytest and on the MicroPython unix ports at a Pico-sized heap (make test-mp), where the engine
+# is loaded beside the whole board application for each search and dropped after it.
+import gc
+
+from bao.core import TO_MOVE, format_move, legal_move_codes
+from baoboard.recogniser import activations
+from board_util import board
+
+_BRIGHT_GREEN = 0x003F10  # guide._HINT at the default brightness (64/256)
+_B8, _B1, _b8, _b1 = 8, 15, 24, 31  # the back-row ends: South's B8, B1, North's b8, b1
+
+
+def _lit(hw):
+    return [i for i in range(32) if hw.rgb(i)]
+
+
+def _sow_for_computer(app, hw, hands):
+    """Carry out the move the board lights for the computer, checking before each touch that the pit to
+    touch is lit; returns the move."""
+    p = app.p
+    assert app.rec.codes and len(app.rec.codes) == 1  # only the computer's move is followed
+    m = app.rec.codes[0]
+    for k, pit in enumerate(activations(p, m)):
+        if k == 0:
+            assert hw.rgb(pit) == _BRIGHT_GREEN, (pit, hex(hw.rgb(pit)))
+        else:
+            assert hw.rgb(pit), (k, pit, _lit(hw))
+        hands.tap(pit)
+    return m
+
+
+def _play(app, hands, host, num):
+    """South plays its first legal move (a house decision answered by the host's STOP)."""
+    p = app.p
+    hands.perform(p, legal_move_codes(p)[0])
+    if app.rec.phase == 2:
+        host.command(num, "STOP")
+    hands.scan(2)
+    host.poll()
+
+
+def _hold(hands, host, pits, ms):
+    """Hold `pits` together for ms, then let go; the host acknowledges what the board reported."""
+    b = hands.board
+    for pit in pits:
+        b.set_pit(pit, True)
+    b.run(ms // hands.scan_ms, hands.scan_ms)
+    for pit in pits:
+        b.set_pit(pit, False)
+    b.run(4, hands.scan_ms)
+    host.poll()
+
+
+def test_computer_answers_and_is_sown_pit_by_pit():
+    app, hw, hands, host, st = board()
+    hands.scan(3)
+    host.command(1, "CPU", "N 1")
+    hands.scan(3)
+    host.poll()
+    assert host.replies[-1] == (1, "OK", "N 1") and app.cpu == 1
+    assert len(app.rec.codes) > 1  # South to move: every legal move is followed
+    free = 0
+    for ply in range(6):  # three moves each: South plays its first legal move, the computer answers
+        _play(app, hands, host, 10 + ply)
+        assert app.p.d[TO_MOVE] == 1 and app.rec.hint >= 0, app.rec.phase
+        mine = _sow_for_computer(app, hw, hands)
+        hands.scan(2)
+        host.poll()
+        assert app.p.d[TO_MOVE] == 0
+        assert host.moves()[-1] == format_move(mine, 1)  # reported as the move the board lit
+        if ply == 0 and hasattr(gc, "mem_free"):  # (the first search interned the engine's names for good)
+            gc.collect()
+            free = gc.mem_free()
+    moves = host.moves()
+    assert len(moves) == 12 and app.moves_done == 12, moves
+    if free:  # MicroPython: the engine is dropped after each search, the heap is back where it was
+        gc.collect()
+        assert gc.mem_free() >= free - 1024, (free, gc.mem_free())
+    st.close()
+
+
+def test_wrong_touch_during_the_computers_move_is_flagged():
+    app, hw, hands, host, st = board()
+    host.command(1, "CPU", "N 1")
+    hands.scan(3)
+    p = app.p
+    hands.perform(p, legal_move_codes(p)[0])
+    hands.scan(2)
+    host.poll()
+    m = app.rec.codes[0]
+    start = activations(app.p, m)[0]
+    other = [app.rec.first_pit(c) for c in legal_move_codes(app.p) if app.rec.first_pit(c) != start]
+    assert other  # another legal start for North: not the computer's move
+    before = bytes(app.p.d)
+    hands.tap(other[0])
+    host.poll()
+    ill = [e for e in host.events if e[1] == "ILLEGAL"]
+    assert ill and "the computer plays" in ill[-1][2], ill
+    assert app.rec.wrong_pit == other[0] and bytes(app.p.d) == before
+    assert app.rec.codes == [m]  # still only the computer's move
+    _sow_for_computer(app, hw, hands)
+    hands.scan(2)
+    host.poll()
+    assert len(host.moves()) == 2
+    st.close()
+
+
+def test_gesture_chooses_side_and_level_then_off():
+    app, hw, hands, host, st = board()
+    hands.scan(3)
+    _hold(hands, host, (_B8, _B1), 3100)  # South's back-row ends: the player plays South
+    assert (app.cpu, app.level) == (1, 1)
+    assert app.rec.phase == 0 and app.rec.wrong_pit < 0  # the hold's touches were no move
+    _hold(hands, host, (_B8, _B1), 3100)
+    assert (app.cpu, app.level) == (1, 2)
+    lit = _lit(hw)
+    hands.scan(40)  # the level blinks: two front pits of the computer's side
+    assert 16 in _lit(hw) + lit and 17 in _lit(hw) + lit
+    for _ in range(3):
+        _hold(hands, host, (_B8, _B1), 3100)
+    assert app.cpu == -1  # after level 4: nobody
+    _hold(hands, host, (_b8, _b1), 3100)  # North's ends: the player plays North, the computer South, to move
+    assert (app.cpu, app.level) == (0, 1)
+    hands.scan(2)
+    assert app.rec.codes and len(app.rec.codes) == 1 and app.rec.hint >= 0  # it has answered at once
+    host.poll()
+    assert host.count >= 1
+    st.close()
+
+
+def test_hint_gesture_lights_a_legal_start():
+    app, hw, hands, host, st = board()
+    hands.scan(3)
+    host.command(1, "MODE", "play")  # nothing lit between moves...
+    hands.scan(700)  # (past the 3 s the legal pits show after the mode change's flagged touches)
+    assert not [i for i in _lit(hw) if i not in (8, 15, 24, 31)]
+    _hold(hands, host, (_B8, _B1), 1500)  # ... until the hint
+    hands.scan(2)
+    hint = app.rec.hint
+    assert hint >= 0 and app.cpu == -1
+    starts = [m for m in legal_move_codes(app.p) if m & 63 == hint]
+    assert starts
+    start = app.rec.first_pit(starts[0])
+    assert hw.rgb(start) == _BRIGHT_GREEN
+    assert len(app.rec.codes) > 1  # a hint: the player may still play any legal move
+    p = app.p
+    hands.perform(p, starts[0])
+    hands.scan(2)
+    host.poll()
+    assert app.rec.hint < 0 and len(host.moves()) == 1
+    st.close()
+
+
+def test_host_engine_plays_through_show_and_hint_command():
+    app, hw, hands, host, st = board()
+    host.command(1, "CPU", "N 0")  # the host's engine: the board does not search
+    hands.scan(3)
+    p = app.p
+    hands.perform(p, legal_move_codes(p)[0])
+    hands.scan(2)
+    assert app.rec.hint < 0 and len(app.rec.codes) > 1
+    host.command(2, "SHOW", "5R")
+    host.command(3, "HINT")  # North is the computer's: no hint
+    hands.scan(3)
+    host.poll()
+    assert (2, "OK", "5R") in host.replies
+    assert host.replies[-1][:2] == (3, "ERR")
+    assert len(app.rec.codes) == 1  # the host's move only
+    _sow_for_computer(app, hw, hands)
+    hands.scan(2)
+    host.command(4, "HINT")
+    host.command(5, "CPU", "X 9")
+    hands.scan(3)
+    host.poll()
+    assert host.moves()[-1] == "5R"
+    assert (4, "OK", "") in host.replies and app.rec.hint >= 0
+    assert host.replies[-1][:2] == (5, "ERR")
+    st.close()
