@@ -3,10 +3,15 @@
 # the computer" (1.x-4.x), project rulings (G*, R*, M*: shared/rulings.md).
 #
 # A position is one bytearray (pits, stores, houses, side to move, takasia, result) plus its Rules.
+# The Malawi kuu games (M5-M25) reuse the Zanzibar fields: store = nemo left, house = kuu status,
+# takasia = the threatened pit of M18; they add must_capture (M19) and placing (M22).
 # Pits: index = side * 16 + ring, side 0 = South, 1 = North; ring 0..7 = front pits 1..8, ring 8..15 =
 # back pits 8..1, so ring + 1 is one step clockwise (G5). A_i faces a_(9-i): ring r faces ring 7 - r.
 # A move is a small int: ring | RIGHT (the direction letter is R) | PLAY (plays the house); legal_moves
-# adds descriptive bits (TAKASA, TAKASIA, _NAMUA: played in the namua stage).
+# adds descriptive bits (TAKASA, TAKASIA, _NAMUA: played in the namua stage). A drop of the advanced
+# placement (M22) is ring | take << 4 (take: 0, or 1..3 = which of the mover's occupied front pits faces
+# the pit he takes, M21) with the descriptive bits DROP and the taken pit's ring + 1 above TAKE_SHIFT:
+# only one kind of move is legal in a position, so identities stay within 6 bits (the engine's tables).
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -25,7 +30,9 @@ TO_MOVE = const(35)
 TAKASIA = const(36)  # ring of the side to move's takasia-ed front pit, or NONE
 WINNER = const(37)  # SOUTH, NORTH or NONE
 IN_HAND = const(38)  # seeds still in hand when a move ended the game half-way
-_SIZE = const(39)
+MUST = const(39)  # M19: ring of the opponent's front pit the side to move must capture first, or NONE
+PLACING = const(40)  # M22: seeds the side to move still has to place (advanced placement)
+_SIZE = const(41)
 NONE = const(255)
 
 # Move bits
@@ -36,6 +43,9 @@ IDENTITY = const(63)
 TAKASA = const(64)  # not a capture move
 MAKES_TAKASIA = const(128)
 _NAMUA = const(256)  # played in the namua stage (store seed first)
+DROP = const(512)  # a placement drop (M22)
+TAKE_SHIFT = const(10)  # DROP moves: (taken ring + 1) << TAKE_SHIFT when the drop takes a pit first (M21)
+TAKE_MASK = const(15)
 
 # Account steps: tuples whose first item is one of these; pits are global indices.
 STEP_STORE = const(1)  # (STEP_STORE, pit): a seed from the store into pit (2.2)
@@ -46,6 +56,10 @@ STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction
 STEP_RELAY = const(6)  # (STEP_RELAY, pit, n): endelea, lift n seeds and sow on (1.6)
 STEP_HOUSE = const(7)  # (STEP_HOUSE, pit, played): the house decision (2.5b)
 STEP_END = const(8)  # (STEP_END, pit, reason)
+# In the kuu games a step may carry one more item, the Malawi rule it follows ("M13"...), so that the
+# account says why; the board's recogniser reads the same kinds and ignores it. The placement (M20-M22)
+# is told with the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the
+# nemo as the first seed placed, STEP_SOW of one seed per later drop.
 
 # Why a move ended (STEP_END reasons, and the low bits of _play's status)
 END_EMPTY = const(0)  # last seed into an empty pit (1.5)
@@ -63,7 +77,10 @@ BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a r
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
-RULESETS = (ZANZIBAR, MALAWI)  # every ruleset the core plays; the host's choices come from here
+MALAWI_INTERMEDIATE = "malawi-intermediate"  # M5: the kuu and the nemo stage
+MALAWI_ADVANCED = "malawi-advanced"  # M5: the intermediate game after a free placement (M20-M22)
+RULESETS = (ZANZIBAR, MALAWI, MALAWI_INTERMEDIATE, MALAWI_ADVANCED)  # the host's choices come from here
+NEMO = const(20)  # M7: nemo in each store at the start of a kuu game
 
 
 class BaoError(ValueError):
@@ -100,13 +117,33 @@ class Rules:
         lone_kichwa: "str | None" = None,
         sow_bound: int = 10000,
         relay_limit: "int | None" = None,
+        kuu_twos: "list | tuple" = (6, 7),
+        threat_start: str = "front",
+        placement_capture: bool = True,
     ) -> None:
         if ruleset not in RULESETS:
             raise InvalidPositionError("unknown ruleset %r (%s)" % (str(ruleset)[:40], " or ".join(RULESETS)))
-        malawi = ruleset == MALAWI
+        malawi = ruleset != ZANZIBAR  # M1-M4 hold in every Malawi game
+        kuu = ruleset == MALAWI_INTERMEDIATE or ruleset == MALAWI_ADVANCED
         self.ruleset = ruleset
-        # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); Malawi has none (M1).
-        self.takasia = (not malawi) if takasia is None else bool(takasia) and not malawi
+        self.malawi = malawi
+        self.kuu = kuu  # M5-M19: the kuu, the nemo stage, the threatened pit
+        self.placement = ruleset == MALAWI_ADVANCED  # M20-M22
+        # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); the basic Malawi game has none
+        # (M1); the kuu games' threatened pit (M18) is their takasia.
+        self.takasia = (not malawi or kuu) if takasia is None else bool(takasia) and (not malawi or kuu)
+        # M7: the front pits holding the two 2s of the lost Figure 2 (ruling: 6 and 7, as Zanzibar R1).
+        if (not isinstance(kuu_twos, (list, tuple)) or len(kuu_twos) != 2 or kuu_twos[0] == kuu_twos[1]
+                or [k for k in kuu_twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
+            raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
+        self.kuu_twos = (min(kuu_twos), max(kuu_twos))
+        # M18: a threatened pit may start a takata when it is the only start the basic rules allow with the
+        # front row first ("front", ruling) or only when no pit of either row could ("any").
+        if threat_start not in ("front", "any"):
+            raise InvalidPositionError("option threat_start must be 'front' or 'any'")
+        self.threat_start = threat_start
+        # M21: the second player may take one pit before placing (ruling: optional, "can also"); False: no take.
+        self.placement_capture = bool(placement_capture)
         # R5: a capture move may stop in the owned house only with 6+ seeds (ruling); True: any count.
         self.house_stop_any_count = bool(house_stop_any_count)
         # R5: a mtaji-stage takasa does not stop in a still-owned house (ruling, 3.2); True: it does.
@@ -132,9 +169,11 @@ class Rules:
         base = Rules(self.ruleset)
         out = {}
         for key in ("takasia", "house_stop_any_count", "mtaji_takasa_house_stop", "infinite", "lone_kichwa",
-                    "sow_bound"):
+                    "sow_bound", "kuu_twos", "threat_start", "placement_capture"):
             if getattr(self, key) != getattr(base, key):
                 out[key] = getattr(self, key)
+        if "kuu_twos" in out:
+            out["kuu_twos"] = list(self.kuu_twos)  # JSON has no tuples
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -163,6 +202,7 @@ class Position:
             d = bytearray(_SIZE)
             d[TAKASIA] = NONE
             d[WINNER] = NONE
+            d[MUST] = NONE
         self.d = d
         self.rules = rules or rules_for(ZANZIBAR)
 
@@ -198,6 +238,26 @@ class Position:
     def seeds(self, pit: int) -> int:
         return self.d[pit]
 
+    @property
+    def must_capture(self) -> "int | None":
+        """M19: global index of the opponent's pit the side to move must capture first, or None."""
+        t = self.d[MUST]
+        return None if t == NONE else ((self.d[TO_MOVE] ^ 1) << 4) + t
+
+    @property
+    def placing(self) -> int:
+        """M22: seeds the side to move still has to place (0 outside the advanced placement)."""
+        return self.d[PLACING]
+
+    def stage(self) -> str:
+        """The side to move's stage, derived (M8, M22): "placement", "nemo" / "namua", or "mtaji"."""
+        d = self.d
+        if _placing(self):
+            return "placement"
+        if d[STORE + d[TO_MOVE]]:
+            return "nemo" if self.rules.kuu else "namua"
+        return "mtaji"
+
     def in_namua(self, side: "int | None" = None) -> bool:
         """R2: a side is in the namua stage while its store is not empty."""
         return self.d[STORE + (self.d[TO_MOVE] if side is None else side)] > 0
@@ -217,11 +277,21 @@ class Position:
 
 
 def initial(ruleset: str = ZANZIBAR, rules: "Rules | None" = None, first: int = SOUTH) -> Position:
-    """The start position: R1 (Zanzibar) or M1 (Malawi: 2 seeds everywhere; `first` chosen by lot)."""
+    """The start position: R1 (Zanzibar), M1 (Malawi: 2 seeds everywhere; `first` chosen by lot) or M7
+    (the kuu games: kuu 8, two 2s, 20 nemo each; `first` by lot)."""
     rules = rules or rules_for(ruleset)
     p = Position(None, rules)
     d = p.d
-    if rules.ruleset == MALAWI:
+    if rules.kuu:
+        for side in (SOUTH, NORTH):
+            base = side << 4
+            d[base + 4] = 8  # M6, M7: the kuu, front pit 5
+            d[base + rules.kuu_twos[0] - 1] = 2
+            d[base + rules.kuu_twos[1] - 1] = 2
+            d[STORE + side] = NEMO
+        d[HOUSE] = 3
+        d[TO_MOVE] = first
+    elif rules.ruleset == MALAWI:
         for i in range(32):
             d[i] = 2
         d[TO_MOVE] = first
@@ -283,6 +353,11 @@ def format_move(move: int, side: int, dialect: str = DONKERS) -> str:
     left, right, house = _marks(dialect)
     r = move & RING
     out = ""
+    if move & DROP:  # M22, M25: "@A4", the second player's first drop "xA3@a4"
+        t = (move >> TAKE_SHIFT) & TAKE_MASK
+        if t:
+            out = "x" + pit_name(((side ^ 1) << 4) + t - 1)
+        return out + "@" + pit_name((side << 4) + r)
     if move & _NAMUA:
         out = str(r + 1)
         if move & TAKASA or 1 < r < 6:
@@ -324,7 +399,10 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
     r = move & RING
     right = move & RIGHT
     namua = d[STORE + s] > 0
+    kuu = rules.kuu
     house_rules = namua or rules.mtaji_takasa_house_stop
+    # 2.5b: the house stops a namua sowing with 6+ seeds; M12, M15: the kuu with status whatever it holds
+    house_min = 0 if kuu else 6
     takasia = d[TAKASIA]
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
@@ -339,7 +417,21 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
         else:
             direction = 1 if right else -1
-            if r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
+            if kuu and r == 4 and d[HOUSE] & hbit:
+                # M13: the lone kuu is taxed two seeds; M14: with exactly 8 before the nemo all 9 are sown
+                if d[me + 4] == 9:
+                    hand = 9
+                    d[me + 4] = 0
+                    if rec is not None:
+                        rec.append((STEP_LIFT, me + 4, 9, "M14"))
+                else:
+                    hand = 2
+                    d[me + 4] -= 2
+                    if rec is not None:
+                        rec.append((STEP_TAX, me + 4, 2, "M13"))
+                if not d[me + 4]:
+                    d[HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
+            elif r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
                 hand = 2  # 2.4b, R4: the 2-seed tax; the house stays owned
                 d[me + 4] -= 2
                 if rec is not None:
@@ -360,6 +452,8 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         if 2 <= hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
             e = (r + direction * hand) & 15
             capturing = e < 8 and d[me + e] > 0 and d[op + 7 - e] > 0
+        if kuu and not capturing:
+            d[HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
         if rec is not None:
             rec.append((STEP_LIFT, me + r, hand))
     while True:
@@ -392,8 +486,8 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             d[t] = 0
             if pos == 3:
                 d[HOUSE] &= ~(1 << o)  # 2.5a: the opponent's house is emptied
-            if not namua:
-                d[HOUSE] = 0  # R6: the first capture of the mtaji stage ends both houses
+            if not namua and not kuu:
+                d[HOUSE] = 0  # R6: the first capture of the mtaji stage ends both houses (not M17)
             if pos < 2 or (pos < 6 and (direction == 1 or (direction == 0 and not right))):
                 k, direction = 0, 1  # 1.4a/b, R3: from the left kichwa (pit 1) clockwise
             else:
@@ -409,22 +503,23 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             pos = (k - direction) & 15
             hand = n
             continue
-        if pos == 4 and d[HOUSE] & hbit and house_rules and (c >= 6 or (capturing and rules.house_stop_any_count)):
+        if pos == 4 and d[HOUSE] & hbit and house_rules and (
+                c >= house_min or (capturing and rules.house_stop_any_count)):
             if not capturing:
                 if rec is not None:
-                    rec.append((STEP_END, me + 4, END_HOUSE))
-                return END_HOUSE  # 2.5b(1), R5
+                    rec.append((STEP_END, me + 4, END_HOUSE, "M12") if kuu else (STEP_END, me + 4, END_HOUSE))
+                return END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
             if not move & PLAY:
                 if rec is not None:
-                    rec.append((STEP_HOUSE, me + 4, 0))
-                    rec.append((STEP_END, me + 4, END_HOUSE_STOP))
-                return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2)
+                    rec.append((STEP_HOUSE, me + 4, 0, "M15") if kuu else (STEP_HOUSE, me + 4, 0))
+                    rec.append((STEP_END, me + 4, END_HOUSE_STOP, "M15") if kuu else (STEP_END, me + 4, END_HOUSE_STOP))
+                return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2); M15: sleep or relay the kuu
             if rec is not None:
-                rec.append((STEP_HOUSE, me + 4, 1))
+                rec.append((STEP_HOUSE, me + 4, 1, "M15") if kuu else (STEP_HOUSE, me + 4, 1))
         elif pos == takasia and not capturing:
             if rec is not None:
-                rec.append((STEP_END, me + pos, END_TAKASIA))
-            return END_TAKASIA  # 4.1b
+                rec.append((STEP_END, me + pos, END_TAKASIA, "M18") if kuu else (STEP_END, me + pos, END_TAKASIA))
+            return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
         yield pos if direction > 0 else pos | 16
         # 1.6: endelea
         hand = c
@@ -515,9 +610,76 @@ def _sleep_at(p: Position, move: int, status: int) -> int:
     return first if first < b else b
 
 
+def _placing(p: Position) -> bool:
+    """M22: the side to move is placing: it has seeds left to place, or (advanced game) all 20 nemo."""
+    d = p.d
+    return p.rules.placement and (d[PLACING] > 0 or d[STORE + d[TO_MOVE]] == NEMO)
+
+
+def _take_ring(d: bytearray, me: int, k: int) -> int:
+    """M21: the opponent's ring facing the mover's k-th occupied front pit (k = 1..3), or NONE for k = 0."""
+    if not k:
+        return NONE
+    for r in range(8):
+        if d[me + r]:
+            k -= 1
+            if not k:
+                return 7 - r
+    return NONE
+
+
+def _drop(p: Position, move: int, rec: "list | None") -> None:
+    """One ply of the advanced placement (M20-M22) on p.d in place. The first drop lifts the mover's seeds
+    outside the kuu, takes the pit chosen (M21, second player), and places the nemo; each later drop
+    places one seed in hand. The turn passes when none is left."""
+    d = p.d
+    s = d[TO_MOVE]
+    me = s << 4
+    op = me ^ 16
+    r = move & RING
+    if d[PLACING]:
+        d[me + r] += 1
+        d[PLACING] -= 1
+        if rec is not None:
+            rec.append((STEP_SOW, me + r, 1, 1, "M22"))
+    else:
+        t = _take_ring(d, me, (move >> 4) & 3)  # faces an occupied pit before the lift (M21)
+        n = 0
+        for i in range(16):
+            if i != 4 and d[me + i]:
+                if rec is not None:
+                    rec.append((STEP_LIFT, me + i, d[me + i], "M20"))
+                n += d[me + i]
+                d[me + i] = 0
+        if t != NONE:
+            k = d[op + t]
+            if rec is not None:
+                rec.append((STEP_LIFT, op + t, k, "M21"))
+            n += k
+            d[op + t] = 0
+            if t == 4:
+                d[HOUSE] &= ~(1 << (op >> 4))  # M16: the opponent's kuu is emptied
+            if _front_empty(d, op):  # M23: only with kuu_twos holding pit 4
+                d[WINNER] = s
+                d[IN_HAND] = n
+                return
+        d[STORE + s] -= 1
+        d[me + r] += 1
+        if rec is not None:
+            rec.append((STEP_STORE, me + r, "M20"))
+        d[PLACING] = n
+    if not d[PLACING]:
+        d[TO_MOVE] = s ^ 1
+
+
 def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
-    the opponent to move. An illegal never-ending move gives status END_INFINITE."""
+    the opponent to move (in the placement, once the mover has placed every seed). An illegal
+    never-ending move gives status END_INFINITE."""
+    if p.rules.placement and _placing(p):
+        child = p.copy()
+        _drop(child, move, rec)
+        return child, END_EMPTY
     child = p.copy()
     status = _run(child, move, rec)
     if status & END_MASK == END_INFINITE:
@@ -528,6 +690,10 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
             del rec[:]
         status = _run(child, move, rec, _sleep_at(p, move, status))
     d = child.d
+    if p.rules.kuu:
+        # M19: the threatened pit, still occupied (not started from, M18), must be captured first next
+        t = d[TAKASIA]
+        d[MUST] = t if t != NONE and d[WINNER] == NONE and d[(d[TO_MOVE] << 4) + t] else NONE
     d[TO_MOVE] ^= 1
     d[TAKASIA] = NONE
     return child, status & 255
@@ -542,8 +708,11 @@ def _capture_starts(p: Position) -> "list[int]":
     op = (s ^ 1) << 4
     out = []  # type: list[int]
     if d[STORE + s]:
+        ban = NONE
+        if p.rules.kuu and d[HOUSE] == 3 and d[op + 3]:
+            ban = 3  # M11: not the opponent's kuu first while the own kuu faces seeds
         for r in range(8):
-            if d[me + r] and d[op + 7 - r]:
+            if d[me + r] and d[op + 7 - r] and r != ban:
                 if r < 2:
                     out.append(r)  # 1.4b: forced to the left kichwa, written L
                 elif r > 5:
@@ -552,12 +721,13 @@ def _capture_starts(p: Position) -> "list[int]":
                     out.append(r)
                     out.append(r | RIGHT)
         return out
+    must = d[MUST]  # M19: only captures whose first captured pit is this one
     for r in range(16):
         n = d[me + r]
         if 2 <= n <= 15:
             for right in (0, RIGHT):
                 e = (r + ring_direction(r, right) * n) & 15
-                if e < 8 and d[me + e] and d[op + 7 - e]:
+                if e < 8 and d[me + e] and d[op + 7 - e] and (must == NONE or must == 7 - e):
                     out.append(r | right)
     return out
 
@@ -570,6 +740,10 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
     me = s << 4
     out = []  # type: list[int]
     namua = d[STORE + s] > 0
+    kuu = rules.kuu
+    owned = d[HOUSE] & (1 << s)
+    if kuu and owned and not namua and d[me + 4] > 1:
+        return [4, 4 | RIGHT] if front else out  # M17: the first takata of the second stage is the kuu's
     filled = 0
     multi = 0
     for r in range(8):
@@ -577,6 +751,11 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
             filled += 1
             if d[me + r] > 1:
                 multi += 1
+    if kuu and namua and owned:
+        if filled == 1:
+            return [4, 4 | RIGHT] if front else out  # M13, M14: the lone kuu is taxed (or sown whole)
+        if d[me + 4] > 1:
+            multi -= 1  # M12: the singleton rule does not count the kuu with status
     if not front:
         if namua:
             return out  # 2.4: namua takasa never starts on the back row
@@ -585,26 +764,39 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
                 out.append(r)
                 out.append(r | RIGHT)
         return out
-    owned = d[HOUSE] & (1 << s)
+    takasia = d[TAKASIA]
     for r in range(8):
         n = d[me + r]
         if not n:
             continue
         if namua:
-            if r == 4 and owned and n >= 6 and filled > 1:
+            if kuu:
+                if r == 4 and owned:
+                    continue  # M12: no takata from the kuu with status
+                if n == 1 and multi:
+                    continue  # M12: a singleton only when no other front pit holds 2+
+            elif r == 4 and owned and n >= 6 and filled > 1:
                 continue  # 2.4b
-            if n == 1 and not owned and multi:
+            elif n == 1 and not owned and multi:
                 continue  # 2.4c
         else:
             if n < 2:
                 continue  # 3.3
-            if r == d[TAKASIA]:
+            if r == takasia and not kuu:
                 continue  # 4.1
         lone_kichwa = filled == 1 and (r == 0 or r == 7) and rules.lone_kichwa == "forbidden"
         if not (lone_kichwa and r == 0):
             out.append(r)  # L
         if not (lone_kichwa and r == 7):
             out.append(r | RIGHT)  # 2.4a, 3.5b: not towards the back row
+    if kuu and takasia != NONE and not namua:
+        # M18: no takata from the threatened pit unless it is the only start the basic rules allow
+        others = False
+        for m in out:
+            if m & RING != takasia:
+                others = True
+        if others or (rules.threat_start == "any" and _takasa_starts(p, False)):
+            out = [m for m in out if m & RING != takasia]
     return out
 
 
@@ -636,10 +828,38 @@ def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -
     return out
 
 
+def _drops(p: Position, keep: bool) -> list:
+    """M20-M22: the placement's plies: a drop into any of the mover's 16 pits, and before the second
+    player's first drop, optionally the take of one opponent pit facing an occupied front pit (M21)."""
+    d = p.d
+    s = d[TO_MOVE]
+    me = s << 4
+    op = me ^ 16
+    takes = [0]
+    if not d[PLACING] and p.rules.placement_capture and d[STORE + (s ^ 1)] != NEMO:
+        k = 0
+        for r in range(8):
+            if d[me + r]:
+                k += 1
+                if d[op + 7 - r] and k < 4:
+                    takes.append((k << 4) | ((8 - r) << TAKE_SHIFT))
+    out = []  # type: list
+    for t in takes:
+        for r in range(16):
+            m = r | t | DROP
+            if keep:
+                out.append((m, play_raw(p, m)[0]))
+            else:
+                out.append(m)
+    return out
+
+
 def _generate(p: Position, keep: bool) -> list:
     d = p.d
     if d[WINNER] != NONE:
         return []
+    if p.rules.placement and _placing(p):
+        return _drops(p, keep)
     s = d[TO_MOVE]
     namua = d[STORE + s] > 0
     out = _finite_captures(p, False, keep)  # 1.7a: captures are compulsory
@@ -678,6 +898,8 @@ def _takasia_pit(child: Position) -> int:
     """R8 / 4.1: after X's mtaji takasa, Y (to move in child) has no capture and X, if to move, could
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
     Returns Y's ring or NONE."""
+    if child.rules.kuu:
+        return _threat_pit(child)
     if _finite_captures(child, True):
         return NONE
     d = child.d
@@ -713,6 +935,35 @@ def _takasia_pit(child: Position) -> int:
         return NONE  # 4.1a: the only occupied front pit
     if multi == 1 and d[ybase + target] > 1:
         return NONE  # 4.1a: the only front pit with 2+ seeds
+    return target
+
+
+def _threat_pit(child: Position) -> int:
+    """M18: after X's second-stage takata, Y (to move in child) has no capture and every capture move
+    X could make captures first in one and the same front pit of Y: that pit is threatened (no exception,
+    unlike R8). Returns Y's ring or NONE."""
+    d = child.d
+    if d[STORE] or d[STORE + 1] or _finite_captures(child, True):
+        return NONE
+    x_view = child.copy()
+    xd = x_view.d
+    y = xd[TO_MOVE]
+    xd[TO_MOVE] = y ^ 1
+    xd[MUST] = NONE
+    xd[TAKASIA] = NONE
+    xme = (y ^ 1) << 4
+    check = child.rules.infinite != "sleep"  # a sleeping move is legal (M24): nothing to check
+    target = NONE
+    for m in _capture_starts(x_view):
+        r = m & RING
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
+        if t == target:
+            continue
+        if check and play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
+            continue
+        if target != NONE:
+            return NONE
+        target = t
     return target
 
 
@@ -769,7 +1020,7 @@ def perft(p: Position, depth: int) -> int:
 def seed_total(p: Position) -> int:
     """All 64 seeds: pits, stores and seeds in hand (an invariant)."""
     d = p.d
-    t = d[STORE] + d[STORE + 1] + d[IN_HAND]
+    t = d[STORE] + d[STORE + 1] + d[IN_HAND] + d[PLACING]
     for i in range(32):
         t += d[i]
     return t
