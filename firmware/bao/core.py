@@ -412,7 +412,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            rec.append((STEP_STORE, me + r))
+            rec.append((STEP_STORE, me + r, "M9") if kuu else (STEP_STORE, me + r))
         if d[op + 7 - r]:
             capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
         else:
@@ -493,7 +493,10 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             else:
                 k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
             if rec is not None:
-                rec.append((STEP_CAPTURE, t, n, me + k, direction))
+                if kuu and namua:
+                    rec.append((STEP_CAPTURE, t, n, me + k, direction, "M10"))
+                else:
+                    rec.append((STEP_CAPTURE, t, n, me + k, direction))
             if _front_empty(d, op):
                 if rec is not None:
                     rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))

@@ -5,15 +5,22 @@
 # the captured seeds go in from (L = pit 1, R = pit 8) and is omitted where the kichwa is forced (1.4b).
 # Writing a move (format_move, the dialects) is in bao.core, which the board loads anyway, so that the board
 # needs no bao.notation for the moves it reports; re-exported here, the notation's one place.
+# The kuu games (M25): nemo moves are written as namua moves; a placement drop is "@A4", the second player's
+# first drop "xA3@a4" (takes A3 first, M21); a transcript writes a player's placement as one token, its
+# plies concatenated ("@A4@A3@A3@B1@A5"), and Transcript.plies holds them one ply each.
 from bao.core import DIALECTS as DIALECTS
 from bao.core import DONKERS as DONKERS
 from bao.core import (
+    DROP,
     IDENTITY,
     MAKES_TAKASIA,
     NONE,
     PLAY,
     RIGHT,
+    RING,
     STORE,
+    TAKE_MASK,
+    TAKE_SHIFT,
     TAKASA,
     TO_MOVE,
     WINNER,
@@ -21,8 +28,12 @@ from bao.core import (
     NotationError,
     Position,
     _marks,
+    _placing,
     find_move,
+    legal_move_codes,
     outcome,
+    pit_index,
+    play,
 )
 from bao.core import KIBA as KIBA
 from bao.core import format_move as format_move
@@ -77,13 +88,52 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
     return ParsedMove(row, pit, letter, takasa, play)
 
 
+def parse_drop(text: str) -> "tuple[int, int]":
+    """Syntax of a placement drop (M25): "@A4" -> (-1, pit), "xA3@a4" -> (taken pit, pit), global indices."""
+    s = text.strip()
+    taken = -1
+    if s[:1] in ("x", "X"):
+        taken = pit_index(s[1:3])
+        s = s[3:]
+    if s[:1] != "@" or len(s) != 3:
+        raise NotationError("%r: a drop is @pit, or xpit@pit for the second player's first (M25)" % (_short(text),))
+    return taken, pit_index(s[1:])
+
+
+def _find_drop(p: Position, text: str) -> "tuple[int, Position]":
+    taken, pit = parse_drop(text)
+    d = p.d
+    side = d[TO_MOVE]
+    if not _placing(p):
+        raise IllegalMoveError("M22: %s is not placing: only the advanced game's placement drops seeds" % (
+            "South" if side == 0 else "North"), "M22")
+    if pit >> 4 != side:
+        raise IllegalMoveError("M20: %s places in his own 16 pits, not in %s" % (
+            "South" if side == 0 else "North", text.strip()[-2:]), "M20")
+    want_take = 0 if taken < 0 else (taken & 15) + 1
+    for m in legal_move_codes(p):
+        if m & RING == pit & 15 and (m >> TAKE_SHIFT) & TAKE_MASK == want_take:
+            return m, play(p, m)
+    if d[PLACING]:
+        raise IllegalMoveError("M21: a pit is taken only before the first seed is placed", "M21")
+    raise IllegalMoveError("M21: %s cannot be taken: the second player takes one opponent front pit facing an "
+                           "occupied front pit of his own, before placing" % (text.strip()[1:3],), "M21")
+
+
 def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Position]":
     """Read a move in position p: returns the legal (move, child). NotationError for unreadable text,
     IllegalMoveError (citing the rule) for a move the rules do not allow here."""
-    pm = parse_text(text, dialect)
     d = p.d
+    if "@" in text:
+        if d[WINNER] != NONE:
+            raise IllegalMoveError("1.2: the game is over", "1.2")
+        return _find_drop(p, text)
+    pm = parse_text(text, dialect)
     if d[WINNER] != NONE:
         raise IllegalMoveError("1.2: the game is over", "1.2")
+    if _placing(p):
+        raise IllegalMoveError("M22: %s is placing: each ply drops one seed, written @pit" % (
+            "South" if d[TO_MOVE] == 0 else "North"), "M22")
     side = d[TO_MOVE]
     namua = d[STORE + side] > 0
     front = "A" if side == 0 else "a"
@@ -114,12 +164,53 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if not pm.takasa and m & TAKASA:
         raise IllegalMoveError("1.7: %s is a takasa (no capture): write it with '*'" % (text.strip(),), "1.7")
     if pm.takasa == 2 and not m & MAKES_TAKASIA:
-        raise IllegalMoveError("4.1: %s makes no takasia: write it with one '*'" % (text.strip(),), "4.1")
+        rule = "M18" if p.rules.kuu else "4.1"
+        raise IllegalMoveError("%s: %s makes no %s: write it with one '*'" % (
+            rule, text.strip(), "threatened pit" if p.rules.kuu else "takasia"), rule)
     return entry
 
 
 def same_move(a: int, b: int) -> bool:
-    return a & IDENTITY == b & IDENTITY
+    return a & IDENTITY == b & IDENTITY and a & DROP == b & DROP
+
+
+def split_plies(word: str) -> list:
+    """A transcript token as plies: a placement token ("@A4@A3", "xA3@a4@a4") holds one ply per drop."""
+    if "@" not in word:
+        return [word]
+    out = []
+    i = 0
+    while i < len(word):
+        j = word.find("@", i + 1)
+        if word[i] in "xX" and j >= 0:
+            j = word.find("@", j + 1)  # "xA3@a4": the take and the first drop are one ply
+        if j < 0:
+            j = len(word)
+        out.append(word[i:j])
+        i = j
+    return out
+
+
+def _drop_side(ply: str) -> str:
+    """"S" or "N" for a drop (the case of the pit it places in), "" for any other ply."""
+    k = ply.rfind("@")
+    if k < 0 or k + 1 >= len(ply):
+        return ""
+    return "S" if ply[k + 1] in "AB" else "N"
+
+
+def join_turns(plies: list) -> list:
+    """Plies as transcript tokens: a side's consecutive drops make one token (M22)."""
+    out = []  # type: list
+    last = ""
+    for ply in plies:
+        side = _drop_side(ply)
+        if side and side == last:
+            out[-1] += ply
+        else:
+            out.append(ply)
+        last = side
+    return out
 
 
 # Transcripts (G8)
@@ -140,6 +231,7 @@ def parse_transcript(text: str) -> Transcript:
     """Header lines `key: value`, then `N: south north;` per move number with an optional comment."""
     t = Transcript()
     expect = 1
+    half = False
     lineno = 0
     start = 0
     while start < len(text):  # line by line, not split(): the board's heap is small
@@ -164,7 +256,7 @@ def parse_transcript(text: str) -> Transcript:
         num = int(key)
         if num != expect:
             raise NotationError("line %d: move number %d, expected %d" % (lineno, num, expect))
-        if len(t.plies) % 2:
+        if half:
             raise NotationError("line %d: move %d follows a line with South's move only" % (lineno, num))
         semi = rest.find(";")
         comment = ""
@@ -174,7 +266,9 @@ def parse_transcript(text: str) -> Transcript:
         words = rest.split()
         if not 1 <= len(words) <= 2:
             raise NotationError("line %d: move %d must give South's move and North's move" % (lineno, num))
-        t.plies.extend(words)
+        for w in words:
+            t.plies.extend(split_plies(w))
+        half = len(words) == 1
         if comment:
             t.comments[num] = comment
         t.lines[num] = lineno
@@ -187,6 +281,7 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
     out = []
     for k in headers:
         out.append("%s: %s" % (k, headers[k]))
+    plies = join_turns(plies)
     for i in range(0, len(plies), 2):
         num = i // 2 + 1
         line = "%d: %s" % (num, " ".join(plies[i:i + 2]))
@@ -198,7 +293,8 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
 
 
 def rules_from_headers(headers: dict):  # type: ignore[no-untyped-def]
-    """Rules named by a transcript header: `ruleset: zanzibar|malawi`, `takasia: yes|no`."""
+    """Rules named by a transcript header: `ruleset: zanzibar|malawi|malawi-intermediate|malawi-advanced`,
+    `takasia: yes|no`."""
     from bao.core import Rules
 
     ruleset = headers.get("ruleset", "zanzibar").strip().lower() or "zanzibar"
@@ -241,14 +337,17 @@ def replay(t: Transcript, start: "Position | None" = None, dialect: str = DONKER
         start = initial(rules.ruleset, rules, first)
     positions = [start]
     p = start
+    turn = 0  # a placement is several plies of one turn (M22)
     for i in range(len(t.plies)):
         text = t.plies[i]
         side = p.d[TO_MOVE]
+        if i and side != positions[-2].d[TO_MOVE]:
+            turn += 1
         try:
             if p.d[WINNER] != NONE:
                 raise IllegalMoveError("1.2: the game is already over", "1.2")
             _, p = parse_move(p, text, dialect)
         except BaoError as e:
-            raise ReplayError(i // 2 + 1, side, text, str(e))
+            raise ReplayError(turn // 2 + 1, side, text, str(e))
         positions.append(p)
     return positions
