@@ -15,6 +15,7 @@ from bao.core import (
     IDENTITY,
     MAKES_TAKASIA,
     NONE,
+    PLACING,
     PLAY,
     RIGHT,
     RING,
@@ -144,6 +145,8 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if namua and pm.row == back:
         if outcome(p) is not None:  # a side with no legal move has lost: that comes first (1.2)
             raise IllegalMoveError("1.2: the game is over", "1.2")
+        if p.rules.kuu:
+            raise IllegalMoveError("M9: a nemo goes into an occupied front pit, not into the back row", "M9")
         raise IllegalMoveError("2.4: in the namua stage every move starts on the front row", "2.4")
     if not namua and not pm.row:
         raise NotationError("%r: a mtaji-stage move needs its row letter (%s or %s)" % (text, front, back))
