@@ -9,6 +9,8 @@
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
 # (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
 from bao.core import (
+    DROP,
+    PLACING,
     RING,
     STEP_CAPTURE,
     STEP_HOUSE,
@@ -72,8 +74,10 @@ class Sequence:
             out.append(st[1])
         elif k == STEP_LIFT:
             # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
-            # this pit, so the lift may come in the same hand movement
-            out.append(st[1] | LIFT | (OPT if self.namua else 0))
+            # this pit, so the lift may come in the same hand movement. The advanced placement's lifts
+            # (M20, M21: the pits emptied before the first drop) are gestures of their own.
+            placement = len(st) > 3 and (st[3] == "M20" or st[3] == "M21")
+            out.append(st[1] | LIFT | (OPT if self.namua and not placement else 0))
         elif k == STEP_TAX:
             out.append(st[1] | LIFT | OPT)  # 2.4b: two seeds out of the house, right after the store seed
         elif k == STEP_SOW:
@@ -146,9 +150,15 @@ class Recogniser:
         self.taps = 0
 
     def first_pit(self, move: int) -> int:
-        """The pit of a legal move's first activation: namua, the store seed's pit; mtaji, the lift."""
+        """The pit of a legal move's first activation: namua, the store seed's pit; mtaji, the lift; a
+        placement drop, the pit it drops into, or for the first (M20), the first pit it empties."""
         d = self.p.d  # type: ignore[attr-defined]
-        return (d[TO_MOVE] << 4) + (move & RING)
+        me = d[TO_MOVE] << 4
+        if move & DROP and not d[PLACING]:
+            for i in range(16):
+                if i != 4 and d[me + i]:
+                    return me + i
+        return me + (move & RING)
 
     def namua(self) -> bool:
         d = self.p.d  # type: ignore[attr-defined]

@@ -45,9 +45,13 @@ def status_line(p: core.Position) -> str:
     if w is not None:
         extra = f" ({p.in_hand} seeds still in hand)" if p.in_hand else ""
         return f"Game over: {SIDE_NAMES[w]} wins{extra}."
-    stage = "namua" if p.in_namua() else "mtaji"
+    stage = p.stage()  # namua / mtaji; the kuu games: placement / nemo / mtaji (M8, M22)
     t = p.takasia
-    tk = f"; {core.pit_name(t)} is takasia-ed" if t is not None else ""
+    tk = f"; {core.pit_name(t)} is {'threatened' if p.rules.kuu else 'takasia-ed'}" if t is not None else ""
+    if p.must_capture is not None:
+        tk += f"; must capture {core.pit_name(p.must_capture)} first"
+    if p.placing:
+        tk += f"; {p.placing} seeds to place"
     return f"{SIDE_NAMES[p.to_move]} to move ({stage} stage, {p.rules.ruleset}){tk}."
 
 
