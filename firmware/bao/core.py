@@ -56,8 +56,8 @@ STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction
 STEP_RELAY = const(6)  # (STEP_RELAY, pit, n): endelea, lift n seeds and sow on (1.6)
 STEP_HOUSE = const(7)  # (STEP_HOUSE, pit, played): the house decision (2.5b)
 STEP_END = const(8)  # (STEP_END, pit, reason)
-# In the kuu games a step may carry one more item, the Malawi rule it follows ("M13"...), so that the
-# account says why; the board's recogniser reads the same kinds and ignores it. The placement (M20-M22)
+# In the kuu games a step may carry one more item, "kuu" (a step of the kuu rules: bao.explain names the
+# ruling) or the Malawi rule it follows ("M13"...); the board's recogniser reads the same kinds. The placement (M20-M22)
 # is told with the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the
 # nemo as the first seed placed, STEP_SOW of one seed per later drop.
 
@@ -132,18 +132,14 @@ class Rules:
         # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); the basic Malawi game has none
         # (M1); the kuu games' threatened pit (M18) is their takasia.
         self.takasia = (not malawi or kuu) if takasia is None else bool(takasia) and (not malawi or kuu)
-        # M7: the front pits holding the two 2s of the lost Figure 2 (ruling: 6 and 7, as Zanzibar R1).
-        if (not isinstance(kuu_twos, (list, tuple)) or len(kuu_twos) != 2 or kuu_twos[0] == kuu_twos[1]
-                or [k for k in kuu_twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
-            raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
-        self.kuu_twos = (min(kuu_twos), max(kuu_twos))
-        # M18: a threatened pit may start a takata when it is the only start the basic rules allow with the
-        # front row first ("front", ruling) or only when no pit of either row could ("any").
-        if threat_start not in ("front", "any"):
-            raise InvalidPositionError("option threat_start must be 'front' or 'any'")
-        self.threat_start = threat_start
-        # M21: the second player may take one pit before placing (ruling: optional, "can also"); False: no take.
-        self.placement_capture = bool(placement_capture)
+        # M7, M18, M21: the kuu games' options (bao.kuu checks them); the other rulesets ignore them.
+        self.kuu_twos = (6, 7)
+        self.threat_start = "front"
+        self.placement_capture = True
+        if kuu:
+            from bao.kuu import set_options
+
+            set_options(self, kuu_twos, threat_start, placement_capture)
         # R5: a capture move may stop in the owned house only with 6+ seeds (ruling); True: any count.
         self.house_stop_any_count = bool(house_stop_any_count)
         # R5: a mtaji-stage takasa does not stop in a still-owned house (ruling, 3.2); True: it does.
@@ -403,6 +399,8 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
     house_rules = namua or rules.mtaji_takasa_house_stop
     # 2.5b: the house stops a namua sowing with 6+ seeds; M12, M15: the kuu with status whatever it holds
     house_min = 0 if kuu else 6
+    kt = ("kuu",) if kuu else ()  # the account's mark of a kuu-game step (bao.explain cites M9-M18)
+    ktn = kt if namua else ()
     takasia = d[TAKASIA]
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
@@ -412,7 +410,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            rec.append((STEP_STORE, me + r, "M9") if kuu else (STEP_STORE, me + r))
+            rec.append((STEP_STORE, me + r) + kt)
         if d[op + 7 - r]:
             capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
         else:
@@ -493,10 +491,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             else:
                 k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
             if rec is not None:
-                if kuu and namua:
-                    rec.append((STEP_CAPTURE, t, n, me + k, direction, "M10"))
-                else:
-                    rec.append((STEP_CAPTURE, t, n, me + k, direction))
+                rec.append((STEP_CAPTURE, t, n, me + k, direction) + ktn)
             if _front_empty(d, op):
                 if rec is not None:
                     rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))
@@ -510,18 +505,18 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                 c >= house_min or (capturing and rules.house_stop_any_count)):
             if not capturing:
                 if rec is not None:
-                    rec.append((STEP_END, me + 4, END_HOUSE, "M12") if kuu else (STEP_END, me + 4, END_HOUSE))
+                    rec.append((STEP_END, me + 4, END_HOUSE) + kt)
                 return END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
             if not move & PLAY:
                 if rec is not None:
-                    rec.append((STEP_HOUSE, me + 4, 0, "M15") if kuu else (STEP_HOUSE, me + 4, 0))
-                    rec.append((STEP_END, me + 4, END_HOUSE_STOP, "M15") if kuu else (STEP_END, me + 4, END_HOUSE_STOP))
+                    rec.append((STEP_HOUSE, me + 4, 0) + kt)
+                    rec.append((STEP_END, me + 4, END_HOUSE_STOP) + kt)
                 return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2); M15: sleep or relay the kuu
             if rec is not None:
-                rec.append((STEP_HOUSE, me + 4, 1, "M15") if kuu else (STEP_HOUSE, me + 4, 1))
+                rec.append((STEP_HOUSE, me + 4, 1) + kt)
         elif pos == takasia and not capturing:
             if rec is not None:
-                rec.append((STEP_END, me + pos, END_TAKASIA, "M18") if kuu else (STEP_END, me + pos, END_TAKASIA))
+                rec.append((STEP_END, me + pos, END_TAKASIA) + kt)
             return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
         yield pos if direction > 0 else pos | 16
         # 1.6: endelea
@@ -619,69 +614,15 @@ def _placing(p: Position) -> bool:
     return p.rules.placement and (d[PLACING] > 0 or d[STORE + d[TO_MOVE]] == NEMO)
 
 
-def _take_ring(d: bytearray, me: int, k: int) -> int:
-    """M21: the opponent's ring facing the mover's k-th occupied front pit (k = 1..3), or NONE for k = 0."""
-    if not k:
-        return NONE
-    for r in range(8):
-        if d[me + r]:
-            k -= 1
-            if not k:
-                return 7 - r
-    return NONE
-
-
-def _drop(p: Position, move: int, rec: "list | None") -> None:
-    """One ply of the advanced placement (M20-M22) on p.d in place. The first drop lifts the mover's seeds
-    outside the kuu, takes the pit chosen (M21, second player), and places the nemo; each later drop
-    places one seed in hand. The turn passes when none is left."""
-    d = p.d
-    s = d[TO_MOVE]
-    me = s << 4
-    op = me ^ 16
-    r = move & RING
-    if d[PLACING]:
-        d[me + r] += 1
-        d[PLACING] -= 1
-        if rec is not None:
-            rec.append((STEP_SOW, me + r, 1, 1, "M22"))
-    else:
-        t = _take_ring(d, me, (move >> 4) & 3)  # faces an occupied pit before the lift (M21)
-        n = 0
-        for i in range(16):
-            if i != 4 and d[me + i]:
-                if rec is not None:
-                    rec.append((STEP_LIFT, me + i, d[me + i], "M20"))
-                n += d[me + i]
-                d[me + i] = 0
-        if t != NONE:
-            k = d[op + t]
-            if rec is not None:
-                rec.append((STEP_LIFT, op + t, k, "M21"))
-            n += k
-            d[op + t] = 0
-            if t == 4:
-                d[HOUSE] &= ~(1 << (op >> 4))  # M16: the opponent's kuu is emptied
-            if _front_empty(d, op):  # M23: only with kuu_twos holding pit 4
-                d[WINNER] = s
-                d[IN_HAND] = n
-                return
-        d[STORE + s] -= 1
-        d[me + r] += 1
-        if rec is not None:
-            rec.append((STEP_STORE, me + r, "M20"))
-        d[PLACING] = n
-    if not d[PLACING]:
-        d[TO_MOVE] = s ^ 1
-
-
 def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
     if p.rules.placement and _placing(p):
+        from bao.kuu import drop  # the advanced placement: loaded in that game only
+
         child = p.copy()
-        _drop(child, move, rec)
+        drop(child, move, rec)
         return child, END_EMPTY
     child = p.copy()
     status = _run(child, move, rec)
@@ -831,38 +772,14 @@ def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -
     return out
 
 
-def _drops(p: Position, keep: bool) -> list:
-    """M20-M22: the placement's plies: a drop into any of the mover's 16 pits, and before the second
-    player's first drop, optionally the take of one opponent pit facing an occupied front pit (M21)."""
-    d = p.d
-    s = d[TO_MOVE]
-    me = s << 4
-    op = me ^ 16
-    takes = [0]
-    if not d[PLACING] and p.rules.placement_capture and d[STORE + (s ^ 1)] != NEMO:
-        k = 0
-        for r in range(8):
-            if d[me + r]:
-                k += 1
-                if d[op + 7 - r] and k < 4:
-                    takes.append((k << 4) | ((8 - r) << TAKE_SHIFT))
-    out = []  # type: list
-    for t in takes:
-        for r in range(16):
-            m = r | t | DROP
-            if keep:
-                out.append((m, play_raw(p, m)[0]))
-            else:
-                out.append(m)
-    return out
-
-
 def _generate(p: Position, keep: bool) -> list:
     d = p.d
     if d[WINNER] != NONE:
         return []
     if p.rules.placement and _placing(p):
-        return _drops(p, keep)
+        from bao.kuu import drops
+
+        return drops(p, keep)
     s = d[TO_MOVE]
     namua = d[STORE + s] > 0
     out = _finite_captures(p, False, keep)  # 1.7a: captures are compulsory
@@ -902,7 +819,9 @@ def _takasia_pit(child: Position) -> int:
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
     Returns Y's ring or NONE."""
     if child.rules.kuu:
-        return _threat_pit(child)
+        from bao.kuu import threat_pit
+
+        return threat_pit(child)
     if _finite_captures(child, True):
         return NONE
     d = child.d
@@ -938,35 +857,6 @@ def _takasia_pit(child: Position) -> int:
         return NONE  # 4.1a: the only occupied front pit
     if multi == 1 and d[ybase + target] > 1:
         return NONE  # 4.1a: the only front pit with 2+ seeds
-    return target
-
-
-def _threat_pit(child: Position) -> int:
-    """M18: after X's second-stage takata, Y (to move in child) has no capture and every capture move
-    X could make captures first in one and the same front pit of Y: that pit is threatened (no exception,
-    unlike R8). Returns Y's ring or NONE."""
-    d = child.d
-    if d[STORE] or d[STORE + 1] or _finite_captures(child, True):
-        return NONE
-    x_view = child.copy()
-    xd = x_view.d
-    y = xd[TO_MOVE]
-    xd[TO_MOVE] = y ^ 1
-    xd[MUST] = NONE
-    xd[TAKASIA] = NONE
-    xme = (y ^ 1) << 4
-    check = child.rules.infinite != "sleep"  # a sleeping move is legal (M24): nothing to check
-    target = NONE
-    for m in _capture_starts(x_view):
-        r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
-        if t == target:
-            continue
-        if check and play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
-            continue
-        if target != NONE:
-            return NONE
-        target = t
     return target
 
 

@@ -44,20 +44,19 @@ def sown_pits(step: tuple) -> list:
     return out
 
 
-# The kuu games' steps carry the Malawi rule they follow as a last item (bao.core).
+# The kuu games' steps carry a last item (bao.core): "kuu", or the Malawi rule they follow.
 _KUU = {
     (STEP_TAX, "M13"): "taxing the kuu: take 2 seeds out of %s; the kuu keeps its status unless emptied (M13, M16)",
     (STEP_LIFT, "M14"): "the kuu held exactly 8: lift all 9 seeds of %s; the kuu loses its status (M14, M16)",
     (STEP_LIFT, "M20"): "placement: lift the %d seeds of %s (M20)",
     (STEP_LIFT, "M21"): "take the %d seed(s) of %s, to place them too (M21)",
-    (STEP_STORE, "M9"): "a nemo from the store goes into %s (M9)",
-    (STEP_CAPTURE, "M10"): "",
+    (STEP_STORE, "kuu"): "a nemo from the store goes into %s (M9)",
     (STEP_STORE, "M20"): "take a nemo and place it in %s (M20, M22)",
     (STEP_SOW, "M22"): "place one seed in %s (M22)",
-    (STEP_HOUSE, "M15"): "",
-    (STEP_END, "M12"): "a takata lap ended in the kuu with its status: the player sleeps (M12)",
-    (STEP_END, "M15"): "the player sleeps in the kuu (M15, player's choice)",
-    (STEP_END, "M18"): "the sowing ended in the threatened pit: the move ends (M18)",
+    (STEP_HOUSE, "kuu"): "",
+    (STEP_END, END_HOUSE): "a takata lap ended in the kuu with its status: the player sleeps (M12)",
+    (STEP_END, END_HOUSE_STOP): "the player sleeps in the kuu (M15, player's choice)",
+    (STEP_END, END_TAKASIA): "the sowing ended in the threatened pit: the move ends (M18)",
 }
 
 
@@ -78,10 +77,11 @@ def _describe_kuu(step: tuple, text: str) -> str:
 
 def describe_step(step: tuple) -> str:
     kind = step[0]
-    if isinstance(step[-1], str):
-        text = _KUU.get((kind, step[-1]))
+    mark = step[-1]
+    if isinstance(mark, str):
         if kind == STEP_CAPTURE:
             return _describe_capture(step, "M10")
+        text = _KUU.get((kind, step[2]) if kind == STEP_END else (kind, mark))
         if text is not None:
             return _describe_kuu(step, text)
     if kind == STEP_STORE:

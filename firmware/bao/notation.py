@@ -15,13 +15,9 @@ from bao.core import (
     IDENTITY,
     MAKES_TAKASIA,
     NONE,
-    PLACING,
     PLAY,
     RIGHT,
-    RING,
     STORE,
-    TAKE_MASK,
-    TAKE_SHIFT,
     TAKASA,
     TO_MOVE,
     WINNER,
@@ -31,10 +27,7 @@ from bao.core import (
     _marks,
     _placing,
     find_move,
-    legal_move_codes,
     outcome,
-    pit_index,
-    play,
 )
 from bao.core import KIBA as KIBA
 from bao.core import format_move as format_move
@@ -89,38 +82,6 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
     return ParsedMove(row, pit, letter, takasa, play)
 
 
-def parse_drop(text: str) -> "tuple[int, int]":
-    """Syntax of a placement drop (M25): "@A4" -> (-1, pit), "xA3@a4" -> (taken pit, pit), global indices."""
-    s = text.strip()
-    taken = -1
-    if s[:1] in ("x", "X"):
-        taken = pit_index(s[1:3])
-        s = s[3:]
-    if s[:1] != "@" or len(s) != 3:
-        raise NotationError("%r: a drop is @pit, or xpit@pit for the second player's first (M25)" % (_short(text),))
-    return taken, pit_index(s[1:])
-
-
-def _find_drop(p: Position, text: str) -> "tuple[int, Position]":
-    taken, pit = parse_drop(text)
-    d = p.d
-    side = d[TO_MOVE]
-    if not _placing(p):
-        raise IllegalMoveError("M22: %s is not placing: only the advanced game's placement drops seeds" % (
-            "South" if side == 0 else "North"), "M22")
-    if pit >> 4 != side:
-        raise IllegalMoveError("M20: %s places in his own 16 pits, not in %s" % (
-            "South" if side == 0 else "North", text.strip()[-2:]), "M20")
-    want_take = 0 if taken < 0 else (taken & 15) + 1
-    for m in legal_move_codes(p):
-        if m & RING == pit & 15 and (m >> TAKE_SHIFT) & TAKE_MASK == want_take:
-            return m, play(p, m)
-    if d[PLACING]:
-        raise IllegalMoveError("M21: a pit is taken only before the first seed is placed", "M21")
-    raise IllegalMoveError("M21: %s cannot be taken: the second player takes one opponent front pit facing an "
-                           "occupied front pit of his own, before placing" % (text.strip()[1:3],), "M21")
-
-
 def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Position]":
     """Read a move in position p: returns the legal (move, child). NotationError for unreadable text,
     IllegalMoveError (citing the rule) for a move the rules do not allow here."""
@@ -128,7 +89,9 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if "@" in text:
         if d[WINNER] != NONE:
             raise IllegalMoveError("1.2: the game is over", "1.2")
-        return _find_drop(p, text)
+        from bao.kuu import find_drop
+
+        return find_drop(p, text)
     pm = parse_text(text, dialect)
     if d[WINNER] != NONE:
         raise IllegalMoveError("1.2: the game is over", "1.2")

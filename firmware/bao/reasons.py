@@ -4,7 +4,6 @@ from bao.core import (
     END_MASK,
     HOUSE,
     IDENTITY,
-    MUST,
     NONE,
     PLAY,
     RIGHT,
@@ -16,7 +15,6 @@ from bao.core import (
     Position,
     _capture_starts,
     _finite_captures,
-    _placing,
     _takasa_starts,
     legal_moves,
     pit_name,
@@ -40,7 +38,9 @@ def why_illegal(p: Position, move: int) -> tuple:
     if d[WINNER] != NONE or not legal_moves(p):
         return "1.2", "the game is over"
     if p.rules.kuu:
-        return _why_kuu(p, move)
+        from bao.reasons_kuu import why_kuu
+
+        return why_kuu(p, move)
     s = d[TO_MOVE]
     me = s << 4
     r = move & RING
@@ -107,63 +107,3 @@ def why_illegal(p: Position, move: int) -> tuple:
         return ("M4" if malawi else "1.5a"), "this move never ends (its sowing repeats)"
     return "1.3", "%s %s is not a legal move here" % (name, _dir_name(r, move & RIGHT))
 
-
-def _why_kuu(p: Position, move: int) -> tuple:
-    """(rule, reason) in the kuu games (M9-M22), where they differ from the basic game."""
-    d = p.d
-    s = d[TO_MOVE]
-    me = s << 4
-    op = (s ^ 1) << 4
-    r = move & RING
-    name = pit_name(me + r)
-    n = d[me + r]
-    if _placing(p):
-        return "M22", "%s is placing: each ply drops one seed into one of his 16 pits" % _side_name(s)
-    nemo = d[STORE + s] > 0
-    status = d[HOUSE] & (1 << s)
-    captures = _finite_captures(p)
-    cap_starts = [m for m, _ in captures]
-    same_start = [m for m in cap_starts if m & (RING | RIGHT) == move & (RING | RIGHT)]
-    if nemo:
-        if r >= 8:
-            return "M9", "a nemo goes into an occupied front pit, not into the back row (%s)" % name
-        if not n:
-            return "M9", "%s is empty: the nemo goes into an occupied front pit" % name
-        if captures and not same_start:
-            if r == 3 and d[op + 4] and d[HOUSE] == 3 and d[op + 3]:
-                return "M11", ("you may not take the opponent's kuu directly while your own kuu faces seeds "
-                               "(%s)" % pit_name(op + 3))
-            if (r < 2 or r > 5) and d[op + 7 - r]:
-                return "M10", "a capture at a kichwa or kimbi sows from the nearest kichwa: write %s" % (r + 1)
-            return "M10", "a capture is possible, so the nemo must capture: %s" % _examples(cap_starts, s)
-        if move & PLAY:
-            return "M15", "only a capture move whose sowing ends in your kuu may relay it"
-        filled = [i for i in range(8) if d[me + i]]
-        if r == 4 and status and len(filled) > 1:
-            return "M12", "no takata from the kuu while it has its status and other front pits hold seeds"
-        if n == 1 and [i for i in filled if d[me + i] > 1 and not (i == 4 and status)]:
-            return "M12", "a single seed may be used only when no front pit other than the kuu holds two or more"
-    else:
-        if n < 2:
-            return "M2", "%s holds %d seed%s: only pits with 2 or more seeds can be played" % (
-                name, n, "" if n == 1 else "s")
-        if captures and not same_start:
-            if d[MUST] != NONE:
-                return "M19", "you must capture %s first (it was threatened): %s" % (
-                    pit_name(op + d[MUST]), _examples(cap_starts, s))
-            return "M2", "a capture is possible, so you must capture: %s" % _examples(cap_starts, s)
-        if move & PLAY:
-            return "M17", "in the second stage the kuu has no stop or relay to choose"
-        if status and d[me + 4] > 1 and not captures and r != 4:
-            return "M17", "your first takata of the second stage must start from the kuu %s" % pit_name(me + 4)
-        if r == d[TAKASIA]:
-            return "M18", "%s is threatened: you may not start a takata from it this move" % name
-        if r >= 8:
-            return "M2", "takata must start from the front row while it can"
-    return "1.3", "%s %s is not a legal move here" % (name, _dir_name(r, move & RIGHT))
-
-
-def _examples(moves: list, side: int) -> str:
-    from bao.notation import format_move
-
-    return " ".join(format_move(m, side) for m in moves[:3])

@@ -56,7 +56,7 @@ def test_m9_the_nemo_goes_into_an_occupied_front_pit():
     after = play(p, "6R*")  # the nemo joins A6's three, all four sown: A7 A8 B8 B7
     assert row(after, "A") == [0, 0, 0, 0, 6, 0, 1, 1] and row(after, "B")[6:] == [1, 1]
     assert after.store(core.SOUTH) == 9
-    assert steps_of(p, "6R*", core.STEP_STORE) == [(core.STEP_STORE, 5, "M9")]
+    assert steps_of(p, "6R*", core.STEP_STORE) == [(core.STEP_STORE, 5, "kuu")]
 
 
 def test_m10_the_nemo_must_capture_and_the_kichwa_is_chosen():
@@ -100,7 +100,7 @@ def test_m12_first_stage_takata_not_from_the_kuu_singletons_last_and_sleep_in_th
     s = kuu({"A": "0 0 0 0 3 0 1 0", "a": "0 0 0 0 4 0 0 2"})
     after = play(s, "7L*")
     assert row(after, "A") == [0, 0, 0, 0, 4, 1, 0, 0] and after.owns_house(core.SOUTH)
-    assert steps_of(s, "7L*", core.STEP_END) == [(core.STEP_END, 4, core.END_HOUSE, "M12")]
+    assert steps_of(s, "7L*", core.STEP_END) == [(core.STEP_END, 4, core.END_HOUSE, "kuu")]
     # M3 in the first stage: a lone kichwa (the kuu ordinary) sown back across the back row loses at once.
     m3 = kuu({"A": "2 0 0 0 0 0 0 0", "a": "0 0 0 0 5 0 0 0"}, house=(False, True))
     assert names(m3) == ["1L*", "1R*"]
@@ -191,7 +191,7 @@ def test_m18_a_takata_that_leaves_one_target_threatens_it():
     # a7L* sows a6 a5, relays a5's 3 to a4 a3 a2 and stops there (otherwise it would relay a2).
     assert names(after) == ["a5L*", "a5R*", "a7L*", "a7R*"]
     assert reason(after, "a2R*").startswith("M18:")
-    assert steps_of(after, "a7L*", core.STEP_END) == [(core.STEP_END, 16 + 1, core.END_TAKASIA, "M18")]
+    assert steps_of(after, "a7L*", core.STEP_END) == [(core.STEP_END, 16 + 1, core.END_TAKASIA, "kuu")]
 
 
 def test_m18_the_threatened_pit_may_start_when_it_is_the_only_start():

@@ -1,0 +1,246 @@
+# The Malawi kuu games' rarer rules, loaded only when a kuu game needs them (the board's heap is small):
+# the advanced placement's drops (M20-M22), the threatened pit (M18), their position checks (M7, M8, M19,
+# M22) and the drop notation (M25). The rules common to every move stay in bao.core.
+from bao.core import (
+    DROP,
+    END_INFINITE,
+    END_MASK,
+    HOUSE,
+    IN_HAND,
+    MUST,
+    NEMO,
+    NONE,
+    PLACING,
+    RIGHT,
+    RING,
+    STEP_LIFT,
+    STEP_SOW,
+    STEP_STORE,
+    STORE,
+    TAKASIA,
+    TAKE_MASK,
+    TAKE_SHIFT,
+    TO_MOVE,
+    WINNER,
+    IllegalMoveError,
+    InvalidPositionError,
+    NotationError,
+    Position,
+    Rules,
+    _capture_starts,
+    _finite_captures,
+    _front_empty,
+    _placing,
+    legal_move_codes,
+    pit_index,
+    play,
+    play_raw,
+    ring_direction,
+)
+
+
+def set_options(rules: Rules, kuu_twos: "list | tuple", threat_start: str, placement_capture: bool) -> None:
+    """The kuu games' options, checked. M7: the front pits of the two 2s of the lost Figure 2 (ruling: 6
+    and 7, as Zanzibar R1). M18: a threatened pit may start a takata when it is the only start the basic
+    rules allow, front row first ("front", ruling), or only when no pit of either row could ("any").
+    M21: the second player may take one pit before placing (ruling: optional, "can also")."""
+    if (not isinstance(kuu_twos, (list, tuple)) or len(kuu_twos) != 2 or kuu_twos[0] == kuu_twos[1]
+            or [k for k in kuu_twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
+        raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
+    rules.kuu_twos = (min(kuu_twos), max(kuu_twos))
+    if threat_start not in ("front", "any"):
+        raise InvalidPositionError("option threat_start must be 'front' or 'any'")
+    rules.threat_start = threat_start
+    rules.placement_capture = bool(placement_capture)
+
+
+def _short(v: object) -> str:
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + "..."
+
+
+def take_ring(d: bytearray, me: int, k: int) -> int:
+    """M21: the opponent's ring facing the mover's k-th occupied front pit (k = 1..3), or NONE for k = 0."""
+    if not k:
+        return NONE
+    for r in range(8):
+        if d[me + r]:
+            k -= 1
+            if not k:
+                return 7 - r
+    return NONE
+
+
+def drop(p: Position, move: int, rec: "list | None") -> None:
+    """One ply of the advanced placement (M20-M22) on p.d in place. The first drop lifts the mover's seeds
+    outside the kuu, takes the pit chosen (M21, second player), and places the nemo; each later drop
+    places one seed in hand. The turn passes when none is left."""
+    d = p.d
+    s = d[TO_MOVE]
+    me = s << 4
+    op = me ^ 16
+    r = move & RING
+    if d[PLACING]:
+        d[me + r] += 1
+        d[PLACING] -= 1
+        if rec is not None:
+            rec.append((STEP_SOW, me + r, 1, 1, "M22"))
+    else:
+        t = take_ring(d, me, (move >> 4) & 3)  # faces an occupied pit before the lift (M21)
+        n = 0
+        for i in range(16):
+            if i != 4 and d[me + i]:
+                if rec is not None:
+                    rec.append((STEP_LIFT, me + i, d[me + i], "M20"))
+                n += d[me + i]
+                d[me + i] = 0
+        if t != NONE:
+            k = d[op + t]
+            if rec is not None:
+                rec.append((STEP_LIFT, op + t, k, "M21"))
+            n += k
+            d[op + t] = 0
+            if t == 4:
+                d[HOUSE] &= ~(1 << (op >> 4))  # M16: the opponent's kuu is emptied
+            if _front_empty(d, op):  # M23: only with kuu_twos holding pit 4
+                d[WINNER] = s
+                d[IN_HAND] = n
+                return
+        d[STORE + s] -= 1
+        d[me + r] += 1
+        if rec is not None:
+            rec.append((STEP_STORE, me + r, "M20"))
+        d[PLACING] = n
+    if not d[PLACING]:
+        d[TO_MOVE] = s ^ 1
+
+
+def drops(p: Position, keep: bool) -> list:
+    """M20-M22: the placement's plies: a drop into any of the mover's 16 pits, and before the second
+    player's first drop, optionally the take of one opponent pit facing an occupied front pit (M21)."""
+    d = p.d
+    s = d[TO_MOVE]
+    me = s << 4
+    op = me ^ 16
+    takes = [0]
+    if not d[PLACING] and p.rules.placement_capture and d[STORE + (s ^ 1)] != NEMO:
+        k = 0
+        for r in range(8):
+            if d[me + r]:
+                k += 1
+                if d[op + 7 - r] and k < 4:
+                    takes.append((k << 4) | ((8 - r) << TAKE_SHIFT))
+    out = []  # type: list
+    for t in takes:
+        for r in range(16):
+            m = r | t | DROP
+            if keep:
+                out.append((m, play_raw(p, m)[0]))
+            else:
+                out.append(m)
+    return out
+
+
+def threat_pit(child: Position) -> int:
+    """M18: after X's second-stage takata, Y (to move in child) has no capture and every capture move
+    X could make captures first in one and the same front pit of Y: that pit is threatened (no exception,
+    unlike R8). Returns Y's ring or NONE."""
+    d = child.d
+    if d[STORE] or d[STORE + 1] or _finite_captures(child, True):
+        return NONE
+    x_view = child.copy()
+    xd = x_view.d
+    y = xd[TO_MOVE]
+    xd[TO_MOVE] = y ^ 1
+    xd[MUST] = NONE
+    xd[TAKASIA] = NONE
+    xme = (y ^ 1) << 4
+    check = child.rules.infinite != "sleep"  # a sleeping move is legal (M24): nothing to check
+    target = NONE
+    for m in _capture_starts(x_view):
+        r = m & RING
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
+        if t == target:
+            continue
+        if check and play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
+            continue
+        if target != NONE:
+            return NONE
+        target = t
+    return target
+
+
+def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
+    """Stores and placement of a kuu game (M7, M8, M22): each side has 20 nemo and moves alternate, the
+    first player chosen by lot, so the side to move holds as many nemo as the other or one more; while
+    placing, it has taken its nemo already. A malawi-advanced side with all 20 has not placed yet."""
+    s = d[TO_MOVE]
+    mine, other = d[STORE + s], d[STORE + (s ^ 1)]
+    if placing:
+        if not rules.placement or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):
+            raise InvalidPositionError("placing %d cannot occur here: only a malawi-advanced player places, "
+                                       "right after taking his first nemo (M20, M22)" % placing)
+    elif mine not in (other, other + 1):
+        raise InvalidPositionError("stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
+                                   "moves alternate)" % (d[STORE], d[STORE + 1], tm))
+    if rules.placement:
+        for side in (0, 1):
+            if d[STORE + side] == NEMO:
+                base = side << 4
+                for ring in range(16):
+                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu_twos else 0)
+                    if d[base + ring] != want or not d[HOUSE] & (1 << side):
+                        raise InvalidPositionError("%s has not placed yet (20 nemo), so its pits must be the "
+                                                   "opening's (M7, M22)" % ("South", "North")[side])
+
+
+def set_must_capture(p: Position, m: object, over: bool) -> None:
+    """M19: the opponent's front pit (threatened at his last move) that the side to move must capture first."""
+    d = p.d
+    op = "a" if d[TO_MOVE] == 0 else "A"
+    if not isinstance(m, str) or len(m) != 2 or m[0] != op or m[1] not in "12345678":
+        raise InvalidPositionError("must_capture must be null or a front pit of the side not to move, not %s"
+                                   % (_short(m),))
+    if not p.rules.kuu:
+        raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
+    if d[TAKASIA] != NONE:
+        raise InvalidPositionError("impossible position: a side with a threatened pit has no capture to make "
+                                   "(M18, M19)")
+    ring = int(m[1]) - 1
+    if not d[(d[TO_MOVE] ^ 1) * 16 + ring]:
+        raise InvalidPositionError("must_capture pit %s is empty (M19: the rule lapses)" % m)
+    d[MUST] = ring
+    if not over and not _capture_starts(p):
+        raise InvalidPositionError("impossible position: no capture takes %s first (M18, M19)" % m)
+
+
+def parse_drop(text: str) -> "tuple[int, int]":
+    """Syntax of a placement drop (M25): "@A4" -> (-1, pit), "xA3@a4" -> (taken pit, pit), global indices."""
+    s = text.strip()
+    taken = -1
+    if s[:1] in ("x", "X"):
+        taken = pit_index(s[1:3])
+        s = s[3:]
+    if s[:1] != "@" or len(s) != 3:
+        raise NotationError("%r: a drop is @pit, or xpit@pit for the second player's first (M25)" % (_short(text),))
+    return taken, pit_index(s[1:])
+
+
+def find_drop(p: Position, text: str) -> "tuple[int, Position]":
+    taken, pit = parse_drop(text)
+    d = p.d
+    side = d[TO_MOVE]
+    if not _placing(p):
+        raise IllegalMoveError("M22: %s is not placing: only the advanced game's placement drops seeds" % (
+            "South" if side == 0 else "North"), "M22")
+    if pit >> 4 != side:
+        raise IllegalMoveError("M20: %s places in his own 16 pits, not in %s" % (
+            "South" if side == 0 else "North", text.strip()[-2:]), "M20")
+    want_take = 0 if taken < 0 else (taken & 15) + 1
+    for m in legal_move_codes(p):
+        if m & RING == pit & 15 and (m >> TAKE_SHIFT) & TAKE_MASK == want_take:
+            return m, play(p, m)
+    if d[PLACING]:
+        raise IllegalMoveError("M21: a pit is taken only before the first seed is placed", "M21")
+    raise IllegalMoveError("M21: %s cannot be taken: the second player takes one opponent front pit facing an "
+                           "occupied front pit of his own, before placing" % (text.strip()[1:3],), "M21")
