@@ -245,15 +245,6 @@ class Position:
         """M22: seeds the side to move still has to place (0 outside the advanced placement)."""
         return self.d[PLACING]
 
-    def stage(self) -> str:
-        """The side to move's stage, derived (M8, M22): "placement", "nemo" / "namua", or "mtaji"."""
-        d = self.d
-        if _placing(self):
-            return "placement"
-        if d[STORE + d[TO_MOVE]]:
-            return "nemo" if self.rules.kuu else "namua"
-        return "mtaji"
-
     def in_namua(self, side: "int | None" = None) -> bool:
         """R2: a side is in the namua stage while its store is not empty."""
         return self.d[STORE + (self.d[TO_MOVE] if side is None else side)] > 0

@@ -54,6 +54,55 @@ def set_options(rules: Rules, kuu_twos: "list | tuple", threat_start: str, place
     rules.placement_capture = bool(placement_capture)
 
 
+def stage(p: Position) -> str:
+    """The side to move's stage, derived (M8, M22): "placement", "nemo" / "namua", or "mtaji"."""
+    d = p.d
+    if _placing(p):
+        return "placement"
+    if d[STORE + d[TO_MOVE]]:
+        return "nemo" if p.rules.kuu else "namua"
+    return "mtaji"
+
+
+def split_plies(word: str) -> list:
+    """A transcript token as plies: a placement token ("@A4@A3", "xA3@a4@a4") holds one ply per drop."""
+    if "@" not in word:
+        return [word]
+    out = []
+    i = 0
+    while i < len(word):
+        j = word.find("@", i + 1)
+        if word[i] in "xX" and j >= 0:
+            j = word.find("@", j + 1)  # "xA3@a4": the take and the first drop are one ply
+        if j < 0:
+            j = len(word)
+        out.append(word[i:j])
+        i = j
+    return out
+
+
+def _drop_side(ply: str) -> str:
+    """"S" or "N" for a drop (the case of the pit it places in), "" for any other ply."""
+    k = ply.rfind("@")
+    if k < 0 or k + 1 >= len(ply):
+        return ""
+    return "S" if ply[k + 1] in "AB" else "N"
+
+
+def join_turns(plies: list) -> list:
+    """Plies as transcript tokens: a side's consecutive drops make one token (M22)."""
+    out = []  # type: list
+    last = ""
+    for ply in plies:
+        side = _drop_side(ply)
+        if side and side == last:
+            out[-1] += ply
+        else:
+            out.append(ply)
+        last = side
+    return out
+
+
 def _short(v: object) -> str:
     r = repr(v)
     return r if len(r) <= 40 else r[:37] + "..."

@@ -140,45 +140,6 @@ def same_move(a: int, b: int) -> bool:
     return a & IDENTITY == b & IDENTITY and a & DROP == b & DROP
 
 
-def split_plies(word: str) -> list:
-    """A transcript token as plies: a placement token ("@A4@A3", "xA3@a4@a4") holds one ply per drop."""
-    if "@" not in word:
-        return [word]
-    out = []
-    i = 0
-    while i < len(word):
-        j = word.find("@", i + 1)
-        if word[i] in "xX" and j >= 0:
-            j = word.find("@", j + 1)  # "xA3@a4": the take and the first drop are one ply
-        if j < 0:
-            j = len(word)
-        out.append(word[i:j])
-        i = j
-    return out
-
-
-def _drop_side(ply: str) -> str:
-    """"S" or "N" for a drop (the case of the pit it places in), "" for any other ply."""
-    k = ply.rfind("@")
-    if k < 0 or k + 1 >= len(ply):
-        return ""
-    return "S" if ply[k + 1] in "AB" else "N"
-
-
-def join_turns(plies: list) -> list:
-    """Plies as transcript tokens: a side's consecutive drops make one token (M22)."""
-    out = []  # type: list
-    last = ""
-    for ply in plies:
-        side = _drop_side(ply)
-        if side and side == last:
-            out[-1] += ply
-        else:
-            out.append(ply)
-        last = side
-    return out
-
-
 # Transcripts (G8)
 class Transcript:
     """A game record: header fields and the moves as written, ply by ply (South first)."""
@@ -233,7 +194,12 @@ def parse_transcript(text: str) -> Transcript:
         if not 1 <= len(words) <= 2:
             raise NotationError("line %d: move %d must give South's move and North's move" % (lineno, num))
         for w in words:
-            t.plies.extend(split_plies(w))
+            if "@" in w:  # a placement (M22): one ply per drop
+                from bao.kuu import split_plies
+
+                t.plies.extend(split_plies(w))
+            else:
+                t.plies.append(w)
         half = len(words) == 1
         if comment:
             t.comments[num] = comment
@@ -247,7 +213,12 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
     out = []
     for k in headers:
         out.append("%s: %s" % (k, headers[k]))
-    plies = join_turns(plies)
+    for ply in plies:
+        if "@" in ply:  # a placement (M22): a side's drops are one token
+            from bao.kuu import join_turns
+
+            plies = join_turns(plies)
+            break
     for i in range(0, len(plies), 2):
         num = i // 2 + 1
         line = "%d: %s" % (num, " ".join(plies[i:i + 2]))
