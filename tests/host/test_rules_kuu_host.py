@@ -13,7 +13,7 @@ from bao_host.cli import main
 from bao_host.logger import Logger
 from bao_host.session import LinkSession
 from bao_host.sim import CPythonBoard, PtyLink, SimRunner
-from bao_host.store import Store
+from bao_host.store import Store, pos_key
 from simrig import Played, check_store, play, random_game, wait_for
 from test_store import run
 
@@ -102,3 +102,25 @@ def test_kuu_games_played_through_activations_on_the_simulated_board(tmp_path: P
         s.close()
         runner.close()
         store.close()
+
+
+def test_the_trace_names_the_kuu_rulings(capsys: pytest.CaptureFixture[str]) -> None:
+    lone = {"ruleset": "malawi-intermediate", "to_move": "S", "A": [0, 0, 0, 0, 8, 0, 0, 0], "B": [0] * 8,
+            "a": [0, 0, 0, 0, 8, 0, 0, 0], "b": [0] * 7 + [8], "store": {"S": 20, "N": 20},
+            "house": {"S": True, "N": True}}
+    assert main(["apply", json.dumps(lone), "5L*", "--trace"]) == 0  # exactly eight: all nine sown (M14)
+    out = capsys.readouterr().out
+    assert "the kuu held exactly 8: lift all 9 seeds of A5; the kuu loses its status (M14, M16)" in out
+    lone["A"] = [0, 0, 0, 0, 5, 0, 0, 0]
+    lone["b"] = [0] * 7 + [11]
+    assert main(["apply", json.dumps(lone), "5L*", "--trace"]) == 0
+    assert "taxing the kuu: take 2 seeds out of A5" in capsys.readouterr().out  # M13
+    assert main(["show", json.dumps(lone), "--plain"]) == 0
+    assert "South to move (nemo stage, malawi-intermediate)." in capsys.readouterr().out
+
+
+def test_the_librarys_position_key_is_unchanged_outside_the_kuu_games() -> None:
+    # The state grew two bytes for M19 and M22; a library indexed before them must still find its positions.
+    assert len(pos_key(core.initial())) == 2 * 39
+    placing = notation.parse_move(core.initial(core.MALAWI_ADVANCED), "@A4")[1]
+    assert len(pos_key(placing)) == 2 * 41 and pos_key(placing) != pos_key(core.initial(core.MALAWI_ADVANCED))
