@@ -132,11 +132,12 @@ class Rules:
         # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); the basic Malawi game has none
         # (M1); the kuu games' threatened pit (M18) is their takasia.
         self.takasia = (not malawi or kuu) if takasia is None else bool(takasia) and (not malawi or kuu)
-        # M7, M18, M21: the kuu games' options (bao.kuu checks them); the other rulesets ignore them.
+        # M7, M18, M21: the kuu games' options (bao.kuu checks them, when one is given: the board's NEW must
+        # not load it); the other rulesets ignore them.
         self.kuu_twos = (6, 7)
         self.threat_start = "front"
         self.placement_capture = True
-        if kuu:
+        if kuu and (kuu_twos != (6, 7) or threat_start != "front" or placement_capture is not True):
             from bao.kuu import set_options
 
             set_options(self, kuu_twos, threat_start, placement_capture)
@@ -610,7 +611,7 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
     if p.rules.placement and _placing(p):
-        from bao.kuu import drop  # the advanced placement: loaded in that game only
+        from bao.placement import drop  # the advanced placement: loaded in that game only
 
         child = p.copy()
         drop(child, move, rec)
@@ -768,7 +769,7 @@ def _generate(p: Position, keep: bool) -> list:
     if d[WINNER] != NONE:
         return []
     if p.rules.placement and _placing(p):
-        from bao.kuu import drops
+        from bao.placement import drops
 
         return drops(p, keep)
     s = d[TO_MOVE]
@@ -810,9 +811,7 @@ def _takasia_pit(child: Position) -> int:
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
     Returns Y's ring or NONE."""
     if child.rules.kuu:
-        from bao.kuu import threat_pit
-
-        return threat_pit(child)
+        return _threat_pit(child)
     if _finite_captures(child, True):
         return NONE
     d = child.d
@@ -848,6 +847,35 @@ def _takasia_pit(child: Position) -> int:
         return NONE  # 4.1a: the only occupied front pit
     if multi == 1 and d[ybase + target] > 1:
         return NONE  # 4.1a: the only front pit with 2+ seeds
+    return target
+
+
+def _threat_pit(child: Position) -> int:
+    """M18: after X's second-stage takata, Y (to move in child) has no capture and every capture move
+    X could make captures first in one and the same front pit of Y: that pit is threatened (no exception,
+    unlike R8). Returns Y's ring or NONE."""
+    d = child.d
+    if d[STORE] or d[STORE + 1] or _finite_captures(child, True):
+        return NONE
+    x_view = child.copy()
+    xd = x_view.d
+    y = xd[TO_MOVE]
+    xd[TO_MOVE] = y ^ 1
+    xd[MUST] = NONE
+    xd[TAKASIA] = NONE
+    xme = (y ^ 1) << 4
+    check = child.rules.infinite != "sleep"  # a sleeping move is legal (M24): nothing to check
+    target = NONE
+    for m in _capture_starts(x_view):
+        r = m & RING
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
+        if t == target:
+            continue
+        if check and play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
+            continue
+        if target != NONE:
+            return NONE
+        target = t
     return target
 
 

@@ -1,41 +1,28 @@
-# The Malawi kuu games' rarer rules, loaded only when a kuu game needs them (the board's heap is small):
-# the advanced placement's drops (M20-M22), the threatened pit (M18), their position checks (M7, M8, M19,
-# M22) and the drop notation (M25). The rules common to every move stay in bao.core.
+# The Malawi kuu games' host-side rules, loaded only when needed (the board's heap is small): their
+# options' checks, the derived stage, the position checks (M7, M8, M19, M22) and the drop notation (M25).
+# The placement's plies are in bao.placement; the rules of every move stay in bao.core.
 from bao.core import (
-    DROP,
-    END_INFINITE,
-    END_MASK,
     HOUSE,
-    IN_HAND,
     MUST,
     NEMO,
     NONE,
     PLACING,
-    RIGHT,
     RING,
-    STEP_LIFT,
-    STEP_SOW,
-    STEP_STORE,
     STORE,
     TAKASIA,
     TAKE_MASK,
     TAKE_SHIFT,
     TO_MOVE,
-    WINNER,
     IllegalMoveError,
     InvalidPositionError,
     NotationError,
     Position,
     Rules,
     _capture_starts,
-    _finite_captures,
-    _front_empty,
     _placing,
     legal_move_codes,
     pit_index,
     play,
-    play_raw,
-    ring_direction,
 )
 
 
@@ -106,117 +93,6 @@ def join_turns(plies: list) -> list:
 def _short(v: object) -> str:
     r = repr(v)
     return r if len(r) <= 40 else r[:37] + "..."
-
-
-def take_ring(d: bytearray, me: int, k: int) -> int:
-    """M21: the opponent's ring facing the mover's k-th occupied front pit (k = 1..3), or NONE for k = 0."""
-    if not k:
-        return NONE
-    for r in range(8):
-        if d[me + r]:
-            k -= 1
-            if not k:
-                return 7 - r
-    return NONE
-
-
-def drop(p: Position, move: int, rec: "list | None") -> None:
-    """One ply of the advanced placement (M20-M22) on p.d in place. The first drop lifts the mover's seeds
-    outside the kuu, takes the pit chosen (M21, second player), and places the nemo; each later drop
-    places one seed in hand. The turn passes when none is left."""
-    d = p.d
-    s = d[TO_MOVE]
-    me = s << 4
-    op = me ^ 16
-    r = move & RING
-    if d[PLACING]:
-        d[me + r] += 1
-        d[PLACING] -= 1
-        if rec is not None:
-            rec.append((STEP_SOW, me + r, 1, 1, "M22"))
-    else:
-        t = take_ring(d, me, (move >> 4) & 3)  # faces an occupied pit before the lift (M21)
-        n = 0
-        for i in range(16):
-            if i != 4 and d[me + i]:
-                if rec is not None:
-                    rec.append((STEP_LIFT, me + i, d[me + i], "M20"))
-                n += d[me + i]
-                d[me + i] = 0
-        if t != NONE:
-            k = d[op + t]
-            if rec is not None:
-                rec.append((STEP_LIFT, op + t, k, "M21"))
-            n += k
-            d[op + t] = 0
-            if t == 4:
-                d[HOUSE] &= ~(1 << (op >> 4))  # M16: the opponent's kuu is emptied
-            if _front_empty(d, op):  # M23: only with kuu_twos holding pit 4
-                d[WINNER] = s
-                d[IN_HAND] = n
-                return
-        d[STORE + s] -= 1
-        d[me + r] += 1
-        if rec is not None:
-            rec.append((STEP_STORE, me + r, "M20"))
-        d[PLACING] = n
-    if not d[PLACING]:
-        d[TO_MOVE] = s ^ 1
-
-
-def drops(p: Position, keep: bool) -> list:
-    """M20-M22: the placement's plies: a drop into any of the mover's 16 pits, and before the second
-    player's first drop, optionally the take of one opponent pit facing an occupied front pit (M21)."""
-    d = p.d
-    s = d[TO_MOVE]
-    me = s << 4
-    op = me ^ 16
-    takes = [0]
-    if not d[PLACING] and p.rules.placement_capture and d[STORE + (s ^ 1)] != NEMO:
-        k = 0
-        for r in range(8):
-            if d[me + r]:
-                k += 1
-                if d[op + 7 - r] and k < 4:
-                    takes.append((k << 4) | ((8 - r) << TAKE_SHIFT))
-    out = []  # type: list
-    for t in takes:
-        for r in range(16):
-            m = r | t | DROP
-            if keep:
-                out.append((m, play_raw(p, m)[0]))
-            else:
-                out.append(m)
-    return out
-
-
-def threat_pit(child: Position) -> int:
-    """M18: after X's second-stage takata, Y (to move in child) has no capture and every capture move
-    X could make captures first in one and the same front pit of Y: that pit is threatened (no exception,
-    unlike R8). Returns Y's ring or NONE."""
-    d = child.d
-    if d[STORE] or d[STORE + 1] or _finite_captures(child, True):
-        return NONE
-    x_view = child.copy()
-    xd = x_view.d
-    y = xd[TO_MOVE]
-    xd[TO_MOVE] = y ^ 1
-    xd[MUST] = NONE
-    xd[TAKASIA] = NONE
-    xme = (y ^ 1) << 4
-    check = child.rules.infinite != "sleep"  # a sleeping move is legal (M24): nothing to check
-    target = NONE
-    for m in _capture_starts(x_view):
-        r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
-        if t == target:
-            continue
-        if check and play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
-            continue
-        if target != NONE:
-            return NONE
-        target = t
-    return target
 
 
 def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
