@@ -4,6 +4,7 @@ section of docs/benchmarks.md. Run by `make bench` (after `make firmware`)."""
 
 from __future__ import annotations
 
+import os
 import platform
 import statistics
 import subprocess
@@ -100,7 +101,9 @@ def main() -> int:
     rows.add("size of all firmware .mpy", f"{all_mpy / 1024:.1f} KB", "")
     text = rows.render()
     print(text)
-    note = (f"Measured with `make bench` on {platform.machine()}, {time.strftime('%Y-%m-%d')}. "
+    load = os.getloadavg()[0]  # the machine is shared: timings are slower when it is busy
+    note = (f"Measured with `make bench` on {platform.machine()}, {time.strftime('%Y-%m-%d')}, load average "
+            f"{load:.1f} on {os.cpu_count()} cores. "
             "MicroPython figures come from the unix port (x86-64, not the RP2040: expect a Pico to be "
             "one to two orders of magnitude slower). The worst position of the listing run:\n\n"
             f"```json\n{worst_position}\n```\n")
