@@ -271,6 +271,8 @@ def initial(ruleset: str = ZANZIBAR, rules: "Rules | None" = None, first: int = 
     p = Position(None, rules)
     d = p.d
     if rules.kuu:
+        import bao.threat  # noqa: F401  (M18's code, loaded while a board's heap is still in one piece)
+
         for side in (SOUTH, NORTH):
             base = side << 4
             d[base + 4] = 8  # M6, M7: the kuu, front pit 5
@@ -811,7 +813,9 @@ def _takasia_pit(child: Position) -> int:
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
     Returns Y's ring or NONE."""
     if child.rules.kuu:
-        return _threat_pit(child)
+        from bao.threat import threat_pit  # the kuu games' second stage only: Zanzibar never loads it
+
+        return threat_pit(child)
     if _finite_captures(child, True):
         return NONE
     d = child.d
@@ -847,35 +851,6 @@ def _takasia_pit(child: Position) -> int:
         return NONE  # 4.1a: the only occupied front pit
     if multi == 1 and d[ybase + target] > 1:
         return NONE  # 4.1a: the only front pit with 2+ seeds
-    return target
-
-
-def _threat_pit(child: Position) -> int:
-    """M18: after X's second-stage takata, Y (to move in child) has no capture and every capture move
-    X could make captures first in one and the same front pit of Y: that pit is threatened (no exception,
-    unlike R8). Returns Y's ring or NONE."""
-    d = child.d
-    if d[STORE] or d[STORE + 1] or _finite_captures(child, True):
-        return NONE
-    x_view = child.copy()
-    xd = x_view.d
-    y = xd[TO_MOVE]
-    xd[TO_MOVE] = y ^ 1
-    xd[MUST] = NONE
-    xd[TAKASIA] = NONE
-    xme = (y ^ 1) << 4
-    check = child.rules.infinite != "sleep"  # a sleeping move is legal (M24): nothing to check
-    target = NONE
-    for m in _capture_starts(x_view):
-        r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
-        if t == target:
-            continue
-        if check and play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
-            continue
-        if target != NONE:
-            return NONE
-        target = t
     return target
 
 
