@@ -10,7 +10,7 @@
 # A move is a small int: ring | RIGHT (the direction letter is R) | PLAY (plays the house); legal_moves
 # adds descriptive bits (TAKASA, TAKASIA, _NAMUA: played in the namua stage). A drop of the advanced
 # placement (M22) is ring | take << 4 (take: 0, or 1..3 = which of the mover's occupied front pits faces
-# the pit he takes, M21) with the descriptive bits DROP and the taken pit's ring + 1 above TAKE_SHIFT:
+# the pit he takes, M21) with the descriptive bits _DROP and the taken pit's ring + 1 above _TAKE_SHIFT:
 # only one kind of move is legal in a position, so identities stay within 6 bits (the engine's tables).
 try:
     from micropython import const
@@ -30,8 +30,9 @@ TO_MOVE = const(35)
 TAKASIA = const(36)  # ring of the side to move's takasia-ed front pit, or NONE
 WINNER = const(37)  # SOUTH, NORTH or NONE
 IN_HAND = const(38)  # seeds still in hand when a move ended the game half-way
-MUST = const(39)  # M19: ring of the opponent's front pit the side to move must capture first, or NONE
-PLACING = const(40)  # M22: seeds the side to move still has to place (advanced placement)
+# Private (no name on a Pico: its name pool must not grow; bao.kuu names them for the host):
+_MUST = const(39)  # M19: ring of the opponent's front pit the side to move must capture first, or NONE
+_PLACING = const(40)  # M22: seeds the side to move still has to place (advanced placement)
 _SIZE = const(41)
 NONE = const(255)
 
@@ -43,9 +44,8 @@ IDENTITY = const(63)
 TAKASA = const(64)  # not a capture move
 MAKES_TAKASIA = const(128)
 _NAMUA = const(256)  # played in the namua stage (store seed first)
-DROP = const(512)  # a placement drop (M22)
-TAKE_SHIFT = const(10)  # DROP moves: (taken ring + 1) << TAKE_SHIFT when the drop takes a pit first (M21)
-TAKE_MASK = const(15)
+_DROP = const(512)  # a placement drop (M22)
+_TAKE_SHIFT = const(10)  # drops: (taken ring + 1) << _TAKE_SHIFT when the drop takes a pit first (M21)
 
 # Account steps: tuples whose first item is one of these; pits are global indices.
 STEP_STORE = const(1)  # (STEP_STORE, pit): a seed from the store into pit (2.2)
@@ -57,7 +57,7 @@ STEP_RELAY = const(6)  # (STEP_RELAY, pit, n): endelea, lift n seeds and sow on 
 STEP_HOUSE = const(7)  # (STEP_HOUSE, pit, played): the house decision (2.5b)
 STEP_END = const(8)  # (STEP_END, pit, reason)
 # In the kuu games a step may carry one more item, "kuu" (a step of the kuu rules: bao.explain names the
-# ruling) or the Malawi rule it follows ("M13"...); the board's recogniser reads the same kinds. The placement (M20-M22)
+# ruling) or the Malawi rule it follows ("M20"...); the board's recogniser reads the same kinds. The placement (M20-M22)
 # is told with the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the
 # nemo as the first seed placed, STEP_SOW of one seed per later drop.
 
@@ -77,10 +77,9 @@ BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a r
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
-MALAWI_INTERMEDIATE = "malawi-intermediate"  # M5: the kuu and the nemo stage
-MALAWI_ADVANCED = "malawi-advanced"  # M5: the intermediate game after a free placement (M20-M22)
-RULESETS = (ZANZIBAR, MALAWI, MALAWI_INTERMEDIATE, MALAWI_ADVANCED)  # the host's choices come from here
-NEMO = const(20)  # M7: nemo in each store at the start of a kuu game
+# M5: the kuu games, intermediate (the kuu and the nemo stage) and advanced (after a free placement)
+RULESETS = (ZANZIBAR, MALAWI, "malawi-intermediate", "malawi-advanced")  # the host's choices come from here
+_NEMO = const(20)  # M7: nemo in each store at the start of a kuu game
 
 
 class BaoError(ValueError):
@@ -117,30 +116,27 @@ class Rules:
         lone_kichwa: "str | None" = None,
         sow_bound: int = 10000,
         relay_limit: "int | None" = None,
-        kuu_twos: "list | tuple" = (6, 7),
-        threat_start: str = "front",
-        placement_capture: bool = True,
+        **more: object,
     ) -> None:
         if ruleset not in RULESETS:
             raise InvalidPositionError("unknown ruleset %r (%s)" % (str(ruleset)[:40], " or ".join(RULESETS)))
         malawi = ruleset != ZANZIBAR  # M1-M4 hold in every Malawi game
-        kuu = ruleset == MALAWI_INTERMEDIATE or ruleset == MALAWI_ADVANCED
+        kuu = ruleset == "malawi-intermediate" or ruleset == "malawi-advanced"
         self.ruleset = ruleset
         self.malawi = malawi
-        self.kuu = kuu  # M5-M19: the kuu, the nemo stage, the threatened pit
-        self.placement = ruleset == MALAWI_ADVANCED  # M20-M22
         # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); the basic Malawi game has none
         # (M1); the kuu games' threatened pit (M18) is their takasia.
         self.takasia = (not malawi or kuu) if takasia is None else bool(takasia) and (not malawi or kuu)
-        # M7, M18, M21: the kuu games' options (bao.kuu checks them, when one is given: the board's NEW must
-        # not load it); the other rulesets ignore them.
-        self.kuu_twos = (6, 7)
-        self.threat_start = "front"
-        self.placement_capture = True
-        if kuu and (kuu_twos != (6, 7) or threat_start != "front" or placement_capture is not True):
-            from bao.kuu import set_options
+        # M5-M22: () outside the kuu games; in them, bao.malawi.update makes it (advanced, the 2s' pits,
+        # threat_start is "any", placement_capture) from the options kuu_twos, threat_start and
+        # placement_capture (M7, M18, M21), which only that module names.
+        self.kuu = ()  # type: tuple
+        if kuu:
+            from bao import malawi as kuu_rules
 
-            set_options(self, kuu_twos, threat_start, placement_capture)
+            kuu_rules.update(self, more)
+        elif more:
+            raise TypeError("unknown rule option")
         # R5: a capture move may stop in the owned house only with 6+ seeds (ruling); True: any count.
         self.house_stop_any_count = bool(house_stop_any_count)
         # R5: a mtaji-stage takasa does not stop in a still-owned house (ruling, 3.2); True: it does.
@@ -166,11 +162,13 @@ class Rules:
         base = Rules(self.ruleset)
         out = {}
         for key in ("takasia", "house_stop_any_count", "mtaji_takasa_house_stop", "infinite", "lone_kichwa",
-                    "sow_bound", "kuu_twos", "threat_start", "placement_capture"):
+                    "sow_bound"):
             if getattr(self, key) != getattr(base, key):
                 out[key] = getattr(self, key)
-        if "kuu_twos" in out:
-            out["kuu_twos"] = list(self.kuu_twos)  # JSON has no tuples
+        if self.kuu:
+            from bao import malawi as kuu_rules
+
+            kuu_rules.options(self, out)
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -199,7 +197,7 @@ class Position:
             d = bytearray(_SIZE)
             d[TAKASIA] = NONE
             d[WINNER] = NONE
-            d[MUST] = NONE
+            d[_MUST] = NONE
         self.d = d
         self.rules = rules or rules_for(ZANZIBAR)
 
@@ -235,17 +233,6 @@ class Position:
     def seeds(self, pit: int) -> int:
         return self.d[pit]
 
-    @property
-    def must_capture(self) -> "int | None":
-        """M19: global index of the opponent's pit the side to move must capture first, or None."""
-        t = self.d[MUST]
-        return None if t == NONE else ((self.d[TO_MOVE] ^ 1) << 4) + t
-
-    @property
-    def placing(self) -> int:
-        """M22: seeds the side to move still has to place (0 outside the advanced placement)."""
-        return self.d[PLACING]
-
     def in_namua(self, side: "int | None" = None) -> bool:
         """R2: a side is in the namua stage while its store is not empty."""
         return self.d[STORE + (self.d[TO_MOVE] if side is None else side)] > 0
@@ -271,14 +258,13 @@ def initial(ruleset: str = ZANZIBAR, rules: "Rules | None" = None, first: int = 
     p = Position(None, rules)
     d = p.d
     if rules.kuu:
-        import bao.threat  # noqa: F401  (M18's code, loaded while a board's heap is still in one piece)
-
+        twos = rules.kuu[1]
         for side in (SOUTH, NORTH):
             base = side << 4
             d[base + 4] = 8  # M6, M7: the kuu, front pit 5
-            d[base + rules.kuu_twos[0] - 1] = 2
-            d[base + rules.kuu_twos[1] - 1] = 2
-            d[STORE + side] = NEMO
+            d[base + twos[0] - 1] = 2
+            d[base + twos[1] - 1] = 2
+            d[STORE + side] = _NEMO
         d[HOUSE] = 3
         d[TO_MOVE] = first
     elif rules.ruleset == MALAWI:
@@ -343,8 +329,8 @@ def format_move(move: int, side: int, dialect: str = DONKERS) -> str:
     left, right, house = _marks(dialect)
     r = move & RING
     out = ""
-    if move & DROP:  # M22, M25: "@A4", the second player's first drop "xA3@a4"
-        t = (move >> TAKE_SHIFT) & TAKE_MASK
+    if move & _DROP:  # M22, M25: "@A4", the second player's first drop "xA3@a4"
+        t = (move >> _TAKE_SHIFT) & 15
         if t:
             out = "x" + pit_name(((side ^ 1) << 4) + t - 1)
         return out + "@" + pit_name((side << 4) + r)
@@ -415,12 +401,12 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                     hand = 9
                     d[me + 4] = 0
                     if rec is not None:
-                        rec.append((STEP_LIFT, me + 4, 9, "M14"))
+                        rec.append((STEP_LIFT, me + 4, 9) + kt)
                 else:
                     hand = 2
                     d[me + 4] -= 2
                     if rec is not None:
-                        rec.append((STEP_TAX, me + 4, 2, "M13"))
+                        rec.append((STEP_TAX, me + 4, 2) + kt)
                 if not d[me + 4]:
                     d[HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
             elif r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
@@ -602,21 +588,16 @@ def _sleep_at(p: Position, move: int, status: int) -> int:
     return first if first < b else b
 
 
-def _placing(p: Position) -> bool:
-    """M22: the side to move is placing: it has seeds left to place, or (advanced game) all 20 nemo."""
-    d = p.d
-    return p.rules.placement and (d[PLACING] > 0 or d[STORE + d[TO_MOVE]] == NEMO)
-
-
 def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
-    if p.rules.placement and _placing(p):
-        from bao.placement import drop  # the advanced placement: loaded in that game only
+    k = p.rules.kuu
+    if k and k[0] and (p.d[_PLACING] or p.d[STORE + p.d[TO_MOVE]] == _NEMO):
+        from bao import malawi as kuu_rules  # M22: the advanced placement, one ply per seed
 
         child = p.copy()
-        drop(child, move, rec)
+        kuu_rules.play(child, move, rec)
         return child, END_EMPTY
     child = p.copy()
     status = _run(child, move, rec)
@@ -631,7 +612,7 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
     if p.rules.kuu:
         # M19: the threatened pit, still occupied (not started from, M18), must be captured first next
         t = d[TAKASIA]
-        d[MUST] = t if t != NONE and d[WINNER] == NONE and d[(d[TO_MOVE] << 4) + t] else NONE
+        d[_MUST] = t if t != NONE and d[WINNER] == NONE and d[(d[TO_MOVE] << 4) + t] else NONE
     d[TO_MOVE] ^= 1
     d[TAKASIA] = NONE
     return child, status & 255
@@ -659,7 +640,7 @@ def _capture_starts(p: Position) -> "list[int]":
                     out.append(r)
                     out.append(r | RIGHT)
         return out
-    must = d[MUST]  # M19: only captures whose first captured pit is this one
+    must = d[_MUST]  # M19: only captures whose first captured pit is this one
     for r in range(16):
         n = d[me + r]
         if 2 <= n <= 15:
@@ -733,7 +714,7 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
         for m in out:
             if m & RING != takasia:
                 others = True
-        if others or (rules.threat_start == "any" and _takasa_starts(p, False)):
+        if others or (rules.kuu[2] and _takasa_starts(p, False)):  # threat_start "any"
             out = [m for m in out if m & RING != takasia]
     return out
 
@@ -770,10 +751,11 @@ def _generate(p: Position, keep: bool) -> list:
     d = p.d
     if d[WINNER] != NONE:
         return []
-    if p.rules.placement and _placing(p):
-        from bao.placement import drops
+    k = p.rules.kuu
+    if k and k[0] and (d[_PLACING] or d[STORE + d[TO_MOVE]] == _NEMO):
+        from bao import malawi as kuu_rules  # M20-M22: a placement drop
 
-        return drops(p, keep)
+        return kuu_rules.moves(p, keep)
     s = d[TO_MOVE]
     namua = d[STORE + s] > 0
     out = _finite_captures(p, False, keep)  # 1.7a: captures are compulsory
@@ -813,9 +795,9 @@ def _takasia_pit(child: Position) -> int:
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
     Returns Y's ring or NONE."""
     if child.rules.kuu:
-        from bao.threat import threat_pit  # the kuu games' second stage only: Zanzibar never loads it
+        from bao import malawi as kuu_rules  # M18
 
-        return threat_pit(child)
+        return kuu_rules.takasia(child)
     if _finite_captures(child, True):
         return NONE
     d = child.d
@@ -907,7 +889,7 @@ def perft(p: Position, depth: int) -> int:
 def seed_total(p: Position) -> int:
     """All 64 seeds: pits, stores and seeds in hand (an invariant)."""
     d = p.d
-    t = d[STORE] + d[STORE + 1] + d[IN_HAND] + d[PLACING]
+    t = d[STORE] + d[STORE + 1] + d[IN_HAND] + d[_PLACING]
     for i in range(32):
         t += d[i]
     return t

@@ -46,8 +46,8 @@ def sown_pits(step: tuple) -> list:
 
 # The kuu games' steps carry a last item (bao.core): "kuu", or the Malawi rule they follow.
 _KUU = {
-    (STEP_TAX, "M13"): "taxing the kuu: take 2 seeds out of %s; the kuu keeps its status unless emptied (M13, M16)",
-    (STEP_LIFT, "M14"): "the kuu held exactly 8: lift all 9 seeds of %s; the kuu loses its status (M14, M16)",
+    (STEP_TAX, "kuu"): "taxing the kuu: take 2 seeds out of %s; the kuu keeps its status unless emptied (M13, M16)",
+    (STEP_LIFT, "kuu"): "the kuu held exactly 8: lift all 9 seeds of %s; the kuu loses its status (M14, M16)",
     (STEP_LIFT, "M20"): "placement: lift the %d seeds of %s (M20)",
     (STEP_LIFT, "M21"): "take the %d seed(s) of %s, to place them too (M21)",
     (STEP_STORE, "kuu"): "a nemo from the store goes into %s (M9)",
@@ -63,7 +63,7 @@ _KUU = {
 def _describe_kuu(step: tuple, text: str) -> str:
     kind = step[0]
     if kind == STEP_LIFT:
-        if step[3] == "M14":
+        if step[3] == "kuu":
             return text % pit_name(step[1])
         return text % (step[2], pit_name(step[1]))
     if kind == STEP_HOUSE:

@@ -1,17 +1,15 @@
-# The Malawi kuu games' host-side rules, loaded only when needed (the board's heap is small): their
-# options' checks, the derived stage, the position checks (M7, M8, M19, M22) and the drop notation (M25).
-# The placement's plies are in bao.placement; the rules of every move stay in bao.core.
+# The Malawi kuu games on the host side (and on a board only for a rare job: a refused move, a position
+# received): the names of their state and move bits, the derived stage, the position checks (M7, M8,
+# M19, M22), the drop notation (M25) and why a move is illegal (M9-M22). The rules that play the games
+# are in bao.core and bao.malawi.
 from bao.core import (
     HOUSE,
-    MUST,
-    NEMO,
     NONE,
-    PLACING,
+    PLAY,
+    RIGHT,
     RING,
     STORE,
     TAKASIA,
-    TAKE_MASK,
-    TAKE_SHIFT,
     TO_MOVE,
     IllegalMoveError,
     InvalidPositionError,
@@ -19,32 +17,54 @@ from bao.core import (
     Position,
     Rules,
     _capture_starts,
-    _placing,
+    _finite_captures,
+    format_move,
     legal_move_codes,
     pit_index,
+    pit_name,
     play,
 )
 
+MALAWI_INTERMEDIATE = "malawi-intermediate"  # M5: the kuu and the nemo stage
+MALAWI_ADVANCED = "malawi-advanced"  # M5: the intermediate game after a free placement (M20-M22)
+MUST = 39  # Position.d: ring of the opponent's front pit the side to move must capture first (M19), or NONE
+PLACING = 40  # Position.d: seeds the side to move still has to place (M22)
+NEMO = 20  # M7: nemo in each store at the start
+DROP = 512  # a move's descriptive bit: a placement drop (M22)
+TAKE_SHIFT = 10  # a drop's (taken ring + 1) << TAKE_SHIFT when it takes a pit first (M21)
 
-def set_options(rules: Rules, kuu_twos: "list | tuple", threat_start: str, placement_capture: bool) -> None:
-    """The kuu games' options, checked. M7: the front pits of the two 2s of the lost Figure 2 (ruling: 6
-    and 7, as Zanzibar R1). M18: a threatened pit may start a takata when it is the only start the basic
-    rules allow, front row first ("front", ruling), or only when no pit of either row could ("any").
-    M21: the second player may take one pit before placing (ruling: optional, "can also")."""
-    if (not isinstance(kuu_twos, (list, tuple)) or len(kuu_twos) != 2 or kuu_twos[0] == kuu_twos[1]
-            or [k for k in kuu_twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
-        raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
-    rules.kuu_twos = (min(kuu_twos), max(kuu_twos))
-    if threat_start not in ("front", "any"):
-        raise InvalidPositionError("option threat_start must be 'front' or 'any'")
-    rules.threat_start = threat_start
-    rules.placement_capture = bool(placement_capture)
+
+def is_placing(p: Position) -> bool:
+    """M22: the side to move is placing: it has seeds left to place, or (advanced game) all 20 nemo."""
+    d = p.d
+    k = p.rules.kuu
+    return bool(k and k[0] and (d[PLACING] or d[STORE + d[TO_MOVE]] == NEMO))
+
+
+def placing(p: Position) -> int:
+    """M22: seeds the side to move still has to place (0 outside the advanced placement)."""
+    return p.d[PLACING]
+
+
+def must_capture(p: Position) -> "int | None":
+    """M19: global index of the opponent's pit the side to move must capture first, or None."""
+    t = p.d[MUST]
+    return None if t == NONE else ((p.d[TO_MOVE] ^ 1) << 4) + t
+
+
+def from_dict(p: Position, obj: dict) -> None:
+    """bao.position_json's checks of a kuu game (stores and placement, M7, M8, M22) and its must_capture (M19)."""
+    d = p.d
+    check_game(d, p.rules, d[PLACING], obj["to_move"])
+    m = obj.get("must_capture")
+    if m is not None:
+        set_must_capture(p, m, obj.get("winner") is not None)
 
 
 def stage(p: Position) -> str:
     """The side to move's stage, derived (M8, M22): "placement", "nemo" / "namua", or "mtaji"."""
     d = p.d
-    if _placing(p):
+    if is_placing(p):
         return "placement"
     if d[STORE + d[TO_MOVE]]:
         return "nemo" if p.rules.kuu else "namua"
@@ -102,18 +122,18 @@ def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
     s = d[TO_MOVE]
     mine, other = d[STORE + s], d[STORE + (s ^ 1)]
     if placing:
-        if not rules.placement or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):
+        if not rules.kuu[0] or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):
             raise InvalidPositionError("placing %d cannot occur here: only a malawi-advanced player places, "
                                        "right after taking his first nemo (M20, M22)" % placing)
     elif mine not in (other, other + 1):
         raise InvalidPositionError("stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
                                    "moves alternate)" % (d[STORE], d[STORE + 1], tm))
-    if rules.placement:
+    if rules.kuu[0]:
         for side in (0, 1):
             if d[STORE + side] == NEMO:
                 base = side << 4
                 for ring in range(16):
-                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu_twos else 0)
+                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu[1] else 0)
                     if d[base + ring] != want or not d[HOUSE] & (1 << side):
                         raise InvalidPositionError("%s has not placed yet (20 nemo), so its pits must be the "
                                                    "opening's (M7, M22)" % ("South", "North")[side])
@@ -155,7 +175,7 @@ def find_drop(p: Position, text: str) -> "tuple[int, Position]":
     taken, pit = parse_drop(text)
     d = p.d
     side = d[TO_MOVE]
-    if not _placing(p):
+    if not is_placing(p):
         raise IllegalMoveError("M22: %s is not placing: only the advanced game's placement drops seeds" % (
             "South" if side == 0 else "North"), "M22")
     if pit >> 4 != side:
@@ -163,9 +183,91 @@ def find_drop(p: Position, text: str) -> "tuple[int, Position]":
             "South" if side == 0 else "North", text.strip()[-2:]), "M20")
     want_take = 0 if taken < 0 else (taken & 15) + 1
     for m in legal_move_codes(p):
-        if m & RING == pit & 15 and (m >> TAKE_SHIFT) & TAKE_MASK == want_take:
+        if m & RING == pit & 15 and (m >> TAKE_SHIFT) & 15 == want_take:
             return m, play(p, m)
     if d[PLACING]:
         raise IllegalMoveError("M21: a pit is taken only before the first seed is placed", "M21")
     raise IllegalMoveError("M21: %s cannot be taken: the second player takes one opponent front pit facing an "
                            "occupied front pit of his own, before placing" % (text.strip()[1:3],), "M21")
+
+
+def why_illegal(p: Position, move: int) -> tuple:
+    """(rule, reason) in the kuu games, where they differ from the basic game."""
+    d = p.d
+    s = d[TO_MOVE]
+    if is_placing(p):
+        return "M22", "%s is placing: each ply drops one seed into one of his 16 pits" % _side(s)
+    starts = [m for m, _ in _finite_captures(p)]
+    same = [m for m in starts if m & (RING | RIGHT) == move & (RING | RIGHT)]
+    why = _why_nemo(p, move, starts, same) if d[STORE + s] else _why_second(p, move, starts, same)
+    if why:
+        return why
+    r = move & RING
+    return "1.3", "%s %s is not a legal move here" % (pit_name((s << 4) + r), _dir(r, move & RIGHT))
+
+
+def _why_nemo(p: Position, move: int, starts: list, same: list) -> tuple:
+    d = p.d
+    s = d[TO_MOVE]
+    me = s << 4
+    op = me ^ 16
+    r = move & RING
+    name = pit_name(me + r)
+    if r >= 8:
+        return "M9", "a nemo goes into an occupied front pit, not into the back row (%s)" % name
+    if not d[me + r]:
+        return "M9", "%s is empty: the nemo goes into an occupied front pit" % name
+    if starts and not same:
+        if r == 3 and d[op + 4] and d[HOUSE] == 3 and d[op + 3]:
+            return "M11", "you may not take the opponent's kuu directly while your own kuu faces seeds (%s)" % (
+                pit_name(op + 3))
+        if (r < 2 or r > 5) and d[op + 7 - r]:
+            return "M10", "a capture at a kichwa or kimbi sows from the nearest kichwa: write %s" % (r + 1)
+        return "M10", "a capture is possible, so the nemo must capture: %s" % _examples(starts, s)
+    if move & PLAY:
+        return "M15", "only a capture move whose sowing ends in your kuu may relay it"
+    status = d[HOUSE] & (1 << s)
+    filled = [i for i in range(8) if d[me + i]]
+    if r == 4 and status and len(filled) > 1:
+        return "M12", "no takata from the kuu while it has its status and other front pits hold seeds"
+    if d[me + r] == 1 and [i for i in filled if d[me + i] > 1 and not (i == 4 and status)]:
+        return "M12", "a single seed may be used only when no front pit other than the kuu holds two or more"
+    return ()
+
+
+def _why_second(p: Position, move: int, starts: list, same: list) -> tuple:
+    d = p.d
+    s = d[TO_MOVE]
+    me = s << 4
+    r = move & RING
+    name = pit_name(me + r)
+    n = d[me + r]
+    if n < 2:
+        return "M2", "%s holds %d seed%s: only pits with 2 or more seeds can be played" % (
+            name, n, "" if n == 1 else "s")
+    if starts and not same:
+        if d[MUST] != NONE:
+            return "M19", "you must capture %s first (it was threatened): %s" % (
+                pit_name((me ^ 16) + d[MUST]), _examples(starts, s))
+        return "M2", "a capture is possible, so you must capture: %s" % _examples(starts, s)
+    if move & PLAY:
+        return "M17", "in the second stage the kuu has no stop or relay to choose"
+    if d[HOUSE] & (1 << s) and d[me + 4] > 1 and not starts and r != 4:
+        return "M17", "your first takata of the second stage must start from the kuu %s" % pit_name(me + 4)
+    if r == d[TAKASIA]:
+        return "M18", "%s is threatened: you may not start a takata from it this move" % name
+    if r >= 8:
+        return "M2", "takata must start from the front row while it can"
+    return ()
+
+
+def _examples(moves: list, side: int) -> str:
+    return " ".join(format_move(m, side) for m in moves[:3])
+
+
+def _side(side: int) -> str:
+    return "South" if side == 0 else "North"
+
+
+def _dir(ring: int, right: int) -> str:
+    return "R (towards pit 8)" if right else "L (towards pit 1)"

@@ -11,7 +11,6 @@
 from bao.core import DIALECTS as DIALECTS
 from bao.core import DONKERS as DONKERS
 from bao.core import (
-    DROP,
     IDENTITY,
     MAKES_TAKASIA,
     NONE,
@@ -25,7 +24,6 @@ from bao.core import (
     NotationError,
     Position,
     _marks,
-    _placing,
     find_move,
     outcome,
 )
@@ -89,13 +87,11 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if "@" in text:
         if d[WINNER] != NONE:
             raise IllegalMoveError("1.2: the game is over", "1.2")
-        from bao.kuu import find_drop
-
-        return find_drop(p, text)
+        return _kuu().find_drop(p, text)
     pm = parse_text(text, dialect)
     if d[WINNER] != NONE:
         raise IllegalMoveError("1.2: the game is over", "1.2")
-    if _placing(p):
+    if p.rules.kuu and _kuu().is_placing(p):
         raise IllegalMoveError("M22: %s is placing: each ply drops one seed, written @pit" % (
             "South" if d[TO_MOVE] == 0 else "North"), "M22")
     side = d[TO_MOVE]
@@ -136,8 +132,15 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     return entry
 
 
+def _kuu():  # type: ignore[no-untyped-def]
+    """bao.kuu, loaded for a kuu game's notation only (M22, M25)."""
+    from bao import kuu
+
+    return kuu
+
+
 def same_move(a: int, b: int) -> bool:
-    return a & IDENTITY == b & IDENTITY and a & DROP == b & DROP
+    return a & IDENTITY == b & IDENTITY and a & 512 == b & 512  # 512: a placement drop (bao.kuu.DROP)
 
 
 # Transcripts (G8)
@@ -195,9 +198,7 @@ def parse_transcript(text: str) -> Transcript:
             raise NotationError("line %d: move %d must give South's move and North's move" % (lineno, num))
         for w in words:
             if "@" in w:  # a placement (M22): one ply per drop
-                from bao.kuu import split_plies
-
-                t.plies.extend(split_plies(w))
+                t.plies.extend(_kuu().split_plies(w))
             else:
                 t.plies.append(w)
         half = len(words) == 1
@@ -215,9 +216,7 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
         out.append("%s: %s" % (k, headers[k]))
     for ply in plies:
         if "@" in ply:  # a placement (M22): a side's drops are one token
-            from bao.kuu import join_turns
-
-            plies = join_turns(plies)
+            plies = _kuu().join_turns(plies)
             break
     for i in range(0, len(plies), 2):
         num = i // 2 + 1

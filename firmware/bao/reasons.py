@@ -38,9 +38,9 @@ def why_illegal(p: Position, move: int) -> tuple:
     if d[WINNER] != NONE or not legal_moves(p):
         return "1.2", "the game is over"
     if p.rules.kuu:
-        from bao.reasons_kuu import why_kuu
+        from bao import kuu
 
-        return why_kuu(p, move)
+        return kuu.why_illegal(p, move)
     s = d[TO_MOVE]
     me = s << 4
     r = move & RING

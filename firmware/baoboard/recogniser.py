@@ -9,8 +9,6 @@
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
 # (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
 from bao.core import (
-    DROP,
-    PLACING,
     RING,
     STEP_CAPTURE,
     STEP_HOUSE,
@@ -31,6 +29,9 @@ PIT = const(31)
 LIFT = const(32)  # the hand takes seeds out (otherwise it drops one seed in)
 OPT = const(64)  # may be merged with the activation before it (same pit: drop then lift in one go)
 KICHWA = const(128)  # the first drop of captured seeds
+
+_DROP = const(512)  # bao.core's private move bit and state byte of the advanced placement (M22)
+_PLACING = const(40)
 
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start
@@ -74,10 +75,8 @@ class Sequence:
             out.append(st[1])
         elif k == STEP_LIFT:
             # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
-            # this pit, so the lift may come in the same hand movement. The advanced placement's lifts
-            # (M20, M21: the pits emptied before the first drop) are gestures of their own.
-            placement = len(st) > 3 and (st[3] == "M20" or st[3] == "M21")
-            out.append(st[1] | LIFT | (OPT if self.namua and not placement else 0))
+            # this pit, so the lift may come in the same hand movement
+            out.append(st[1] | LIFT | (OPT if self.namua else 0))
         elif k == STEP_TAX:
             out.append(st[1] | LIFT | OPT)  # 2.4b: two seeds out of the house, right after the store seed
         elif k == STEP_SOW:
@@ -101,7 +100,9 @@ class Sequence:
 def sequence(p: object, move: int) -> bytearray:
     """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p."""
     d = p.d  # type: ignore[attr-defined]
-    seq = Sequence(d[STORE + d[TO_MOVE]] > 0)
+    # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
+    # their own, not merged with the store seed's drop
+    seq = Sequence(d[STORE + d[TO_MOVE]] > 0 and not move & _DROP)
     play(p, move, seq)  # type: ignore[arg-type]
     return seq.out
 
@@ -154,7 +155,7 @@ class Recogniser:
         placement drop, the pit it drops into, or for the first (M20), the first pit it empties."""
         d = self.p.d  # type: ignore[attr-defined]
         me = d[TO_MOVE] << 4
-        if move & DROP and not d[PLACING]:
+        if move & _DROP and not d[_PLACING]:
             for i in range(16):
                 if i != 4 and d[me + i]:
                     return me + i

@@ -48,10 +48,11 @@ def status_line(p: core.Position) -> str:
     stage = kuu.stage(p)  # namua / mtaji; the kuu games: placement / nemo / mtaji (M8, M22)
     t = p.takasia
     tk = f"; {core.pit_name(t)} is {'threatened' if p.rules.kuu else 'takasia-ed'}" if t is not None else ""
-    if p.must_capture is not None:
-        tk += f"; must capture {core.pit_name(p.must_capture)} first"
-    if p.placing:
-        tk += f"; {p.placing} seeds to place"
+    must = kuu.must_capture(p)
+    if must is not None:
+        tk += f"; must capture {core.pit_name(must)} first"
+    if kuu.placing(p):
+        tk += f"; {kuu.placing(p)} seeds to place"
     return f"{SIDE_NAMES[p.to_move]} to move ({stage} stage, {p.rules.ruleset}){tk}."
 
 

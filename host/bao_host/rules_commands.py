@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from bao import core, explain, notation, position_json
+from bao import core, explain, kuu, notation, position_json
 from rich.console import Console
 
 from bao_host import diagram, inputs
@@ -62,7 +62,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
         return 0
     side = diagram.SIDE_NAMES[p.to_move]
     texts = [notation.format_move(m, p.to_move, args.dialect) for m, _ in moves]
-    kind = ("placement drops" if moves[0][0] & core.DROP else
+    kind = ("placement drops" if moves[0][0] & kuu.DROP else
             "captures" if not moves[0][0] & core.TAKASA else "takasa moves")
     print(f"{side} has {len(texts)} legal {kind}: {' '.join(texts)}")
     return 0

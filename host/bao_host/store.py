@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bao import core, notation, position_json
+from bao import core, kuu, notation, position_json
 
 SCHEMA_VERSION = 1
 DB_NAME = "index.sqlite3"
@@ -165,8 +165,8 @@ def _safe(s: str) -> str:
 
 def pos_key(p: core.Position) -> str:
     d = bytes(p.d)
-    if d[core.MUST:] == bytes((core.NONE, 0)):
-        d = d[:core.MUST]  # no forced capture, nothing to place (M19, M22): the key libraries made before them use
+    if d[kuu.MUST:] == bytes((core.NONE, 0)):
+        d = d[:kuu.MUST]  # no forced capture, nothing to place (M19, M22): the key libraries made before them use
     return d.hex() + ("" if not p.rules.options() else json.dumps(p.rules.options(), sort_keys=True))
 
 

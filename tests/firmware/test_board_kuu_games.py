@@ -46,12 +46,12 @@ def _play(ruleset, plies, seed):
 
 
 def test_an_intermediate_game_of_nemo_moves():
-    want = _play(core.MALAWI_INTERMEDIATE, 60, 12)
+    want = _play("malawi-intermediate", 60, 12)
     assert len(want) > 40 and want[0][-1] == "*"  # the first nemo move is a takata (M7); then the second stage
     assert want[40][0] in "AaBb"  # a second-stage move names its row (M25)
 
 
 def test_an_advanced_game_starts_with_the_placement_drop_by_drop():
-    want = _play(core.MALAWI_ADVANCED, 60, 20)
+    want = _play("malawi-advanced", 60, 20)
     assert [w.count("@") for w in want[:10]] == [1] * 10  # five drops each (M20-M22)
     assert "@" not in want[10]

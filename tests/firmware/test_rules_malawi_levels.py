@@ -1,6 +1,7 @@
 # Hand-made positions for the Malawi intermediate and advanced games (rulings M5-M25); each test names
 # its ruling. Pits: A South front, B South back, a North front, b North back, pit 1..8 left to right.
 from bao import core, explain, notation, position_json
+from bao import kuu as kuu_state
 from bao.kuu import stage
 from baotest import names, play, position, raises, reason, row, steps_of
 
@@ -113,7 +114,7 @@ def test_m13_the_lone_kuu_is_taxed_two_seeds_whatever_it_holds():
     assert names(p) == ["5L*", "5R*"]
     after = play(p, "5L*")  # 5 + nemo = 6, two out, sown A4 A3
     assert row(after, "A") == [0, 0, 1, 1, 4, 0, 0, 0] and after.owns_house(core.SOUTH)
-    assert steps_of(p, "5L*", core.STEP_TAX) == [(core.STEP_TAX, 4, 2, "M13")]
+    assert steps_of(p, "5L*", core.STEP_TAX) == [(core.STEP_TAX, 4, 2, "kuu")]
     # No six-or-more threshold: a kuu of one is taxed too, and that tax empties it (M16).
     one = kuu({"A": "0 0 0 0 1 0 0 0", "a": "0 0 0 0 5 0 0 0"})
     emptied = play(one, "5R*")
@@ -125,7 +126,7 @@ def test_m14_a_lone_kuu_of_exactly_eight_is_sown_whole():
     after = play(p, "5L*")  # nine seeds: A4 A3 A2 A1 B1 B2 B3 B4 B5
     assert row(after, "A") == [1, 1, 1, 1, 0, 0, 0, 0] and row(after, "B") == [1, 1, 1, 1, 1, 0, 0, 0]
     assert not after.owns_house(core.SOUTH)  # M16: emptied
-    assert steps_of(p, "5L*", core.STEP_LIFT) == [(core.STEP_LIFT, 4, 9, "M14")]
+    assert steps_of(p, "5L*", core.STEP_LIFT) == [(core.STEP_LIFT, 4, 9, "kuu")]
     # With seven (or nine) it is the tax of M13.
     assert steps_of(kuu({"A": "0 0 0 0 7 0 0 0", "a": "0 0 0 0 5 0 0 0"}), "5L*", core.STEP_TAX)
 
@@ -199,9 +200,9 @@ def test_m18_the_threatened_pit_may_start_when_it_is_the_only_start():
     rows = dict(THREAT, a="0 2 0 0 0 0 0 0", b="0 0 0 37 0 0 0 0")
     after = play(kuu(rows, store=(0, 0), house=(False, False), fill=None), "A4R**")
     assert names(after) == ["a2L*", "a2R*"]  # the only front start (threat_start "front", the ruling)
-    assert after.rules.threat_start == "front"
+    assert not after.rules.kuu[2]  # threat_start "front"
     # M19 lapses: a2 was emptied by North's own move.
-    assert play(after, "a2R*").must_capture is None
+    assert kuu_state.must_capture(play(after, "a2R*")) is None
     # Option threat_start "any": a2 only if no pit of either row could start; b4 can.
     anyrow = position(rows, "S", (0, 0), (False, False), INT, None, None, threat_start="any")
     assert names(play(anyrow, "A4R**")) == ["b4L*", "b4R*"]
@@ -209,7 +210,7 @@ def test_m18_the_threatened_pit_may_start_when_it_is_the_only_start():
 
 def test_m19_the_threatened_capture_must_be_made():
     after = play(play(kuu(THREAT, store=(0, 0), house=(False, False), fill=None), "A4R**"), "a7L*")
-    assert after.must_capture == 16 + 1 and position_json.to_dict(after)["must_capture"] == "a2"
+    assert kuu_state.must_capture(after) == 16 + 1 and position_json.to_dict(after)["must_capture"] == "a2"
     assert names(after) == ["B8R"]
     # Even when the threatened side's move opened another capture (A1R takes a6 first): only a2's.
     rows = {"A": "2 0 1 0 1 1 1 0", "B": "0 0 20 0 0 0 0 2", "a": "0 3 0 1 0 2 0 0"}
@@ -218,7 +219,7 @@ def test_m19_the_threatened_capture_must_be_made():
     forced = kuu(rows, store=(0, 0), house=(False, False), must_capture="a2")
     assert names(forced) == ["B8R"]
     assert reason(forced, "A1R").startswith("M19:")
-    assert play(forced, "B8R").must_capture is None
+    assert kuu_state.must_capture(play(forced, "B8R")) is None
     assert names(kuu(rows, store=(0, 0), house=(False, False), must_capture="a6")) == ["A1R"]
     err = raises(core.InvalidPositionError, lambda: kuu(rows, store=(0, 0), house=(False, False), must_capture="a4"))
     assert "M19" in err  # a4 holds a seed, but no capture takes it first
@@ -231,13 +232,13 @@ def test_m20_m22_the_placement_is_one_ply_per_seed():
     assert reason(p, "@a4").startswith("M20:")  # his own 16 pits
     first = play(p, "@A5")  # lifts A6 and A7, takes a nemo: it goes into the kuu
     assert row(first, "A") == [0, 0, 0, 0, 9, 0, 0, 0] and first.store(core.SOUTH) == 19
-    assert first.placing == 4 and first.to_move == core.SOUTH
+    assert kuu_state.placing(first) == 4 and first.to_move == core.SOUTH
     assert position_json.to_dict(first)["placing"] == 4
     assert position_json.loads(position_json.dumps(first)) == first
     q = first
     for text in ("@B1", "@B1", "@A1", "@A8"):
         q = play(q, text)
-    assert q.to_move == core.NORTH and q.placing == 0 and row(q, "B")[0] == 2
+    assert q.to_move == core.NORTH and kuu_state.placing(q) == 0 and row(q, "B")[0] == 2
     assert core.seed_total(q) == 64
 
 
@@ -249,7 +250,7 @@ def test_m21_the_second_player_may_take_a_pit_facing_his_own_seeds():
     assert row(p, "A")[2] == 5 and len(core.legal_moves(p)) == 32  # 16 drops, and 16 after taking A3
     assert reason(p, "xA4@a1").startswith("M21:")  # A4 is empty
     taken = play(p, "xA3@a1")
-    assert row(taken, "A")[2] == 0 and taken.placing == 4 + 5
+    assert row(taken, "A")[2] == 0 and kuu_state.placing(taken) == 4 + 5
     assert reason(taken, "xA3@a1").startswith("M21:")  # only before the first seed is placed
     # The option placement_capture switches the take off.
     off = core.initial(ADV, core.Rules(ADV, placement_capture=False))

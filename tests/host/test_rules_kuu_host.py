@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from bao import core, notation, position_json
+from bao import core, kuu, notation, position_json
 from bao_host.cli import main
 from bao_host.logger import Logger
 from bao_host.session import LinkSession
@@ -17,7 +17,7 @@ from bao_host.store import Store, pos_key
 from simrig import Played, check_store, play, random_game, wait_for
 from test_store import run
 
-KUU = [core.MALAWI_INTERMEDIATE, core.MALAWI_ADVANCED]
+KUU = [kuu.MALAWI_INTERMEDIATE, kuu.MALAWI_ADVANCED]
 
 
 def test_bao_perft_moves_and_apply_trace(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +53,7 @@ def test_import_export_and_replay_of_kuu_games(tmp_path: Path, capsys: pytest.Ca
         g = random_game(rng, ruleset)
         f = tmp_path / f"{ruleset}.txt"
         f.write_text(_transcript(g))
-        if ruleset == core.MALAWI_ADVANCED:  # the placement is one token per player (M22)
+        if ruleset == kuu.MALAWI_ADVANCED:  # the placement is one token per player (M22)
             assert f.read_text().splitlines()[1].split()[1].count("@") == 5  # "1: @A4@A3@A3@B1@A5 ..."
         assert run(["import", str(f), *data]) == 0
         capsys.readouterr()
@@ -122,5 +122,5 @@ def test_the_trace_names_the_kuu_rulings(capsys: pytest.CaptureFixture[str]) -> 
 def test_the_librarys_position_key_is_unchanged_outside_the_kuu_games() -> None:
     # The state grew two bytes for M19 and M22; a library indexed before them must still find its positions.
     assert len(pos_key(core.initial())) == 2 * 39
-    placing = notation.parse_move(core.initial(core.MALAWI_ADVANCED), "@A4")[1]
-    assert len(pos_key(placing)) == 2 * 41 and pos_key(placing) != pos_key(core.initial(core.MALAWI_ADVANCED))
+    placing = notation.parse_move(core.initial(kuu.MALAWI_ADVANCED), "@A4")[1]
+    assert len(pos_key(placing)) == 2 * 41 and pos_key(placing) != pos_key(core.initial(kuu.MALAWI_ADVANCED))

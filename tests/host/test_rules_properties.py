@@ -7,7 +7,7 @@ import random
 import subprocess
 from pathlib import Path
 
-from bao import core, notation, position_json
+from bao import core, kuu, notation, position_json
 from bao.kuu import stage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -44,7 +44,7 @@ def mirror(p: core.Position) -> core.Position:
 
 
 games = st.tuples(st.sampled_from(list(core.RULESETS)), st.lists(st.integers(0, 1000), max_size=120))
-kuu_games = st.tuples(st.sampled_from([core.MALAWI_INTERMEDIATE, core.MALAWI_ADVANCED]),
+kuu_games = st.tuples(st.sampled_from([kuu.MALAWI_INTERMEDIATE, kuu.MALAWI_ADVANCED]),
                       st.lists(st.integers(0, 1000), min_size=20, max_size=160))
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -105,14 +105,14 @@ def test_kuu_games_stage_is_derived_and_no_move_leaves_a_forbidden_kuu(game: tup
         s = p.to_move
         me, op = s << 4, (s ^ 1) << 4
         moves = core.legal_move_codes(p)
-        placing = p.rules.placement and (p.placing > 0 or p.store(s) == 20)
+        placing = kuu.is_placing(p)
         assert stage(p) == ("placement" if placing else "nemo" if p.store(s) else "mtaji")
         assert p.store(s) <= 20 and abs(p.store(0) - p.store(1)) <= 1
-        if p.placing:
-            assert p.rules.placement and p.store(s) == 19
+        if kuu.placing(p):
+            assert p.rules.kuu[0] and p.store(s) == 19
         for m in moves:
             r = m & core.RING
-            assert bool(m & core.DROP) == placing
+            assert bool(m & kuu.DROP) == placing
             if placing:
                 continue
             captures = not all(x & core.TAKASA for x in moves)
@@ -128,7 +128,7 @@ def test_kuu_games_stage_is_derived_and_no_move_leaves_a_forbidden_kuu(game: tup
                 assert not m & core._NAMUA
                 if status and d[me + 4] > 1 and not captures:
                     assert r == 4  # M17
-        if p.must_capture is not None:
+        if kuu.must_capture(p) is not None:
             assert all(not m & core.TAKASA for m in moves)  # M19: a capture, the threatened pit's
 
 
