@@ -1,5 +1,5 @@
 # Rules-core benchmark run by the MicroPython unix port (and by CPython for comparison).
-# Usage: micropython tools/bench_rules_mp.py perft N | moves N_RANDOM | game SEED | slow 1
+# Usage: micropython tools/bench_rules_mp.py perft N [RULESET] | moves N_RANDOM | game SEED | slow 1
 # (also on the emulated Pico: tools/bench_pico.py runs it there with the firmware's armv6m .mpy)
 # Prints one "key value" line per figure; tools/bench_rules.py collects them into tables.
 import gc
@@ -43,10 +43,10 @@ def game_positions(core, rnd, ruleset, plies):
     return out
 
 
-def bench_perft(depth):
+def bench_perft(depth, ruleset="zanzibar"):
     from bao import core
 
-    p = core.initial()
+    p = core.initial(ruleset)
     t = ticks_us()
     n = core.perft(p, depth)
     print("perft", depth, n, ticks_diff(ticks_us(), t))
@@ -59,6 +59,12 @@ def list_with_accounts(core, p):
         core.play_raw(p, m & core.IDENTITY, rec)
         n += len(rec)
     return n
+
+
+def _mixed_ruleset(rnd):
+    """Mostly Zanzibar, and each Malawi game (basic, intermediate, advanced) one time in eight."""
+    k = rnd.below(8)
+    return "zanzibar" if k < 5 else ("malawi", "malawi-intermediate", "malawi-advanced")[k - 5]
 
 
 def bench_moves(count):
@@ -92,7 +98,7 @@ def bench_moves(count):
     rnd = Lcg(1994)
     taken = 0
     while taken < count:
-        for p in game_positions(core, rnd, "zanzibar" if rnd.below(4) else "malawi", 1 + rnd.below(120)):
+        for p in game_positions(core, rnd, _mixed_ruleset(rnd), 1 + rnd.below(120)):
             if rnd.below(10) == 0 and taken < count:
                 measure(p)
                 taken += 1
@@ -154,7 +160,7 @@ def bench_game(seed):
     gc.collect()
     code = gc.mem_alloc() - base
     rnd = Lcg(seed)
-    p = core.initial("zanzibar" if seed % 2 else "malawi")
+    p = core.initial(("malawi", "zanzibar", "malawi-intermediate", "malawi-advanced")[seed % 4])
     moves = core.legal_move_codes(p)
     peak = 0
     plies = 0
@@ -187,7 +193,7 @@ def main():
     what = argv[1]
     arg = int(argv[2])
     if what == "perft":
-        bench_perft(arg)
+        bench_perft(arg, argv[3] if len(argv) > 3 else "zanzibar")
     elif what == "moves":
         bench_moves(arg)
     elif what == "game":

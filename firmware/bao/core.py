@@ -3,10 +3,15 @@
 # the computer" (1.x-4.x), project rulings (G*, R*, M*: shared/rulings.md).
 #
 # A position is one bytearray (pits, stores, houses, side to move, takasia, result) plus its Rules.
+# The Malawi kuu games (M5-M25) reuse the Zanzibar fields: store = nemo left, house = kuu status,
+# takasia = the threatened pit of M18; they add must_capture (M19) and placing (M22).
 # Pits: index = side * 16 + ring, side 0 = South, 1 = North; ring 0..7 = front pits 1..8, ring 8..15 =
 # back pits 8..1, so ring + 1 is one step clockwise (G5). A_i faces a_(9-i): ring r faces ring 7 - r.
 # A move is a small int: ring | RIGHT (the direction letter is R) | PLAY (plays the house); legal_moves
-# adds descriptive bits (TAKASA, TAKASIA, _NAMUA: played in the namua stage).
+# adds descriptive bits (TAKASA, TAKASIA, _NAMUA: played in the namua stage). A drop of the advanced
+# placement (M22) is ring | take << 4 (take: 0, or 1..3 = which of the mover's occupied front pits faces
+# the pit he takes, M21) with the descriptive bits _DROP and the taken pit's ring + 1 above _TAKE_SHIFT:
+# only one kind of move is legal in a position, so identities stay within 6 bits (the engine's tables).
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -25,7 +30,10 @@ TO_MOVE = const(35)
 TAKASIA = const(36)  # ring of the side to move's takasia-ed front pit, or NONE
 WINNER = const(37)  # SOUTH, NORTH or NONE
 IN_HAND = const(38)  # seeds still in hand when a move ended the game half-way
-_SIZE = const(39)
+# Private (no name on a Pico: its name pool must not grow; bao.kuu names them for the host):
+_MUST = const(39)  # M19: ring of the opponent's front pit the side to move must capture first, or NONE
+_PLACING = const(40)  # M22: seeds the side to move still has to place (advanced placement)
+_SIZE = const(41)
 NONE = const(255)
 
 # Move bits
@@ -36,6 +44,8 @@ IDENTITY = const(63)
 TAKASA = const(64)  # not a capture move
 MAKES_TAKASIA = const(128)
 _NAMUA = const(256)  # played in the namua stage (store seed first)
+_DROP = const(512)  # a placement drop (M22)
+_TAKE_SHIFT = const(10)  # drops: (taken ring + 1) << _TAKE_SHIFT when the drop takes a pit first (M21)
 
 # Account steps: tuples whose first item is one of these; pits are global indices.
 STEP_STORE = const(1)  # (STEP_STORE, pit): a seed from the store into pit (2.2)
@@ -46,6 +56,10 @@ STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction
 STEP_RELAY = const(6)  # (STEP_RELAY, pit, n): endelea, lift n seeds and sow on (1.6)
 STEP_HOUSE = const(7)  # (STEP_HOUSE, pit, played): the house decision (2.5b)
 STEP_END = const(8)  # (STEP_END, pit, reason)
+# In the kuu games a step may carry one more item, "kuu" (a step of the kuu rules: bao.explain names the
+# ruling) or the Malawi rule it follows ("M20"...); the board's recogniser reads the same kinds. The placement (M20-M22)
+# is told with the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the
+# nemo as the first seed placed, STEP_SOW of one seed per later drop.
 
 # Why a move ended (STEP_END reasons, and the low bits of _play's status)
 END_EMPTY = const(0)  # last seed into an empty pit (1.5)
@@ -63,7 +77,9 @@ BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a r
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
-RULESETS = (ZANZIBAR, MALAWI)  # every ruleset the core plays; the host's choices come from here
+# M5: the kuu games, intermediate (the kuu and the nemo stage) and advanced (after a free placement)
+RULESETS = (ZANZIBAR, MALAWI, "malawi-intermediate", "malawi-advanced")  # the host's choices come from here
+_NEMO = const(20)  # M7: nemo in each store at the start of a kuu game
 
 
 class BaoError(ValueError):
@@ -100,13 +116,27 @@ class Rules:
         lone_kichwa: "str | None" = None,
         sow_bound: int = 10000,
         relay_limit: "int | None" = None,
+        **more: object,
     ) -> None:
         if ruleset not in RULESETS:
             raise InvalidPositionError("unknown ruleset %r (%s)" % (str(ruleset)[:40], " or ".join(RULESETS)))
-        malawi = ruleset == MALAWI
+        malawi = ruleset != ZANZIBAR  # M1-M4 hold in every Malawi game
+        kuu = ruleset == "malawi-intermediate" or ruleset == "malawi-advanced"
         self.ruleset = ruleset
-        # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); Malawi has none (M1).
-        self.takasia = (not malawi) if takasia is None else bool(takasia) and not malawi
+        self.malawi = malawi
+        # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); the basic Malawi game has none
+        # (M1); the kuu games' threatened pit (M18) is their takasia.
+        self.takasia = (not malawi or kuu) if takasia is None else bool(takasia) and (not malawi or kuu)
+        # M5-M22: () outside the kuu games; in them, bao.malawi.update makes it (advanced, the 2s' pits,
+        # threat_start is "any", placement_capture) from the options kuu_twos, threat_start and
+        # placement_capture (M7, M18, M21), which only that module names.
+        self.kuu = ()  # type: tuple
+        if kuu:
+            from bao import malawi as kuu_rules
+
+            kuu_rules.update(self, more)
+        elif more:
+            raise TypeError("unknown rule option")
         # R5: a capture move may stop in the owned house only with 6+ seeds (ruling); True: any count.
         self.house_stop_any_count = bool(house_stop_any_count)
         # R5: a mtaji-stage takasa does not stop in a still-owned house (ruling, 3.2); True: it does.
@@ -135,6 +165,10 @@ class Rules:
                     "sow_bound"):
             if getattr(self, key) != getattr(base, key):
                 out[key] = getattr(self, key)
+        if self.kuu:
+            from bao import malawi as kuu_rules
+
+            kuu_rules.options(self, out)
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -163,6 +197,7 @@ class Position:
             d = bytearray(_SIZE)
             d[TAKASIA] = NONE
             d[WINNER] = NONE
+            d[_MUST] = NONE
         self.d = d
         self.rules = rules or rules_for(ZANZIBAR)
 
@@ -217,11 +252,22 @@ class Position:
 
 
 def initial(ruleset: str = ZANZIBAR, rules: "Rules | None" = None, first: int = SOUTH) -> Position:
-    """The start position: R1 (Zanzibar) or M1 (Malawi: 2 seeds everywhere; `first` chosen by lot)."""
+    """The start position: R1 (Zanzibar), M1 (Malawi: 2 seeds everywhere; `first` chosen by lot) or M7
+    (the kuu games: kuu 8, two 2s, 20 nemo each; `first` by lot)."""
     rules = rules or rules_for(ruleset)
     p = Position(None, rules)
     d = p.d
-    if rules.ruleset == MALAWI:
+    if rules.kuu:
+        twos = rules.kuu[1]
+        for side in (SOUTH, NORTH):
+            base = side << 4
+            d[base + 4] = 8  # M6, M7: the kuu, front pit 5
+            d[base + twos[0] - 1] = 2
+            d[base + twos[1] - 1] = 2
+            d[STORE + side] = _NEMO
+        d[HOUSE] = 3
+        d[TO_MOVE] = first
+    elif rules.ruleset == MALAWI:
         for i in range(32):
             d[i] = 2
         d[TO_MOVE] = first
@@ -283,6 +329,11 @@ def format_move(move: int, side: int, dialect: str = DONKERS) -> str:
     left, right, house = _marks(dialect)
     r = move & RING
     out = ""
+    if move & _DROP:  # M22, M25: "@A4", the second player's first drop "xA3@a4"
+        t = (move >> _TAKE_SHIFT) & 15
+        if t:
+            out = "x" + pit_name(((side ^ 1) << 4) + t - 1)
+        return out + "@" + pit_name((side << 4) + r)
     if move & _NAMUA:
         out = str(r + 1)
         if move & TAKASA or 1 < r < 6:
@@ -324,7 +375,12 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
     r = move & RING
     right = move & RIGHT
     namua = d[STORE + s] > 0
+    kuu = rules.kuu
     house_rules = namua or rules.mtaji_takasa_house_stop
+    # 2.5b: the house stops a namua sowing with 6+ seeds; M12, M15: the kuu with status whatever it holds
+    house_min = 0 if kuu else 6
+    kt = ("kuu",) if kuu else ()  # the account's mark of a kuu-game step (bao.explain cites M9-M18)
+    ktn = kt if namua else ()
     takasia = d[TAKASIA]
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
@@ -334,12 +390,26 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            rec.append((STEP_STORE, me + r))
+            rec.append((STEP_STORE, me + r) + kt)
         if d[op + 7 - r]:
             capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
         else:
             direction = 1 if right else -1
-            if r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
+            if kuu and r == 4 and d[HOUSE] & hbit:
+                # M13: the lone kuu is taxed two seeds; M14: with exactly 8 before the nemo all 9 are sown
+                if d[me + 4] == 9:
+                    hand = 9
+                    d[me + 4] = 0
+                    if rec is not None:
+                        rec.append((STEP_LIFT, me + 4, 9) + kt)
+                else:
+                    hand = 2
+                    d[me + 4] -= 2
+                    if rec is not None:
+                        rec.append((STEP_TAX, me + 4, 2) + kt)
+                if not d[me + 4]:
+                    d[HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
+            elif r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
                 hand = 2  # 2.4b, R4: the 2-seed tax; the house stays owned
                 d[me + 4] -= 2
                 if rec is not None:
@@ -360,6 +430,8 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         if 2 <= hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
             e = (r + direction * hand) & 15
             capturing = e < 8 and d[me + e] > 0 and d[op + 7 - e] > 0
+        if kuu and not capturing:
+            d[HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
         if rec is not None:
             rec.append((STEP_LIFT, me + r, hand))
     while True:
@@ -392,14 +464,14 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             d[t] = 0
             if pos == 3:
                 d[HOUSE] &= ~(1 << o)  # 2.5a: the opponent's house is emptied
-            if not namua:
-                d[HOUSE] = 0  # R6: the first capture of the mtaji stage ends both houses
+            if not namua and not kuu:
+                d[HOUSE] = 0  # R6: the first capture of the mtaji stage ends both houses (not M17)
             if pos < 2 or (pos < 6 and (direction == 1 or (direction == 0 and not right))):
                 k, direction = 0, 1  # 1.4a/b, R3: from the left kichwa (pit 1) clockwise
             else:
                 k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
             if rec is not None:
-                rec.append((STEP_CAPTURE, t, n, me + k, direction))
+                rec.append((STEP_CAPTURE, t, n, me + k, direction) + ktn)
             if _front_empty(d, op):
                 if rec is not None:
                     rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))
@@ -409,22 +481,23 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             pos = (k - direction) & 15
             hand = n
             continue
-        if pos == 4 and d[HOUSE] & hbit and house_rules and (c >= 6 or (capturing and rules.house_stop_any_count)):
+        if pos == 4 and d[HOUSE] & hbit and house_rules and (
+                c >= house_min or (capturing and rules.house_stop_any_count)):
             if not capturing:
                 if rec is not None:
-                    rec.append((STEP_END, me + 4, END_HOUSE))
-                return END_HOUSE  # 2.5b(1), R5
+                    rec.append((STEP_END, me + 4, END_HOUSE) + kt)
+                return END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
             if not move & PLAY:
                 if rec is not None:
-                    rec.append((STEP_HOUSE, me + 4, 0))
-                    rec.append((STEP_END, me + 4, END_HOUSE_STOP))
-                return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2)
+                    rec.append((STEP_HOUSE, me + 4, 0) + kt)
+                    rec.append((STEP_END, me + 4, END_HOUSE_STOP) + kt)
+                return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2); M15: sleep or relay the kuu
             if rec is not None:
-                rec.append((STEP_HOUSE, me + 4, 1))
+                rec.append((STEP_HOUSE, me + 4, 1) + kt)
         elif pos == takasia and not capturing:
             if rec is not None:
-                rec.append((STEP_END, me + pos, END_TAKASIA))
-            return END_TAKASIA  # 4.1b
+                rec.append((STEP_END, me + pos, END_TAKASIA) + kt)
+            return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
         yield pos if direction > 0 else pos | 16
         # 1.6: endelea
         hand = c
@@ -517,7 +590,15 @@ def _sleep_at(p: Position, move: int, status: int) -> int:
 
 def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
-    the opponent to move. An illegal never-ending move gives status END_INFINITE."""
+    the opponent to move (in the placement, once the mover has placed every seed). An illegal
+    never-ending move gives status END_INFINITE."""
+    k = p.rules.kuu
+    if k and k[0] and (p.d[_PLACING] or p.d[STORE + p.d[TO_MOVE]] == _NEMO):
+        from bao import malawi as kuu_rules  # M22: the advanced placement, one ply per seed
+
+        child = p.copy()
+        kuu_rules.play(child, move, rec)
+        return child, END_EMPTY
     child = p.copy()
     status = _run(child, move, rec)
     if status & END_MASK == END_INFINITE:
@@ -528,6 +609,10 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
             del rec[:]
         status = _run(child, move, rec, _sleep_at(p, move, status))
     d = child.d
+    if p.rules.kuu:
+        # M19: the threatened pit, still occupied (not started from, M18), must be captured first next
+        t = d[TAKASIA]
+        d[_MUST] = t if t != NONE and d[WINNER] == NONE and d[(d[TO_MOVE] << 4) + t] else NONE
     d[TO_MOVE] ^= 1
     d[TAKASIA] = NONE
     return child, status & 255
@@ -542,8 +627,11 @@ def _capture_starts(p: Position) -> "list[int]":
     op = (s ^ 1) << 4
     out = []  # type: list[int]
     if d[STORE + s]:
+        ban = NONE
+        if p.rules.kuu and d[HOUSE] == 3 and d[op + 3]:
+            ban = 3  # M11: not the opponent's kuu first while the own kuu faces seeds
         for r in range(8):
-            if d[me + r] and d[op + 7 - r]:
+            if d[me + r] and d[op + 7 - r] and r != ban:
                 if r < 2:
                     out.append(r)  # 1.4b: forced to the left kichwa, written L
                 elif r > 5:
@@ -552,12 +640,13 @@ def _capture_starts(p: Position) -> "list[int]":
                     out.append(r)
                     out.append(r | RIGHT)
         return out
+    must = d[_MUST]  # M19: only captures whose first captured pit is this one
     for r in range(16):
         n = d[me + r]
         if 2 <= n <= 15:
             for right in (0, RIGHT):
                 e = (r + ring_direction(r, right) * n) & 15
-                if e < 8 and d[me + e] and d[op + 7 - e]:
+                if e < 8 and d[me + e] and d[op + 7 - e] and (must == NONE or must == 7 - e):
                     out.append(r | right)
     return out
 
@@ -570,6 +659,10 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
     me = s << 4
     out = []  # type: list[int]
     namua = d[STORE + s] > 0
+    kuu = rules.kuu
+    owned = d[HOUSE] & (1 << s)
+    if kuu and owned and not namua and d[me + 4] > 1:
+        return [4, 4 | RIGHT] if front else out  # M17: the first takata of the second stage is the kuu's
     filled = 0
     multi = 0
     for r in range(8):
@@ -577,6 +670,11 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
             filled += 1
             if d[me + r] > 1:
                 multi += 1
+    if kuu and namua and owned:
+        if filled == 1:
+            return [4, 4 | RIGHT] if front else out  # M13, M14: the lone kuu is taxed (or sown whole)
+        if d[me + 4] > 1:
+            multi -= 1  # M12: the singleton rule does not count the kuu with status
     if not front:
         if namua:
             return out  # 2.4: namua takasa never starts on the back row
@@ -585,26 +683,39 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
                 out.append(r)
                 out.append(r | RIGHT)
         return out
-    owned = d[HOUSE] & (1 << s)
+    takasia = d[TAKASIA]
     for r in range(8):
         n = d[me + r]
         if not n:
             continue
         if namua:
-            if r == 4 and owned and n >= 6 and filled > 1:
+            if kuu:
+                if r == 4 and owned:
+                    continue  # M12: no takata from the kuu with status
+                if n == 1 and multi:
+                    continue  # M12: a singleton only when no other front pit holds 2+
+            elif r == 4 and owned and n >= 6 and filled > 1:
                 continue  # 2.4b
-            if n == 1 and not owned and multi:
+            elif n == 1 and not owned and multi:
                 continue  # 2.4c
         else:
             if n < 2:
                 continue  # 3.3
-            if r == d[TAKASIA]:
+            if r == takasia and not kuu:
                 continue  # 4.1
         lone_kichwa = filled == 1 and (r == 0 or r == 7) and rules.lone_kichwa == "forbidden"
         if not (lone_kichwa and r == 0):
             out.append(r)  # L
         if not (lone_kichwa and r == 7):
             out.append(r | RIGHT)  # 2.4a, 3.5b: not towards the back row
+    if kuu and takasia != NONE and not namua:
+        # M18: no takata from the threatened pit unless it is the only start the basic rules allow
+        others = False
+        for m in out:
+            if m & RING != takasia:
+                others = True
+        if others or (rules.kuu[2] and _takasa_starts(p, False)):  # threat_start "any"
+            out = [m for m in out if m & RING != takasia]
     return out
 
 
@@ -640,6 +751,11 @@ def _generate(p: Position, keep: bool) -> list:
     d = p.d
     if d[WINNER] != NONE:
         return []
+    k = p.rules.kuu
+    if k and k[0] and (d[_PLACING] or d[STORE + d[TO_MOVE]] == _NEMO):
+        from bao import malawi as kuu_rules  # M20-M22: a placement drop
+
+        return kuu_rules.moves(p, keep)
     s = d[TO_MOVE]
     namua = d[STORE + s] > 0
     out = _finite_captures(p, False, keep)  # 1.7a: captures are compulsory
@@ -678,6 +794,10 @@ def _takasia_pit(child: Position) -> int:
     """R8 / 4.1: after X's mtaji takasa, Y (to move in child) has no capture and X, if to move, could
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
     Returns Y's ring or NONE."""
+    if child.rules.kuu:
+        from bao import malawi as kuu_rules  # M18
+
+        return kuu_rules.takasia(child)
     if _finite_captures(child, True):
         return NONE
     d = child.d
@@ -769,7 +889,7 @@ def perft(p: Position, depth: int) -> int:
 def seed_total(p: Position) -> int:
     """All 64 seeds: pits, stores and seeds in hand (an invariant)."""
     d = p.d
-    t = d[STORE] + d[STORE + 1] + d[IN_HAND]
+    t = d[STORE] + d[STORE + 1] + d[IN_HAND] + d[_PLACING]
     for i in range(32):
         t += d[i]
     return t

@@ -34,7 +34,7 @@ _ENDS = {
 
 def sown_pits(step: tuple) -> list:
     """The pits a STEP_SOW step drops one seed each into, in order."""
-    _, first, direction, n = step
+    first, direction, n = step[1], step[2], step[3]
     base = first & 16
     ring = first & 15
     out = []
@@ -44,8 +44,46 @@ def sown_pits(step: tuple) -> list:
     return out
 
 
+# The kuu games' steps carry a last item (bao.core): "kuu", or the Malawi rule they follow.
+_KUU = {
+    (STEP_TAX, "kuu"): "taxing the kuu: take 2 seeds out of %s; the kuu keeps its status unless emptied (M13, M16)",
+    (STEP_LIFT, "kuu"): "the kuu held exactly 8: lift all 9 seeds of %s; the kuu loses its status (M14, M16)",
+    (STEP_LIFT, "M20"): "placement: lift the %d seeds of %s (M20)",
+    (STEP_LIFT, "M21"): "take the %d seed(s) of %s, to place them too (M21)",
+    (STEP_STORE, "kuu"): "a nemo from the store goes into %s (M9)",
+    (STEP_STORE, "M20"): "take a nemo and place it in %s (M20, M22)",
+    (STEP_SOW, "M22"): "place one seed in %s (M22)",
+    (STEP_HOUSE, "kuu"): "",
+    (STEP_END, END_HOUSE): "a takata lap ended in the kuu with its status: the player sleeps (M12)",
+    (STEP_END, END_HOUSE_STOP): "the player sleeps in the kuu (M15, player's choice)",
+    (STEP_END, END_TAKASIA): "the sowing ended in the threatened pit: the move ends (M18)",
+}
+
+
+def _describe_kuu(step: tuple, text: str) -> str:
+    kind = step[0]
+    if kind == STEP_LIFT:
+        if step[3] == "kuu":
+            return text % pit_name(step[1])
+        return text % (step[2], pit_name(step[1]))
+    if kind == STEP_HOUSE:
+        if step[2]:
+            return "relay the kuu %s: its seeds are sown on and it loses its status (M15, M16)" % pit_name(step[1])
+        return "sleep in the kuu %s (M15)" % pit_name(step[1])
+    if kind == STEP_END:
+        return text
+    return text % pit_name(step[1])
+
+
 def describe_step(step: tuple) -> str:
     kind = step[0]
+    mark = step[-1]
+    if isinstance(mark, str):
+        if kind == STEP_CAPTURE:
+            return _describe_capture(step, "M10")
+        text = _KUU.get((kind, step[2]) if kind == STEP_END else (kind, mark))
+        if text is not None:
+            return _describe_kuu(step, text)
     if kind == STEP_STORE:
         return "a seed from the store goes into %s (2.2)" % pit_name(step[1])
     if kind == STEP_LIFT:
@@ -56,10 +94,7 @@ def describe_step(step: tuple) -> str:
         pits = [pit_name(i) for i in sown_pits(step)]
         return "sow %d seed%s: %s" % (step[3], "" if step[3] == 1 else "s", " ".join(pits))
     if kind == STEP_CAPTURE:
-        _, taken, n, kichwa, direction = step
-        return "capture the %d seed%s of %s and sow them in from the kichwa %s towards %s (1.4)" % (
-            n, "" if n == 1 else "s", pit_name(taken), pit_name(kichwa),
-            "pit 8" if direction == 1 else "pit 1")
+        return _describe_capture(step, "1.4")
     if kind == STEP_RELAY:
         return "endelea: lift the %d seeds of %s and sow on in the same direction (1.6)" % (step[2], pit_name(step[1]))
     if kind == STEP_HOUSE:
@@ -69,6 +104,12 @@ def describe_step(step: tuple) -> str:
     if kind == STEP_END:
         return _ENDS.get(step[2], "the move ends")
     return "step %r" % (step,)
+
+
+def _describe_capture(step: tuple, rule: str) -> str:
+    taken, n, kichwa, direction = step[1], step[2], step[3], step[4]
+    return "capture the %d seed%s of %s and sow them in from the kichwa %s towards %s (%s)" % (
+        n, "" if n == 1 else "s", pit_name(taken), pit_name(kichwa), "pit 8" if direction == 1 else "pit 1", rule)
 
 
 def describe(steps: list) -> list:

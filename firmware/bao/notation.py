@@ -5,6 +5,9 @@
 # the captured seeds go in from (L = pit 1, R = pit 8) and is omitted where the kichwa is forced (1.4b).
 # Writing a move (format_move, the dialects) is in bao.core, which the board loads anyway, so that the board
 # needs no bao.notation for the moves it reports; re-exported here, the notation's one place.
+# The kuu games (M25): nemo moves are written as namua moves; a placement drop is "@A4", the second player's
+# first drop "xA3@a4" (takes A3 first, M21); a transcript writes a player's placement as one token, its
+# plies concatenated ("@A4@A3@A3@B1@A5"), and Transcript.plies holds them one ply each.
 from bao.core import DIALECTS as DIALECTS
 from bao.core import DONKERS as DONKERS
 from bao.core import (
@@ -80,10 +83,17 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
 def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Position]":
     """Read a move in position p: returns the legal (move, child). NotationError for unreadable text,
     IllegalMoveError (citing the rule) for a move the rules do not allow here."""
-    pm = parse_text(text, dialect)
     d = p.d
+    if "@" in text:
+        if d[WINNER] != NONE:
+            raise IllegalMoveError("1.2: the game is over", "1.2")
+        return _kuu().find_drop(p, text)
+    pm = parse_text(text, dialect)
     if d[WINNER] != NONE:
         raise IllegalMoveError("1.2: the game is over", "1.2")
+    if p.rules.kuu and _kuu().is_placing(p):
+        raise IllegalMoveError("M22: %s is placing: each ply drops one seed, written @pit" % (
+            "South" if d[TO_MOVE] == 0 else "North"), "M22")
     side = d[TO_MOVE]
     namua = d[STORE + side] > 0
     front = "A" if side == 0 else "a"
@@ -94,6 +104,8 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if namua and pm.row == back:
         if outcome(p) is not None:  # a side with no legal move has lost: that comes first (1.2)
             raise IllegalMoveError("1.2: the game is over", "1.2")
+        if p.rules.kuu:
+            raise IllegalMoveError("M9: a nemo goes into an occupied front pit, not into the back row", "M9")
         raise IllegalMoveError("2.4: in the namua stage every move starts on the front row", "2.4")
     if not namua and not pm.row:
         raise NotationError("%r: a mtaji-stage move needs its row letter (%s or %s)" % (text, front, back))
@@ -114,12 +126,21 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if not pm.takasa and m & TAKASA:
         raise IllegalMoveError("1.7: %s is a takasa (no capture): write it with '*'" % (text.strip(),), "1.7")
     if pm.takasa == 2 and not m & MAKES_TAKASIA:
-        raise IllegalMoveError("4.1: %s makes no takasia: write it with one '*'" % (text.strip(),), "4.1")
+        rule = "M18" if p.rules.kuu else "4.1"
+        raise IllegalMoveError("%s: %s makes no %s: write it with one '*'" % (
+            rule, text.strip(), "threatened pit" if p.rules.kuu else "takasia"), rule)
     return entry
 
 
+def _kuu():  # type: ignore[no-untyped-def]
+    """bao.kuu, loaded for a kuu game's notation only (M22, M25)."""
+    from bao import kuu
+
+    return kuu
+
+
 def same_move(a: int, b: int) -> bool:
-    return a & IDENTITY == b & IDENTITY
+    return a & IDENTITY == b & IDENTITY and a & 512 == b & 512  # 512: a placement drop (bao.kuu.DROP)
 
 
 # Transcripts (G8)
@@ -140,6 +161,7 @@ def parse_transcript(text: str) -> Transcript:
     """Header lines `key: value`, then `N: south north;` per move number with an optional comment."""
     t = Transcript()
     expect = 1
+    half = False
     lineno = 0
     start = 0
     while start < len(text):  # line by line, not split(): the board's heap is small
@@ -164,7 +186,7 @@ def parse_transcript(text: str) -> Transcript:
         num = int(key)
         if num != expect:
             raise NotationError("line %d: move number %d, expected %d" % (lineno, num, expect))
-        if len(t.plies) % 2:
+        if half:
             raise NotationError("line %d: move %d follows a line with South's move only" % (lineno, num))
         semi = rest.find(";")
         comment = ""
@@ -174,7 +196,12 @@ def parse_transcript(text: str) -> Transcript:
         words = rest.split()
         if not 1 <= len(words) <= 2:
             raise NotationError("line %d: move %d must give South's move and North's move" % (lineno, num))
-        t.plies.extend(words)
+        for w in words:
+            if "@" in w:  # a placement (M22): one ply per drop
+                t.plies.extend(_kuu().split_plies(w))
+            else:
+                t.plies.append(w)
+        half = len(words) == 1
         if comment:
             t.comments[num] = comment
         t.lines[num] = lineno
@@ -187,6 +214,10 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
     out = []
     for k in headers:
         out.append("%s: %s" % (k, headers[k]))
+    for ply in plies:
+        if "@" in ply:  # a placement (M22): a side's drops are one token
+            plies = _kuu().join_turns(plies)
+            break
     for i in range(0, len(plies), 2):
         num = i // 2 + 1
         line = "%d: %s" % (num, " ".join(plies[i:i + 2]))
@@ -198,7 +229,8 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
 
 
 def rules_from_headers(headers: dict):  # type: ignore[no-untyped-def]
-    """Rules named by a transcript header: `ruleset: zanzibar|malawi`, `takasia: yes|no`."""
+    """Rules named by a transcript header: `ruleset: zanzibar|malawi|malawi-intermediate|malawi-advanced`,
+    `takasia: yes|no`."""
     from bao.core import Rules
 
     ruleset = headers.get("ruleset", "zanzibar").strip().lower() or "zanzibar"
@@ -241,14 +273,17 @@ def replay(t: Transcript, start: "Position | None" = None, dialect: str = DONKER
         start = initial(rules.ruleset, rules, first)
     positions = [start]
     p = start
+    turn = 0  # a placement is several plies of one turn (M22)
     for i in range(len(t.plies)):
         text = t.plies[i]
         side = p.d[TO_MOVE]
+        if i and side != positions[-2].d[TO_MOVE]:
+            turn += 1
         try:
             if p.d[WINNER] != NONE:
                 raise IllegalMoveError("1.2: the game is already over", "1.2")
             _, p = parse_move(p, text, dialect)
         except BaoError as e:
-            raise ReplayError(i // 2 + 1, side, text, str(e))
+            raise ReplayError(turn // 2 + 1, side, text, str(e))
         positions.append(p)
     return positions

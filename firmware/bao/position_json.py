@@ -3,7 +3,18 @@
 #  "store": {"S": 22, "N": 22}, "house": {"S": true, "N": true}, "takasia": null}
 # List index k of a row is pit k+1. Optional: "winner": "S"|"N", "in_hand": n (a game that ended
 # half-way through a move), "options": {...} (rule options that differ from the ruleset's defaults).
+# The kuu games (M25): "store" = nemo left, "house" = kuu status, "takasia" = the threatened pit (M18),
+# "must_capture": the opponent's pit the side to move must capture first (M19; absent = null),
+# "placing": seeds the side to move still has to place (M22; absent = 0).
 import json
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x: int) -> int:  # type: ignore[misc]
+        return x
+
 
 from bao.core import (
     HOUSE,
@@ -22,9 +33,12 @@ from bao.core import (
     pit_name,
 )
 
+_MUST = const(39)  # bao.core's private layout (bao.kuu names it for the host): M19
+_PLACING = const(40)  # M22
 _SIDES = ("S", "N")
 _ROWS = (("A", 0, True), ("B", 0, False), ("a", 1, True), ("b", 1, False))
-_KEYS = ("ruleset", "to_move", "A", "B", "a", "b", "store", "house", "takasia", "winner", "in_hand", "options")
+_KEYS = ("ruleset", "to_move", "A", "B", "a", "b", "store", "house", "takasia", "must_capture", "placing", "winner",
+         "in_hand", "options")
 
 
 def _ring(front: bool, k: int) -> int:
@@ -43,6 +57,10 @@ def to_dict(p: Position, with_outcome: bool = True, moves: "list | None" = None)
     out["house"] = {"S": bool(d[HOUSE] & 1), "N": bool(d[HOUSE] & 2)}
     t = d[TAKASIA]
     out["takasia"] = None if t == NONE else pit_name((d[TO_MOVE] << 4) + t)
+    if d[_MUST] != NONE:
+        out["must_capture"] = pit_name(((d[TO_MOVE] ^ 1) << 4) + d[_MUST])
+    if d[_PLACING]:
+        out["placing"] = d[_PLACING]
     w = outcome(p, moves) if with_outcome else (None if d[WINNER] == NONE else d[WINNER])
     if w is not None:
         out["winner"] = _SIDES[w]
@@ -107,7 +125,7 @@ def from_dict(obj: object) -> Position:
     if not isinstance(store, dict) or not isinstance(house, dict):
         raise InvalidPositionError("store and house must be objects with keys S and N")
     for i in (0, 1):
-        n = _int(store.get(_SIDES[i], 0), "store " + _SIDES[i], 0, 22)
+        n = _int(store.get(_SIDES[i], 0), "store " + _SIDES[i], 0, 20 if rules.kuu else 22)
         d[STORE + i] = n
         total += n
         h = house.get(_SIDES[i], False)
@@ -120,10 +138,16 @@ def from_dict(obj: object) -> Position:
     if rules.ruleset == MALAWI and (d[STORE] or d[STORE + 1] or d[HOUSE]):
         raise InvalidPositionError("Malawi positions have empty stores and no houses (M1)")
     s_store, n_store = d[STORE], d[STORE + 1]
-    if (tm == "S" and s_store != n_store) or (tm == "N" and n_store != s_store + 1 and not (s_store == n_store == 0)):
+    placing = _int(obj.get("placing", 0), "placing", 0, 64)
+    if placing and not rules.kuu:
+        raise InvalidPositionError("placing is only given in the malawi-advanced placement (M22)")
+    if not rules.kuu and ((tm == "S" and s_store != n_store)
+                          or (tm == "N" and n_store != s_store + 1 and not (s_store == n_store == 0))):
         raise InvalidPositionError(
             "stores S=%d N=%d cannot occur with %s to move (South moves first; 2.2: one seed a move)"
             % (s_store, n_store, tm))
+    d[_PLACING] = placing
+    total += placing
     w = obj.get("winner")
     if w is not None:
         if w not in _SIDES:
@@ -157,6 +181,12 @@ def from_dict(obj: object) -> Position:
                                        "is takasia-ed only when its side cannot capture)"
                                        % (t, ("South", "North")[d[TO_MOVE]]))
         d[TAKASIA] = ring
+    if rules.kuu:
+        from bao import kuu  # stores and placement (M7, M8, M22), must_capture (M19)
+
+        kuu.from_dict(p, obj)
+    elif obj.get("must_capture") is not None:
+        raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
     return p
 
 

@@ -4,7 +4,6 @@ from bao.core import (
     END_MASK,
     HOUSE,
     IDENTITY,
-    MALAWI,
     NONE,
     PLAY,
     RIGHT,
@@ -34,10 +33,14 @@ def _dir_name(ring: int, right: int) -> str:
 def why_illegal(p: Position, move: int) -> tuple:
     """(rule, reason) for a move identity (ring | RIGHT | PLAY) that legal_moves does not list."""
     d = p.d
-    malawi = p.rules.ruleset == MALAWI
+    malawi = p.rules.malawi
     move &= IDENTITY
     if d[WINNER] != NONE or not legal_moves(p):
         return "1.2", "the game is over"
+    if p.rules.kuu:
+        from bao import kuu
+
+        return kuu.why_illegal(p, move)
     s = d[TO_MOVE]
     me = s << 4
     r = move & RING
@@ -103,3 +106,4 @@ def why_illegal(p: Position, move: int) -> tuple:
     if status & END_MASK == END_INFINITE:
         return ("M4" if malawi else "1.5a"), "this move never ends (its sowing repeats)"
     return "1.3", "%s %s is not a legal move here" % (name, _dir_name(r, move & RIGHT))
+

@@ -30,6 +30,9 @@ LIFT = const(32)  # the hand takes seeds out (otherwise it drops one seed in)
 OPT = const(64)  # may be merged with the activation before it (same pit: drop then lift in one go)
 KICHWA = const(128)  # the first drop of captured seeds
 
+_DROP = const(512)  # bao.core's private move bit and state byte of the advanced placement (M22)
+_PLACING = const(40)
+
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start
 MOVING = const(1)  # a move is under way
@@ -97,7 +100,9 @@ class Sequence:
 def sequence(p: object, move: int) -> bytearray:
     """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p."""
     d = p.d  # type: ignore[attr-defined]
-    seq = Sequence(d[STORE + d[TO_MOVE]] > 0)
+    # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
+    # their own, not merged with the store seed's drop
+    seq = Sequence(d[STORE + d[TO_MOVE]] > 0 and not move & _DROP)
     play(p, move, seq)  # type: ignore[arg-type]
     return seq.out
 
@@ -147,9 +152,15 @@ class Recogniser:
         self.taps = 0
 
     def first_pit(self, move: int) -> int:
-        """The pit of a legal move's first activation: namua, the store seed's pit; mtaji, the lift."""
+        """The pit of a legal move's first activation: namua, the store seed's pit; mtaji, the lift; a
+        placement drop, the pit it drops into, or for the first (M20), the first pit it empties."""
         d = self.p.d  # type: ignore[attr-defined]
-        return (d[TO_MOVE] << 4) + (move & RING)
+        me = d[TO_MOVE] << 4
+        if move & _DROP and not d[_PLACING]:
+            for i in range(16):
+                if i != 4 and d[me + i]:
+                    return me + i
+        return me + (move & RING)
 
     def namua(self) -> bool:
         d = self.p.d  # type: ignore[attr-defined]

@@ -73,3 +73,19 @@ def test_perft_malawi_basic_game():
     assert [core.perft(p, n) for n in range(1, 7)] == MALAWI_PERFT
     for _, child in core.legal_moves(p):
         assert core.seed_total(child) == 64
+
+
+# The kuu games' leaf counts from their opening (M7; issue #12). Intermediate: four takata at first (A6,
+# A7 either way; no capture, the kuu is barred, M12). Advanced: the placement's first plies are single
+# drops into any of South's 16 pits (M22); deeper counts are in make bench (tools/bench_rules.py).
+INTERMEDIATE_PERFT = [4, 14, 30, 84, 291, 996]
+
+
+def test_perft_malawi_intermediate_game():
+    p = core.initial("malawi-intermediate")
+    assert [core.perft(p, n) for n in range(1, 7)] == INTERMEDIATE_PERFT
+
+
+def test_perft_malawi_advanced_placement():
+    p = core.initial("malawi-advanced")
+    assert [core.perft(p, n) for n in range(1, 4)] == [16, 256, 4096]

@@ -96,7 +96,7 @@ def test_error_cases_answer_one_line_and_the_engine_keeps_running() -> None:
         "fly": "unknown command 'fly'",
         "position": "position needs",
         "position start": "expected 'initial' or 'json'",
-        "position initial ruleset chess": "ruleset must be zanzibar or malawi",
+        "position initial ruleset chess": "ruleset must be one of zanzibar, malawi",
         "position json {not json": "not JSON",
         'position json {"ruleset": "zanzibar", "to_move": "S"}': "illegal position: row A",
         "position initial moves 7L* 9Q": "move 9Q:",

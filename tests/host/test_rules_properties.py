@@ -7,7 +7,8 @@ import random
 import subprocess
 from pathlib import Path
 
-from bao import core, notation, position_json
+from bao import core, kuu, notation, position_json
+from bao.kuu import stage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,7 +43,9 @@ def mirror(p: core.Position) -> core.Position:
     return core.Position(m, p.rules)
 
 
-games = st.tuples(st.sampled_from(["zanzibar", "malawi"]), st.lists(st.integers(0, 1000), max_size=120))
+games = st.tuples(st.sampled_from(list(core.RULESETS)), st.lists(st.integers(0, 1000), max_size=120))
+kuu_games = st.tuples(st.sampled_from([kuu.MALAWI_INTERMEDIATE, kuu.MALAWI_ADVANCED]),
+                      st.lists(st.integers(0, 1000), min_size=20, max_size=160))
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -89,6 +92,44 @@ def test_a_lost_house_never_comes_back(game: tuple[str, list[int]]) -> None:
             lost[side] = not p.owns_house(side)
             if p.owns_house(side):
                 assert p.seeds(16 * side + 4) > 0  # 2.5a: an owned house is never empty
+
+
+@SETTINGS
+@given(kuu_games)
+def test_kuu_games_stage_is_derived_and_no_move_leaves_a_forbidden_kuu(game: tuple[str, list[int]]) -> None:
+    """The kuu games (M8, M22): the stage follows the stores and the placement count; no nemo takata from
+    the kuu with status unless it is the lone front pit (M12, M13), no direct capture of the opponent's kuu
+    while one's own kuu faces seeds (M11), and the first takata of the second stage from the kuu (M17)."""
+    for p in playout(*game):
+        d = p.d
+        s = p.to_move
+        me, op = s << 4, (s ^ 1) << 4
+        moves = core.legal_move_codes(p)
+        placing = kuu.is_placing(p)
+        assert stage(p) == ("placement" if placing else "nemo" if p.store(s) else "mtaji")
+        assert p.store(s) <= 20 and abs(p.store(0) - p.store(1)) <= 1
+        if kuu.placing(p):
+            assert p.rules.kuu[0] and p.store(s) == 19
+        for m in moves:
+            r = m & core.RING
+            assert bool(m & kuu.DROP) == placing
+            if placing:
+                continue
+            captures = not all(x & core.TAKASA for x in moves)
+            status = p.owns_house(s)
+            if p.store(s):
+                assert m & core._NAMUA and r < 8 and d[me + r] > 0  # M9
+                lone = all(d[me + i] == 0 for i in range(8) if i != 4)
+                if m & core.TAKASA and status and r == 4:
+                    assert lone  # M12, M13
+                if not m & core.TAKASA and r == 3 and p.owns_house(s ^ 1) and status and d[op + 3]:
+                    raise AssertionError("M11: the opponent's kuu captured directly while one's own is threatened")
+            else:
+                assert not m & core._NAMUA
+                if status and d[me + 4] > 1 and not captures:
+                    assert r == 4  # M17
+        if kuu.must_capture(p) is not None:
+            assert all(not m & core.TAKASA for m in moves)  # M19: a capture, the threatened pit's
 
 
 def test_takasia_only_in_the_mtaji_stage_and_only_once() -> None:
@@ -179,7 +220,7 @@ def _random_positions(n: int) -> list[str]:
     rnd = random.Random(9)
     lines = []
     while len(lines) < n:
-        for p in playout(rnd.choice(["zanzibar", "malawi"]), [rnd.randrange(1000) for _ in range(rnd.randrange(90))]):
+        for p in playout(rnd.choice(core.RULESETS), [rnd.randrange(1000) for _ in range(rnd.randrange(90))]):
             if rnd.random() < 0.05:
                 lines.append(position_json.dumps(p))
     lines += ["garbage", '{"to_move": "S"}', position_json.dumps(core.initial())]
@@ -216,7 +257,7 @@ def test_micropython_lists_2000_positions_in_a_picos_heap(tmp_path: Path) -> Non
     rnd = random.Random(2001)
     lines = [position_json.dumps(p) for p in positions]
     while len(lines) < 2001:
-        for p in playout(rnd.choice(["zanzibar", "malawi"]), [rnd.randrange(1000) for _ in range(rnd.randrange(150))]):
+        for p in playout(rnd.choice(core.RULESETS), [rnd.randrange(1000) for _ in range(rnd.randrange(150))]):
             if rnd.random() < 0.1 and len(lines) < 2001:
                 lines.append(position_json.dumps(p))
     text = "\n".join(lines) + "\n"

@@ -157,7 +157,7 @@ def register(sub: Any) -> None:
     p.add_argument("b", help="the opponent, named the same way")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--movetime", type=int, default=1000, metavar="MS", help="ms per move for 'engine' (1000)")
-    p.add_argument("--ruleset", choices=(core.ZANZIBAR, core.MALAWI), default=core.ZANZIBAR)
+    p.add_argument("--ruleset", choices=core.RULESETS, default=core.ZANZIBAR)
     p.add_argument("--seed", type=int, default=1, help="openings and baselines' ties")
     p.add_argument("--opening-plies", type=int, default=4, help="random plies that vary the openings (4)")
     p.add_argument("--quiet", action="store_true", help="the result only, not each game")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from bao import core, explain, notation, position_json
+from bao import core, explain, kuu, notation, position_json
 from rich.console import Console
 
 from bao_host.cli import inputs
@@ -63,7 +63,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
         return 0
     side = diagram.SIDE_NAMES[p.to_move]
     texts = [notation.format_move(m, p.to_move, args.dialect) for m, _ in moves]
-    kind = "captures" if not moves[0][0] & core.TAKASA else "takasa moves"
+    kind = ("placement drops" if moves[0][0] & kuu.DROP else
+            "captures" if not moves[0][0] & core.TAKASA else "takasa moves")
     print(f"{side} has {len(texts)} legal {kind}: {' '.join(texts)}")
     return 0
 
@@ -95,8 +96,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return _fail(f"{args.file}: {e}")
     console = Console()
     if args.boards:
-        for i, ply in enumerate(t.plies):
-            console.print(f"[bold]{i // 2 + 1}. {diagram.SIDE_NAMES[i % 2]} {ply}[/bold]")
+        for i, ply in enumerate(t.plies):  # a placement is several plies of one side (M22)
+            console.print(f"[bold]{i // 2 + 1}. {diagram.SIDE_NAMES[positions[i].to_move]} {ply}[/bold]")
             console.print(diagram.render(positions[i + 1]))
     print(f"{len(t.plies)} plies replayed")
     print(position_json.dumps(positions[-1]))

@@ -47,8 +47,8 @@ def parse_position(args: str) -> core.Position:
         parts = rest.split()
         ruleset = core.ZANZIBAR
         if parts[:1] == ["ruleset"]:
-            if len(parts) < 2 or parts[1] not in (core.ZANZIBAR, core.MALAWI):
-                raise ProtocolError("ruleset must be zanzibar or malawi")
+            if len(parts) < 2 or parts[1] not in core.RULESETS:
+                raise ProtocolError("ruleset must be one of " + ", ".join(core.RULESETS))
             ruleset = parts[1]
             parts = parts[2:]
         p = core.initial(ruleset)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bao import core, notation, position_json
+from bao import core, kuu, notation, position_json
 
 SCHEMA_VERSION = 1
 DB_NAME = "index.sqlite3"
@@ -164,7 +164,10 @@ def _safe(s: str) -> str:
 
 
 def pos_key(p: core.Position) -> str:
-    return bytes(p.d).hex() + ("" if not p.rules.options() else json.dumps(p.rules.options(), sort_keys=True))
+    d = bytes(p.d)
+    if d[kuu.MUST:] == bytes((core.NONE, 0)):
+        d = d[:kuu.MUST]  # no forced capture, nothing to place (M19, M22): the key libraries made before them use
+    return d.hex() + ("" if not p.rules.options() else json.dumps(p.rules.options(), sort_keys=True))
 
 
 def atomic_write(path: Path, text: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bao import core, position_json
+from bao import core, kuu, position_json
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -45,9 +45,14 @@ def status_line(p: core.Position) -> str:
     if w is not None:
         extra = f" ({p.in_hand} seeds still in hand)" if p.in_hand else ""
         return f"Game over: {SIDE_NAMES[w]} wins{extra}."
-    stage = "namua" if p.in_namua() else "mtaji"
+    stage = kuu.stage(p)  # namua / mtaji; the kuu games: placement / nemo / mtaji (M8, M22)
     t = p.takasia
-    tk = f"; {core.pit_name(t)} is takasia-ed" if t is not None else ""
+    tk = f"; {core.pit_name(t)} is {'threatened' if p.rules.kuu else 'takasia-ed'}" if t is not None else ""
+    must = kuu.must_capture(p)
+    if must is not None:
+        tk += f"; must capture {core.pit_name(must)} first"
+    if kuu.placing(p):
+        tk += f"; {kuu.placing(p)} seeds to place"
     return f"{SIDE_NAMES[p.to_move]} to move ({stage} stage, {p.rules.ruleset}){tk}."
 
 
