@@ -9,7 +9,7 @@ the board's limits against the greedy player. Rewrites the "Board engine" sectio
 2. The board's level 4 is 1,200 nodes and at most 3 s of Pico time a move: the measured speed turns 3 s
    into a node budget (the search is the same code and, given a node limit, the same moves on every
    interpreter, up to the table's hash), and that budget plays --games games against greedy on CPython
-   (bao_host.match: pairs from 4-ply random openings, colours swapped). Playing the games on the emulated
+   (bao_host.engine.match: pairs from 4-ply random openings, colours swapped). Playing the games on the emulated
    Pico itself would take about 13 s of wall time a move here.
 """
 

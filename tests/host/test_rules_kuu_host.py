@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from bao import core, kuu, notation, position_json
+from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.cli import main
-from bao_host.logger import Logger
-from bao_host.session import LinkSession
-from bao_host.sim import CPythonBoard, PtyLink, SimRunner
-from bao_host.store import Store, pos_key
+from bao_host.record.logger import Logger
+from bao_host.record.session import LinkSession
+from bao_host.record.store import Store, pos_key
 from simrig import Played, check_store, play, random_game, wait_for
 from test_store import run
 
