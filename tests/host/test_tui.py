@@ -15,7 +15,7 @@ from bao import core, notation
 from bao_host.record.logger import Logger
 from bao_host.record.store import Store
 from bao_host.ui.adapter import SimBoard, make_board
-from bao_host.ui.tui import BaoApp, HelpScreen, PitButton, led_style
+from bao_host.ui.tui import BaoApp, HelpScreen, Pit, led_style
 from baoboard.recogniser import PIT, activations
 from textual.pilot import Pilot
 
@@ -50,7 +50,7 @@ async def _ui(lg: Logger, tmp_path: Path) -> AsyncIterator[tuple[BaoApp, Pilot[i
 
 
 def _messages(app: BaoApp) -> str:
-    return "\n".join(str(x) for x in app.query_one("#messages").lines)  # type: ignore[attr-defined]
+    return "\n".join(app.messages_shown)
 
 
 def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
@@ -73,9 +73,9 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
                     for k, pit in enumerate(seq):
                         await pilot.click(f"#pit-{pit}")
                         if k == 0:  # the button shows the LED colour the board lights (lit)
-                            btn = app.query_one(f"#pit-{seq[0]}", PitButton)
+                            btn = app.query_one(f"#pit-{seq[0]}", Pit)
 
-                            def shown(pit: int = seq[0], btn: PitButton = btn) -> bool:
+                            def shown(pit: int = seq[0], btn: Pit = btn) -> bool:
                                 f = board.leds()
                                 want = led_style((f[3 * pit], f[3 * pit + 1], f[3 * pit + 2]))
                                 return board.runner.idle and btn.led == want != led_style((0, 0, 0))
