@@ -100,3 +100,17 @@ def test_tui_uses_a_larger_terminal(state: str, snap_compare: Any, monkeypatch: 
                             run_before=lambda pilot: _play(rig, pilot, core.ZANZIBAR, state))
     finally:
         rig.close()
+
+
+def test_tui_help_fits_80x24(snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    async def help_open(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=help_open)
+    finally:
+        rig.close()

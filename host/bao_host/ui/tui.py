@@ -66,12 +66,10 @@ def pit_label(pit: int) -> str:
 
 def parse_pit(name: str) -> int | None:
     """A pit's name as typed (`a6`, `B3`) -> its index, or None."""
-    if len(name) != 2 or name[0] not in "abAB" or name[1] not in "12345678":
+    try:
+        return core.pit_index(name)
+    except core.NotationError:
         return None
-    for pit in range(32):
-        if core.pit_name(pit) == name:
-            return pit
-    return None
 
 
 def led_colours(rgb: tuple[int, int, int]) -> tuple[str, str]:
@@ -135,38 +133,36 @@ class Pit(Widget):
 
 
 HELP = """\
-[b]Bao on the simulated board[/b]
+[b]Bao on the simulated board[/b]  (arrow keys or the mouse wheel scroll this help; Escape closes it)
 
-[b]Touching a pit[/b] is one pit activation: a hand lifting the seeds of that pit, or dropping one seed
+[b]Touching a pit[/b] is one pit activation: a hand lifting the seeds of that pit, or dropping one seed \
 into it, as over a real board. Touch with the mouse (click), or with the keyboard alone:
-  arrow keys   move the cursor (the pit in [brackets])
-  Enter, Space touch the pit under the cursor
-  a6, B3 ...   type a pit's name to touch it (rows a and b are North's, A and B South's)
+  arrow keys     move the cursor (the pit in \\[brackets])
+  Enter, Space   touch the pit under the cursor
+  a6, B3 ...     type a pit's name to touch it (rows a, b: North; A, B: South)
 
-[b]The LEDs[/b] guide you (the line under the board says it in words): green, the pits to start from;
-blue, a direction to choose; white, the next pit to drop into; dim yellow, the pit you lifted; red, the
-opponent's pit to capture (1.4); cyan, the kichwa the captured seeds go in from; yellow, lift and sow on
-(1.6); purple, the takasia-ed pit (4.1); pink, that touch was not part of a legal move (touch the right
-pit, or the same pit again to take the seed back out); gold and dim red, the winner and the loser.
+[b]The LEDs[/b] guide you, and the line under the board says it in words: green, the pits to start \
+from; blue, a direction to choose; white, the next pit to drop into; dim yellow, the pit you lifted; red, \
+the opponent's pit to capture (1.4); cyan, the kichwa the captured seeds go in from; yellow, lift and \
+sow on (1.6); purple, the takasia-ed pit (4.1); pink, that touch was not part of a legal move (touch the \
+right pit, or the same pit again to take the seed back out); gold and dim red, the winner and the loser.
 
-[b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there
-(touch any of the opponent's pits: the opponent plays on) or play the house (lift it: touch it).
+[b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there \
+(touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it).
 
-[b]Undo[/b] (u): the board takes the last move back (its UNDO event is stored; the pits to put right
-blink orange). On a real board: touch a refused pit three times.
+[b]Undo[/b] (u): the board takes the last move back; its UNDO event is stored in the game's event log and \
+the pits to put right blink orange. On a real board: touch a refused pit three times.
 
-[b]Modes[/b] (m): teach (every step lit), play (dark unless a touch is refused), silent (always dark).
-[b]Rulesets[/b] (r): Zanzibar or Malawi, for the next new game (n). A new game before the old one ended
-marks the old one abandoned in the library.
+[b]Modes[/b] (m): teach, every step lit; play, dark unless a touch is refused; silent, always dark. \
+[b]Rulesets[/b] (r): Zanzibar or Malawi, for the next new game (n). A new game before the old one ended \
+marks the old one abandoned in the library. Mode changes and undos are said in the messages.
 
 [b]Keys[/b]: n new game   r ruleset   m mode   u undo   ? help   q quit
 
-[b]Where games are stored[/b]: every move the board reports is checked again and stored in the game
-library, in the data folder named in the status line (`make run --data DIR` / `bao --data DIR` to choose
-another): index.sqlite3, games/*.txt (transcripts), games/*.jsonl (every event). `bao games` lists them,
-`bao game N` shows one.
-
-Escape, q or ? closes this help.
+[b]Where games are stored[/b]: every move the board reports is checked again and stored in the game \
+library, in the data folder the status line names (`python -m bao_host.cli.run --data DIR` chooses \
+another): index.sqlite3, games/*.txt (the transcripts), games/*.jsonl (every event of a game). \
+`bao games` lists them, `bao game N` shows one.
 """
 
 
