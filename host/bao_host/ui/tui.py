@@ -227,7 +227,7 @@ class BaoApp(App[int]):
         self._pit_size = PIT_MIN
         self._pits: dict[int, Pit] = {}
         self._statics: dict[str, Static] = {}
-        self._log: RichLog | None = None
+        self._message_log: RichLog | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -251,7 +251,7 @@ class BaoApp(App[int]):
         # screen is emptied: it then updates widgets no longer shown, harmlessly)
         self._pits = {pit.pit: pit for pit in self.query(Pit)}
         self._statics = {f"#{w.id}": w for w in self.query(Static) if w.id}
-        self._log = self.query_one("#messages", RichLog)
+        self._message_log = self.query_one("#messages", RichLog)
         self.sub_title = f"{self.ruleset}, {self.mode} mode"
         self._fit(self.size.width, self.size.height)
         self.refresh_board()
@@ -295,8 +295,8 @@ class BaoApp(App[int]):
     def say(self, line: str) -> None:
         """A line in the message panel (it wraps)."""
         self.messages_shown.append(line)
-        if self._log is not None:
-            self._log.write(Text(line))
+        if self._message_log is not None:
+            self._message_log.write(Text(line))
 
     def refresh_board(self) -> None:
         """Every pit from the LED frame and the seed counts as they are now (a pit whose look did not
