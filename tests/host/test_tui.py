@@ -227,6 +227,8 @@ def test_a_typed_name_touches_that_pit_and_only_a_whole_name_does(tmp_path: Path
             await pilot.press("a", "escape", "B", "9", "b")  # forgotten, not a pit, and half a name
             assert rig.runner.hands.taps == taps and app.typed == "b"
             assert "typed b" in str(app.query_one("#guide", Static).render())
+            await pilot.press("question_mark", "A", "6", "escape")  # the help open: its keys are its own
+            assert rig.runner.hands.taps == taps
             await pilot.press("escape", "A", "6")
             assert rig.runner.hands.taps == taps + 1
             assert rig.board.app.rec.start_pit == core.pit_index("A6")
@@ -282,3 +284,17 @@ def test_the_help_covers_the_keyboard_undo_the_house_the_modes_and_the_library()
     for words in ("arrow keys", "Enter, Space", "a6, B3", "Undo", "house decision (2.5b)", "teach", "play",
                   "silent", "data folder", "index.sqlite3", "abandoned"):
         assert words in HELP, words
+
+
+def test_make_run_names_its_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bao_host.cli import run
+
+    seen: list[str] = []
+
+    def run_app(app: BaoApp) -> int:  # instead of taking the terminal: what make run hands the UI
+        seen.append(app.data_folder)
+        return 0
+
+    monkeypatch.setattr(BaoApp, "run", run_app)
+    assert run.main(["--sim", "--data", str(tmp_path / "library")]) == 0
+    assert seen == [str(tmp_path / "library")]

@@ -346,7 +346,7 @@ class BaoApp(App[int]):
         game = "no game yet"
         if v.game_id is not None:
             rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
-            game = f"game {v.game_id}, {rules}, {len(v.plies)} moves"
+            game = f"game {v.game_id}, {rules}, {len(v.plies)} move{'' if len(v.plies) == 1 else 's'}"
         status = (f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
                   f"data: {self.data_folder or '?'} · {conn}")
         self._set_text("#status", status)
@@ -377,6 +377,8 @@ class BaoApp(App[int]):
 
     def on_key(self, event: events.Key) -> None:
         """A pit's name typed: its row letter (a, b, A, B), then its number."""
+        if isinstance(self.screen, ModalScreen):  # (the help is open: its keys are its own)
+            return
         ch = event.character or ""
         if self.typed and ch in "12345678" and ch:
             pit = parse_pit(self.typed + ch)
