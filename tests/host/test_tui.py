@@ -237,14 +237,18 @@ def test_a_typed_name_touches_that_pit_and_only_a_whole_name_does(tmp_path: Path
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
+def _first_move_of_1994(app: BaoApp, rig: Rig) -> None:
+    p = rig.board.position
+    move, _ = notation.parse_move(p, T1994.plies[0], notation.DONKERS)
+    for pit in activations(p, move):
+        app.touch(pit)
+
+
 def test_a_new_game_before_the_end_marks_the_old_one_abandoned(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
-            p = rig.board.position
-            move, _ = notation.parse_move(p, T1994.plies[0], notation.DONKERS)
-            for pit in activations(p, move):
-                app.touch(pit)
+            _first_move_of_1994(app, rig)
             old = rig.logger.view.game_id
             assert old is not None and rig.store.game(old).status == "playing"
             await pilot.press("n")
@@ -262,10 +266,7 @@ def test_a_new_game_before_the_end_marks_the_old_one_abandoned(tmp_path: Path,
 def test_undo_and_mode_changes_are_logged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
-            p = rig.board.position
-            move, _ = notation.parse_move(p, T1994.plies[0], notation.DONKERS)
-            for pit in activations(p, move):
-                app.touch(pit)
+            _first_move_of_1994(app, rig)
             await pilot.press("m")
             assert rig.board.app.guide.mode == 1  # the board's LEDs are in play mode
             await pilot.press("u")
