@@ -58,6 +58,7 @@ async def _play(rig: Rig, pilot: Pilot[int], ruleset: str, state: str) -> None:
     app.step()  # (what the board and the logger said so far, shown now: in the same order on every run)
     if ruleset != core.ZANZIBAR:  # the ruleset for the next game, and a new game: from the keyboard
         await pilot.press("r", "n")
+        app.step()  # (the new game's events stored and said now, before the next touch)
     if state == "refusal":  # the side to move is South: a touch on North's pit is refused (1.1)
         await _type(rig, pilot, [core.NORTH * 16])
         rig.blink(False)
@@ -74,7 +75,7 @@ async def _play(rig: Rig, pilot: Pilot[int], ruleset: str, state: str) -> None:
         app.step()
         await _type(rig, pilot, acts)
         rig.blink(True)
-    await pilot.pause()
+    app.step()  # the frame as it is now drawn, whether or not the UI's timer has ticked since
     await pilot.pause()
 
 

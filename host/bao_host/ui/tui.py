@@ -23,12 +23,12 @@ from collections.abc import Callable
 from bao import core
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult, ScreenStackError
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.color import Color
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
@@ -224,7 +224,7 @@ class BaoApp(App[int]):
         self._texts: dict[str, str] = {}
         self._connection = connection
         self._abandon: int | None = None  # the game left by `n`: marked abandoned once the new one starts
-        self._pit_size = PIT_MIN
+        self._grids: list[Grid] = []
         self._pits: dict[int, Pit] = {}
         self._statics: dict[str, Static] = {}
         self._message_log: RichLog | None = None
@@ -252,6 +252,7 @@ class BaoApp(App[int]):
         self._pits = {pit.pit: pit for pit in self.query(Pit)}
         self._statics = {f"#{w.id}": w for w in self.query(Static) if w.id}
         self._message_log = self.query_one("#messages", RichLog)
+        self._grids = list(self.query(".half").results(Grid))
         self.sub_title = f"{self.ruleset}, {self.mode} mode"
         self._fit(self.size.width, self.size.height)
         self.refresh_board()
@@ -262,35 +263,30 @@ class BaoApp(App[int]):
 
     def _fit(self, width: int, height: int) -> None:
         """Pit sizes for the terminal: the compact board at 80x24, larger pits when there is room."""
+        if not self._grids:  # (a resize before the mount: on_mount fits the board)
+            return
         pw = max(PIT_MIN[0], min(PIT_MAX[0], (width - SIDE_MIN - 7) // 8))
         ph = max(PIT_MIN[1], min(PIT_MAX[1], (height - ROWS_AROUND_BOARD) // 4))
         gap = 1 if ph >= 3 and 4 * ph + 2 + ROWS_AROUND_BOARD <= height else 0  # between rows a and b, A and B
-        self._pit_size = (pw, ph)
-        for half in ("#north", "#south"):
-            grid = self.query_one(half, Grid)
+        for grid in self._grids:
             grid.styles.grid_columns = str(pw)
             grid.styles.grid_rows = str(ph)
             grid.styles.width = 8 * pw + 7
             grid.styles.height = 2 * ph + gap
             grid.styles.grid_gutter_vertical = gap
         for store in ("#store-n", "#store-s"):
-            self.query_one(store, Static).styles.width = 8 * pw + 7
+            self._statics[store].styles.width = 8 * pw + 7
         self._texts.pop("#transcript", None)  # its height changed: show the last moves that fit
 
     # -- the loop -------------------------------------------------------------------------------------
     def step(self) -> None:
-        try:
-            screen = self.screen
-        except ScreenStackError:  # the app is closing: a last tick after its screens went
+        if not self.screen_stack:  # the app is closing: a last tick after its screens went
             return
         if self.pump is not None:
             self.pump()
-        msgs = self.board.poll()
-        if not screen.is_current or not isinstance(screen, Screen) or isinstance(screen, ModalScreen):
-            return
-        for msg in msgs:
+        for msg in self.board.poll():
             self.say(msg)
-        self.refresh_board()
+        self.refresh_board()  # (under the help too: the widgets are the main screen's, kept since mount)
 
     def say(self, line: str) -> None:
         """A line in the message panel (it wraps)."""
@@ -301,6 +297,8 @@ class BaoApp(App[int]):
     def refresh_board(self) -> None:
         """Every pit from the LED frame and the seed counts as they are now (a pit whose look did not
         change is not redrawn), the stores, the guidance, the status and the transcript."""
+        if not self._pits:  # not mounted yet
+            return
         frame = bytes(self.board.leds())
         counts = list(self.board.counts())
         col, row = self.cursor
