@@ -30,7 +30,7 @@ from baoboard.simhw import Hands
 
 URL = "stepped://sim-0001"
 SCAN_MS = 5
-DATA = "/home/player/.local/share/bao-board"  # the data folder the status line names (a fixed text)
+DATA = "/srv/bao/library"  # the data folder the status line names (a fixed text, under no home folder)
 
 
 class SteppedSerial:

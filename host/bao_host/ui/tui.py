@@ -18,7 +18,9 @@ terminal gets larger pits (up to 13 by 5) and more room for the messages and the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from bao import core
 from rich.text import Text
@@ -70,6 +72,12 @@ def parse_pit(name: str) -> int | None:
         return core.pit_index(name)
     except core.NotationError:
         return None
+
+
+def _home_short(folder: str) -> str:
+    """A folder as a person writes it: ~ for the home folder (the status line fits 80 columns)."""
+    home = str(Path.home())
+    return "~" + folder[len(home):] if folder == home or folder.startswith(home + os.sep) else folder
 
 
 def led_colours(rgb: tuple[int, int, int]) -> tuple[str, str]:
@@ -346,7 +354,7 @@ class BaoApp(App[int]):
             rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
             game = f"game {v.game_id}, {rules}, {len(v.plies)} move{'' if len(v.plies) == 1 else 's'}"
         status = (f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
-                  f"data: {self.data_folder or '?'} · {conn}")
+                  f"data: {_home_short(self.data_folder) or '?'} · {conn}")
         self._set_text("#status", status)
         lines = [f"{i // 2 + 1}: " + " ".join(v.plies[i:i + 2]) for i in range(0, len(v.plies), 2)]
         fit = max(1, self._statics["#transcript"].size.height - 2)
