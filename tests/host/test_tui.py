@@ -11,13 +11,17 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import pytest
+import serial
 from bao import core, notation
 from bao_host.record.logger import Logger
 from bao_host.record.store import Store
 from bao_host.ui.adapter import SimBoard, make_board
-from bao_host.ui.tui import BaoApp, HelpScreen, PitButton, led_style
+from bao_host.ui.tui import GRID, HELP, BaoApp, HelpScreen, Pit, led_style
 from baoboard.recogniser import PIT, activations
 from textual.pilot import Pilot
+from textual.widgets import Static
+from tui_rig import Rig
 
 ROOT = Path(__file__).resolve().parents[2]
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())
@@ -50,7 +54,7 @@ async def _ui(lg: Logger, tmp_path: Path) -> AsyncIterator[tuple[BaoApp, Pilot[i
 
 
 def _messages(app: BaoApp) -> str:
-    return "\n".join(str(x) for x in app.query_one("#messages").lines)  # type: ignore[attr-defined]
+    return "\n".join(app.messages_shown)
 
 
 def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
@@ -73,9 +77,9 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
                     for k, pit in enumerate(seq):
                         await pilot.click(f"#pit-{pit}")
                         if k == 0:  # the button shows the LED colour the board lights (lit)
-                            btn = app.query_one(f"#pit-{seq[0]}", PitButton)
+                            btn = app.query_one(f"#pit-{seq[0]}", Pit)
 
-                            def shown(pit: int = seq[0], btn: PitButton = btn) -> bool:
+                            def shown(pit: int = seq[0], btn: Pit = btn) -> bool:
                                 f = board.leds()
                                 want = led_style((f[3 * pit], f[3 * pit + 1], f[3 * pit + 2]))
                                 return board.runner.idle and btn.led == want != led_style((0, 0, 0))
@@ -210,3 +214,137 @@ def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
                 await pilot.press("q")
 
     asyncio.run(asyncio.wait_for(play(), 180))
+
+
+# -- the keyboard alone, the library, on the stepped board (tui_rig: no thread, no wall clock) ------------
+
+@contextlib.asynccontextmanager
+async def _stepped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   size: tuple[int, int] = (80, 24)) -> AsyncIterator[tuple[BaoApp, Pilot[int], Rig]]:
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        app = rig.app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            rig.connect()
+            app.step()
+            yield app, pilot, rig
+    finally:
+        rig.close()
+
+
+def _arrows(frm: tuple[int, int], pit: int) -> list[str]:
+    """The arrow keys that take the cursor from (column, row) to pit."""
+    col, row = frm
+    [(c, r)] = [(c, r) for r, pits in enumerate(GRID) for c, p in enumerate(pits) if p == pit]
+    return (["right"] * (c - col) if c >= col else ["left"] * (col - c)) + (
+        ["down"] * (r - row) if r >= row else ["up"] * (row - r))
+
+
+def test_the_keyboard_alone_plays_the_first_moves_of_1994(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    positions = notation.replay(T1994)
+
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            guides = []
+            for i in range(2):
+                p = positions[i]
+                move, _ = notation.parse_move(p, T1994.plies[i], notation.DONKERS)
+                for k, pit in enumerate(activations(p, move)):
+                    if i == 0:  # South: the cursor, touched with Enter and Space in turn
+                        await pilot.press(*_arrows(app.cursor, pit), "enter" if k % 2 else "space")
+                    else:  # North: the pits' names typed
+                        await pilot.press(*core.pit_name(pit))
+                    guides.append(rig.sim.step_guidance())
+                    assert GRID[app.cursor[1]][app.cursor[0]] == pit  # the cursor is on the pit touched
+            assert rig.logger.view.plies == T1994.plies[:2]
+            assert rig.board.position.d == positions[2].d
+            # the guidance line followed the steps: the capture, the kichwa choice, the drops, the next side
+            said = "\n".join(guides)
+            assert "1.4 capture: lift the seeds of" in said and "choose the kichwa" in said, said
+            assert "drop one seed into" in said and "North to move" in said, said
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_a_typed_name_touches_that_pit_and_only_a_whole_name_does(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            taps = rig.runner.hands.taps
+            await pilot.press("a", "escape", "B", "9", "b")  # forgotten, not a pit, and half a name
+            assert rig.runner.hands.taps == taps and app.typed == "b"
+            assert "typed b" in str(app.query_one("#guide", Static).render())
+            await pilot.press("question_mark", "A", "6", "escape")  # the help open: its keys are its own
+            assert rig.runner.hands.taps == taps
+            await pilot.press("escape", "A", "6")
+            assert rig.runner.hands.taps == taps + 1
+            assert rig.board.app.rec.start_pit == core.pit_index("A6")
+            assert "A6" in rig.sim.step_guidance()
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def _first_move_of_1994(app: BaoApp, rig: Rig) -> None:
+    p = rig.board.position
+    move, _ = notation.parse_move(p, T1994.plies[0], notation.DONKERS)
+    for pit in activations(p, move):
+        app.touch(pit)
+
+
+def test_a_new_game_before_the_end_marks_the_old_one_abandoned(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            _first_move_of_1994(app, rig)
+            old = rig.logger.view.game_id
+            assert old is not None and rig.store.game(old).status == "playing"
+            await pilot.press("n")
+            await pilot.pause()
+            app.step()
+            assert rig.logger.view.game_id not in (None, old)
+            assert rig.store.game(old).status == "abandoned"
+            assert rig.store.game(old).plies == T1994.plies[:1]  # its moves are kept
+            assert f"game {old} marked abandoned" in "\n".join(app.messages_shown)
+            assert rig.store.game(rig.logger.view.game_id).status == "playing"
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_undo_and_mode_changes_are_logged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            _first_move_of_1994(app, rig)
+            await pilot.press("m")
+            assert rig.board.app.guide.mode == 1  # the board's LEDs are in play mode
+            await pilot.press("u")
+            app.step()
+            said = "\n".join(app.messages_shown)
+            assert "mode play: the LEDs stay dark unless a touch is refused" in said, said
+            assert "undo: the board is asked to take the last move back" in said, said
+            game = rig.logger.view.game_id
+            assert game is not None and rig.store.game(game).plies == []
+            assert [e["type"] for e in rig.store.events(game)][-2:] == ["MOVE", "UNDO"]  # in the event log
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_the_help_covers_the_keyboard_undo_the_house_the_modes_and_the_library() -> None:
+    for words in ("arrow keys", "Enter, Space", "a6, B3", "Undo", "house decision (2.5b)", "teach", "play",
+                  "silent", "data folder", "index.sqlite3", "abandoned"):
+        assert words in HELP, words
+
+
+def test_make_run_names_its_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bao_host.cli import run
+
+    seen: list[str] = []
+
+    def run_app(app: BaoApp) -> int:  # instead of taking the terminal: what make run hands the UI
+        seen.append(app.data_folder)
+        return 0
+
+    monkeypatch.setattr(BaoApp, "run", run_app)
+    assert run.main(["--sim", "--data", str(tmp_path / "library")]) == 0
+    assert seen == [str(tmp_path / "library")]

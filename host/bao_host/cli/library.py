@@ -24,7 +24,7 @@ def _err(msg: str) -> int:
 
 
 def _result_text(g: Game) -> str:
-    return g.result or ("(playing)" if g.status == "playing" else "")
+    return g.result or (f"({g.status})" if g.status in ("playing", "abandoned") else "")
 
 
 def cmd_games(args: argparse.Namespace) -> int:

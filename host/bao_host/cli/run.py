@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         logger = Logger(store)
         board, pump, conn = make_board(logger, store.root / "simulated-board")
-        app = BaoApp(board, logger, pump=pump, connection=conn)
+        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root))
         return app.run() or 0
     finally:
         if board is not None:

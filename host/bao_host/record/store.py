@@ -475,6 +475,14 @@ class Store:
         self._after_change(g.id)
         return self.game(g.id)
 
+    def mark_abandoned(self, game_id: int) -> bool:
+        """A game left unfinished for a new one (the terminal UI's `n`): status 'abandoned' instead of
+        'playing'. False (nothing changed) when the game is over or abandoned already."""
+        with self._tx() as db:
+            changed = db.execute("UPDATE games SET status='abandoned', updated=? WHERE id=? AND status='playing'",
+                                 (_now(), game_id)).rowcount
+        return changed > 0
+
     def import_text(self, text: str, key: str | None = None, source: str = "import",
                     names: dict[str, str] | None = None) -> Game:
         """Store a transcript after checking it by replay; StoreError names the first bad move."""

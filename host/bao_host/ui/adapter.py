@@ -17,6 +17,7 @@ from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
+from bao_host.ui import steps
 
 
 class BoardAdapter(Protocol):
@@ -55,6 +56,11 @@ class BoardAdapter(Protocol):
 
     def poll(self) -> list[str]:
         """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
+        ...
+
+    def step_guidance(self) -> str:
+        """The step the board waits for now, in one sentence (lift, direction, next drop, capture, kichwa,
+        house: bao_host.ui.steps), whatever the LED mode."""
         ...
 
 
@@ -118,6 +124,13 @@ class SimBoard:
         if phase == R.DECISION:
             return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
         return "the game is over: n for a new game"
+
+    def step_guidance(self) -> str:
+        with self.runner.lock:  # the recogniser is the board thread's: read between two scans
+            app = getattr(self.runner.board, "app", None)
+            if app is None:
+                return "the simulated board is restarting"
+            return steps.step_guidance(app.rec)
 
     def poll(self) -> list[str]:
         if self.runner.error is not None:

@@ -1,82 +1,181 @@
-"""The terminal UI (textual): the board as a person sees it, played by clicking pits.
+"""The terminal UI (textual): the board as a person sees it, played with the mouse or the keyboard alone.
 
-32 pits with their seed counts and LED colours, North on top (rows b, a, then A, B; row a reads a8..a1
-left to right and b reads b8..b1, as North's pits sit seen from South's chair). A click on a pit is ONE
-pit activation, exactly as a hand over a real pit. Beside the board: whose turn, the connection, the
-guidance and the reasons for refused moves, and the transcript filling in (from the logger's store).
+32 pits with their seed counts, each drawn in its LED's colour from the board's LED frame (the same 96
+bytes the LEDs get), every frame; North on top (rows b, a, then A, B; row a reads a8..a1 left to right and
+b reads b8..b1, as North's pits sit seen from South's chair). Touching a pit (a click, Enter or Space on the
+cursor, or typing its name: `a6`, `B3`) is ONE pit activation, exactly as a hand over a real pit. Around
+the board: the status line (whose turn, the game, the connection, the data folder), the guidance line
+(the step the board waits for: bao_host.ui.steps), the messages (guidance, refusals with their reasons,
+what the logger says) and the transcript filling in (from the logger's store).
 
-The UI talks to a board through the small `BoardAdapter` interface (the board's observable state and
-its activation input) and to the logger (bao_host.record.logger.Logger) for what was stored. The board is the
-firmware itself (`SimBoard`: the simulated board on its own thread, over a serial line to the logger, as
-`make run` starts it, bao_host.cli.run), so what the UI shows is what a real board does.
+The UI talks to a board through the `BoardAdapter` interface (bao_host.ui.adapter) and to the logger
+(bao_host.record.logger.Logger) for what was stored. `make run` (bao_host.cli.run) plays on the firmware
+itself on the simulated board, so what the UI shows is what a real board does.
+
+The layout follows the terminal: a compact board (pits 7 columns by 2 lines) fits 80x24; a larger
+terminal gets larger pits (up to 13 by 5) and more room for the messages and the transcript.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from bao import core
 from rich.text import Text
-from textual.app import App, ComposeResult, ScreenStackError
+from textual import events
+from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
-from textual.content import Content
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Log, Static
+from textual.color import Color
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Footer, Header, RichLog, Static
 
 from bao_host.record.logger import Logger, side_name
 from bao_host.ui.adapter import BoardAdapter
 
 RULESETS = core.RULESETS
 MODES = ("teach", "play", "silent")
+MODE_TEXT = {
+    "teach": "the LEDs show every step",
+    "play": "the LEDs stay dark unless a touch is refused",
+    "silent": "the LEDs stay dark; the board still checks and records every move",
+}
 
-# The pits as a person sees them: (row label, side, ring order left to right)
+# The pits as a person sees them, top to bottom: (row label, side, ring order left to right)
 ROWS: tuple[tuple[str, int, tuple[int, ...]], ...] = (
     ("b", core.NORTH, tuple(range(8, 16))),  # b8..b1
     ("a", core.NORTH, tuple(range(7, -1, -1))),  # a8..a1
     ("A", core.SOUTH, tuple(range(8))),  # A1..A8
     ("B", core.SOUTH, tuple(range(15, 7, -1))),  # B1..B8
 )
+GRID: tuple[tuple[int, ...], ...] = tuple(tuple(side * 16 + r for r in rings) for _, side, rings in ROWS)
+
+# Pit sizes (columns, lines): compact at 80x24, larger as the terminal grows
+PIT_MIN = (7, 2)
+PIT_MAX = (13, 5)
+SIDE_MIN = 16  # the transcript's columns beside the board
+ROWS_AROUND_BOARD = 15  # header, status (2), stores (2), the gap between the halves, guidance (2),
+#                         messages (at least 6 with their border), footer
 
 
 def pit_label(pit: int) -> str:
     return core.pit_name(pit)
 
 
-def led_style(rgb: tuple[int, int, int]) -> str:
+def parse_pit(name: str) -> int | None:
+    """A pit's name as typed (`a6`, `B3`) -> its index, or None."""
+    try:
+        return core.pit_index(name)
+    except core.NotationError:
+        return None
+
+
+def _home_short(folder: str) -> str:
+    """A folder as a person writes it: ~ for the home folder (the status line fits 80 columns)."""
+    home = str(Path.home())
+    return "~" + folder[len(home):] if folder == home or folder.startswith(home + os.sep) else folder
+
+
+def led_colours(rgb: tuple[int, int, int]) -> tuple[str, str]:
+    """(text colour, background) showing an LED colour on a terminal: an unlit pit is dark grey; dim
+    colours are scaled up to full brightness (the board's LEDs run at a quarter), keeping the hue."""
     r, g, b = rgb
     if r == g == b == 0:
-        return "on #202020"
-    # keep dim colours visible on a terminal: scale up to full brightness, keep the hue
+        return "#c0c0c0", "#202020"
     m = max(r, g, b)
     k = 255 / m if m < 96 else 1.0
     r2, g2, b2 = (min(255, int(c * k)) for c in (r, g, b))
-    fg = "black" if (r2 * 299 + g2 * 587 + b2 * 114) > 128000 else "white"
-    return f"{fg} on #{r2:02x}{g2:02x}{b2:02x}"
+    fg = "#000000" if (r2 * 299 + g2 * 587 + b2 * 114) > 128000 else "#ffffff"
+    return fg, f"#{r2:02x}{g2:02x}{b2:02x}"
 
 
-class PitButton(Button):
+def led_style(rgb: tuple[int, int, int]) -> str:
+    """The rich style of a pit lit in rgb."""
+    fg, bg = led_colours(rgb)
+    return f"{fg} on {bg}"
+
+
+class Pit(Widget):
+    """One pit: its name and seed count on its LED's colour; the cursor marks it with brackets."""
+
+    class Touched(Message):
+        def __init__(self, pit: int) -> None:
+            super().__init__()
+            self.pit = pit
+
     def __init__(self, pit: int) -> None:
-        super().__init__(pit_label(pit), id=f"pit-{pit}", classes="pit")
+        super().__init__(id=f"pit-{pit}", classes="pit")
         self.pit = pit
         self.led = ""  # the rich style showing the pit's LED colour
+        self.count = -1
+        self.cursor = False
+
+    def show(self, rgb: tuple[int, int, int], count: int, cursor: bool) -> None:
+        style = led_style(rgb)
+        if (style, count, cursor) == (self.led, self.count, self.cursor):
+            return
+        self.led, self.count, self.cursor = style, count, cursor
+        fg, bg = led_colours(rgb)
+        self.styles.color = Color.parse(fg)
+        self.styles.background = Color.parse(bg)
+        self.refresh()
+
+    def render(self) -> Text:
+        name = pit_label(self.pit)
+        count = str(self.count) if self.count >= 0 else "?"
+        top = f"[{name}]" if self.cursor else name
+        w, h = self.size.width, self.size.height
+        lines = [top, "", count] if h >= 4 else [top, count]  # room to breathe: the count in the middle
+        text = Text("\n".join(f"{line:^{w}}" for line in lines))
+        if self.cursor:
+            at = (w - len(top)) // 2
+            text.stylize("bold underline", at, at + len(top))
+        return text
+
+    def on_click(self) -> None:
+        self.post_message(self.Touched(self.pit))
 
 
 HELP = """\
-[b]Bao on the simulated board[/b]
+[b]Bao on the simulated board[/b]  (arrow keys or the mouse wheel scroll this help; Escape closes it)
 
-Each click on a pit is one pit activation: a hand lifting seeds from that pit or dropping one seed
-into it, as over a real board. The LEDs guide you (green: pits to start from; blue: direction
-choices; white: the next pit to drop into; red: the opponent's pit to empty; cyan: the kichwa;
-amber: stop in the house or play it by lifting it; pink: that was not part of a legal move).
+[b]Touching a pit[/b] is one pit activation: a hand lifting the seeds of that pit, or dropping one seed \
+into it, as over a real board. Touch with the mouse (click), or with the keyboard alone:
+  arrow keys     move the cursor (the pit in \\[brackets])
+  Enter, Space   touch the pit under the cursor
+  a6, B3 ...     type a pit's name to touch it (rows a, b: North; A, B: South)
 
-Keys:  n new game   r ruleset   m mode (teach, play, silent)   u undo   ? help   q quit
-       c play the computer (it plays North; again: level 2, 3, 4, the host's engine, then two players)
-       h hint (bright green: the engine's best move for the side to move)
-When the computer is to move, its move lights bright green (start) with the pit of its first seed:
-sow it for the computer, pit by pit, as the LEDs show.
+[b]The LEDs[/b] guide you, and the line under the board says it in words: green, the pits to start \
+from; blue, a direction to choose; white, the next pit to drop into; dim yellow, the pit you lifted; red, \
+the opponent's pit to capture (1.4); cyan, the kichwa the captured seeds go in from; yellow, lift and \
+sow on (1.6); purple, the takasia-ed pit (4.1); pink, that touch was not part of a legal move (touch the \
+right pit, or the same pit again to take the seed back out); gold and dim red, the winner and the loser.
 
-Every move the board reports is checked again and stored in the game library (`bao games`).
+[b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there \
+(touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it).
+
+[b]Undo[/b] (u): the board takes the last move back; its UNDO event is stored in the game's event log and \
+the pits to put right blink orange. On a real board: touch a refused pit three times.
+
+[b]Modes[/b] (m): teach, every step lit; play, dark unless a touch is refused; silent, always dark. \
+[b]Rulesets[/b] (r): Zanzibar or Malawi, for the next new game (n). A new game before the old one ended \
+marks the old one abandoned in the library. Mode changes and undos are said in the messages.
+
+[b]Playing the computer[/b] (c): the board's engine plays North; press again for levels 2, 3 and 4, then \
+the host's engine, then two players again. When the computer is to move, its move lights bright green \
+(its start) with the pit of its first seed: sow it for the computer, pit by pit, as the LEDs show. \
+[b]Hint[/b] (h): the engine's best move for the side to move lights bright green.
+
+[b]Keys[/b]: n new game   r ruleset   m mode   u undo   c computer   h hint   ? help   q quit
+
+[b]Where games are stored[/b]: every move the board reports is checked again and stored in the game \
+library, in the data folder the status line names (`python -m bao_host.cli.run --data DIR` chooses \
+another): index.sqlite3, games/*.txt (the transcripts), games/*.jsonl (every event of a game). \
+`bao games` lists them, `bao game N` shows one.
 """
 
 
@@ -84,35 +183,47 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "close")]
 
     def compose(self) -> ComposeResult:
-        yield Static(HELP, id="help")
+        with VerticalScroll(id="help-box"):
+            yield Static(HELP, id="help")
 
 
 class BaoApp(App[int]):
     CSS = """
-    #board { grid-size: 8 4; grid-gutter: 0 1; height: 17; width: 72; }
-    .pit { width: 8; height: 4; min-width: 8; border: none; }
-    #side { width: 1fr; }
-    #status { height: 5; }
-    #transcript { height: 1fr; border: round $accent; }
-    #messages { height: 12; border: round $warning; }
-    #help { padding: 1 2; border: thick $accent; background: $surface; width: 90; height: auto; }
+    #status { height: auto; max-height: 3; padding: 0 1; }
+    #main { height: auto; }
+    #boardpane { width: auto; height: auto; }
+    .half { grid-size: 8 2; grid-gutter: 0 1; width: 63; height: 4; grid-columns: 7; grid-rows: 2; }
+    #south { margin-top: 1; }
+    .pit { content-align: center middle; }
+    .store { height: 1; }
+    #transcript { width: 1fr; height: 100%; border: round $accent; padding: 0 1; }
+    #guide { height: 2; padding: 0 1; color: $text; background: $boost; }
+    #messages { height: 1fr; border: round $warning; scrollbar-size-vertical: 1; overflow-x: hidden; }
+    #help-box { border: thick $accent; background: $surface; width: 100%; max-width: 110; height: 100%;
+                max-height: 40; padding: 0 1; }
     HelpScreen { align: center middle; }
-    .store { height: 1; width: 72; }
     """
     BINDINGS = [
+        Binding("left", "cursor(-1, 0)", "pit", show=False),
+        Binding("right", "cursor(1, 0)", "pit", show=False),
+        Binding("up", "cursor(0, -1)", "pit", show=False),
+        Binding("down", "cursor(0, 1)", "pit", show=False),
+        Binding("enter,space", "touch", "touch"),
         Binding("n", "new_game", "new game"),
         Binding("r", "ruleset", "ruleset"),
         Binding("m", "mode", "mode"),
         Binding("u", "undo", "undo"),
         Binding("c", "computer", "computer"),
-        Binding("h", "hint", "hint"),
+        Binding("h", "hint", "hint", show=False),  # in the help: the footer must fit 80 columns
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
     TITLE = "Bao"
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, board: BoardAdapter, logger: Logger, pump: Callable[[], None] | None = None,
-                 tick: float = 0.05, connection: Callable[[], str] | None = None) -> None:
+                 tick: float = 0.05, connection: Callable[[], str] | None = None,
+                 data_folder: str = "") -> None:
         super().__init__()
         self.board = board
         self.logger = logger
@@ -121,123 +232,206 @@ class BaoApp(App[int]):
         self.ruleset = core.ZANZIBAR
         self.mode = "teach"
         self.level = 0  # the computer's level (it plays North), 0: two players
+        self.data_folder = data_folder
+        self.cursor = (0, 2)  # (column, row) in GRID: A1
+        self.typed = ""  # the first letter of a pit's name, typed
+        self.messages_shown: list[str] = []  # every line written to the message panel
         self._shown_messages = 0
-        self._last_frame: bytes = b""
-        self._last_counts: list[int] = []
         self._texts: dict[str, str] = {}
         self._connection = connection
+        self._abandon: int | None = None  # the game left by `n`: marked abandoned once the new one starts
+        self._grids: list[Grid] = []
+        self._pits: dict[int, Pit] = {}
+        self._statics: dict[str, Static] = {}
+        self._message_log: RichLog | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
-            with Vertical():
+        yield Static("", id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="boardpane"):
                 yield Static("", id="store-n", classes="store")
-                with Grid(id="board"):
-                    for _, side, rings in ROWS:
-                        for r in rings:
-                            yield PitButton(side * 16 + r)
+                for half, rows in (("north", GRID[:2]), ("south", GRID[2:])):
+                    with Grid(id=half, classes="half"):
+                        for row in rows:
+                            for pit in row:
+                                yield Pit(pit)
                 yield Static("", id="store-s", classes="store")
-                yield Log(id="messages", highlight=False)
-            with Vertical(id="side"):
-                yield Static("", id="status")
-                yield Static("", id="transcript")
+            yield Static("", id="transcript")
+        yield Static("", id="guide")
+        yield RichLog(id="messages", wrap=True, markup=False, highlight=False)
         yield Footer()
 
     def on_mount(self) -> None:
+        # the widgets the loop updates, looked up once (a tick may come while the app closes and its
+        # screen is emptied: it then updates widgets no longer shown, harmlessly)
+        self._pits = {pit.pit: pit for pit in self.query(Pit)}
+        self._statics = {f"#{w.id}": w for w in self.query(Static) if w.id}
+        self._message_log = self.query_one("#messages", RichLog)
+        self._grids = list(self.query(".half").results(Grid))
         self.sub_title = f"{self.ruleset}, {self.mode} mode"
-        self.refresh_board(force=True)
+        self._fit(self.size.width, self.size.height)
+        self.refresh_board()
         self.set_interval(self.tick, self.step)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Pit sizes for the terminal: the compact board at 80x24, larger pits when there is room."""
+        if not self._grids:  # (a resize before the mount: on_mount fits the board)
+            return
+        pw = max(PIT_MIN[0], min(PIT_MAX[0], (width - SIDE_MIN - 7) // 8))
+        ph = max(PIT_MIN[1], min(PIT_MAX[1], (height - ROWS_AROUND_BOARD) // 4))
+        gap = 1 if ph >= 3 and 4 * ph + 2 + ROWS_AROUND_BOARD <= height else 0  # between rows a and b, A and B
+        for grid in self._grids:
+            grid.styles.grid_columns = str(pw)
+            grid.styles.grid_rows = str(ph)
+            grid.styles.width = 8 * pw + 7
+            grid.styles.height = 2 * ph + gap
+            grid.styles.grid_gutter_vertical = gap
+        for store in ("#store-n", "#store-s"):
+            self._statics[store].styles.width = 8 * pw + 7
+        self._texts.pop("#transcript", None)  # its height changed: show the last moves that fit
 
     # -- the loop -------------------------------------------------------------------------------------
     def step(self) -> None:
-        try:
-            screen = self.screen
-        except ScreenStackError:  # the app is closing: a last tick after its screens went
-            return
-        if not screen.is_current or not isinstance(screen, Screen) or isinstance(screen, ModalScreen):
-            if self.pump is not None:
-                self.pump()
-            self.board.poll()
+        if not self.screen_stack:  # the app is closing: a last tick after its screens went
             return
         if self.pump is not None:
             self.pump()
         for msg in self.board.poll():
-            self.query_one("#messages", Log).write_line(msg)
-        self.refresh_board()
+            self.say(msg)
+        self.refresh_board()  # (under the help too: the widgets are the main screen's, kept since mount)
 
-    def refresh_board(self, force: bool = False) -> None:
+    def say(self, line: str) -> None:
+        """A line in the message panel (it wraps)."""
+        self.messages_shown.append(line)
+        if self._message_log is not None:
+            self._message_log.write(Text(line))
+
+    def refresh_board(self) -> None:
+        """Every pit from the LED frame and the seed counts as they are now (a pit whose look did not
+        change is not redrawn), the stores, the guidance, the status and the transcript."""
+        if not self._pits:  # not mounted yet
+            return
         frame = bytes(self.board.leds())
         counts = list(self.board.counts())
-        if force or frame != self._last_frame or counts != self._last_counts:
-            old_frame, old_counts = self._last_frame, self._last_counts
-            self._last_frame, self._last_counts = frame, counts
-            for pit in range(32):  # only the pits that changed: a label update costs a layout pass
-                rgb = frame[3 * pit: 3 * pit + 3] if len(frame) >= 96 else b"\0\0\0"
-                count = counts[pit] if pit < len(counts) else -1
-                if not force and old_frame[3 * pit: 3 * pit + 3] == rgb and pit < len(old_counts) \
-                        and old_counts[pit] == count:
-                    continue
-                b = self.query_one(f"#pit-{pit}", PitButton)
-                b.led = led_style((rgb[0], rgb[1], rgb[2]))
-                label = Text(f"{pit_label(pit)}\n{count if count >= 0 else '?':>2}", style=b.led,
-                             justify="center")
-                # Set and redraw by hand: a label compares equal to another with the same text whatever
-                # its colours (textual's Content), so `b.label = label` would leave a pit whose count did
-                # not change in its old colour (issue #11: the guidance's colours almost never appeared).
-                b.set_reactive(Button.label, Content.from_text(label))
-                b.refresh(layout=True)
-            s, n = self.board.stores()
-            self._set_text("#store-n", f"North's store: {n}")
-            self._set_text("#store-s", f"South's store: {s}")
+        col, row = self.cursor
+        under = GRID[row][col]
+        for pit in range(32):
+            rgb = frame[3 * pit: 3 * pit + 3] if len(frame) >= 96 else b"\0\0\0"
+            count = counts[pit] if pit < len(counts) else -1
+            self._pits[pit].show((rgb[0], rgb[1], rgb[2]), count, pit == under)
+        s, n = self.board.stores()
+        self._set_text("#store-n", f"North's store: {n}")
+        self._set_text("#store-s", f"South's store: {s}")
+        guide = self.board.step_guidance()
+        if self.typed:
+            guide = f"typed {self.typed}: now the pit's number, 1 to 8 (Escape: forget it)"
+        self._set_text("#guide", guide)
         self._refresh_side()
 
     def _set_text(self, selector: str, text: str) -> None:
         if self._texts.get(selector) != text:
             self._texts[selector] = text
-            self.query_one(selector, Static).update(text)
+            self._statics[selector].update(Text(text))
 
     def _refresh_side(self) -> None:
         v = self.logger.view
         lg = self.logger
         new = min(lg.said - self._shown_messages, len(lg.messages))
         for m in list(lg.messages)[len(lg.messages) - new:] if new > 0 else []:
-            self.query_one("#messages", Log).write_line(("! " if m.level != "info" else "") + m.text)
+            self.say(("! " if m.level != "info" else "") + m.text)
         self._shown_messages = lg.said
+        if self._abandon is not None and v.game_id is not None and v.game_id != self._abandon:
+            old, self._abandon = self._abandon, None
+            if lg.store.mark_abandoned(old):
+                lg.say("info", f"game {old} marked abandoned in the library (a new game before it ended)")
         turn = "-"
         if v.position is not None:
             w = core.outcome(v.position) if not v.result else None
             turn = v.result or (f"{side_name(w)} wins" if w is not None else side_name(v.position.to_move)
                                 + " to move")
-        conn = self._connection() if self._connection is not None else v.connection
-        status = (f"[b]{turn}[/b]\nconnection: {conn} {v.port}\nboard {v.board_id or '?'}  game "
-                  f"{v.game_id if v.game_id is not None else '-'}  moves stored: {len(v.plies)}\n"
-                  f"flagged: {lg.counters.flagged}  duplicates dropped: {lg.counters.duplicates}")
+        conn = self._connection() if self._connection is not None else f"{v.connection} {v.port}"
+        counters = ""
+        if lg.counters.flagged or lg.counters.duplicates:
+            counters = f" · flagged {lg.counters.flagged} · duplicates dropped {lg.counters.duplicates}"
+        game = "no game yet"
+        if v.game_id is not None:
+            rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
+            game = f"game {v.game_id}, {rules}, {len(v.plies)} move{'' if len(v.plies) == 1 else 's'}"
+        status = (f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
+                  f"data: {_home_short(self.data_folder) or '?'} · {conn}")
         self._set_text("#status", status)
-        lines = []
-        for i in range(0, len(v.plies), 2):
-            lines.append(f"{i // 2 + 1:3d}: " + " ".join(v.plies[i:i + 2]))
-        self._set_text("#transcript", "\n".join(lines[-40:]) or "(no moves yet)")
+        lines = [f"{i // 2 + 1}: " + " ".join(v.plies[i:i + 2]) for i in range(0, len(v.plies), 2)]
+        fit = max(1, self._statics["#transcript"].size.height - 2)
+        self._set_text("#transcript", "\n".join(lines[-fit:]) or "(no moves)")
 
     # -- input ----------------------------------------------------------------------------------------
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if isinstance(event.button, PitButton):
-            self.board.activate(event.button.pit)
-            self.step()
+    def touch(self, pit: int) -> None:
+        """One activation of pit, from a click, Enter/Space or a typed name."""
+        self.board.activate(pit)
+        self.step()
+
+    def on_pit_touched(self, event: Pit.Touched) -> None:
+        for row, pits in enumerate(GRID):
+            if event.pit in pits:
+                self.cursor = (pits.index(event.pit), row)
+        self.touch(event.pit)
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        col, row = self.cursor
+        self.cursor = ((col + dx) % 8, (row + dy) % 4)
+        self.refresh_board()
+
+    def action_touch(self) -> None:
+        col, row = self.cursor
+        self.touch(GRID[row][col])
+
+    def on_key(self, event: events.Key) -> None:
+        """A pit's name typed: its row letter (a, b, A, B), then its number."""
+        if isinstance(self.screen, ModalScreen):  # (the help is open: its keys are its own)
+            return
+        ch = event.character or ""
+        if self.typed and ch in "12345678" and ch:
+            pit = parse_pit(self.typed + ch)
+            self.typed = ""
+            event.stop()
+            if pit is not None:
+                for row, pits in enumerate(GRID):
+                    if pit in pits:
+                        self.cursor = (pits.index(pit), row)
+                self.touch(pit)
+            return
+        if ch and ch in "abAB":
+            self.typed = ch
+            event.stop()
+        elif self.typed:
+            self.typed = ""
+        self.refresh_board()
 
     def action_new_game(self) -> None:
+        v = self.logger.view
+        if v.game_id is not None and not v.result:
+            self._abandon = v.game_id
         self.board.new_game(self.ruleset)
-        self.query_one("#messages", Log).write_line(f"new game: {self.ruleset}")
+        self.sub_title = f"{self.ruleset}, {self.mode} mode"
+        self.say(f"new game: {self.ruleset}")
 
     def action_ruleset(self) -> None:
         self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
         self.sub_title = f"{self.ruleset} (n starts it), {self.mode} mode"
+        self.say(f"ruleset {self.ruleset} for the next new game (n)")
 
     def action_mode(self) -> None:
         self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
         self.board.set_mode(self.mode)
         self.sub_title = f"{self.ruleset}, {self.mode} mode"
+        self.logger.say("info", f"mode {self.mode}: {MODE_TEXT[self.mode]}")
 
     def action_undo(self) -> None:
+        self.logger.say("info", "undo: the board is asked to take the last move back")
         self.board.undo()
 
     def action_computer(self) -> None:
@@ -245,9 +439,8 @@ class BaoApp(App[int]):
         then two players again."""
         self.level = (self.level + 1) % 6
         self.board.computer("N" if self.level else "", self.level)
-        self.query_one("#messages", Log).write_line(
-            "two players" if not self.level else "the host's engine plays North" if self.level == 5
-            else f"the computer plays North, level {self.level}")
+        self.say("two players" if not self.level else "the host's engine plays North" if self.level == 5
+                 else f"the computer plays North, level {self.level}")
 
     def action_hint(self) -> None:
         self.board.hint()

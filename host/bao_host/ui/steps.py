@@ -1,0 +1,84 @@
+"""The guidance line: what the player does next, read from the board's recogniser (baoboard.recogniser) the
+way the LED guide reads it (baoboard.guide: the same candidates, the same colours), so the words name the
+pits the LEDs light: lift a start pit, choose a direction, drop the next seed, capture, choose the kichwa,
+relay, decide in the house. The colours are named as in the teach mode (docs/leds.md); in the play and
+silent modes the LEDs stay dark but the words are the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bao import core
+from baoboard import recogniser as R
+
+
+def _side(side: int) -> str:
+    return "South" if side == core.SOUTH else "North"
+
+
+def _names(pits: list[int]) -> str:
+    names = [core.pit_name(p) for p in pits]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _next_pits(rec: Any) -> list[int]:
+    """The activation bytes the alive candidates expect next (an optional lift: also the byte after it),
+    in order of first appearance, one per pit."""
+    out: list[int] = []
+    seen: set[int] = set()
+    for i in range(rec.n):
+        e = rec.expected(i)
+        if e < 0:
+            continue
+        for b in (e, rec.after_optional(i) if e & R.OPT else -1):
+            if b >= 0 and b & R.PIT not in seen:
+                seen.add(b & R.PIT)
+                out.append(b)
+    return out
+
+
+def step_guidance(rec: Any) -> str:
+    """One sentence for the step the board waits for (rec: the board's Recogniser)."""
+    p = rec.p
+    if p is None:
+        return "the board is starting"
+    if rec.phase == R.OVER:
+        w = core.outcome(p)
+        return (f"{_side(w)} wins: " if w is not None else "") + "the game is over: n for a new game"
+    refused = ""
+    if rec.wrong_pit >= 0:
+        refused = f"{core.pit_name(rec.wrong_pit)} refused (pink: not part of a legal move); "
+    return refused + _step(rec, p)
+
+
+def _step(rec: Any, p: Any) -> str:
+    side = p.to_move
+    if rec.phase == R.IDLE:
+        how = "put a seed from the store into" if p.store(side) else "lift the seeds of"
+        return f"{_side(side)} to move: {how} a green pit"
+    nxt = _next_pits(rec)
+    lifts_own = [b & R.PIT for b in nxt if b & R.LIFT and (b & R.PIT) >> 4 == side]
+    captures = [b & R.PIT for b in nxt if b & R.LIFT and (b & R.PIT) >> 4 != side]
+    kichwas = [b & R.PIT for b in nxt if b & R.KICHWA]
+    drops = [b & R.PIT for b in nxt if not b & (R.LIFT | R.KICHWA)]
+    if rec.phase == R.DECISION:
+        return (f"2.5b house decision: stop in the house (the opponent just plays on) or lift "
+                f"{_names(lifts_own) if lifts_own else 'the house'} (amber) to play it")
+    lifted = ""
+    if rec.steps == 1 and rec.start_pit >= 0 and not p.store(side):
+        lifted = f"{core.pit_name(rec.start_pit)} lifted: "
+    said: list[str] = []
+    if captures:
+        said.append(f"1.4 capture: lift the seeds of {_names(captures)} (red)")
+    if len(kichwas) > 1:
+        said.append(f"choose the kichwa: the first captured seed into {_names(kichwas)} (cyan)")
+    elif kichwas:
+        said.append(f"the captured seeds go in from the kichwa {_names(kichwas)} (cyan)")
+    if lifts_own:
+        said.append(f"lift the seeds of {_names(lifts_own)} (yellow) and sow on")
+    if len(drops) > 1:
+        said.append(f"choose the direction: drop one seed into {_names(drops)} (blue)")
+    elif drops:
+        said.append(f"drop one seed into {_names(drops)} ({'blue' if len(nxt) > 1 else 'white'})")
+    return lifted + ("; or ".join(said) or "go on with the move")

@@ -1,0 +1,117 @@
+"""What the terminal UI draws, compared with SVG snapshots kept beside this file (__snapshots__/; textual's
+pytest-textual-snapshot): each pit in its LED's colour from the board's own frame, the guidance line, the
+messages, the status line, for every step of a move in both rulesets. The board is the firmware on a
+stepped simulated board (tui_rig): its clock moves only with what happens, so a frame is the same on every
+run, and a blinking colour is drawn in a known phase. The moves are played from the keyboard (a pit's
+name typed), as a person without a mouse would.
+
+A snapshot that changes on purpose: look at the report (`pytest --snapshot-report`), then
+`pytest tests/host/test_tui_snapshots.py --snapshot-update` and look at the new SVGs before committing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import serial
+import tui_rig
+from bao import core
+from bao_host.ui.tui import BaoApp
+from textual.pilot import Pilot
+from tui_rig import Rig
+
+# (ruleset, name, the state to reach in seeded random games, or None: a scenario of its own)
+STATES: dict[str, Callable[[Any], bool] | None] = {
+    "start": None,
+    "direction": tui_rig.direction_choice,
+    "sowing": tui_rig.mid_sowing,
+    "capture": tui_rig.capture,
+    "kichwa": tui_rig.kichwa_choice,
+    "house": tui_rig.house_decision,
+    "refusal": None,
+    "over": None,
+}
+# Malawi's basic game has no house and no kichwa choice (M1, M2: the mtaji stage's capture only)
+CASES = [(core.ZANZIBAR, s) for s in STATES] + [
+    (core.MALAWI, s) for s in STATES if s not in ("kichwa", "house")]
+
+
+async def _type(rig: Rig, pilot: Pilot[int], pits: list[int]) -> None:
+    """The activations up to the state: the last two typed (a pit's name), the ones before touched directly
+    (as a click does: the UI looks at the board after each touch, so it sees every step)."""
+    app = pilot.app
+    assert isinstance(app, BaoApp)
+    for pit in pits[:-2]:
+        app.touch(pit & 31)
+    for pit in pits[-2:]:
+        await pilot.press(*core.pit_name(pit & 31))
+
+
+async def _play(rig: Rig, pilot: Pilot[int], ruleset: str, state: str) -> None:
+    app = pilot.app
+    assert isinstance(app, BaoApp)
+    await pilot.pause()
+    rig.connect()
+    app.step()  # (what the board and the logger said so far, shown now: in the same order on every run)
+    if ruleset != core.ZANZIBAR:  # the ruleset for the next game, and a new game: from the keyboard
+        await pilot.press("r", "n")
+        app.step()  # (the new game's events stored and said now, before the next touch)
+    if state == "refusal":  # the side to move is South: a touch on North's pit is refused (1.1)
+        await _type(rig, pilot, [core.NORTH * 16])
+        rig.blink(False)
+    elif state == "over":
+        p, acts = tui_rig.last_move(ruleset)
+        rig.set_position(p)
+        app.step()
+        await _type(rig, pilot, acts)
+    elif state != "start":
+        want = STATES[state]
+        assert want is not None
+        p, acts = tui_rig.find(ruleset, want)
+        rig.set_position(p)
+        app.step()
+        await _type(rig, pilot, acts)
+        rig.blink(True)
+    app.step()  # the frame as it is now drawn, whether or not the UI's timer has ticked since
+    await pilot.pause()
+
+
+@pytest.mark.parametrize(("ruleset", "state"), CASES)
+def test_tui_draws(ruleset: str, state: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
+                   tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24),
+                            run_before=lambda pilot: _play(rig, pilot, ruleset, state))
+    finally:
+        rig.close()
+
+
+@pytest.mark.parametrize("state", ["start", "kichwa"])
+def test_tui_uses_a_larger_terminal(state: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
+                                    tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(120, 40),
+                            run_before=lambda pilot: _play(rig, pilot, core.ZANZIBAR, state))
+    finally:
+        rig.close()
+
+
+def test_tui_help_fits_80x24(snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    async def help_open(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=help_open)
+    finally:
+        rig.close()
