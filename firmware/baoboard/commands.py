@@ -21,6 +21,58 @@ from baoboard.guide import MODES
 from baoboard.journal import split_move
 
 
+# NEW's JSON (docs/protocol.md): its keys, and each rule option with the values it may take (bao.core.Rules;
+# core.Rules reads `bool(x)` and would take 5 or "no" for takasia, so the board checks the types first).
+_NEW_KEYS = ("ruleset", "options", "first", "position")
+_BOOL = (True, False)
+_OPTION_VALUES = {
+    "takasia": (True, False, None),
+    "house_stop_any_count": _BOOL,
+    "mtaji_takasa_house_stop": _BOOL,
+    "infinite": ("illegal", "sleep", None),
+    "lone_kichwa": ("forbidden", "loses", None),
+}
+
+
+def _short(v: object) -> str:
+    return repr(v)[:40]
+
+
+def check_options(options: object) -> str:
+    """What is wrong with a rules options object ("" when nothing): a JSON object of known options, each of
+    the type it must have."""
+    if not isinstance(options, dict):
+        return "options must be a JSON object, not " + _short(options)
+    for k in options:
+        v = options[k]
+        if k == "sow_bound" or k == "relay_limit":
+            if not (type(v) is int and v >= 0) and not (v is None and k == "relay_limit"):
+                return "option %s must be a whole number >= 0, not %s" % (k, _short(v))
+            continue
+        allowed = _OPTION_VALUES.get(k)
+        if allowed is None:
+            return "unknown option %s (%s)" % (_short(k), ", ".join(_OPTION_VALUES) + ", sow_bound")
+        # `is`, not `in`: 1 == True and 0 == False in Python, and a 1 is not a yes
+        if not any(v is a or (type(v) is str and v == a) for a in allowed):
+            return "option %s must be one of %s, not %s" % (k, ", ".join(map(json.dumps, allowed)), _short(v))
+    return ""
+
+
+def check_new(info: object) -> str:
+    """What is wrong with NEW's JSON ("" when nothing)."""
+    if not isinstance(info, dict):
+        return "NEW takes a ruleset name or a JSON object, not " + _short(info)
+    for k in info:
+        if k not in _NEW_KEYS:
+            return "unknown key %s in NEW (%s)" % (_short(k), ", ".join(_NEW_KEYS))
+    ruleset = info.get("ruleset", core.ZANZIBAR)
+    if ruleset not in core.RULESETS:
+        return "unknown ruleset %s (%s)" % (_short(ruleset), " or ".join(core.RULESETS))
+    if info.get("first", "S") not in ("S", "N"):
+        return "first must be \"S\" or \"N\", not " + _short(info.get("first"))
+    return check_options(info.get("options") or {})
+
+
 def start_of(info: dict) -> "core.Position":
     """The start position a GAME event's info describes."""
     pos = info.get("position")
@@ -71,7 +123,15 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "PING":
         return True, ""
     if typ == "NEW":
-        info = json.loads(payload) if payload.startswith("{") else {"ruleset": payload or core.ZANZIBAR}
+        try:
+            info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or core.ZANZIBAR}
+        except ValueError:
+            return False, "badarg NEW's JSON is unreadable"
+        why = check_new(info)
+        if not why and isinstance(info.get("position"), dict):
+            why = check_options(info["position"].get("options") or {})
+        if why:
+            return False, "badarg " + why
         try:
             start = start_of(info)
         except (ValueError, TypeError) as e:
@@ -79,6 +139,13 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         a.post_game(start, info.get("position"))
         return True, ""
     if typ == "SETPOS":
+        try:
+            obj = json.loads(payload)
+        except ValueError:
+            obj = None  # position_json.loads says what is wrong
+        why = check_options(obj.get("options") or {}) if isinstance(obj, dict) else ""
+        if why:
+            return False, "badarg " + why
         try:
             start = position_json.loads(payload)
         except ValueError as e:

@@ -40,6 +40,7 @@ except ImportError:  # CPython
 
 
 _MAX_BACKOFF = const(8000)
+_CMD_IDS = const(8)  # command ids remembered: an older copy of one (line noise replays bytes) is not run again
 
 
 class Outbox:
@@ -63,6 +64,8 @@ class Outbox:
         self.rx_frames = 0
         self.rx_errors = 0
         self.resent = 0
+        self._cmds = [-1] * _CMD_IDS  # the ids of the last commands run (a ring), -1: none
+        self._cmd_at = 0  # where the next id goes in the ring
         self._last_cmd = -1
         self._last_reply = b""
         self._backoff = timeout_ms
@@ -131,7 +134,7 @@ class Outbox:
         kind, num, typ, payload = f
         if kind == K_ACK and typ == "ACK":
             w = words(payload)
-            if w and w[0] != self.journal.epoch:
+            if not w or w[0] != self.journal.epoch:  # no epoch is no ack: it could be any journal's
                 self._reject("epoch")
                 return
             self.rx_frames += 1
@@ -149,6 +152,9 @@ class Outbox:
         if num == self._last_cmd:  # the host did not get our reply: the same reply, not a second run
             self._send(self._last_reply)
             return
+        if num in self._cmds:  # an older command again: run once, its reply is gone
+            self._send(encode("R", num, "ERR", "dup command %d was run already: not run again" % num))
+            return
         ok, text = False, "unknown " + typ
         h = self.on_command
         if h is not None:
@@ -160,6 +166,9 @@ class Outbox:
 
     def _reply(self, num: int, ok: bool, text: str) -> None:
         line = encode("R", num, "OK" if ok else "ERR", text)
+        if num != self._last_cmd:
+            self._cmds[self._cmd_at] = num
+            self._cmd_at = (self._cmd_at + 1) % _CMD_IDS
         self._last_cmd = num
         self._last_reply = line
         self._send(line)
@@ -167,7 +176,9 @@ class Outbox:
     def _hello(self, num: int, payload: str) -> None:
         w = words(payload)
         versions = w[0].split(",") if w else [str(PROTO)]
-        self._last_cmd = -1
+        self._last_cmd = -1  # a new host counts its ids from anywhere
+        for i in range(_CMD_IDS):
+            self._cmds[i] = -1
         if str(PROTO) not in versions:
             self._reply(num, False, "proto speaks=%d" % PROTO)
             return
