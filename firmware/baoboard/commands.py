@@ -20,7 +20,6 @@ from baoboard import recogniser as R
 from baoboard.guide import MODES
 from baoboard.journal import split_move
 
-
 # NEW's JSON (docs/protocol.md): its keys, and each rule option with the values it may take (bao.core.Rules;
 # core.Rules reads `bool(x)` and would take 5 or "no" for takasia, so the board checks the types first).
 _NEW_KEYS = ("ruleset", "options", "first", "position")
@@ -124,7 +123,7 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         return True, ""
     if typ == "NEW":
         try:
-            info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or core.ZANZIBAR}
+            info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or core.ZANZIBAR}  # type: Any
         except ValueError:
             return False, "badarg NEW's JSON is unreadable"
         why = check_new(info)
