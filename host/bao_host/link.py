@@ -17,6 +17,10 @@ restart), before the events that follow it are delivered; `on_bad(reason, line)`
 `on_notice(type, payload, line)` for an N frame; `on_error(message)` for every other one-line message
 (and for those two when they have no callback of their own). A port that cannot be opened, or a link that
 drops, is retried by poll() with a backoff (`backoff` = first and longest delay, doubling).
+With a board of protocol 2 an event that arrives before an earlier one is kept for its turn and answered
+with a NAK (docs/protocol.md, "Flow"), so the board sends the missing one again at once.
+`opener`, `clock` and `sleep` (pyserial's serial_for_url, time.monotonic, time.sleep) are replaced by the
+simulated line of tests/host/simline.py, whose clock moves only as the link waits.
 Frames are parsed by the board's own module (baoboard.frames): one implementation on both sides.
 """
 
