@@ -206,6 +206,59 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     return False, "unknown " + typ
 
 
+def fault(a: "App", now: int) -> None:
+    """Report each pit baoboard.health found faulty and has not reported (an ERROR event naming the pit and
+    its chip; one event for a whole chip stuck), then go on without the faulty pits."""
+    from baoboard.drivers import board_config as cfg
+    from baoboard.health import STUCK
+
+    h = a.health
+    wiring = getattr(a.hw, "pit_sensor_bit", None) or cfg.PIT_SENSOR_BIT  # (the self-test's, if recorded)
+    while True:
+        pit = h.pop()
+        if pit < 0:
+            break
+        bit = wiring[pit]
+        chip = "U%d" % ((bit >> 3) + 1)
+        same = [i for i in range(32) if wiring[i] >> 3 == bit >> 3]
+        if h.kind[pit] == STUCK and all(h.kind[i] == STUCK for i in same):
+            for i in same:  # the whole chip: one report for its eight pits
+                h.unsaid[i >> 3] &= ~(1 << (i & 7))
+            names = [core.pit_name(i) for i in same]
+            info = {"code": "sensor", "fault": "chip", "chip": chip, "pits": names,
+                    "msg": "74HC165 %s reads all 8 inputs active for 20 s: the chip, its ribbon or its supply; "
+                           "%s are ignored, drops into them taken as made" % (chip, " ".join(names))}
+        else:
+            name = core.pit_name(pit)
+            where = "%s (74HC165 %s input D%d)" % (name, chip, bit & 7)
+            if h.kind[pit] == STUCK:
+                what = ("stuck", where + " has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
+                        "(hardware/README.md); ignored until it reads idle for 2 s")
+            else:
+                what = ("flicker", where + " switches far faster than a hand can: a loose wire or a faulty "
+                        "sensor; ignored until the board restarts")
+            info = {"code": "sensor", "fault": what[0], "pit": name, "chip": chip, "input": "D%d" % (bit & 7),
+                    "msg": what[1] + "; drops into it are taken as made"}
+        a.outbox.post("ERROR", json.dumps(info))
+    a.dirty = True
+    skip(a, now)
+
+
+def skip(a: "App", now: int) -> None:
+    """Drops into a pit whose sensor is ignored are taken as made: the rules know where the seed goes, so
+    the move goes on without the pit (a lift from it cannot be guessed: the host's SHOW and STOP remain)."""
+    rec = a.rec
+    f = a.health.faulty
+    while rec.phase == R.MOVING and rec.n:
+        pit = -1
+        for i in range(rec.n):
+            e = rec.expected(i)
+            if e < 0 or e & R.LIFT or not f[(e & R.PIT) >> 3] & (1 << (e & 7)) or (pit >= 0 and e & R.PIT != pit):
+                return
+            pit = e & R.PIT
+        a.activation(pit, now)
+
+
 def selftest(a: "App", now: int) -> None:
     """Run the self-test on the board's own hardware, use the mapping it recorded, report it as a SELFTEST
     event (journalled like every event; it changes nothing in the game) and take the game up again."""

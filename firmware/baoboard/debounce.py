@@ -20,6 +20,8 @@ class Debouncer:
         self.head = 0
         self.tail = 0
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
+        self.blips = bytearray(PITS)  # pulses shorter than `stable` scans per pit (noise; baoboard.health
+        # counts them down), at most 255
         self.last_tick = 0  # tick of the activation pop() returned last
 
     def reset(self, bitmap: "bytearray | None" = None) -> None:
@@ -61,6 +63,8 @@ class Debouncer:
                 elif busy[b] & bit:
                     count[i] = 0  # the raw level came back before it was stable: it was noise
                     busy[b] &= ~bit
+                    if self.blips[i] < 255:
+                        self.blips[i] += 1
         return found
 
     def _push(self, pit: int, now: int) -> None:

@@ -124,6 +124,8 @@ class Recogniser:
         self.done_child = None  # type: object
         self.refeed = -1
         self.hint = -1  # a move identity the host asked to show, or -1
+        self.noisy = bytearray(32)  # per pit: non-zero while its sensor makes noise (Debouncer.blips)
+        self.ignored = bytearray(4)  # bitmap of the pits whose sensor is ignored (baoboard.health)
 
     # ---- boundaries
     def start(self, p: object, moves: list) -> None:
@@ -205,15 +207,20 @@ class Recogniser:
         self.clear_wrong()
         return self._settle()
 
-    @staticmethod
-    def _next(seq: "bytearray", j: int, pit: int) -> int:
+    def _next(self, seq: "bytearray", j: int, pit: int) -> int:
         """Where a candidate's sequence goes on if this activation is its next one (an optional step may be
-        skipped), or -1 if the candidate did not expect it."""
-        if j < len(seq):
-            if seq[j] & PIT == pit:
+        skipped, and drops into ignored pits), or -1 if the candidate did not expect it."""
+        n = len(seq)
+        gone = self.ignored
+        while j < n:
+            e = seq[j]
+            if e & PIT == pit:
                 return j + 1
-            if seq[j] & OPT and j + 1 < len(seq) and seq[j + 1] & PIT == pit:
+            if e & OPT and j + 1 < n and seq[j + 1] & PIT == pit:
                 return j + 2
+            if e & LIFT or not gone[(e & PIT) >> 3] & (1 << (e & 7)):
+                return -1
+            j += 1  # a drop into a pit whose sensor is ignored (baoboard.health): taken as made
         return -1
 
     def _advance(self, pit: int) -> int:
@@ -273,6 +280,9 @@ class Recogniser:
             # the same pit again: the seed taken back out of it (absorbed), or the undo gesture
             self.taps += 1
             self.tap_tick = now
+            if self.taps >= _TAPS and self.noisy[pit]:  # noise never makes a gesture: a hand makes no blips
+                self.taps = 1
+                return R_IGNORED
             if self.taps >= _TAPS:
                 self.clear_wrong()
                 if self.phase == MOVING or self.phase == DECISION:
