@@ -34,6 +34,7 @@ HEAPS: dict[str, int] = {
     "test_board_app": 72,
     "test_board_protocol": 84,
     "test_board_power": 88,
+    "test_board_health": 88,  # the board with faulty sensors: the fault's report loaded in play (passes from 84)
     "test_board_runtime": 96,  # the whole application, restarted after a fault (passes from 88)
 }
 

@@ -33,7 +33,6 @@ from baoboard import recogniser as R
 from baoboard.compat import const, intern_rare, modules_now, ticks_diff, unload_new
 from baoboard.debounce import Debouncer
 from baoboard.guide import Guide
-from baoboard.health import Health
 from baoboard.journal import Journal, move_payload
 from baoboard.outbox import Outbox
 
@@ -58,13 +57,11 @@ class App:
         self.corners_since = -1  # tick since which the four corner pits are all held, or -1
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
-        self.deb = Debouncer(stable)
-        self.health = Health(self.deb)  # broken sensors: ignored, lit, reported (baoboard.health)
+        self.deb = Debouncer(stable)  # and the sensors' health: a faulty pit is ignored, lit, reported
         self.rec = R.Recogniser()
-        self.rec.noisy = self.deb.blips
-        self.rec.ignored = self.health.faulty
+        self.rec.deb = self.deb  # (noise makes no gesture; drops into ignored pits are taken as made)
         self.guide = Guide()
-        self.guide.faulty = self.health.faulty
+        self.guide.faulty = self.deb.faulty
         self.journal = Journal(storage)
         from bao import RULES_VERSION
 
@@ -146,13 +143,13 @@ class App:
         now = hw.ticks_ms()
         hw.read_pits(self.bitmap)
         bm = self.bitmap
-        h = self.health
-        h.check(bm, now)
-        if h.count:
+        deb = self.deb
+        if deb.poll(bm, now):  # a sensor found faulty: the job reports it (an ERROR event)
+            self.rare("fault", now)
+        f = deb.faulty
+        if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
-                bm[b] &= ~h.faulty[b]  # a faulty pit is ignored: play goes on without it
-            if h.unsaid[0] | h.unsaid[1] | h.unsaid[2] | h.unsaid[3]:
-                self.rare("fault", now)  # the ERROR event, then drops into ignored pits taken as made
+                bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
         if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
             if self.corners_since < 0:
                 self.corners_since = now
@@ -169,10 +166,10 @@ class App:
                 self.last_activation = self.deb.last_tick
                 self.activation(pit, now)
             rec = self.rec
-            if h.count and rec.phase == R.MOVING and rec.n:
+            if f[0] | f[1] | f[2] | f[3] and rec.phase == R.MOVING and rec.n:
                 e = rec.expected(0)  # (a cheap look first: the job's code is loaded only when it has work)
-                if e >= 0 and h.faulty[(e & R.PIT) >> 3] & (1 << (e & 7)):
-                    self.rare("skip", now)
+                if e >= 0 and f[(e & R.PIT) >> 3] & (1 << (e & 7)):
+                    self.rare("fault", now)
         n = hw.serial_read(self.rx)
         if n:
             self.outbox.feed(self.rx, n)

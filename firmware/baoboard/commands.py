@@ -20,56 +20,9 @@ from baoboard import recogniser as R
 from baoboard.guide import MODES
 from baoboard.journal import split_move
 
-# NEW's JSON (docs/protocol.md): its keys, and each rule option with the values it may take (bao.core.Rules;
-# core.Rules reads `bool(x)` and would take 5 or "no" for takasia, so the board checks the types first).
-_NEW_KEYS = ("ruleset", "options", "first", "position")
-_BOOL = (True, False)
-_OPTION_VALUES = {
-    "takasia": (True, False, None),
-    "house_stop_any_count": _BOOL,
-    "mtaji_takasa_house_stop": _BOOL,
-    "infinite": ("illegal", "sleep", None),
-    "lone_kichwa": ("forbidden", "loses", None),
-}
-
 
 def _short(v: object) -> str:
     return repr(v)[:40]
-
-
-def check_options(options: object) -> str:
-    """What is wrong with a rules options object ("" when nothing): a JSON object of known options, each of
-    the type it must have."""
-    if not isinstance(options, dict):
-        return "options must be a JSON object, not " + _short(options)
-    for k in options:
-        v = options[k]
-        if k == "sow_bound" or k == "relay_limit":
-            if not (type(v) is int and v >= 0) and not (v is None and k == "relay_limit"):
-                return "option %s must be a whole number >= 0, not %s" % (k, _short(v))
-            continue
-        allowed = _OPTION_VALUES.get(k)
-        if allowed is None:
-            return "unknown option %s (%s)" % (_short(k), ", ".join(_OPTION_VALUES) + ", sow_bound")
-        # `is`, not `in`: 1 == True and 0 == False in Python, and a 1 is not a yes
-        if not any(v is a or (type(v) is str and v == a) for a in allowed):
-            return "option %s must be one of %s, not %s" % (k, ", ".join(map(json.dumps, allowed)), _short(v))
-    return ""
-
-
-def check_new(info: object) -> str:
-    """What is wrong with NEW's JSON ("" when nothing)."""
-    if not isinstance(info, dict):
-        return "NEW takes a ruleset name or a JSON object, not " + _short(info)
-    for k in info:
-        if k not in _NEW_KEYS:
-            return "unknown key %s in NEW (%s)" % (_short(k), ", ".join(_NEW_KEYS))
-    ruleset = info.get("ruleset", core.ZANZIBAR)
-    if ruleset not in core.RULESETS:
-        return "unknown ruleset %s (%s)" % (_short(ruleset), " or ".join(core.RULESETS))
-    if info.get("first", "S") not in ("S", "N"):
-        return "first must be \"S\" or \"N\", not " + _short(info.get("first"))
-    return check_options(info.get("options") or {})
 
 
 def start_of(info: dict) -> "core.Position":
@@ -121,36 +74,10 @@ def undo(a: "App", now: int) -> bool:
 def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "PING":
         return True, ""
-    if typ == "NEW":
-        try:
-            info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or core.ZANZIBAR}  # type: Any
-        except ValueError:
-            return False, "badarg NEW's JSON is unreadable"
-        why = check_new(info)
-        if not why and isinstance(info.get("position"), dict):
-            why = check_options(info["position"].get("options") or {})
-        if why:
-            return False, "badarg " + why
-        try:
-            start = start_of(info)
-        except (ValueError, TypeError) as e:
-            return False, "badarg " + str(e)
-        a.post_game(start, info.get("position"))
-        return True, ""
-    if typ == "SETPOS":
-        try:
-            obj = json.loads(payload)
-        except ValueError:
-            obj = None  # position_json.loads says what is wrong
-        why = check_options(obj.get("options") or {}) if isinstance(obj, dict) else ""
-        if why:
-            return False, "badarg " + why
-        try:
-            start = position_json.loads(payload)
-        except ValueError as e:
-            return False, "badarg " + str(e)
-        a.post_game(start, position_json.to_dict(start))
-        return True, ""
+    if typ == "NEW" or typ == "SETPOS":  # (checked and started by code loaded for them only)
+        from baoboard.checks import new_game
+
+        return new_game(a, typ, payload)  # type: ignore[no-any-return]
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")
     if typ == "MODE":
@@ -207,56 +134,10 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
 
 
 def fault(a: "App", now: int) -> None:
-    """Report each pit baoboard.health found faulty and has not reported (an ERROR event naming the pit and
-    its chip; one event for a whole chip stuck), then go on without the faulty pits."""
-    from baoboard.drivers import board_config as cfg
-    from baoboard.health import STUCK
+    """Report the sensors the debouncer found faulty and go on without them (baoboard.checks)."""
+    from baoboard import checks
 
-    h = a.health
-    wiring = getattr(a.hw, "pit_sensor_bit", None) or cfg.PIT_SENSOR_BIT  # (the self-test's, if recorded)
-    while True:
-        pit = h.pop()
-        if pit < 0:
-            break
-        bit = wiring[pit]
-        chip = "U%d" % ((bit >> 3) + 1)
-        same = [i for i in range(32) if wiring[i] >> 3 == bit >> 3]
-        if h.kind[pit] == STUCK and all(h.kind[i] == STUCK for i in same):
-            for i in same:  # the whole chip: one report for its eight pits
-                h.unsaid[i >> 3] &= ~(1 << (i & 7))
-            names = [core.pit_name(i) for i in same]
-            info = {"code": "sensor", "fault": "chip", "chip": chip, "pits": names,
-                    "msg": "74HC165 %s reads all 8 inputs active for 20 s: the chip, its ribbon or its supply; "
-                           "%s are ignored, drops into them taken as made" % (chip, " ".join(names))}
-        else:
-            name = core.pit_name(pit)
-            where = "%s (74HC165 %s input D%d)" % (name, chip, bit & 7)
-            if h.kind[pit] == STUCK:
-                what = ("stuck", where + " has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
-                        "(hardware/README.md); ignored until it reads idle for 2 s")
-            else:
-                what = ("flicker", where + " switches far faster than a hand can: a loose wire or a faulty "
-                        "sensor; ignored until the board restarts")
-            info = {"code": "sensor", "fault": what[0], "pit": name, "chip": chip, "input": "D%d" % (bit & 7),
-                    "msg": what[1] + "; drops into it are taken as made"}
-        a.outbox.post("ERROR", json.dumps(info))
-    a.dirty = True
-    skip(a, now)
-
-
-def skip(a: "App", now: int) -> None:
-    """Drops into a pit whose sensor is ignored are taken as made: the rules know where the seed goes, so
-    the move goes on without the pit (a lift from it cannot be guessed: the host's SHOW and STOP remain)."""
-    rec = a.rec
-    f = a.health.faulty
-    while rec.phase == R.MOVING and rec.n:
-        pit = -1
-        for i in range(rec.n):
-            e = rec.expected(i)
-            if e < 0 or e & R.LIFT or not f[(e & R.PIT) >> 3] & (1 << (e & 7)) or (pit >= 0 and e & R.PIT != pit):
-                return
-            pit = e & R.PIT
-        a.activation(pit, now)
+    checks.fault(a, now)
 
 
 def selftest(a: "App", now: int) -> None:

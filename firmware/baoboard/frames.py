@@ -17,8 +17,7 @@ except ImportError:
 
 from baoboard.compat import const, crc32
 
-PROTO = const(2)  # the newest protocol version this module speaks
-PROTOS = "2,1"  # every version it speaks, newest first (2 adds the host's NAK; docs/protocol.md)
+PROTO = const(2)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK)
 MAX_BOARD_LINE = const(4096)  # longest line the board may send, "\n" included
 MAX_HOST_LINE = const(512)  # longest line the host may send
 

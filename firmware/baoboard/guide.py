@@ -25,7 +25,7 @@ RESTORE = const(0xFF4000)  # orange, blinking: put the seeds of these pits back 
 WIN = const(0xFFC000)  # gold: the winner's pits
 LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
-_FAULT = const(0xFF00FF)  # magenta, steady: a pit whose sensor is faulty, ignored (baoboard.health)
+_FAULT = const(0xFF00FF)  # magenta, steady: a pit whose sensor is faulty, ignored (baoboard.debounce)
 
 _TEACH = const(0)
 PLAY = const(1)
@@ -47,7 +47,7 @@ class Guide:
         self.restore = bytearray(32)  # pits to put right after an undo or a cancelled move
         self.restore_until = 0
         self.show_until = 0  # play mode: show legal pits until this tick
-        self.faulty = bytearray(4)  # pits whose sensor is ignored (the application's baoboard.health)
+        self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
 
     def phase(self, now: int) -> int:
         """Changes every 250 ms: the application renders again when it does (blinking)."""

@@ -8,7 +8,7 @@
 #   ob.feed(data, n=-1)           bytes read from the serial link (any split, any garbage)
 #   ob.poll()                     call from the main loop: resends unacknowledged events after a timeout
 #   ob.notice(typ, payload)       an unsequenced N0 line (not journalled, never resent)
-#   counters: rx_frames, rx_errors, resent, naks, timeouts; srtt, rttvar, rto (ms)
+#   counters: rx_frames, rx_errors, resent, naks, timeouts; rto: the retransmission timeout (ms)
 # At most `window` events are in flight past the host's ack level; the rest wait on flash for acks.
 # Bad input is dropped with "N0 BADFRAME reason=<crc|syntax|overlong|utf8|kind|epoch> errors=<count>".
 # The board must call micropython.kbd_intr(-1) before using the link (0x03 is then plain data).
@@ -25,7 +25,6 @@ from baoboard.frames import (
     K_CMD,
     MAX_HOST_LINE,
     PROTO,
-    PROTOS,
     LineAssembler,
     decode,
     encode,
@@ -48,13 +47,28 @@ except ImportError:  # CPython
 # a NAK for a copy sent before the resend says nothing new). Otherwise the oldest event in flight is overdue
 # after the retransmission timeout (RTO), from the measured round trip as TCP computes it (RFC 6298; Karn:
 # only events sent once are timed); then every event in flight the host is not known to hold is sent again
-# and the timer doubles, up to _MAX_BACKOFF (a board nobody listens to). Nothing is allocated for it: the
-# sending order of the events in flight is a preallocated ring of `window` small ints.
+# and the timer doubles: up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
+# Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
+# below, not attributes: every attribute name is a qstr in a Pico's RAM for good (baoboard.app).
 _MIN_RTO = const(100)  # ms: the host acknowledges after its disk write, whose time varies
 _MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
 _MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
 _LIVE_MS = const(15000)  # a host heard from this recently is there (as App's "host connected")
 _CMD_IDS = const(8)  # command ids remembered: an older copy of one (line noise replays bytes) is not run again
+# self._f: the last command ids (a ring at 0.._CMD_IDS-1), then:
+_CMD_AT = const(8)  # where the next command id goes in the ring
+_HIGH = const(9)  # the highest event sent so far: beyond it an event goes out for the first time
+_HAS = const(10)  # the host holds every event up to this one (its NAKs say so), acknowledged or not
+_SENDS = const(11)  # sendings so far (the order of the sendings)
+_TIMED = const(12)  # the event whose round trip is being measured (0: none)
+_TIMED_AT = const(13)  # ... its sending's tick
+_HEARD_AT = const(14)  # tick of the last frame from the host
+_LIVE = const(15)  # 1: a host was heard from within _LIVE_MS
+_SRTT = const(16)  # smoothed round trip, ms (0: none measured yet)
+_RTTVAR = const(17)
+_F = const(18)
+# then, for event seq at i = _F + seq % window: [i] its last sending's number (_SENDS), [window + i] that
+# sending's tick, [2 * window + i] how many times it was sent
 
 
 class Outbox:
@@ -80,26 +94,15 @@ class Outbox:
         self.resent = 0  # events sent again (timeouts, NAKs, HELLOs)
         self.naks = 0  # NAKs that sent an event again
         self.timeouts = 0  # retransmission timer expiries
-        self._cmds = [-1] * _CMD_IDS  # the ids of the last commands run (a ring), -1: none
-        self._cmd_at = 0  # where the next id goes in the ring
+        self.rto = timeout_ms  # ms
         self._last_cmd = -1
         self._last_reply = b""
-        self.srtt = 0  # smoothed round trip, ms (0: none measured yet)
-        self.rttvar = 0
-        self.rto = timeout_ms
         self._backoff = timeout_ms  # the timer now: rto, doubled by each expiry
         self._due = 0
         self._next = 0  # the next event to send in this pass
-        self._high = 0  # the highest event sent so far: beyond it an event goes out for the first time
-        self._has = 0  # the host holds every event up to this one (its NAKs say so), acknowledged or not
-        self._sent = [0] * window  # event seq % window -> the sending count at its last sending
-        self._sent_at = [0] * window  # ... and its tick
-        self._tries = bytearray(window)  # ... and how many times it was sent
-        self._sends = 0
-        self._heard_at = 0  # tick of the last frame from the host
-        self._live = False  # a host has been heard from within _LIVE_MS
-        self._timed = 0  # the event whose round trip is being measured (0: none)
-        self._timed_at = 0
+        self._f = [0] * (_F + 3 * window)
+        for i in range(_CMD_IDS):
+            self._f[i] = -1
 
     def _send(self, line: bytes) -> None:
         try:
@@ -107,17 +110,18 @@ class Outbox:
         except OSError:  # nobody listening: the event stays pending and is sent again
             pass
 
-    def hello_fields(self, proto: int = PROTO) -> str:
+    def hello_fields(self, num: int = PROTO) -> str:
+        """The handshake's fields, for protocol version num."""
         j = self.journal
-        s = "proto=%d" % proto
+        s = "proto=%d" % num
         if self.hello:
             s += " " + self.hello
         return s + " epoch=%s last=%d acked=%d" % (j.epoch, j.last, j.acked)
 
     def start(self) -> None:
         # proto=1 with speaks=: a host of version 1 reads it; a newer one sees it may send NAKs
-        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=" + PROTOS))
-        self._go_back(self.journal.acked + 1)
+        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=2,1"))
+        self._fill(self.journal.acked + 1)
 
     def post(self, typ: str, payload: str = "") -> int:
         j = self.journal
@@ -125,9 +129,9 @@ class Outbox:
         if self._next <= j.acked:
             self._next = j.acked + 1
         if j.npending == 1:
-            self._arm()
+            self._due = self._ticks() + self._backoff
         if self._next == seq and seq - j.acked <= self.window:  # in the window: out now (no flash read)
-            self._out(seq, encode("E", seq, typ, payload))
+            self._resend(seq, encode("E", seq, typ, payload))
             self._next = seq + 1
         return seq
 
@@ -137,103 +141,58 @@ class Outbox:
     def notice(self, typ: str, payload: str = "") -> None:
         self._send(encode("N", 0, typ, payload))
 
-    def _arm(self) -> None:
-        self._due = self._ticks() + self._backoff
-
-    def _out(self, seq: int, line: bytes) -> None:
-        """Send event seq (line: its frame)."""
-        first = seq > self._high
-        if first:
-            self._high = seq
-            if not self._timed:
-                self._timed = seq
-                self._timed_at = self._ticks()
+    def _resend(self, seq: int, line: "bytes | None" = None) -> None:
+        """Send pending event seq: its frame `line`, or read back from flash (RAM holds no pending payload)."""
+        if line is None:
+            s, typ, payload = self.journal.event(seq - self.journal.acked - 1)
+            line = encode("E", s, typ, payload)
+        f = self._f
+        w = self.window
+        i = _F + seq % w
+        now = self._ticks()
+        if seq > f[_HIGH]:
+            f[_HIGH] = seq
+            f[2 * w + i] = 1
+            if not f[_TIMED]:
+                f[_TIMED] = seq
+                f[_TIMED_AT] = now
         else:
             self.resent += 1
-            if seq <= self._timed:  # Karn: the timed event's ack may wait for this one: it measures nothing
-                self._timed = 0
-        self._sends += 1
-        i = seq % self.window
-        t = 1 if first else self._tries[i] + 1
-        self._tries[i] = t if t < 255 else 255
-        self._sent[i] = self._sends
-        self._sent_at[i] = self._ticks()
+            f[2 * w + i] += 1
+            if seq <= f[_TIMED]:  # Karn: the timed event's ack may wait for this one: it measures nothing
+                f[_TIMED] = 0
+        f[_SENDS] += 1
+        f[i] = f[_SENDS]
+        f[w + i] = now
         self._send(line)
 
-    def _resend(self, seq: int) -> None:
-        """Send pending event seq again, read back from flash (RAM holds no pending payload)."""
-        s, typ, payload = self.journal.event(seq - self.journal.acked - 1)
-        self._out(s, encode("E", s, typ, payload))
-
-    def _fill(self) -> None:
-        """Send the events of this pass that the window allows."""
+    def _fill(self, seq: int = 0) -> None:
+        """Send the events of this pass that the window allows (with seq: a new pass from seq on, every
+        event in flight from it sent again), and time the oldest from now."""
         j = self.journal
         acked = j.acked
+        if seq:
+            self._next = seq
         if self._next <= acked:
             self._next = acked + 1
         while self._next <= j.last and self._next - acked <= self.window:
             self._resend(self._next)
             self._next += 1
-
-    def _go_back(self, seq: int) -> None:
-        """A new pass from seq on (every event in flight from it is sent again), timed from now."""
-        self._next = seq
-        self._fill()
-        self._arm()
-
-    def _measure(self, rtt: int) -> None:
-        if self.srtt == 0:
-            self.srtt = rtt if rtt > 0 else 1
-            self.rttvar = rtt // 2
-        else:
-            d = self.srtt - rtt
-            self.rttvar = (3 * self.rttvar + (d if d > 0 else -d)) // 4
-            self.srtt = (7 * self.srtt + rtt) // 8
-        self.rto = min(max(self.srtt + 4 * self.rttvar, _MIN_RTO), _MAX_RTO)
-
-    def _acked(self, num: int) -> None:
-        if not self.journal.ack(num):
-            return
-        if self._timed and self._timed <= num:
-            self._measure(ticks_diff(self._ticks(), self._timed_at))
-            self._timed = 0
-        self._backoff = self.rto
-        self._fill()
-        self._arm()
-
-    def _nak(self, num: int, got: int) -> None:
-        """The host holds every event up to num, lacks num+1, and has just received event got (0: not
-        said)."""
-        j = self.journal
-        want = num + 1
-        if not (j.acked <= num < j.last and want <= self._high and want - j.acked <= self.window):
-            return  # old, or about nothing sent
-        if num > self._has:
-            self._has = num
-        self._backoff = self.rto  # the host is there
-        w = self.window
-        if got and not (want < got <= self._high and got - j.acked <= w
-                        and self._sent[got % w] > self._sent[want % w]):
-            return  # got left before want's last sending: that sending may still arrive
-        if self._tries[got % w] == 1:  # (Karn) the NAK answers got's one sending: a round trip, and on a
-            # line that loses most frames the only one measured (the host answers at once, acks after storing)
-            self._measure(ticks_diff(self._ticks(), self._sent_at[got % w]))
-        self.naks += 1
-        self._resend(want)  # (if timed, the timed event's ack waits for this resend: no measure, _out)
-        self._arm()
+        self._due = self._ticks() + self._backoff
 
     def poll(self) -> None:
         j = self.journal
         if j.npending and ticks_diff(self._ticks(), self._due) >= 0:
+            f = self._f
             self.timeouts += 1
             # doubled while nobody answers, up to _MAX_BACKOFF; up to 2 RTO while a host is there (heard from
             # lately): its line loses frames, its acks too, and waiting longer loses time, not work
-            live = self._live and ticks_diff(self._ticks(), self._heard_at) < _LIVE_MS
-            self._live = live
+            if f[_LIVE] and ticks_diff(self._ticks(), f[_HEARD_AT]) >= _LIVE_MS:
+                f[_LIVE] = 0
             b = self._backoff * 2
-            cap = 2 * self.rto if live else _MAX_BACKOFF
+            cap = 2 * self.rto if f[_LIVE] else _MAX_BACKOFF
             self._backoff = b if b < cap else cap
-            self._go_back((self._has if self._has > j.acked else j.acked) + 1)  # all the host may lack
+            self._fill((f[_HAS] if f[_HAS] > j.acked else j.acked) + 1)  # all the host may lack
 
     def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
         self._asm.feed(data, n)
@@ -251,18 +210,55 @@ class Outbox:
             self._bad(f)
             return
         kind, num, typ, payload = f
-        self._heard_at = self._ticks()
-        self._live = True
+        fl = self._f
+        fl[_HEARD_AT] = self._ticks()
+        fl[_LIVE] = 1
         if kind == K_ACK and (typ == "ACK" or typ == "NAK"):
             w = words(payload)
-            if not w or w[0] != self.journal.epoch:  # no epoch is no ack: it could be any journal's
+            j = self.journal
+            if not w or w[0] != j.epoch:  # no epoch is no ack: it could be any journal's
                 self._reject("epoch")
                 return
             self.rx_frames += 1
+            rtt = -1  # a round trip measured, ms
             if typ == "ACK":
-                self._acked(num)
+                if not j.ack(num):
+                    return
+                if fl[_TIMED] and fl[_TIMED] <= num:
+                    rtt = ticks_diff(self._ticks(), fl[_TIMED_AT])
+                    fl[_TIMED] = 0
+                want = 0
+            else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
+                want = num + 1
+                ws = self.window
+                if not (j.acked <= num < j.last and want <= fl[_HIGH] and want - j.acked <= ws):
+                    return  # old, or about nothing sent
+                if num > fl[_HAS]:
+                    fl[_HAS] = num
+                got = int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
+                if got:
+                    g = _F + got % ws
+                    if not (want < got <= fl[_HIGH] and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
+                        return  # got left before want's last sending: that sending may still arrive
+                    if fl[2 * ws + g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
+                        # line that loses most frames the only one measured (the host answers at once)
+                        rtt = ticks_diff(self._ticks(), fl[ws + g])
+            if rtt >= 0:  # RFC 6298, in whole ms
+                if fl[_SRTT] == 0:
+                    fl[_SRTT] = rtt if rtt > 0 else 1
+                    fl[_RTTVAR] = rtt // 2
+                else:
+                    d = fl[_SRTT] - rtt
+                    fl[_RTTVAR] = (3 * fl[_RTTVAR] + (d if d > 0 else -d)) // 4
+                    fl[_SRTT] = (7 * fl[_SRTT] + rtt) // 8
+                self.rto = min(max(fl[_SRTT] + 4 * fl[_RTTVAR], _MIN_RTO), _MAX_RTO)
+            self._backoff = self.rto  # the host is there
+            if want:
+                self.naks += 1
+                self._resend(want)
+                self._due = self._ticks() + self._backoff
             else:
-                self._nak(num, int(w[1]) if len(w) > 1 and w[1].isdigit() else 0)
+                self._fill()
             return
         if kind != K_CMD:
             self._reject("kind")
@@ -274,7 +270,12 @@ class Outbox:
         if num == self._last_cmd:  # the host did not get our reply: the same reply, not a second run
             self._send(self._last_reply)
             return
-        if num in self._cmds:  # an older command again: run once, its reply is gone
+        for i in range(_CMD_IDS):
+            if fl[i] == num:  # an older command again: run once, its reply is gone
+                break
+        else:
+            i = -1
+        if i >= 0:
             self._send(encode("R", num, "ERR", "dup command %d was run already: not run again" % num))
             return
         ok, text = False, "unknown " + typ
@@ -288,9 +289,10 @@ class Outbox:
 
     def _reply(self, num: int, ok: bool, text: str) -> None:
         line = encode("R", num, "OK" if ok else "ERR", text)
+        f = self._f
         if num != self._last_cmd:
-            self._cmds[self._cmd_at] = num
-            self._cmd_at = (self._cmd_at + 1) % _CMD_IDS
+            f[f[_CMD_AT]] = num
+            f[_CMD_AT] = (f[_CMD_AT] + 1) % _CMD_IDS
         self._last_cmd = num
         self._last_reply = line
         self._send(line)
@@ -299,16 +301,16 @@ class Outbox:
         w = words(payload)
         versions = w[0].split(",") if w else ["1"]
         self._last_cmd = -1  # a new host counts its ids from anywhere
+        f = self._f
         for i in range(_CMD_IDS):
-            self._cmds[i] = -1
-        proto = 0  # the highest version both speak (the board's are PROTOS, newest first)
-        for v in PROTOS.split(","):
-            if not proto and v in versions:
-                proto = int(v)
-        if not proto:
-            self._reply(num, False, "proto speaks=" + PROTOS)
+            f[i] = -1
+        v = PROTO  # the newest version both speak
+        while v and str(v) not in versions:
+            v -= 1
+        if not v:
+            self._reply(num, False, "proto speaks=2,1")
             return
-        self._reply(num, True, self.hello_fields(proto))
+        self._reply(num, True, self.hello_fields(v))
         self._backoff = self.rto
-        self._has = 0  # a new host holds nothing it has not acknowledged
-        self._go_back(self.journal.acked + 1)
+        f[_HAS] = 0  # a new host holds nothing it has not acknowledged
+        self._fill(self.journal.acked + 1)

@@ -124,8 +124,7 @@ class Recogniser:
         self.done_child = None  # type: object
         self.refeed = -1
         self.hint = -1  # a move identity the host asked to show, or -1
-        self.noisy = bytearray(32)  # per pit: non-zero while its sensor makes noise (Debouncer.blips)
-        self.ignored = bytearray(4)  # bitmap of the pits whose sensor is ignored (baoboard.health)
+        self.deb = None  # type: object  # the Debouncer (the application's): its blips and faulty pits, or None
 
     # ---- boundaries
     def start(self, p: object, moves: list) -> None:
@@ -211,16 +210,16 @@ class Recogniser:
         """Where a candidate's sequence goes on if this activation is its next one (an optional step may be
         skipped, and drops into ignored pits), or -1 if the candidate did not expect it."""
         n = len(seq)
-        gone = self.ignored
+        deb = self.deb
         while j < n:
             e = seq[j]
             if e & PIT == pit:
                 return j + 1
             if e & OPT and j + 1 < n and seq[j + 1] & PIT == pit:
                 return j + 2
-            if e & LIFT or not gone[(e & PIT) >> 3] & (1 << (e & 7)):
+            if e & LIFT or deb is None or not deb.faulty[(e & PIT) >> 3] & (1 << (e & 7)):  # type: ignore[attr-defined]
                 return -1
-            j += 1  # a drop into a pit whose sensor is ignored (baoboard.health): taken as made
+            j += 1  # a drop into a pit whose sensor is ignored (baoboard.debounce): taken as made
         return -1
 
     def _advance(self, pit: int) -> int:
@@ -280,7 +279,8 @@ class Recogniser:
             # the same pit again: the seed taken back out of it (absorbed), or the undo gesture
             self.taps += 1
             self.tap_tick = now
-            if self.taps >= _TAPS and self.noisy[pit]:  # noise never makes a gesture: a hand makes no blips
+            if self.taps >= _TAPS and self.deb is not None and self.deb.blips[pit]:  # type: ignore[attr-defined]
+                # noise never makes a gesture: a hand makes no pulse shorter than the debounce
                 self.taps = 1
                 return R_IGNORED
             if self.taps >= _TAPS:

@@ -37,7 +37,7 @@ import serial
 from baoboard.frames import (
     ERR_NAMES,
     MAX_BOARD_LINE,
-    PROTOS,
+    PROTO,
     LineAssembler,
     decode,
     encode,
@@ -130,6 +130,7 @@ class Stats:
         self.bad[reason] = self.bad.get(reason, 0) + 1
 
 
+PROTOS = ",".join(str(v) for v in range(PROTO, 0, -1))  # every version this host speaks, newest first
 _LinkDown = (serial.SerialException, OSError)
 _AHEAD = 64  # events kept that came before an earlier one (the board sends at most its window ahead)
 

@@ -1,4 +1,4 @@
-# The board notices its own broken sensors (issue #14; baoboard.health, docs/leds.md "Broken sensors"):
+# The board notices its own broken sensors (issue #14; baoboard.debounce, docs/leds.md "Broken sensors"):
 # a pit stuck active, a pit flickering far faster than a hand, a whole 74HC165 byte stuck. Each is
 # reported once as an ERROR event naming the pit and its chip, lit, and ignored; a drop into an ignored
 # pit is taken as made, so play goes on; noise never makes the undo gesture. On the simulated board (its
@@ -8,7 +8,6 @@ from bao.core import format_move
 from baoboard.simhw import Hands, SimHardware, SimulatedBoard
 from board_util import Host, TempFiles, plies
 from fwtest_util import Lcg
-
 
 
 def _magenta(hw, pit):
@@ -83,7 +82,7 @@ def test_a_stuck_pit_is_reported_lit_and_ignored_and_play_goes_on():
     assert len(ill) <= 1 and all(x[0] < errs[0][0] for x in ill), ill  # the touch that stuck, only
     hw.stuck[0] = 0  # the sensor works again: after 2 s idle it is read again
     hands.scan(2500 // hands.scan_ms)
-    assert b.app.health.count == 0 and not _magenta(hw, 4)
+    assert bytes(b.app.deb.faulty) == bytes(4) and not _magenta(hw, 4)
     st.close()
 
 
