@@ -130,9 +130,12 @@ class Outbox:
             self._next = j.acked + 1
         if j.npending == 1:
             self._due = self._ticks() + self._backoff
+        line = encode("E", seq, typ, payload)
         if self._next == seq and seq - j.acked <= self.window:  # in the window: out now (no flash read)
-            self._resend(seq, encode("E", seq, typ, payload))
+            self._resend(seq, line)
             self._next = seq + 1
+        elif not self._f[_LIVE]:  # no host answers: out once all the same, for a listener that acknowledges
+            self._send(line)  # nothing (a terminal, `bao sim --report`); not counted as a sending
         return seq
 
     def move(self, notation: str, position: str) -> int:
@@ -150,18 +153,18 @@ class Outbox:
         w = self.window
         i = _F + seq % w
         now = self._ticks()
-        if seq > f[_HIGH]:
+        first = seq > f[_HIGH]
+        if first:
             f[_HIGH] = seq
-            f[2 * w + i] = 1
             if not f[_TIMED]:
                 f[_TIMED] = seq
                 f[_TIMED_AT] = now
         else:
             self.resent += 1
-            f[2 * w + i] += 1
             if seq <= f[_TIMED]:  # Karn: the timed event's ack may wait for this one: it measures nothing
                 f[_TIMED] = 0
         f[_SENDS] += 1
+        f[2 * w + i] = 1 if first else f[2 * w + i] + 1
         f[i] = f[_SENDS]
         f[w + i] = now
         self._send(line)

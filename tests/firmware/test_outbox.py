@@ -74,8 +74,20 @@ def _seqs(ser):
     return [f[1] for f in frames(ser) if f[0] == "E"]
 
 
+def test_with_no_host_every_event_goes_out_once_as_it_is_posted():
+    ob, ser, clk, fs = make()  # (a terminal or `bao sim --report` listens: it acknowledges nothing)
+    for i in range(12):
+        ob.post("MOVE", "m%d {}" % (i + 1))
+    assert _seqs(ser) == list(range(1, 13))
+    clk.t = 1000
+    ob.poll()
+    assert _seqs(ser) == [1, 2, 3, 4, 5, 6, 7, 8]  # sent again: a window from the oldest
+
+
 def test_a_window_of_events_in_flight_and_each_ack_sends_the_next_at_once():
     ob, ser, clk, fs = make()
+    ob.feed(encode("C", 1, "HELLO", "2,1"))  # a host
+    ser.take()
     for i in range(12):
         ob.post("MOVE", "m%d {}" % (i + 1))
     assert _seqs(ser) == [1, 2, 3, 4, 5, 6, 7, 8]  # the rest wait on flash for room in the window
