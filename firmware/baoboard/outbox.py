@@ -40,7 +40,8 @@ except ImportError:  # CPython
         return a - b
 
 
-# Retransmission (docs/protocol.md, "Flow"). Up to `window` events are in flight past the host's ack level.
+# Retransmission (docs/protocol.md, "Flow"). A new event goes out at once; a pass (after a HELLO, a timeout)
+# sends up to `window` events past the host's ack level, and each ack moves it on.
 # The host (v2) keeps what arrives out of order and answers each such event with `A<n> NAK <epoch> <got>`:
 # it holds every event up to n, lacks n+1, and has just received <got>. The line keeps order, so if <got>
 # went out after the last sending of n+1, that sending was lost: n+1 is sent again at once (and only then:
@@ -50,14 +51,14 @@ except ImportError:  # CPython
 # and the timer doubles: up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
 # Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
 # below, not attributes: every attribute name is a qstr in a Pico's RAM for good (baoboard.app).
-_MIN_RTO = const(100)  # ms: the host acknowledges after its disk write, whose time varies
+_MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card: 100 ms and more)
 _MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
 _MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
 _LIVE_MS = const(15000)  # a host heard from this recently is there (as App's "host connected")
 _CMD_IDS = const(8)  # command ids remembered: an older copy of one (line noise replays bytes) is not run again
 # self._f: the last command ids (a ring at 0.._CMD_IDS-1), then:
 _CMD_AT = const(8)  # where the next command id goes in the ring
-_HIGH = const(9)  # the highest event sent so far: beyond it an event goes out for the first time
+_HIGH = const(9)  # the highest event sent so far (counted: a host answered): beyond it, a first sending
 _HAS = const(10)  # the host holds every event up to this one (its NAKs say so), acknowledged or not
 _SENDS = const(11)  # sendings so far (the order of the sendings)
 _TIMED = const(12)  # the event whose round trip is being measured (0: none)
@@ -66,7 +67,8 @@ _HEARD_AT = const(14)  # tick of the last frame from the host
 _LIVE = const(15)  # 1: a host was heard from within _LIVE_MS
 _SRTT = const(16)  # smoothed round trip, ms (0: none measured yet)
 _RTTVAR = const(17)
-_F = const(18)
+_RAW = const(18)  # the highest event sent while no host answered (counted in `resent` when sent again)
+_F = const(19)
 # then, for event seq at i = _F + seq % window: [i] its last sending's number (_SENDS), [window + i] that
 # sending's tick, [2 * window + i] how many times it was sent
 
@@ -130,12 +132,11 @@ class Outbox:
             self._next = j.acked + 1
         if j.npending == 1:
             self._due = self._ticks() + self._backoff
-        line = encode("E", seq, typ, payload)
-        if self._next == seq and seq - j.acked <= self.window:  # in the window: out now (no flash read)
-            self._resend(seq, line)
+        line = encode("E", seq, typ, payload)  # out now, whatever the window (no flash read): a listener that
+        # acknowledges nothing (a terminal, `bao sim --report`) sees every event once
+        self._resend(seq, line, not self._f[_LIVE])  # (no host answers: the pass for one that comes is timed)
+        if self._next == seq:
             self._next = seq + 1
-        elif not self._f[_LIVE]:  # no host answers: out once all the same, for a listener that acknowledges
-            self._send(line)  # nothing (a terminal, `bao sim --report`); not counted as a sending
         return seq
 
     def move(self, notation: str, position: str) -> int:
@@ -144,8 +145,9 @@ class Outbox:
     def notice(self, typ: str, payload: str = "") -> None:
         self._send(encode("N", 0, typ, payload))
 
-    def _resend(self, seq: int, line: "bytes | None" = None) -> None:
-        """Send pending event seq: its frame `line`, or read back from flash (RAM holds no pending payload)."""
+    def _resend(self, seq: int, line: "bytes | None" = None, raw: bool = False) -> None:
+        """Send pending event seq: its frame `line`, or read back from flash (RAM holds no pending payload).
+        raw: no host answers; not counted as a sending (nothing is timed from it)."""
         if line is None:
             s, typ, payload = self.journal.event(seq - self.journal.acked - 1)
             line = encode("E", s, typ, payload)
@@ -153,9 +155,14 @@ class Outbox:
         w = self.window
         i = _F + seq % w
         now = self._ticks()
-        first = seq > f[_HIGH]
-        if first:
+        t = 0 if raw else (f[2 * w + i] + 1 if seq <= f[_HIGH] else 1)  # its counted sendings
+        if not raw and seq > f[_HIGH]:
             f[_HIGH] = seq
+        if raw:
+            f[_RAW] = seq
+        elif t == 1:  # its first counted sending: timed
+            if seq <= f[_RAW]:
+                self.resent += 1
             if not f[_TIMED]:
                 f[_TIMED] = seq
                 f[_TIMED_AT] = now
@@ -164,7 +171,7 @@ class Outbox:
             if seq <= f[_TIMED]:  # Karn: the timed event's ack may wait for this one: it measures nothing
                 f[_TIMED] = 0
         f[_SENDS] += 1
-        f[2 * w + i] = 1 if first else f[2 * w + i] + 1
+        f[2 * w + i] = t if t < 255 else 255
         f[i] = f[_SENDS]
         f[w + i] = now
         self._send(line)
@@ -234,14 +241,15 @@ class Outbox:
             else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
                 want = num + 1
                 ws = self.window
-                if not (j.acked <= num < j.last and want <= fl[_HIGH] and want - j.acked <= ws):
+                high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
+                if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
                     return  # old, or about nothing sent
                 if num > fl[_HAS]:
                     fl[_HAS] = num
                 got = int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
                 if got:
                     g = _F + got % ws
-                    if not (want < got <= fl[_HIGH] and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
+                    if not (want < got <= high and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
                         return  # got left before want's last sending: that sending may still arrive
                     if fl[2 * ws + g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
                         # line that loses most frames the only one measured (the host answers at once)
