@@ -35,6 +35,7 @@ HEAPS: dict[str, int] = {
     "test_board_kuu_games": 84,  # the kuu games: starting one interns bao.malawi's names (a 6th pool); from 79
     "test_board_protocol": 84,
     "test_board_power": 88,
+    "test_board_health": 88,  # the board with faulty sensors: the fault's report loaded in play (passes from 84)
     "test_board_runtime": 96,  # the whole application, restarted after a fault (passes from 88)
     "test_board_play": 84,  # the application and the engine loaded beside it for each search (passes from 80)
 }

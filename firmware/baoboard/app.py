@@ -60,9 +60,11 @@ class App:
         self.corners_since = -1  # tick since which the four corner pits are all held, or -1
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
-        self.deb = Debouncer(stable)
+        self.deb = Debouncer(stable)  # and the sensors' health: a faulty pit is ignored, lit, reported
         self.rec = R.Recogniser()
+        self.rec.deb = self.deb  # (noise makes no gesture; drops into ignored pits are taken as made)
         self.guide = Guide()
+        self.guide.faulty = self.deb.faulty
         self.journal = Journal(storage)
         from bao import RULES_VERSION
 
@@ -149,6 +151,13 @@ class App:
         now = hw.ticks_ms()
         hw.read_pits(self.bitmap)
         bm = self.bitmap
+        deb = self.deb
+        if deb.poll(bm, now):  # a sensor found faulty: the job reports it (an ERROR event)
+            self.rare("fault", now)
+        f = deb.faulty
+        if f[0] | f[1] | f[2] | f[3]:
+            for b in range(4):
+                bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
         if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
             if self.corners_since < 0:
                 self.corners_since = now
@@ -179,6 +188,11 @@ class App:
                     break
                 self.last_activation = self.deb.last_tick
                 self.activation(pit, now)
+            rec = self.rec
+            if f[0] | f[1] | f[2] | f[3] and rec.phase == R.MOVING and rec.n:
+                e = rec.expected(0)  # (a cheap look first: the job's code is loaded only when it has work)
+                if e >= 0 and f[(e & R.PIT) >> 3] & (1 << (e & 7)):
+                    self.rare("fault", now)
         n = hw.serial_read(self.rx)
         if n:
             self.outbox.feed(self.rx, n)

@@ -21,6 +21,10 @@ from baoboard.guide import MODES
 from baoboard.journal import split_move
 
 
+def _short(v: object) -> str:
+    return repr(v)[:40]
+
+
 def start_of(info: dict) -> "core.Position":
     """The start position a GAME event's info describes."""
     pos = info.get("position")
@@ -70,21 +74,10 @@ def undo(a: "App", now: int) -> bool:
 def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "PING":
         return True, ""
-    if typ == "NEW":
-        info = json.loads(payload) if payload.startswith("{") else {"ruleset": payload or core.ZANZIBAR}
-        try:
-            start = start_of(info)
-        except (ValueError, TypeError) as e:
-            return False, "badarg " + str(e)
-        a.post_game(start, info.get("position"))
-        return True, ""
-    if typ == "SETPOS":
-        try:
-            start = position_json.loads(payload)
-        except ValueError as e:
-            return False, "badarg " + str(e)
-        a.post_game(start, position_json.to_dict(start))
-        return True, ""
+    if typ == "NEW" or typ == "SETPOS":  # (checked and started by code loaded for them only)
+        from baoboard.checks import new_game
+
+        return new_game(a, typ, payload)  # type: ignore[no-any-return]
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")
     if typ == "MODE":
@@ -159,6 +152,13 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "SNAP" or typ == "SNAPSHOT":
         return True, snapshot(a)
     return False, "unknown " + typ
+
+
+def fault(a: "App", now: int) -> None:
+    """Report the sensors the debouncer found faulty and go on without them (baoboard.checks)."""
+    from baoboard import checks
+
+    checks.fault(a, now)
 
 
 def selftest(a: "App", now: int) -> None:

@@ -1,12 +1,27 @@
-# Per-pit debouncing: raw sensor bitmaps (4 bytes, bit i&7 of byte i>>3 = pit i) in, activations out.
+# Per-pit debouncing: raw sensor bitmaps (4 bytes, bit i&7 of byte i>>3 = pit i) in, activations out; and
+# the sensors' health (poll(), below): what reads a pit's sensor also judges it.
 # An activation is a debounced rising edge: a hand (or seed) newly sensed at a pit. A pit changes its
 # debounced level only after `stable` consecutive scans agree, so contact bounce and single-scan noise
 # never make an activation. Activations queue in a ring buffer with the tick they were confirmed at.
 # Nothing is allocated after __init__: scan() and pop() only touch preallocated buffers and small ints.
-from baoboard.compat import const
+from baoboard.compat import const, ticks_diff
 
 PITS = const(32)
 _QUEUE = const(32)  # activations that may wait between two pops (a sowing hand is far slower)
+
+# Sensor faults the board sees for itself (issue #14; docs/leds.md, "Broken sensors"), in kind[pit]:
+_STUCK = const(1)  # senses a hand far longer than a hand stays: a stuck or shorted sensor, or a TTP223
+# touched at power-up, which then reads inverted (hardware/README.md)
+_FLICKER = const(2)  # pulses shorter than the debounce (blips), far faster than a hand: a TTP223's
+# push-pull output never makes them; a loose wire or a failing sensor does
+_SAID = const(4)  # ... reported (baoboard.commands.fault also names a whole chip stuck)
+# A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
+# stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
+# until the board restarts (masked, it can no longer be watched). Checked every _CHECK_MS, not every scan.
+_CHECK_MS = const(100)
+_STUCK_CHECKS = const(200)  # active at every check for 20 s: no hand stays so long (the self-test: 2 s)
+_CLEAR_CHECKS = const(20)  # idle at every check for 2 s: a stuck pit reads normally again
+_FLICKER_BLIPS = const(8)  # blips counted, one forgotten every other check (5 a second): a hand makes none
 
 
 class Debouncer:
@@ -20,6 +35,11 @@ class Debouncer:
         self.head = 0
         self.tail = 0
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
+        self.blips = bytearray(PITS)  # per pit: pulses shorter than `stable` scans lately (noise), at most 255
+        self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
+        self.kind = bytearray(2 * PITS)  # [pit]: _STUCK or _FLICKER (| _SAID), 0: sound; [32 + pit]: checks in
+        # a row a sound pit was active (a stuck one: idle)
+        self._at = 0  # tick of the last check
         self.last_tick = 0  # tick of the activation pop() returned last
 
     def reset(self, bitmap: "bytearray | None" = None) -> None:
@@ -61,6 +81,8 @@ class Debouncer:
                 elif busy[b] & bit:
                     count[i] = 0  # the raw level came back before it was stable: it was noise
                     busy[b] &= ~bit
+                    if self.blips[i] < 255:
+                        self.blips[i] += 1
         return found
 
     def _push(self, pit: int, now: int) -> None:
@@ -83,3 +105,41 @@ class Debouncer:
         self.last_tick = self.qt[h]
         self.head = (h + 1) % _QUEUE
         return self.q[h]
+
+    def poll(self, raw: bytearray, now: int) -> bool:
+        """Each scan, with the raw bitmap (before `faulty` is masked out of it): every _CHECK_MS, judge the
+        sensors. True when a pit was found faulty (kind[pit] without _SAID: to be reported)."""
+        if ticks_diff(now, self._at) < _CHECK_MS:
+            return False
+        found = False
+        decay = (now // _CHECK_MS) & 1
+        self._at = now
+        blips = self.blips
+        kind = self.kind
+        faulty = self.faulty
+        for i in range(PITS):
+            b = i >> 3
+            bit = 1 << (i & 7)
+            on = raw[b] & bit
+            h = kind[PITS + i]
+            k = kind[i]
+            if k & _STUCK:
+                h = 0 if on else h + 1
+                if h >= _CLEAR_CHECKS:  # it reads normally again
+                    kind[i] = 0
+                    faulty[b] &= ~bit
+                    h = 0
+            elif not k:
+                h = (h + 1 if h < 255 else h) if on else 0
+                if h >= _STUCK_CHECKS:
+                    kind[i] = _STUCK
+                    h = 0
+                elif blips[i] >= _FLICKER_BLIPS:
+                    kind[i] = _FLICKER
+                if kind[i]:
+                    faulty[b] |= bit
+                    found = True
+            kind[PITS + i] = h
+            if decay and blips[i]:
+                blips[i] -= 1
+        return found

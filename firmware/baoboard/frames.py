@@ -17,7 +17,7 @@ except ImportError:
 
 from baoboard.compat import const, crc32
 
-PROTO = const(1)  # the protocol version this module speaks
+PROTO = const(2)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK)
 MAX_BOARD_LINE = const(4096)  # longest line the board may send, "\n" included
 MAX_HOST_LINE = const(512)  # longest line the host may send
 
@@ -29,6 +29,7 @@ K_NOTE = "N"  # N0 TYPE payload          an unsequenced notice (bad input seen, 
 # kinds: host -> board
 K_CMD = "C"  # C<id> TYPE payload       a command
 K_ACK = "A"  # A<seq> ACK <epoch>       every event up to <seq> is safe on the host
+#             A<seq> NAK <epoch>       (v2) the host has every event up to <seq> in order, lacks <seq>+1
 KINDS = "HERNCA"
 
 ERR_SYNTAX = const(1)

@@ -25,6 +25,7 @@ RESTORE = const(0xFF4000)  # orange, blinking: put the seeds of these pits back 
 WIN = const(0xFFC000)  # gold: the winner's pits
 LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
+_FAULT = const(0xFF00FF)  # magenta, steady: a pit whose sensor is faulty, ignored (baoboard.debounce)
 
 _TEACH = const(0)
 PLAY = const(1)
@@ -47,6 +48,7 @@ class Guide:
         self.restore_until = 0
         self.restore_rgb = RESTORE  # the colour they blink in (the computer's level: bright green)
         self.show_until = 0  # play mode: show legal pits until this tick
+        self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
 
     def phase(self, now: int) -> int:
         """Changes every 250 ms: the application renders again when it does (blinking)."""
@@ -106,6 +108,11 @@ class Guide:
         if not self.host and ph == 0:
             for i in CORNERS:
                 self._px(i, NOHOST)
+        f = self.faulty
+        if f[0] | f[1] | f[2] | f[3]:
+            for i in range(32):
+                if f[i >> 3] & (1 << (i & 7)):
+                    self._px(i, _FAULT)
         return self.frame
 
     def _starts(self, r: object) -> None:

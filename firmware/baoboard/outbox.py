@@ -8,7 +8,8 @@
 #   ob.feed(data, n=-1)           bytes read from the serial link (any split, any garbage)
 #   ob.poll()                     call from the main loop: resends unacknowledged events after a timeout
 #   ob.notice(typ, payload)       an unsequenced N0 line (not journalled, never resent)
-#   counters: rx_frames, rx_errors, resent
+#   counters: rx_frames, rx_errors, resent, naks, timeouts; rto: the retransmission timeout (ms)
+# At most `window` events are in flight past the host's ack level; the rest wait on flash for acks.
 # Bad input is dropped with "N0 BADFRAME reason=<crc|syntax|overlong|utf8|kind|epoch> errors=<count>".
 # The board must call micropython.kbd_intr(-1) before using the link (0x03 is then plain data).
 try:
@@ -39,7 +40,37 @@ except ImportError:  # CPython
         return a - b
 
 
-_MAX_BACKOFF = const(8000)
+# Retransmission (docs/protocol.md, "Flow"). A new event goes out at once; a pass (after a HELLO, a timeout)
+# sends up to `window` events past the host's ack level, and each ack moves it on.
+# The host (v2) keeps what arrives out of order and answers each such event with `A<n> NAK <epoch> <got>`:
+# it holds every event up to n, lacks n+1, and has just received <got>. The line keeps order, so if <got>
+# went out after the last sending of n+1, that sending was lost: n+1 is sent again at once (and only then:
+# a NAK for a copy sent before the resend says nothing new). Otherwise the oldest event in flight is overdue
+# after the retransmission timeout (RTO), from the measured round trip as TCP computes it (RFC 6298; Karn:
+# only events sent once are timed); then every event in flight the host is not known to hold is sent again
+# and the timer doubles: up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
+# Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
+# below, not attributes: every attribute name is a qstr in a Pico's RAM for good (baoboard.app).
+_MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card: 100 ms and more)
+_MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
+_MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
+_LIVE_MS = const(15000)  # a host heard from this recently is there (as App's "host connected")
+_CMD_IDS = const(8)  # command ids remembered: an older copy of one (line noise replays bytes) is not run again
+# self._f: the last command ids (a ring at 0.._CMD_IDS-1), then:
+_CMD_AT = const(8)  # where the next command id goes in the ring
+_HIGH = const(9)  # the highest event sent so far (counted: a host answered): beyond it, a first sending
+_HAS = const(10)  # the host holds every event up to this one (its NAKs say so), acknowledged or not
+_SENDS = const(11)  # sendings so far (the order of the sendings)
+_TIMED = const(12)  # the event whose round trip is being measured (0: none)
+_TIMED_AT = const(13)  # ... its sending's tick
+_HEARD_AT = const(14)  # tick of the last frame from the host
+_LIVE = const(15)  # 1: a host was heard from within _LIVE_MS
+_SRTT = const(16)  # smoothed round trip, ms (0: none measured yet)
+_RTTVAR = const(17)
+_RAW = const(18)  # the highest event sent while no host answered (counted in `resent` when sent again)
+_F = const(19)
+# then, for event seq at i = _F + seq % window: [i] its last sending's number (_SENDS), [window + i] that
+# sending's tick, [2 * window + i] how many times it was sent
 
 
 class Outbox:
@@ -56,17 +87,24 @@ class Outbox:
         self._write = write
         self._ticks = ticks_ms
         self.hello = hello
-        self.timeout_ms = timeout_ms
+        self.timeout_ms = timeout_ms  # the RTO until a round trip has been measured
         self.window = window
         self.on_command: Callable[[int, str, str], tuple[bool, str]] | None = None
         self._asm = LineAssembler(MAX_HOST_LINE, self._line, self._bad)
         self.rx_frames = 0
         self.rx_errors = 0
-        self.resent = 0
+        self.resent = 0  # events sent again (timeouts, NAKs, HELLOs)
+        self.naks = 0  # NAKs that sent an event again
+        self.timeouts = 0  # retransmission timer expiries
+        self.rto = timeout_ms  # ms
         self._last_cmd = -1
         self._last_reply = b""
-        self._backoff = timeout_ms
+        self._backoff = timeout_ms  # the timer now: rto, doubled by each expiry
         self._due = 0
+        self._next = 0  # the next event to send in this pass
+        self._f = [0] * (_F + 3 * window)
+        for i in range(_CMD_IDS):
+            self._f[i] = -1
 
     def _send(self, line: bytes) -> None:
         try:
@@ -74,23 +112,31 @@ class Outbox:
         except OSError:  # nobody listening: the event stays pending and is sent again
             pass
 
-    def hello_fields(self) -> str:
+    def hello_fields(self, num: int = PROTO) -> str:
+        """The handshake's fields, for protocol version num."""
         j = self.journal
-        s = "proto=%d" % PROTO
+        s = "proto=%d" % num
         if self.hello:
             s += " " + self.hello
         return s + " epoch=%s last=%d acked=%d" % (j.epoch, j.last, j.acked)
 
     def start(self) -> None:
-        self._send(encode("H", 0, "HELLO", self.hello_fields()))
-        self._resend()
+        # proto=1 with speaks=: a host of version 1 reads it; a newer one sees it may send NAKs
+        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=2,1"))
+        self._fill(self.journal.acked + 1)
 
     def post(self, typ: str, payload: str = "") -> int:
-        seq = self.journal.append(typ, payload)
-        if self.journal.npending == 1:
-            self._backoff = self.timeout_ms
+        j = self.journal
+        seq = j.append(typ, payload)
+        if self._next <= j.acked:
+            self._next = j.acked + 1
+        if j.npending == 1:
             self._due = self._ticks() + self._backoff
-        self._send(encode("E", seq, typ, payload))
+        line = encode("E", seq, typ, payload)  # out now, whatever the window (no flash read): a listener that
+        # acknowledges nothing (a terminal, `bao sim --report`) sees every event once
+        self._resend(seq, line, not self._f[_LIVE])  # (no host answers: the pass for one that comes is timed)
+        if self._next == seq:
+            self._next = seq + 1
         return seq
 
     def move(self, notation: str, position: str) -> int:
@@ -99,19 +145,64 @@ class Outbox:
     def notice(self, typ: str, payload: str = "") -> None:
         self._send(encode("N", 0, typ, payload))
 
-    def _resend(self) -> None:
+    def _resend(self, seq: int, line: "bytes | None" = None, raw: bool = False) -> None:
+        """Send pending event seq: its frame `line`, or read back from flash (RAM holds no pending payload).
+        raw: no host answers; not counted as a sending (nothing is timed from it)."""
+        if line is None:
+            s, typ, payload = self.journal.event(seq - self.journal.acked - 1)
+            line = encode("E", s, typ, payload)
+        f = self._f
+        w = self.window
+        i = _F + seq % w
+        now = self._ticks()
+        t = 0 if raw else (f[2 * w + i] + 1 if seq <= f[_HIGH] else 1)  # its counted sendings
+        if not raw and seq > f[_HIGH]:
+            f[_HIGH] = seq
+        if raw:
+            f[_RAW] = seq
+        elif t == 1:  # its first counted sending: timed
+            if seq <= f[_RAW]:
+                self.resent += 1
+            if not f[_TIMED]:
+                f[_TIMED] = seq
+                f[_TIMED_AT] = now
+        else:
+            self.resent += 1
+            if seq <= f[_TIMED]:  # Karn: the timed event's ack may wait for this one: it measures nothing
+                f[_TIMED] = 0
+        f[_SENDS] += 1
+        f[2 * w + i] = t if t < 255 else 255
+        f[i] = f[_SENDS]
+        f[w + i] = now
+        self._send(line)
+
+    def _fill(self, seq: int = 0) -> None:
+        """Send the events of this pass that the window allows (with seq: a new pass from seq on, every
+        event in flight from it sent again), and time the oldest from now."""
         j = self.journal
-        n = min(j.npending, self.window)
-        for i in range(n):
-            seq, typ, payload = j.event(i)  # read back from flash: RAM holds no pending payload
-            self._send(encode("E", seq, typ, payload))
-        self.resent += n
+        acked = j.acked
+        if seq:
+            self._next = seq
+        if self._next <= acked:
+            self._next = acked + 1
+        while self._next <= j.last and self._next - acked <= self.window:
+            self._resend(self._next)
+            self._next += 1
         self._due = self._ticks() + self._backoff
 
     def poll(self) -> None:
-        if self.journal.npending and ticks_diff(self._ticks(), self._due) >= 0:
-            self._backoff = min(self._backoff * 2, _MAX_BACKOFF)
-            self._resend()
+        j = self.journal
+        if j.npending and ticks_diff(self._ticks(), self._due) >= 0:
+            f = self._f
+            self.timeouts += 1
+            # doubled while nobody answers, up to _MAX_BACKOFF; up to 2 RTO while a host is there (heard from
+            # lately): its line loses frames, its acks too, and waiting longer loses time, not work
+            if f[_LIVE] and ticks_diff(self._ticks(), f[_HEARD_AT]) >= _LIVE_MS:
+                f[_LIVE] = 0
+            b = self._backoff * 2
+            cap = 2 * self.rto if f[_LIVE] else _MAX_BACKOFF
+            self._backoff = b if b < cap else cap
+            self._fill((f[_HAS] if f[_HAS] > j.acked else j.acked) + 1)  # all the host may lack
 
     def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
         self._asm.feed(data, n)
@@ -129,15 +220,56 @@ class Outbox:
             self._bad(f)
             return
         kind, num, typ, payload = f
-        if kind == K_ACK and typ == "ACK":
+        fl = self._f
+        fl[_HEARD_AT] = self._ticks()
+        fl[_LIVE] = 1
+        if kind == K_ACK and (typ == "ACK" or typ == "NAK"):
             w = words(payload)
-            if w and w[0] != self.journal.epoch:
+            j = self.journal
+            if not w or w[0] != j.epoch:  # no epoch is no ack: it could be any journal's
                 self._reject("epoch")
                 return
             self.rx_frames += 1
-            if self.journal.ack(num):
-                self._backoff = self.timeout_ms
+            rtt = -1  # a round trip measured, ms
+            if typ == "ACK":
+                if not j.ack(num):
+                    return
+                if fl[_TIMED] and fl[_TIMED] <= num:
+                    rtt = ticks_diff(self._ticks(), fl[_TIMED_AT])
+                    fl[_TIMED] = 0
+                want = 0
+            else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
+                want = num + 1
+                ws = self.window
+                high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
+                if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
+                    return  # old, or about nothing sent
+                if num > fl[_HAS]:
+                    fl[_HAS] = num
+                got = int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
+                if got:
+                    g = _F + got % ws
+                    if not (want < got <= high and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
+                        return  # got left before want's last sending: that sending may still arrive
+                    if fl[2 * ws + g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
+                        # line that loses most frames the only one measured (the host answers at once)
+                        rtt = ticks_diff(self._ticks(), fl[ws + g])
+            if rtt >= 0:  # RFC 6298, in whole ms
+                if fl[_SRTT] == 0:
+                    fl[_SRTT] = rtt if rtt > 0 else 1
+                    fl[_RTTVAR] = rtt // 2
+                else:
+                    d = fl[_SRTT] - rtt
+                    fl[_RTTVAR] = (3 * fl[_RTTVAR] + (d if d > 0 else -d)) // 4
+                    fl[_SRTT] = (7 * fl[_SRTT] + rtt) // 8
+                self.rto = min(max(fl[_SRTT] + 4 * fl[_RTTVAR], _MIN_RTO), _MAX_RTO)
+            self._backoff = self.rto  # the host is there
+            if want:
+                self.naks += 1
+                self._resend(want)
                 self._due = self._ticks() + self._backoff
+            else:
+                self._fill()
             return
         if kind != K_CMD:
             self._reject("kind")
@@ -148,6 +280,14 @@ class Outbox:
             return
         if num == self._last_cmd:  # the host did not get our reply: the same reply, not a second run
             self._send(self._last_reply)
+            return
+        for i in range(_CMD_IDS):
+            if fl[i] == num:  # an older command again: run once, its reply is gone
+                break
+        else:
+            i = -1
+        if i >= 0:
+            self._send(encode("R", num, "ERR", "dup command %d was run already: not run again" % num))
             return
         ok, text = False, "unknown " + typ
         h = self.on_command
@@ -160,17 +300,28 @@ class Outbox:
 
     def _reply(self, num: int, ok: bool, text: str) -> None:
         line = encode("R", num, "OK" if ok else "ERR", text)
+        f = self._f
+        if num != self._last_cmd:
+            f[f[_CMD_AT]] = num
+            f[_CMD_AT] = (f[_CMD_AT] + 1) % _CMD_IDS
         self._last_cmd = num
         self._last_reply = line
         self._send(line)
 
     def _hello(self, num: int, payload: str) -> None:
         w = words(payload)
-        versions = w[0].split(",") if w else [str(PROTO)]
-        self._last_cmd = -1
-        if str(PROTO) not in versions:
-            self._reply(num, False, "proto speaks=%d" % PROTO)
+        versions = w[0].split(",") if w else ["1"]
+        self._last_cmd = -1  # a new host counts its ids from anywhere
+        f = self._f
+        for i in range(_CMD_IDS):
+            f[i] = -1
+        v = PROTO  # the newest version both speak
+        while v and str(v) not in versions:
+            v -= 1
+        if not v:
+            self._reply(num, False, "proto speaks=2,1")
             return
-        self._reply(num, True, self.hello_fields())
-        self._backoff = self.timeout_ms
-        self._resend()
+        self._reply(num, True, self.hello_fields(v))
+        self._backoff = self.rto
+        f[_HAS] = 0  # a new host holds nothing it has not acknowledged
+        self._fill(self.journal.acked + 1)

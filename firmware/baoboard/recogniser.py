@@ -130,6 +130,7 @@ class Recogniser:
         self.refeed = -1
         self.hint = -1  # a move identity the host asked to show, or -1
         self.hint_to = -1  # with hint: the sequence byte of its first pit after the start (the direction)
+        self.deb = None  # type: object  # the Debouncer (the application's): its blips and faulty pits, or None
 
     # ---- boundaries
     def start(self, p: object, moves: list) -> None:
@@ -217,15 +218,20 @@ class Recogniser:
         self.clear_wrong()
         return self._settle()
 
-    @staticmethod
-    def _next(seq: "bytearray", j: int, pit: int) -> int:
+    def _next(self, seq: "bytearray", j: int, pit: int) -> int:
         """Where a candidate's sequence goes on if this activation is its next one (an optional step may be
-        skipped), or -1 if the candidate did not expect it."""
-        if j < len(seq):
-            if seq[j] & PIT == pit:
+        skipped, and drops into ignored pits), or -1 if the candidate did not expect it."""
+        n = len(seq)
+        deb = self.deb
+        while j < n:
+            e = seq[j]
+            if e & PIT == pit:
                 return j + 1
-            if seq[j] & OPT and j + 1 < len(seq) and seq[j + 1] & PIT == pit:
+            if e & OPT and j + 1 < n and seq[j + 1] & PIT == pit:
                 return j + 2
+            if e & LIFT or deb is None or not deb.faulty[(e & PIT) >> 3] & (1 << (e & 7)):  # type: ignore[attr-defined]
+                return -1
+            j += 1  # a drop into a pit whose sensor is ignored (baoboard.debounce): taken as made
         return -1
 
     def _advance(self, pit: int) -> int:
@@ -285,6 +291,10 @@ class Recogniser:
             # the same pit again: the seed taken back out of it (absorbed), or the undo gesture
             self.taps += 1
             self.tap_tick = now
+            if self.taps >= _TAPS and self.deb is not None and self.deb.blips[pit]:  # type: ignore[attr-defined]
+                # noise never makes a gesture: a hand makes no pulse shorter than the debounce
+                self.taps = 1
+                return R_IGNORED
             if self.taps >= _TAPS:
                 self.clear_wrong()
                 if self.phase == MOVING or self.phase == DECISION:

@@ -97,8 +97,10 @@ def _play(seed, cuts, n):
             st.budget = -1
             app = hands = hw = None  # the board's RAM goes with the power (the old App would live on
             # through these names while the new one boots: two boards in one heap)
-            app, hw, hands, _, _ = board(st, seed=None)  # the power comes back: it boots from its journal
+            app, hw, hands, fresh, _ = board(st, seed=None)  # the power comes back: it boots from its journal
             host = Host(hw, host)  # the same host: what it holds survives the board's restart
+            host.epoch = fresh.epoch  # (the board's H0 HELLO went to the fresh host board() made)
+            fresh = None
             host.poll()
             k = app.journal.nmoves
     hands.scan(10)

@@ -76,3 +76,30 @@ def test_commands():
     assert r[7][0] == "OK" and host.events[-1][1] == "GAME" and "malawi" in host.events[-1][2]
     assert r[8] == ("OK", "") and r[9][0] == "ERR" and r[9][1].startswith("state")
     st.close()
+
+
+def test_new_and_setpos_refuse_bad_options_with_a_clear_error():
+    app, hw, hands, host, st = board()
+    host.poll()
+    games = len(host.events)
+    bad = ('{"options": 1.5}', '{"options": {"takasia": 5}}', '{"takasia": 5}', '{"options": {"bogus": true}}',
+           '{"options": {"sow_bound": true}}', '{"options": {"infinite": "never"}}', '{"ruleset": 3}',
+           '{"first": "W"}', '[1, 2]', '{"options": ', "go")
+    for i, payload in enumerate(bad):
+        host.command(20 + i, "NEW", payload)
+        hands.scan(4)
+    host.command(40, "SETPOS", '{"options": {"takasia": "yes"}}')
+    host.command(41, "NEW", '{"ruleset": "malawi", "options": {"sow_bound": 500}}')
+    hands.scan(6)
+    host.poll()
+    r = dict((n, (t, pl)) for n, t, pl in host.replies)
+    for i, payload in enumerate(bad):
+        typ, text = r[20 + i]
+        assert typ == "ERR" and text.startswith("badarg ") and "internal" not in text, (payload, text)
+    assert "takasia" in r[21][1] and "5" in r[21][1], r[21]
+    assert "takasia" in r[22][1] and "unknown key" in r[22][1], r[22]
+    assert "bogus" in r[23][1] and "sow_bound" in r[24][1] and "infinite" in r[25][1]
+    assert r[40][0] == "ERR" and "takasia" in r[40][1], r[40]
+    assert r[41] == ("OK", "")  # a good one after them all is played
+    assert len(host.events) == games + 1 and '"sow_bound"' in host.events[-1][2] and '500' in host.events[-1][2]
+    st.close()

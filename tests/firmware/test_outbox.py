@@ -63,6 +63,111 @@ def test_hello_handshake_then_pending_resent():
     assert f[0][:3] == ("R", 7, "OK")
     assert f[0][3] == "proto=1 fw=0.1.0 rules=1 board=e661 epoch=0badcafe last=1 acked=0"
     assert f[1] == ("E", 1, "GAME", "{}")
-    ob.feed(encode("C", 8, "HELLO", "2,3"))
+    ob.feed(encode("C", 8, "HELLO", "3,4"))
     f = frames(ser)
-    assert f == [("R", 8, "ERR", "proto speaks=1")]
+    assert f == [("R", 8, "ERR", "proto speaks=2,1")]
+    ob.feed(encode("C", 9, "HELLO", "2,1"))  # the newest both speak
+    assert frames(ser)[0][3].startswith("proto=2 ")
+
+
+def _seqs(ser):
+    return [f[1] for f in frames(ser) if f[0] == "E"]
+
+
+def test_every_event_goes_out_once_as_it_is_posted_then_a_window_at_a_time():
+    ob, ser, clk, fs = make()  # (no host yet: a terminal or `bao sim --report` listens, acknowledging nothing)
+    for i in range(12):
+        ob.post("MOVE", "m%d {}" % (i + 1))
+    assert _seqs(ser) == list(range(1, 13))
+    clk.t = 1000
+    ob.poll()
+    assert _seqs(ser) == [1, 2, 3, 4, 5, 6, 7, 8]  # sent again: a window from the oldest
+
+
+def test_a_host_gets_a_window_of_events_and_each_ack_sends_the_next_at_once():
+    ob, ser, clk, fs = make()
+    for i in range(12):
+        ob.post("MOVE", "m%d {}" % (i + 1))
+    ser.take()
+    ob.feed(encode("C", 1, "HELLO", "2,1"))  # a host: the pending events from the oldest, a window of them
+    assert _seqs(ser) == [1, 2, 3, 4, 5, 6, 7, 8]  # the rest wait on flash for room in the window
+    clk.t = 30
+    ob.feed(encode("A", 3, "ACK", EPOCH))
+    f = frames(ser)
+    assert [x[1] for x in f] == [9, 10, 11] and f[0][3] == "m9 {}"  # at once, not after a timeout
+    ob.feed(encode("A", 12, "ACK", EPOCH))
+    assert _seqs(ser) == [] and ob.journal.acked == 12
+    ob.post("MOVE", "m13 {}")  # with a host: out at once too
+    assert _seqs(ser) == [13] and ob.resent == 11  # 1..11 again for the host, 13 once
+
+
+def test_a_nak_resends_the_missing_event_at_once_and_only_when_its_resend_was_lost():
+    ob, ser, clk, fs = make()
+    for i in range(5):
+        ob.post("MOVE", "m%d {}" % (i + 1))
+    first = ser.take()
+    clk.t = 10
+    ob.feed(encode("A", 1, "NAK", EPOCH + " 3"))  # the host has 1, lacks 2, has just got 3
+    assert ser.take() == [first[1]] and ob.naks == 1  # event 2 again, byte for byte, with no wait
+    ob.feed(encode("A", 1, "NAK", EPOCH + " 4"))  # 4 left before 2's resend: that may still arrive
+    ob.feed(encode("A", 1, "NAK", EPOCH + " 5"))
+    assert ser.take() == []
+    ob.post("MOVE", "m6 {}")
+    ser.take()
+    ob.feed(encode("A", 1, "NAK", EPOCH + " 6"))  # 6 left after 2's resend: the resend was lost too
+    assert ser.take() == [first[1]] and ob.naks == 2
+    ob.feed(encode("A", 1, "NAK", "deadbeef 6"))  # another journal's
+    ob.feed(encode("A", 9, "NAK", EPOCH + " 10"))  # about events never sent
+    ob.feed(encode("A", 0, "NAK", EPOCH))  # no <got>: it asks for 1 plainly
+    f = frames(ser)
+    assert f[0][:3] == ("N", 0, "BADFRAME") and "epoch" in f[0][3]
+    assert f[1:] == [("E", 1, "MOVE", "m1 {}")] and ob.naks == 3
+
+
+def test_the_retransmission_timer_follows_the_measured_round_trip():
+    ob, ser, clk, fs = make()
+    ob.feed(encode("C", 1, "HELLO", "2,1"))  # a host
+    assert ob.rto == 1000  # nothing measured yet
+    ob.post("MOVE", "m1 {}")
+    clk.t = 200
+    ob.feed(encode("A", 1, "ACK", EPOCH))  # a round trip of 200 ms
+    assert ob.rto == 600  # srtt + 4 rttvar (RFC 6298: 200 + 4 * 100)
+    ser.take()
+    ob.post("MOVE", "m2 {}")
+    sent = ser.take()
+    clk.t = 200 + 599
+    ob.poll()
+    assert ser.take() == []
+    clk.t = 200 + 600
+    ob.poll()
+    assert ser.take() == sent and ob.timeouts == 1
+    clk.t = 2000
+    ob.feed(encode("A", 2, "ACK", EPOCH))  # 2 was sent twice: its ack measures nothing (Karn)
+    assert ob.rto == 600
+    for i in range(3, 40):
+        ob.post("MOVE", "m%d {}" % i)
+        clk.t += 10
+        ob.feed(encode("A", i, "ACK", EPOCH))
+    assert ob.rto == 250  # round trips of 10 ms: the floor (the host's disk write varies)
+
+
+def test_a_host_that_answers_keeps_the_timer_short_one_that_does_not_lets_it_grow():
+    ob, ser, clk, fs = make()
+    ob.post("MOVE", "m1 {}")
+    ob.post("MOVE", "m2 {}")
+    ser.take()
+    for k in range(6):  # nobody listening: 1, 2, 4, 8, 8, 8 s
+        clk.t += min(1000 << k, 8000)
+        ob.poll()
+        assert len(ser.take()) == 2, k
+    ob.feed(encode("A", 0, "NAK", EPOCH))  # a host now: it lacks 1
+    assert _seqs(ser) == [1]
+    waits = []
+    for _ in range(4):  # its line loses everything: the timer stays at most 2 RTO
+        t0 = clk.t
+        while not ser.out:
+            clk.t += 1
+            ob.poll()
+        waits.append(clk.t - t0)
+        ser.take()
+    assert waits == [1000, 2000, 2000, 2000], waits

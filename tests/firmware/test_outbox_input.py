@@ -103,3 +103,36 @@ def test_write_errors_are_survived():
     ob.start()
     ob.feed(encode("C", 1, "HELLO", "1"))
     assert len(j.pending) == 1
+
+
+def test_an_older_command_replayed_is_not_run_again():
+    calls = []
+
+    def handler(cid, typ, payload):
+        calls.append(cid)
+        return (True, "")
+
+    ob, ser, clk, fs = make(handler=handler)
+    for cid in (1, 2, 3):
+        ob.feed(encode("C", cid, "UNDO"))
+    ob.feed(encode("C", 1, "UNDO"))  # a stale copy (noise replays bytes): not a second UNDO
+    ob.feed(encode("C", 3, "UNDO"))  # the last one again: its cached reply
+    f = frames(ser)
+    assert calls == [1, 2, 3]
+    assert f[3][:3] == ("R", 1, "ERR") and f[3][3].startswith("dup "), f[3]
+    assert f[4] == ("R", 3, "OK", "")
+    ob.feed(encode("C", 9, "HELLO", "1"))  # a new host: it may count from 1 again
+    ob.feed(encode("C", 1, "UNDO"))
+    assert calls == [1, 2, 3, 1]
+
+
+def test_an_ack_without_its_epoch_is_refused():
+    ob, ser, clk, fs = make()
+    ob.post("GAME", "{}")
+    ser.take()
+    ob.feed(encode("A", 1, "ACK"))
+    f = frames(ser)
+    assert f[0][:3] == ("N", 0, "BADFRAME") and "reason=epoch" in f[0][3]
+    assert ob.journal.acked == 0 and len(ob.journal.pending) == 1
+    ob.feed(encode("A", 1, "ACK", EPOCH))
+    assert ob.journal.acked == 1

@@ -3,7 +3,9 @@
 (`bao log --port socket://127.0.0.1:<port>`). A thread relays bytes both ways and, while `enabled`, injects
 faults chosen by a seeded RNG: flipped bits, dropped bytes, duplicated bytes, line noise (random bytes, line
 breaks included), and disconnects (the proxy closes the logger's connection and takes a new one, as a cable
-pulled and plugged in again). `counts` says how many of each were injected. Every loop is bounded."""
+pulled and plugged in again), and damaged bytes at a steady rate per byte (`Rates.byte`, the measure of
+issue #14's noisy line: `damage()`, which tests/host/simline.py's simulated line uses too). `counts` says
+how many of each were injected. Every loop is bounded."""
 
 from __future__ import annotations
 
@@ -25,6 +27,21 @@ class Rates:
     dup: float = 0.03
     noise: float = 0.03
     disconnect: float = 0.01
+    byte: float = 0.0  # probability that a byte relayed is damaged (one bit flipped), whatever the chunk
+
+
+def damage(data: bytes, rate: float, rng: random.Random) -> tuple[bytes, int]:
+    """data with each byte damaged (one random bit flipped) with probability rate; and how many were."""
+    if rate <= 0 or not data:
+        return data, 0
+    b = bytearray(data)
+    n = 0
+    i = int(rng.expovariate(rate))  # the gap to the next damaged byte: geometric, as independent bytes
+    while i < len(b):
+        b[i] ^= 1 << rng.randrange(8)
+        n += 1
+        i += 1 + int(rng.expovariate(rate))
+    return bytes(b), n
 
 
 class FaultProxy:
@@ -68,6 +85,9 @@ class FaultProxy:
         if not self.enabled or not data:
             return data
         r, rng = self.rates, self.rng
+        if r.byte > 0:
+            data, n = damage(data, r.byte, rng)
+            self.counts["damaged bytes"] += n
         b = bytearray(data)
         if rng.random() < r.flip:
             i = rng.randrange(len(b))

@@ -17,6 +17,10 @@ restart), before the events that follow it are delivered; `on_bad(reason, line)`
 `on_notice(type, payload, line)` for an N frame; `on_error(message)` for every other one-line message
 (and for those two when they have no callback of their own). A port that cannot be opened, or a link that
 drops, is retried by poll() with a backoff (`backoff` = first and longest delay, doubling).
+With a board of protocol 2 an event that arrives before an earlier one is kept for its turn and answered
+with a NAK (docs/protocol.md, "Flow"), so the board sends the missing one again at once.
+`opener`, `clock` and `sleep` (pyserial's serial_for_url, time.monotonic, time.sleep) are replaced by the
+simulated line of tests/host/simline.py, whose clock moves only as the link waits.
 Frames are parsed by the board's own module (baoboard.frames): one implementation on both sides.
 """
 
@@ -111,7 +115,8 @@ class Stats:
     frames: int = 0  # good frames received
     events: int = 0  # events delivered (new, in order)
     duplicates: int = 0  # events already delivered, dropped
-    gaps: int = 0  # events ahead of the next expected one, dropped (the board sends them again)
+    gaps: int = 0  # events ahead of the next expected one: kept for their turn (protocol 2), else dropped
+    naks: int = 0  # NAKs sent (protocol 2): "send again from the one I lack", at once
     lost: int = 0  # events the board had already seen acknowledged but we never got (see resume)
     bad: dict[str, int] = field(default_factory=dict)  # unreadable lines by reason: crc, syntax, ...
     notices: int = 0  # N frames (the board saw bad input from us)
@@ -125,7 +130,9 @@ class Stats:
         self.bad[reason] = self.bad.get(reason, 0) + 1
 
 
+PROTOS = ",".join(str(v) for v in range(PROTO, 0, -1))  # every version this host speaks, newest first
 _LinkDown = (serial.SerialException, OSError)
+_AHEAD = 64  # events kept that came before an earlier one (the board sends at most its window ahead)
 
 
 class Link:
@@ -142,8 +149,14 @@ class Link:
         on_hello: Callable[[BoardInfo], None] | None = None,
         on_bad: Callable[[str, bytes], None] | None = None,
         on_notice: Callable[[str, str, bytes], None] | None = None,
+        opener: Callable[..., Any] = serial.serial_for_url,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.url = url
+        self._opener = opener  # (url, baudrate=, timeout=) -> a pyserial port; a simulated line in tools/bench_link.py
+        self._clock = clock  # seconds, and the matching sleep: simulated together in the benchmark
+        self._sleep = sleep
         self.baudrate = baudrate
         self.resume = resume
         self.reply_timeout = reply_timeout
@@ -163,6 +176,8 @@ class Link:
         self._expected = 1
         self._acked = 0
         self._history: tuple[str, str] | None = None  # (board, epoch) that _expected and _acked refer to
+        self._nak = False  # the board reads NAKs (it speaks protocol 2)
+        self._ahead: dict[int, tuple[str, str, bytes]] = {}  # events received before an earlier one
         self._cmd_id = 0
         self._retry_at = 0.0
         self._delay = backoff[0]
@@ -177,7 +192,7 @@ class Link:
         """Open the port and shake hands; raises LinkError (the port stays closed then)."""
         self._closed = False
         try:
-            self._ser = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
+            self._ser = self._opener(self.url, baudrate=self.baudrate, timeout=0.05)
         except (*_LinkDown, ValueError) as e:
             self._ser = None
             self._drop()  # the next attempt waits for the backoff
@@ -204,7 +219,7 @@ class Link:
                 ser.close()
             except _LinkDown:
                 pass
-        self._retry_at = time.monotonic() + self._delay
+        self._retry_at = self._clock() + self._delay
         self._delay = min(self._delay * 2, self.backoff[1])
 
     def _error(self, msg: str) -> str:
@@ -217,16 +232,16 @@ class Link:
         for _ in range(self.retries + 1):
             self._cmd_id += 1
             cid = self._cmd_id
-            self._send(encode("C", cid, "HELLO", str(PROTO)))
-            end = time.monotonic() + timeout
-            while time.monotonic() < end:
-                self._read(min(0.05, max(0.0, end - time.monotonic())))
+            self._send(encode("C", cid, "HELLO", PROTOS))
+            end = self._clock() + timeout
+            while self._clock() < end:
+                self._read(min(0.05, max(0.0, end - self._clock())))
                 while self._frames:
                     kind, num, typ, payload, _line = self._frames.popleft()
                     if kind == "R" and num == cid:
                         if typ != "OK":
                             self.stats.proto_errors += 1
-                            raise ProtocolVersionError(self._error(f"board refused protocol {PROTO}: {payload}"))
+                            raise ProtocolVersionError(self._error(f"board refused protocols {PROTOS}: {payload}"))
                         return self._hello(payload)
                     # events before the handshake are sent again after it; anything else is ignored
             self.stats.timeouts += 1
@@ -249,10 +264,11 @@ class Link:
         except ValueError as e:
             self.stats.proto_errors += 1
             raise LinkError(self._error(f"unreadable HELLO: {payload!r}")) from e
-        if proto != PROTO:
+        if str(proto) not in PROTOS.split(","):
             self.stats.proto_errors += 1
-            raise ProtocolVersionError(self._error(f"board speaks protocol {proto}, this host {PROTO}"))
+            raise ProtocolVersionError(self._error(f"board speaks protocol {proto}, this host {PROTOS}"))
         self.info = info
+        self._nak = proto >= 2 or "2" in f.get("speaks", "").split(",")
         self.stats.handshakes += 1
         self._delay = self.backoff[0]
         if self._history != (info.board, info.epoch):  # a new board or a new epoch: where do we stand?
@@ -268,6 +284,7 @@ class Link:
             self._acked = base
             self._expected = base + 1
             self._queue.clear()
+            self._ahead.clear()
         if self._acked > info.acked:
             self._send_ack(self._acked)
         if self.on_hello is not None:
@@ -278,7 +295,7 @@ class Link:
     def _read(self, timeout: float) -> None:
         ser = self._ser
         if ser is None:
-            time.sleep(timeout)
+            self._sleep(timeout)
             return
         try:
             if ser.timeout != timeout:  # (setting it reconfigures a real port: only when it changes)
@@ -340,14 +357,40 @@ class Link:
         info = self.info
         if info is None:
             return
+        if seq > self._expected:
+            self.stats.gaps += 1
+            if self._nak:  # kept until the ones before it come; the board is told what is missing
+                if seq - self._expected < _AHEAD:
+                    self._ahead[seq] = (typ, payload, line)
+                self._send_nak(seq)
+            return
         if seq < self._expected:
             self.stats.duplicates += 1
             if seq <= self._acked:
                 self._send_ack(self._acked)
+            if self._ahead:
+                self._send_nak(seq)
             return
-        if seq > self._expected:
-            self.stats.gaps += 1
+        self._deliver(seq, typ, payload, line)
+        while self._expected in self._ahead:
+            self._deliver(self._expected, *self._ahead.pop(self._expected))
+        if self._ahead:
+            self._send_nak(max(self._ahead))
+
+    def _send_nak(self, got: int) -> None:
+        """Protocol 2: every event up to _expected - 1 is here, _expected is not, `got` just came."""
+        info = self.info
+        if info is None:
             return
+        self.stats.naks += 1
+        try:
+            self._send(encode("A", self._expected - 1, "NAK", f"{info.epoch} {got}"))
+        except NotConnected:
+            pass
+
+    def _deliver(self, seq: int, typ: str, payload: str, line: bytes) -> None:
+        info = self.info
+        assert info is not None
         self._expected = seq + 1
         self.stats.events += 1
         self._queue.append(Event(info.board, info.epoch, seq, typ, payload, line))
@@ -387,9 +430,9 @@ class Link:
     def poll(self, timeout: float = 0.1) -> list[Event]:
         """Read for up to timeout (reconnecting when due); return the new events, in order, not yet acked."""
         if self._ser is None and not self._closed:
-            wait = self._retry_at - time.monotonic()
+            wait = self._retry_at - self._clock()
             if wait > 0:
-                time.sleep(min(wait, timeout))
+                self._sleep(min(wait, timeout))
                 return self._take()
             try:
                 self.connect()
@@ -422,9 +465,9 @@ class Link:
         wait = timeout if timeout is not None else self.reply_timeout
         for _ in range(self.retries + 1):
             self._send(line)
-            end = time.monotonic() + wait
-            while time.monotonic() < end:
-                self._read(min(0.05, max(0.0, end - time.monotonic())))
+            end = self._clock() + wait
+            while self._clock() < end:
+                self._read(min(0.05, max(0.0, end - self._clock())))
                 if self._ser is None:
                     raise NotConnected(self.last_error)
                 reply: Reply | None = None

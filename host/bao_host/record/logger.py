@@ -29,7 +29,7 @@ from bao import core, notation, position_json
 
 from bao_host.record.store import Op, Store
 
-SUPPORTED_PROTOCOLS = ("1",)
+SUPPORTED_PROTOCOLS = ("1", "2")  # docs/protocol.md: 2 adds the NAK
 
 
 def side_name(side: int) -> str:

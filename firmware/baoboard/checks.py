@@ -1,0 +1,136 @@
+# Rare checks, loaded by baoboard.commands only when needed and dropped after (their code is not in RAM
+# during play, nor while the other rare jobs run):
+#   new_game(app, typ, payload) -> (ok, reply)   the NEW and SETPOS commands: checked, then the game started
+#   check_new(obj, keys) -> str      what is wrong with NEW's JSON, or a rules options object ("" if nothing)
+#   fault(app, now)                  report the sensors the debouncer found faulty, go on without them
+try:  # for the annotations only
+    from typing import Any  # noqa: F401
+
+    from baoboard.app import App
+except ImportError:
+    pass
+
+import json
+
+from bao import core, position_json
+
+from baoboard import recogniser as R
+from baoboard.commands import _short, start_of
+from baoboard.compat import const
+
+
+def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
+    if typ == "NEW":
+        try:
+            info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or core.ZANZIBAR}  # type: Any
+        except ValueError:
+            return False, "badarg NEW's JSON is unreadable"
+        why = check_new(info, ("ruleset", "options", "first", "position"))
+        if not why and isinstance(info.get("position"), dict):
+            why = check_new(info["position"].get("options") or {}, None)
+        if why:
+            return False, "badarg " + why
+        try:
+            start = start_of(info)
+        except (ValueError, TypeError) as e:
+            return False, "badarg " + str(e)
+        a.post_game(start, info.get("position"))
+        return True, ""
+    try:  # SETPOS
+        obj = json.loads(payload)
+    except ValueError:
+        obj = None  # position_json.loads says what is wrong
+    why = check_new(obj.get("options") or {}, None) if isinstance(obj, dict) else ""
+    if why:
+        return False, "badarg " + why
+    try:
+        start = position_json.loads(payload)
+    except ValueError as e:
+        return False, "badarg " + str(e)
+    a.post_game(start, position_json.to_dict(start))
+    return True, ""
+
+
+def check_new(obj: object, keys: "tuple | None") -> str:
+    """What is wrong ("" when nothing) with NEW's JSON (keys: the keys it may have), or with a rules options
+    object (keys None): known options, each of the type it must have. (core.Rules reads bool(x) and would
+    take 5 or "no" for a takasia option: the board checks the types first.)"""
+    if keys is not None:
+        if not isinstance(obj, dict):
+            return "NEW takes a ruleset name or a JSON object, not " + _short(obj)
+        for k in obj:
+            if k not in keys:
+                return "unknown key %s in NEW (%s)" % (_short(k), ", ".join(keys))
+        if obj.get("ruleset", core.ZANZIBAR) not in core.RULESETS:
+            return "unknown ruleset %s (%s)" % (_short(obj.get("ruleset")), " or ".join(core.RULESETS))
+        if obj.get("first", "S") not in ("S", "N"):
+            return "first must be \"S\" or \"N\", not " + _short(obj.get("first"))
+        obj = obj.get("options") or {}
+    if not isinstance(obj, dict):
+        return "options must be a JSON object, not " + _short(obj)
+    yes_no = (True, False)
+    values = {"takasia": (True, False, None), "house_stop_any_count": yes_no, "mtaji_takasa_house_stop": yes_no,
+              "infinite": ("illegal", "sleep", None), "lone_kichwa": ("forbidden", "loses", None)}
+    for k in obj:
+        v = obj[k]
+        if k == "sow_bound" or k == "relay_limit":
+            if not (type(v) is int and v >= 0) and not (v is None and k == "relay_limit"):
+                return "option %s must be a whole number >= 0, not %s" % (k, _short(v))
+            continue
+        allowed = values.get(k)
+        if allowed is None:
+            return "unknown option %s (%s)" % (_short(k), ", ".join(values) + ", sow_bound")
+        # `is`, not `in`: 1 == True and 0 == False in Python, and a 1 is not a yes
+        if not any(v is x or (type(v) is str and v == x) for x in allowed):
+            return "option %s must be one of %s, not %s" % (k, ", ".join(map(json.dumps, allowed)), _short(v))
+    return ""
+
+
+# as in baoboard.debounce: kind[pit]
+_STUCK = const(1)
+_SAID = const(4)
+
+
+def fault(a: "App", now: int) -> None:
+    """Report each pit the debouncer found faulty (an ERROR event naming the pit and its chip; one event for
+    a whole chip stuck), then go on without the faulty pits: drops into them are taken as made, the rules
+    know where each seed goes (a lift from one cannot be guessed: the host's SHOW and STOP remain)."""
+    kind = a.deb.kind
+    wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
+    if wiring is None:  # (the simulated board: the reference wiring)
+        from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
+    for pit in range(32):
+        k = kind[pit]
+        if not k or k & _SAID:
+            continue
+        bit = wiring[pit]
+        same = [i for i in range(32) if wiring[i] >> 3 == bit >> 3]
+        if all(kind[i] & _STUCK for i in same):  # the whole chip: one report for its eight pits
+            for i in same:
+                kind[i] |= _SAID
+            names = json.dumps([core.pit_name(i) for i in same])
+            text = ('{"code": "sensor", "fault": "chip", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d reads all '
+                    '8 inputs active for 20 s: the chip, its ribbon or its supply; its pits are ignored, drops '
+                    'into them taken as made"}' % ((bit >> 3) + 1, names, (bit >> 3) + 1))
+        else:
+            kind[pit] |= _SAID
+            name = core.pit_name(pit)
+            text = ('{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
+                    '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
+                    % ("stuck" if k & _STUCK else "flicker", name, (bit >> 3) + 1, bit & 7, name, (bit >> 3) + 1,
+                       bit & 7, "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
+                       "(hardware/README.md); ignored until it reads idle for 2 s" if k & _STUCK else
+                       "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a "
+                       "restart"))
+        a.outbox.post("ERROR", text)
+    a.dirty = True
+    rec = a.rec
+    f = a.deb.faulty
+    while rec.phase == R.MOVING and rec.n:
+        pit = -1
+        for i in range(rec.n):
+            e = rec.expected(i)
+            if e < 0 or e & R.LIFT or not f[(e & R.PIT) >> 3] & (1 << (e & 7)) or (pit >= 0 and e & R.PIT != pit):
+                return
+            pit = e & R.PIT
+        a.activation(pit, now)
