@@ -62,6 +62,10 @@ class ProtocolVersionError(LinkError):
     """The board speaks a protocol version this host does not."""
 
 
+class BoardRefused(LinkError):
+    """The board on the port is not the one the caller is bound to (`accept` said why)."""
+
+
 @dataclass(frozen=True)
 class BoardInfo:
     proto: int
@@ -120,6 +124,7 @@ class Stats:
     timeouts: int = 0
     handshakes: int = 0
     disconnects: int = 0
+    refused: int = 0  # handshakes with a board the caller refused (another board id on the port)
 
     def count_bad(self, reason: str) -> None:
         self.bad[reason] = self.bad.get(reason, 0) + 1
@@ -142,6 +147,7 @@ class Link:
         on_hello: Callable[[BoardInfo], None] | None = None,
         on_bad: Callable[[str, bytes], None] | None = None,
         on_notice: Callable[[str, str, bytes], None] | None = None,
+        accept: Callable[[BoardInfo], str] | None = None,
     ) -> None:
         self.url = url
         self.baudrate = baudrate
@@ -153,6 +159,7 @@ class Link:
         self.on_hello = on_hello
         self.on_bad = on_bad
         self.on_notice = on_notice
+        self.accept = accept  # accept(info) -> "" or why this board is refused (before anything is acked)
         self.stats = Stats()
         self.info: BoardInfo | None = None
         self.last_error = ""
@@ -177,7 +184,8 @@ class Link:
         """Open the port and shake hands; raises LinkError (the port stays closed then)."""
         self._closed = False
         try:
-            self._ser = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05)
+            # exclusive: a second program (another logger, a terminal) cannot open the board's port as well
+            self._ser = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.05, exclusive=True)
         except (*_LinkDown, ValueError) as e:
             self._ser = None
             self._drop()  # the next attempt waits for the backoff
@@ -252,6 +260,10 @@ class Link:
         if proto != PROTO:
             self.stats.proto_errors += 1
             raise ProtocolVersionError(self._error(f"board speaks protocol {proto}, this host {PROTO}"))
+        why = self.accept(info) if self.accept is not None else ""
+        if why:  # refused before any ack: none of its events is taken
+            self.stats.refused += 1
+            raise BoardRefused(self._error(why))
         self.info = info
         self.stats.handshakes += 1
         self._delay = self.backoff[0]
