@@ -42,12 +42,12 @@ RP2040_VID = 0x2E8A
 BY_ID = Path("/dev/serial/by-id")
 
 
-def stable_path(device: str, by_id: Path = BY_ID) -> str:
+def stable_path(device: str, by_id: Path | None = None) -> str:
     """The /dev/serial/by-id/ name of a device (it names the USB device, so renumbering does not move it),
     else the device itself."""
     try:
         real = os.path.realpath(device)
-        for link in sorted(by_id.iterdir()):
+        for link in sorted((BY_ID if by_id is None else by_id).iterdir()):
             if os.path.realpath(link) == real:
                 return str(link)
     except OSError:
