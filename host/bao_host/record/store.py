@@ -162,6 +162,22 @@ def _guarded(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     return run
 
 
+def _reading(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A read whose stored data does not parse (damaged pages that SQLite did not notice): StoreDamaged."""
+
+    @functools.wraps(fn)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return fn(*args, **kwargs)
+        except (sqlite3.Error, OSError) as e:
+            raise classify(e) from e
+        except (ValueError, KeyError, IndexError, TypeError, core.BaoError) as e:
+            raise StoreDamaged(f"the game library holds data that cannot be read ({type(e).__name__}: {e}): "
+                               "the next `bao log` checks the database and rebuilds it if it is damaged") from e
+
+    return run
+
+
 @dataclass
 class Game:
     id: int
@@ -324,6 +340,7 @@ class Store:
         self._report = report
         self.lock = lock
         self._own_lock = False
+        self._stale: set[int] = set()  # games whose transcript is behind the database (a failed write)
         if readonly:
             self.db = self._open_reader()
             return
@@ -420,7 +437,7 @@ class Store:
             db = self._connect(path)
             try:
                 if self.holds_lock:
-                    ok = db.execute("PRAGMA quick_check").fetchone()[0]
+                    ok = db.execute("PRAGMA integrity_check").fetchone()[0]
                     if ok != "ok":
                         raise _Damage(str(ok))
                 db.executescript(_SCHEMA)
@@ -517,10 +534,14 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
+            self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            # (a COMMIT that failed, disk full or busy, leaves the transaction open: end it, or every later
+            # BEGIN fails and the lock stays held)
+            with contextlib.suppress(sqlite3.Error):
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
 
     @_guarded
     def repair(self) -> None:
@@ -672,7 +693,7 @@ class Store:
                     firmware=row["firmware"], extra=loads_object(row["extra"]), created=row["created"],
                     updated=row["updated"], plies=plies)
 
-    @_guarded
+    @_reading
     def game(self, ref: int | str) -> Game:
         """A game by its number (as listed by `bao games`) or its key; StoreError if there is none."""
         row = None
@@ -684,7 +705,7 @@ class Store:
             raise StoreError(f"no game {ref} in {self.root} (see `bao games`)")
         return self._row_to_game(row)
 
-    @_guarded
+    @_reading
     def find_board_game(self, board_id: str, board_game: str) -> Game | None:
         row = self.db.execute("SELECT * FROM games WHERE board_id=? AND board_game=?",
                               (board_id, board_game)).fetchone()
@@ -697,7 +718,7 @@ class Store:
                               (board_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    @_guarded
+    @_reading
     def games(self, player: str | None = None, date: str | None = None, result: str | None = None,
               board: str | None = None, status: str | None = None) -> list[Game]:
         q = "SELECT * FROM games WHERE 1=1"
@@ -720,7 +741,7 @@ class Store:
         q += " ORDER BY id"
         return [self._row_to_game(r) for r in self.db.execute(q, args).fetchall()]
 
-    @_guarded
+    @_reading
     def positions(self, game_id: int) -> list[core.Position]:
         """The start position and the position after each stored move."""
         g = self.game(game_id)
@@ -728,9 +749,11 @@ class Store:
         for r in self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
                                  "WHERE m.game=? ORDER BY m.ply", (game_id,)):
             out.append(position_json.loads(r["json"]))
+        if len(out) != len(g.plies) + 1:
+            raise IndexError(f"game {game_id}: {len(g.plies)} moves but {len(out) - 1} positions")
         return out
 
-    @_guarded
+    @_reading
     def current_position(self, game_id: int) -> core.Position:
         row = self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
                               "WHERE m.game=? ORDER BY m.ply DESC LIMIT 1", (game_id,)).fetchone()
@@ -791,6 +814,16 @@ class Store:
         g = self.game(game_id)
         atomic_write(self.transcript_path(g), g.transcript())
 
+    def _write_transcript(self, g: Game) -> None:
+        """The transcript of g, written when the file is not what the database says."""
+        path, want = self.transcript_path(g), g.transcript()
+        try:
+            if path.read_text(encoding="utf-8") == want:
+                return
+        except (OSError, UnicodeError):
+            pass
+        atomic_write(path, want)
+
     @_guarded
     def name_players(self, ref: int | str, south: str | None = None, north: str | None = None,
                      place: str | None = None) -> Game:
@@ -841,7 +874,9 @@ class Store:
             digest = hashlib.sha256(notation.format_transcript(t.headers, t.plies).encode()).hexdigest()[:10]
             key = "import-" + digest
             if self.db.execute("SELECT 1 FROM games WHERE key=?", (key,)).fetchone():
-                raise StoreError(f"already in the library as {self.game(key).id}")
+                have = self.game(key)
+                self._write_transcript(have)  # (an import whose transcript write failed is tried again)
+                raise StoreError(f"already in the library as {have.id}")
         with self._tx() as db:
             gid = self._insert_game(db, key, source, positions[0], headers, board_id, board_game)
             for i, text_ in enumerate(t.plies):
@@ -877,18 +912,25 @@ class Store:
         """Record one sequenced event and apply its effect, atomically and at most once.
 
         `apply(db)` runs inside the transaction and returns (game id or None, flag); a non-empty flag
-        marks the event as not applied (a move that does not follow, ...). Use the `op_*` helpers."""
+        marks the event as not applied (a move that does not follow, ...). Use the `op_*` helpers.
+        A transcript that could not be written after a commit (disk full, ...) is written at the next call,
+        duplicate or not: the board resends the event it did not see acknowledged."""
         with self._tx() as db:
             if db.execute("SELECT 1 FROM events WHERE board_id=? AND stream=? AND seq=?",
                           (board_id, stream, seq)).fetchone():
-                return Ingest(duplicate=True)
-            game, flag = apply(db) if apply is not None else (None, "")
-            db.execute("INSERT INTO events (board_id, stream, seq, game, type, raw, received, flag)"
-                       " VALUES (?,?,?,?,?,?,?,?)", (board_id, stream, seq, game, etype, raw, _now(), flag))
-        if game is not None:
-            self._after_change(game)
+                duplicate = True
+            else:
+                duplicate = False
+                game, flag = apply(db) if apply is not None else (None, "")
+                db.execute("INSERT INTO events (board_id, stream, seq, game, type, raw, received, flag)"
+                           " VALUES (?,?,?,?,?,?,?,?)", (board_id, stream, seq, game, etype, raw, _now(), flag))
+        if not duplicate and game is not None:
+            self._stale.add(game)
+        for gid in sorted(self._stale):
+            self._after_change(gid)
+            self._stale.discard(gid)
         self._flush_event_logs()
-        return Ingest(duplicate=False, game=game, flag=flag)
+        return Ingest(duplicate=True) if duplicate else Ingest(duplicate=False, game=game, flag=flag)
 
     @_guarded
     def log_unsequenced(self, board_id: str, raw: str, note: str = "") -> None:
@@ -937,7 +979,7 @@ class Store:
             with self._tx() as db:
                 db.executemany("UPDATE events SET logged=1 WHERE id=?", [(r["id"],) for r in rs])
 
-    @_guarded
+    @_reading
     def events(self, game_id: int) -> list[sqlite3.Row]:
         return self.db.execute("SELECT * FROM events WHERE game=? ORDER BY id", (game_id,)).fetchall()
 
