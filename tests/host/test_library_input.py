@@ -12,7 +12,6 @@ import pytest
 from bao import notation
 from bao_host.cli import main
 from bao_host.record.store import Store, StoreError
-
 from test_cli_bad_input import GAME, one_line_error
 
 GAME_TEXT = GAME.read_text()

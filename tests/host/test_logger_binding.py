@@ -6,15 +6,17 @@ logger re-anchors on the position the board sends."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
-import time
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from bao import core, notation, position_json
+from bao import notation, position_json
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.cli import log as log_commands
 from bao_host.cli.log import find_board, stable_path
@@ -26,7 +28,6 @@ from bao_host.record.store import Store
 from baoboard.storage import FakeStorage
 from faultproxy import FaultProxy, Rates
 from simrig import ROOT, T1994, wait_for
-
 from test_log_bad_input import ScriptedBoard, game_line, move_line
 
 BAO = [sys.executable, "-m", "bao_host.cli"]
@@ -101,7 +102,7 @@ def test_a_second_logger_on_the_same_library_is_refused(tmp_path: Path) -> None:
     # killed with SIGKILL: its lock file stays, with its pid: stale, taken over by the next logger
     assert LibraryLock(data).holder()[0] == first.pid
     third = subprocess.run([*cmd, "--duration", "0.5"], capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert third.returncode == 0 and f"stale lock" in third.stderr and f"pid {first.pid}) is gone" in third.stderr
+    assert third.returncode == 0 and "stale lock" in third.stderr and f"pid {first.pid}) is gone" in third.stderr
 
 
 def test_the_library_lock_in_process(tmp_path: Path) -> None:
@@ -196,3 +197,61 @@ def test_a_gap_seen_in_the_handshake_is_recorded(tmp_path: Path) -> None:
         finally:
             s.close()
     b.close()
+
+
+def _logger_waits_then_resumes(tmp_path: Path, data: Path, block: Callable[[subprocess.Popen[str]], None],
+                               unblock: Callable[[subprocess.Popen[str]], None], said: str,
+                               preexec: Callable[[], None] | None = None) -> None:
+    """`bao log` started while the data folder cannot be written: one clear message, nothing acknowledged
+    (the board keeps its events), and logging resumes by itself once the cause is gone."""
+    board = ScriptedBoard(hello_of("board-RO", 3), [game_line(1), move_line(2, 0), move_line(3, 1)])
+    # (its messages through a pipe: a file would meet the full disk too)
+    proc = subprocess.Popen([*BAO, "log", "--port", board.url, "--quiet", "--data", str(data)],
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=preexec)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stderr.readline, "")), daemon=True)
+    reader.start()
+    try:
+        block(proc)
+        wait_for(lambda: said in "".join(lines), 60, None, f"the message {said!r}")
+        assert board.acked == 0 and board.commands == []  # not even connected: nothing can be lost
+        unblock(proc)
+        wait_for(lambda: board.acked == 3, 90, None, "the events stored once the folder can be written")
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        reader.join(10)
+        board.close()
+    text = "".join(lines)
+    assert text.count(said) == 1 and "Traceback" not in text, text
+    with Store(data, readonly=True) as st:
+        assert st.games()[0].plies == T1994.plies[:2]
+
+
+def test_a_read_only_data_folder_at_start_is_waited_for(tmp_path: Path) -> None:
+    data = tmp_path / "lib"
+    data.mkdir()
+    if subprocess.run(["chattr", "+i", str(data)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (an immutable folder stands for a read-only one)")
+    try:
+        _logger_waits_then_resumes(tmp_path, data, lambda p: None,
+                                   lambda p: subprocess.run(["chattr", "-i", str(data)], check=True),
+                                   "cannot be written")
+    finally:
+        subprocess.run(["chattr", "-i", str(data)], capture_output=True)
+
+
+def test_a_full_disk_at_start_is_waited_for(tmp_path: Path) -> None:
+    resource = pytest.importorskip("resource")
+    if not hasattr(resource, "prlimit"):
+        pytest.skip("no prlimit: cannot give the logger its disk space back")
+
+    def no_space() -> None:  # every write that grows a file fails (EFBIG), as on a full disk
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
+
+    def space(p: subprocess.Popen[str]) -> None:
+        resource.prlimit(p.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+    _logger_waits_then_resumes(tmp_path, tmp_path / "lib", lambda p: None, space, "the disk is full",
+                               preexec=no_space)

@@ -371,17 +371,22 @@ def test_a_rebuilt_database_keeps_board_ids_events_and_the_resume_point(tmp_path
         assert len(st.game(g.id).plies) == 13
 
 
+def move(st: Store, gid: int, i: int) -> None:
+    """Move i of the 1994 game as the board's event i + 2."""
+    st.ingest(BOARD, "e1", i + 2, "MOVE", f"E{i + 2}", st.op_move(gid, i + 1, T1994.plies[i], P1994[i + 1], i + 2))
+
+
 def test_a_database_that_lost_its_last_commits_does_not_cut_the_transcript(tmp_path: Path) -> None:
     root = tmp_path / "lib"
     with Store(root) as st:
         gid = st.ingest(BOARD, "e1", 1, "GAME", "E1", st.op_start_game(BOARD, "g1", core.initial(), {})).game
         assert gid is not None
         for i in range(9):
-            st.ingest(BOARD, "e1", i + 2, "MOVE", f"E{i + 2}", st.op_move(gid, i + 1, T1994.plies[i], P1994[i + 1], i + 2))
+            move(st, gid, i)
     old = (root / "index.sqlite3").read_bytes()  # the database as it was after 9 plies
     with Store(root) as st:
         for i in range(9, 12):
-            st.ingest(BOARD, "e1", i + 2, "MOVE", f"E{i + 2}", st.op_move(gid, i + 1, T1994.plies[i], P1994[i + 1], i + 2))
+            move(st, gid, i)
         key = st.game(gid).key
     (root / "index.sqlite3").write_bytes(old)  # ...its WAL lost: the last three commits are gone
     for s in ("-wal", "-shm"):
