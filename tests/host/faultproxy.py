@@ -158,7 +158,6 @@ class FaultProxy:
                     self.upstream_addr = to
                     self._close_up()
                     self._close_down()
-                    self.counts["board swaps"] += 1
                     continue
                 if self._disconnect.is_set():
                     self._disconnect.clear()

@@ -93,6 +93,7 @@ class LinkSession:
             self.logger.say("error", f"board {info.board}: not recorded in the store ({e})")
         self.logger.connection("connected", self.link.url)
         self._was_connected = True
+        self._last_msg = ""  # connected: the next failure is news, even the same as the last one
 
     def _on_error(self, msg: str) -> None:
         if msg != self._last_msg:  # a port that stays away is retried often: say it once
