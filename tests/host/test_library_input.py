@@ -12,6 +12,8 @@ import pytest
 from bao import notation
 from bao_host.cli import main
 from bao_host.record.store import Store, StoreError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_cli_bad_input import GAME, one_line_error
 
 GAME_TEXT = GAME.read_text()
@@ -145,3 +147,24 @@ def test_sizes_are_limited(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         assert len(st.games()) == 1  # nothing half-stored
     err = one_line_error(capsys, ["name", "1", "--north", "n" * 1000, "--data", lib])
     assert "at most 100" in err
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(max_size=120))
+def test_any_name_is_refused_in_one_line_or_round_trips(tmp_path_factory: pytest.TempPathFactory,
+                                                        capsys: pytest.CaptureFixture[str], name: str) -> None:
+    lib = Path(library(tmp_path_factory.mktemp("lib")))
+    capsys.readouterr()
+    status = main(["name", "1", f"--south={name}", "--data", str(lib)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err
+    txt = next((lib / "games").glob("*.txt"))
+    if status:
+        assert err.count("\n") == 1 and "South: Ramadhan" in txt.read_text()
+        return
+    t = notation.parse_transcript(txt.read_text())
+    assert t.headers["south"] == (name.strip() or "?") and len(t.plies) == 52  # one header line, same moves
+    for argv in (["games"], ["games", "--json", f"--player={name}"], ["game", "1", "--no-boards"]):
+        assert main([*argv, "--data", str(lib)]) == 0
+        out, err = capsys.readouterr()
+        assert "\x1b" not in out and err == ""

@@ -91,6 +91,7 @@ def open_library(root: Path, lock: LibraryLock, until: Callable[[], bool] | None
     folder that cannot be written yet (read-only, full, busy, an I/O error) is said once and tried again
     every `retry` seconds; None when `until` came first."""
     said = ""
+    patience = time.monotonic() + 10.0
     while True:
         try:
             root.mkdir(parents=True, exist_ok=True)
@@ -98,8 +99,10 @@ def open_library(root: Path, lock: LibraryLock, until: Callable[[], bool] | None
             if lock.stale:
                 _say(f"a stale lock was left in {root} ({lock.stale}): taken over")
             return Store(root, report=lambda m: _say(m), lock=lock)
-        except LockHeld:
-            raise
+        except LockHeld as e:
+            if e.what == "bao log" or time.monotonic() > patience:
+                raise
+            # (another library command holds it while it opens the store: a moment)
         except (OSError, StoreError) as e:
             why = str(classify(e, root))
             if why != said:
