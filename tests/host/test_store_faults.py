@@ -16,6 +16,7 @@ import json
 import os
 import random
 import sqlite3
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -424,3 +425,22 @@ def test_errors_are_classified() -> None:
     assert isinstance(classify(OSError(errno.EROFS, "Read-only file system")), StoreReadOnly)
     e = classify(sqlite_error(sqlite3.SQLITE_IOERR, "disk I/O error"))
     assert type(e) is StoreError and "disk I/O error" in str(e)
+
+
+def test_library_commands_on_a_read_only_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = library(tmp_path)
+    if subprocess.run(["chattr", "+i", str(root), str(root / "games")], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (an immutable folder stands for a read-only one)")
+    game = Path(__file__).parents[2] / "games" / "zanzibar-1994.txt"
+    try:
+        before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+        for argv in (["import", str(game)], ["name", "1", "--south", "Ali"]):
+            assert main([*argv, "--data", str(root)]) == 1
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "cannot be written" in err and "Traceback" not in err, err
+        assert main(["games", "--data", str(root)]) == 0  # reading needs no writing
+        assert "12" in capsys.readouterr().out
+        assert {p: p.read_bytes() for p in before} == before
+    finally:
+        subprocess.run(["chattr", "-i", str(root), str(root / "games")], capture_output=True)
+    assert main(["import", str(game), "--data", str(root)]) == 0  # writable again: it works

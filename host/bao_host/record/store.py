@@ -130,6 +130,9 @@ def classify(e: BaseException, where: Path | str = "") -> StoreError:
                              "try again in a moment")
         if code in _READONLY:
             return StoreReadOnly(f"{at}the game library cannot be written (read-only): {e}")
+        if code == sqlite3.SQLITE_CANTOPEN:  # (its -wal and -shm files cannot be made: a read-only folder)
+            return StoreReadOnly(f"{at}the game library cannot be written or opened ({e}): is its folder "
+                                 "read-only?")
         if code == sqlite3.SQLITE_FULL:
             return StoreFull(f"{at}the disk is full: free some space (nothing stored was lost)")
         if code in _DAMAGED or (not code and "malformed" in str(e)):
@@ -414,8 +417,19 @@ class Store:
             raise StoreError(f"no game library in {self.root} (`bao import` or `bao log` makes one there)")
 
         def connect() -> sqlite3.Connection:
-            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                                 timeout=self.busy_timeout)
+            uri = f"{path.resolve().as_uri()}?mode=ro"
+            try:
+                return opened(uri)
+            except sqlite3.Error as e:
+                # A WAL database in a folder nobody can write: its -shm cannot be made, and with no -wal
+                # file no writer is at work (a writer has one open): read it as the immutable file it is.
+                cantopen = ((getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF) == sqlite3.SQLITE_CANTOPEN
+                if not cantopen or Path(str(path) + "-wal").exists():
+                    raise
+                return opened(uri + "&immutable=1")
+
+        def opened(uri: str) -> sqlite3.Connection:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout)
             try:
                 db.row_factory = sqlite3.Row
                 db.execute("SELECT COUNT(*) FROM games").fetchone()  # reads the schema: busy or damaged here
