@@ -251,14 +251,14 @@ def test_a_fault_at_every_io_call(kind: str, scratch: Path, faults: Plan) -> Non
 
 # ---- the cases found by the campaign ---------------------------------------------------------------------
 
-def library(tmp_path: Path) -> Path:
+def library(tmp_path: Path, plies: int = 12) -> Path:
+    """A library with one board game: its GAME event and `plies` moves of the 1994 game."""
     root = tmp_path / "lib"
     with Store(root) as st:
-        gid = st.ingest(BOARD, "e1", 1, "GAME", "E1 GAME", st.op_start_game(BOARD, "g1", core.initial(), {})).game
+        gid = st.ingest(BOARD, "e1", 1, "GAME", "E1", st.op_start_game(BOARD, "g1", core.initial(), {})).game
         assert gid is not None
-        for i in range(12):
-            st.ingest(BOARD, "e1", i + 2, "MOVE", f"E{i + 2} MOVE", st.op_move(gid, i + 1, T1994.plies[i],
-                                                                               P1994[i + 1], i + 2))
+        for i in range(plies):
+            move(st, gid, i)
     return root
 
 
@@ -378,14 +378,10 @@ def move(st: Store, gid: int, i: int) -> None:
 
 
 def test_a_database_that_lost_its_last_commits_does_not_cut_the_transcript(tmp_path: Path) -> None:
-    root = tmp_path / "lib"
-    with Store(root) as st:
-        gid = st.ingest(BOARD, "e1", 1, "GAME", "E1", st.op_start_game(BOARD, "g1", core.initial(), {})).game
-        assert gid is not None
-        for i in range(9):
-            move(st, gid, i)
+    root = library(tmp_path, 9)
     old = (root / "index.sqlite3").read_bytes()  # the database as it was after 9 plies
     with Store(root) as st:
+        gid = st.games()[0].id
         for i in range(9, 12):
             move(st, gid, i)
         key = st.game(gid).key

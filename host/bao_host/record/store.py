@@ -168,12 +168,12 @@ def _guarded(fn: Callable[_P, _R]) -> Callable[_P, _R]:
 def _reading(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """A read whose stored data does not parse (damaged pages that SQLite did not notice): StoreDamaged."""
 
+    guarded = _guarded(fn)
+
     @functools.wraps(fn)
     def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return fn(*args, **kwargs)
-        except (sqlite3.Error, OSError) as e:
-            raise classify(e) from e
+            return guarded(*args, **kwargs)
         except (ValueError, KeyError, IndexError, TypeError, core.BaoError) as e:
             raise StoreDamaged(f"the game library holds data that cannot be read ({type(e).__name__}: {e}): "
                                "the next `bao log` checks the database and rebuilds it if it is damaged") from e
