@@ -63,10 +63,13 @@ class Plan:
     kind: str = ""
     at: int = -1
     calls: int = 0
+    armed: bool = False  # counting (only during the logger's work, not the checks after it)
     fired: str = ""  # where the fault went off
     seen: list[str] = field(default_factory=list)
 
     def hit(self, where: str) -> None:
+        if not self.armed:
+            return
         self.calls += 1
         if self.calls == self.at and not self.fired:
             self.fired = where
@@ -127,6 +130,14 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> Iterator[Plan]:
         plan.hit("open")
         return real_open(*args, **kwargs)
 
+    for name in ("read_text", "read_bytes", "mkdir"):  # the store's reads of its files, and its folders
+        real = getattr(Path, name)
+
+        def path_call(self: Path, *args: Any, real: Any = real, name: str = name, **kwargs: Any) -> Any:
+            plan.hit(name)
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, name, path_call)
     monkeypatch.setattr(Store, "_connect", connect)
     monkeypatch.setattr(Store, "busy_timeout", 1.0)  # (a real lock left behind would fail the run, not hang it)
     monkeypatch.setattr(store_module, "os", FaultyOs(plan))
@@ -143,9 +154,20 @@ def events() -> list[tuple[int, str, Callable[[Store, int | None], Any]]]:
     return out
 
 
+GAME_TEXT = (Path(__file__).parents[2] / "games" / "zanzibar-1994.txt").read_text()
+
+
 def logger_work(root: Path, plan: Plan) -> dict[str, int]:
     """What a logger does, with the board resending every event not acknowledged and a restart after a
     crash. Returns how often each kind of error was met (each must be a StoreError of the right class)."""
+    plan.armed = True
+    try:
+        return _logger_work(root, plan)
+    finally:
+        plan.armed = False
+
+
+def _logger_work(root: Path, plan: Plan) -> dict[str, int]:
     seen: dict[str, int] = {}
     st: Store | None = None
     work = events()
@@ -165,7 +187,7 @@ def logger_work(root: Path, plan: Plan) -> dict[str, int]:
                 named = True
             if not imported:
                 try:
-                    st.import_text((Path(__file__).parents[2] / "games" / "zanzibar-1994.txt").read_text())
+                    st.import_text(GAME_TEXT)
                 except StoreError as e:
                     if "already in the library" not in str(e):
                         raise
