@@ -462,3 +462,21 @@ def test_library_commands_on_a_read_only_folder(tmp_path: Path, capsys: pytest.C
     finally:
         subprocess.run(["chattr", "-i", str(root), str(root / "games")], capture_output=True)
     assert main(["import", str(game), "--data", str(root)]) == 0  # writable again: it works
+
+
+def test_a_deleted_database_is_rebuilt_by_the_next_writer_not_by_a_reader(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = library(tmp_path)
+    for s in ("", "-wal", "-shm"):
+        (root / ("index.sqlite3" + s)).unlink(missing_ok=True)
+    assert main(["games", "--data", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has no database" in err and "rebuilds it" in err
+    assert not (root / "index.sqlite3").exists()  # the reader made nothing
+    assert main(["name", "1", "--south", "Ali", "--data", str(root)]) == 0
+    capsys.readouterr()
+    assert main(["games", "--json", "--data", str(root)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["south"], r["moves"], r["board"]) for r in rows] == [("Ali", 12, BOARD)]
+    with Store(root, readonly=True) as st:
+        assert st.last_seq(BOARD, "e1") == 13

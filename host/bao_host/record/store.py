@@ -413,6 +413,9 @@ class Store:
 
     def _open_reader(self) -> sqlite3.Connection:
         path = self.root / DB_NAME
+        if not path.exists() and (self.root / "games").is_dir():
+            raise StoreError(f"the game library in {self.root} has no database ({DB_NAME}): the next `bao log`, "
+                             "`bao import` or `bao name` rebuilds it from the transcripts and event logs")
         if not path.exists():
             raise StoreError(f"no game library in {self.root} (`bao import` or `bao log` makes one there)")
 
