@@ -22,11 +22,13 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Generator
 from pathlib import Path
 from typing import IO, Any
 
-from bao import core
-from bao_host.boards.sim import CPythonBoard, SimRunner, SocketLink
+from bao import core, position_json
+from bao_host.boards.sim import CPythonBoard, Job, SimRunner, SocketLink
+from bao_host.record.logger import same_position
 from baoboard.recogniser import DECISION
 from baoboard.storage import FakeStorage
 from faultproxy import FaultProxy, Rates
@@ -77,6 +79,22 @@ class LoggerProcess:
         return rc
 
 
+def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
+    """The hands perform a move and stop when the board goes dark under them (a person does: the board
+    comes back at its journal's last move, and the move is played again from there). Hands that went on
+    tapping would play the rest of the move's taps on the restarted board, which may make them another
+    move (seen in the long soak: the board then stood at a position of no game played)."""
+    def steps() -> Generator[Any, None, bool]:
+        cuts = runner.board.power_cuts
+        for step in runner.hands.steps(p, move):
+            if runner.board.power_cuts != cuts:
+                return False
+            yield step
+        return runner.board.power_cuts == cuts
+
+    return runner.submit(steps())
+
+
 def run_faults(tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     games = [game_1994()] + [random_game(rng, core.MALAWI if i % 2 == 0 else core.ZANZIBAR)
@@ -121,12 +139,18 @@ def run_faults(tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates 
         """After a power cut: the move the board waits for (its journal's last move + 1)."""
         wait_for(lambda: runner.idle, 30, None, "the hands")
         positions = [p for p, _ in g.moves] + [g.final]
-        with runner.lock:
-            d = board.position.d
+        with runner.lock:  # (a copy: the board's thread moves on)
+            now = position_json.loads(position_json.dumps(board.position, False))
+        d = now.d
+        # (compared as the logger does: a game's last position from the rules core leaves its winner to
+        # core.outcome(), the board restarted on it says who won)
         for j in (i + 1, i, i - 1, i - 2):
-            if 0 <= j < len(positions) and positions[j] is not None and positions[j].d == d:
+            if 0 <= j < len(positions) and positions[j] is not None and same_position(now, positions[j]):
                 return j
-        raise AssertionError(f"after a power cut the board is at none of moves {i - 2}..{i + 1}")
+        at = [j for j, q in enumerate(positions) if q is not None and q.d == d]
+        raise AssertionError(f"after a power cut the board is at none of moves {i - 2}..{i + 1} of game "
+                             f"{len(played) + 1} (it is at move {at or 'none of this game'}; board errors "
+                             f"{board.errors})")
 
     try:
         wait_for(lambda: runner.wire.synced and runner.wire.hellos > 0, 30, None, "the first handshake")
@@ -144,7 +168,7 @@ def run_faults(tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates 
                 attempts += 1  # bounded in count as in time: a power cut costs a move or two again
                 assert attempts <= 3 * len(g.moves) + 20 and time.monotonic() < deadline, "the game stalled"
                 p, m = g.moves[i]
-                job = runner.perform(p, m)
+                job = perform(runner, p, m)
                 r = rng.random()
                 if r > 1 - P_SWAP:  # between two moves: the other board on the path until it is refused
                     swaps += 1
