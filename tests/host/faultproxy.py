@@ -62,6 +62,8 @@ class FaultProxy:
         self.down: socket.socket | None = None
         self._stop = threading.Event()
         self._disconnect = threading.Event()
+        self._switch_lock = threading.Lock()
+        self._switch_to: tuple[str, int] | None = None
         self._thread = threading.Thread(target=self._run, name="fault-proxy", daemon=True)
         self.error: BaseException | None = None
 
@@ -79,6 +81,12 @@ class FaultProxy:
     def disconnect(self) -> None:
         """Pull the cable now (counted as a disconnect)."""
         self._disconnect.set()
+
+    def switch(self, upstream: tuple[str, int]) -> None:
+        """Another board on the same path: both sides are closed and the next connection goes to upstream
+        (as a pseudo-terminal path reused, or USB renumbering)."""
+        with self._switch_lock:
+            self._switch_to = upstream
 
     # ---- faults
     def mangle(self, data: bytes) -> bytes:
@@ -164,6 +172,13 @@ class FaultProxy:
                         self.down.setblocking(False)
                     except (BlockingIOError, OSError):
                         pass
+                with self._switch_lock:
+                    to, self._switch_to = self._switch_to, None
+                if to is not None:
+                    self.upstream_addr = to
+                    self._close_up()
+                    self._close_down()
+                    continue
                 if self._disconnect.is_set():
                     self._disconnect.clear()
                     if self.down is not None:

@@ -82,9 +82,43 @@ def play(runner: SimRunner, g: Played, step: Callable[[], object] | None = None,
         stop()
 
 
+def tally(root: Path, played: list[Played], board_id: str) -> dict[str, int]:
+    """What the store holds against what the hands played, counted (the soak's report): moves lost (played,
+    not stored), doubled (a MOVE stored twice, or more moves than played), reordered (a stored move at
+    another ply than it was played, or MOVE events stored out of their board order), games mixed up
+    (games or events of another board, a game stored under another game). Read only."""
+    st = Store(root, readonly=True)
+    try:
+        n = {"games": 0, "moves": 0, "lost": 0, "doubled": 0, "reordered": 0, "games mixed up": 0, "flagged": 0}
+        games = [g for g in st.games() if g.board_id == board_id]
+        n["games mixed up"] += len(st.games()) - len(games)
+        n["games mixed up"] += st.db.execute("SELECT COUNT(*) FROM events WHERE board_id<>?", (board_id,)).fetchone()[0]
+        n["games mixed up"] += abs(len(games) - len(played))
+        n["games"] = len(games)
+        for g, want in zip(games, played):
+            if g.ruleset != want.ruleset:
+                n["games mixed up"] += 1
+            have = g.plies
+            n["moves"] += len(have)
+            common = min(len(have), len(want.plies))
+            n["reordered"] += sum(1 for i in range(common) if have[i] != want.plies[i])
+            n["lost"] += max(0, len(want.plies) - len(have))
+            n["doubled"] += max(0, len(have) - len(want.plies))
+            seqs = [r[0] for r in st.db.execute("SELECT seq FROM events WHERE game=? AND type='MOVE' AND flag='' "
+                                                "ORDER BY id", (g.id,))]
+            n["doubled"] += len(seqs) - len(set(seqs))
+            n["reordered"] += sum(1 for a, b in zip(seqs, seqs[1:]) if b < a)
+            plies = [r[0] for r in st.db.execute("SELECT seq FROM moves WHERE game=? ORDER BY ply", (g.id,))]
+            n["reordered"] += sum(1 for a, b in zip(plies, plies[1:]) if a is not None and b is not None and b < a)
+        n["flagged"] = st.db.execute("SELECT COUNT(*) FROM events WHERE flag<>''").fetchone()[0]
+        return n
+    finally:
+        st.close()
+
+
 def check_store(root: Path, played: list[Played], board_id: str | None = None) -> dict[str, int]:
     """The store in root holds exactly the played games, in order: database, transcripts, event logs."""
-    st = Store(root, repair=False)  # read only: a running logger may have it open
+    st = Store(root, readonly=True)  # a running logger may have it open
     try:
         games = [g for g in st.games() if board_id is None or g.board_id == board_id]
         assert [g.ruleset for g in games] == [p.ruleset for p in played], "games stored vs played"

@@ -14,10 +14,12 @@ def add_data_arg(p: argparse.ArgumentParser) -> None:
                    help="data directory of the game store (default: the platform's user data folder)")
 
 
-def open_store(args: argparse.Namespace, repair: bool = True, create: bool = True) -> Store:
+def open_store(args: argparse.Namespace, repair: bool = True, create: bool = True,
+               readonly: bool = False) -> Store:
     """The game store of --data (or the user data folder). StoreError (one line) when --data is not a
     folder, cannot be made, or, for a command that only reads (`create=False`), holds no library yet:
-    reading never leaves an empty library behind."""
+    reading never leaves an empty library behind. `readonly`: the store is opened for reading only and
+    nothing in the folder is changed (no repair, nothing set aside), whatever is found there."""
     given = getattr(args, "data", None)
     root = Path(given) if given is not None else default_data_dir()
     if root.exists() and not root.is_dir():
@@ -25,6 +27,7 @@ def open_store(args: argparse.Namespace, repair: bool = True, create: bool = Tru
     if not create and not ((root / DB_NAME).exists() or (root / "games").is_dir()):
         raise StoreError(f"no game library in {root} (`bao import` or `bao log` makes one there)")
     try:
-        return Store(root, report=lambda m: print("bao: " + m, file=sys.stderr), repair=repair)
+        return Store(root, report=lambda m: print("bao: " + m, file=sys.stderr), repair=repair,
+                     readonly=readonly)
     except OSError as e:
         raise StoreError(f"cannot open the game library in {root}: {e.strerror or e}") from None

@@ -11,15 +11,17 @@ from typing import Any
 from bao import core, notation, position_json
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from bao_host.cli import inputs
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.store import Game, StoreError
 from bao_host.ui.diagram import render_text
+from bao_host.ui.safe import markup, plain
 
 
 def _err(msg: str) -> int:
-    print("bao: " + msg, file=sys.stderr)
+    print("bao: " + plain(msg), file=sys.stderr)
     return 1
 
 
@@ -29,11 +31,14 @@ def _result_text(g: Game) -> str:
 
 def cmd_games(args: argparse.Namespace) -> int:
     try:
-        st = open_store(args, create=False)
+        st = open_store(args, create=False, readonly=True)
     except StoreError as e:
         return _err(str(e))
     with st:
-        games = st.games(player=args.player, date=args.date, result=args.result, board=args.board)
+        try:
+            games = st.games(player=args.player, date=args.date, result=args.result, board=args.board)
+        except StoreError as e:
+            return _err(str(e))
         if args.json:
             print(json.dumps([{"id": g.id, "key": g.key, "south": g.south, "north": g.north, "date": g.date,
                                "place": g.place, "ruleset": g.ruleset, "result": g.result, "status": g.status,
@@ -42,12 +47,12 @@ def cmd_games(args: argparse.Namespace) -> int:
         if not games:
             print(f"no games in {st.root}")
             return 0
-        t = Table(title=f"Games in {st.root}")
+        t = Table(title=markup(f"Games in {st.root}"))
         for col in ("#", "date", "South", "North", "ruleset", "plies", "result", "source"):
             t.add_column(col)
-        for g in games:
-            t.add_row(str(g.id), g.date, g.south or "?", g.north or "?", g.ruleset, str(len(g.plies)),
-                      _result_text(g), g.board_id or g.source)
+        for g in games:  # every stored text is data: no markup, no control characters reach the terminal
+            t.add_row(*(Text(plain(x)) for x in (str(g.id), g.date, g.south or "?", g.north or "?", g.ruleset,
+                                                  str(len(g.plies)), _result_text(g), g.board_id or g.source)))
         Console().print(t)
     return 0
 
@@ -55,7 +60,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def show_game(args: argparse.Namespace) -> int:
     """Print a stored game: header, then each move with the board after it. args: game, data, boards."""
     try:
-        with open_store(args, create=False) as st:
+        with open_store(args, create=False, readonly=True) as st:
             g = st.game(args.game)
             positions = st.positions(g.id)
             flagged = [e for e in st.events(g.id) if e["flag"]]
@@ -63,7 +68,7 @@ def show_game(args: argparse.Namespace) -> int:
         return _err(str(e))
     out = Console()
     for k, v in g.headers().items():
-        out.print(f"{k}: {v}", highlight=False)
+        out.print(markup(f"{k}: {v}"), highlight=False)
     comments = g.comments()
     with_boards = getattr(args, "boards", True)
     if with_boards:
@@ -74,11 +79,12 @@ def show_game(args: argparse.Namespace) -> int:
         line = f"{num}. {side} {text}"
         if i % 2 == 1 and num in comments:
             line += "   ; " + comments[num]
-        out.print(line, highlight=False)
+        out.print(markup(line), highlight=False)
         if with_boards:
             out.print(render_text(positions[i + 1]), highlight=False)
     for ev in flagged:
-        out.print(f"[red]flagged event {ev['stream']}#{ev['seq']}: {ev['flag']}[/red]  {ev['raw']}")
+        what = markup(f"flagged event {ev['stream']}#{ev['seq']}: {ev['flag']}")
+        out.print(f"[red]{what}[/red]  " + markup(ev["raw"]), highlight=False)
     return 0
 
 
@@ -100,7 +106,7 @@ def export_text(g: Game, positions: list[core.Position], fmt: str) -> str:
 
 def cmd_export(args: argparse.Namespace) -> int:
     try:
-        with open_store(args, create=False) as st:
+        with open_store(args, create=False, readonly=True) as st:
             g = st.game(args.game)
             text = export_text(g, st.positions(g.id), args.format)
     except (StoreError, core.BaoError) as e:
@@ -133,7 +139,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             g = st.import_text(text, names=names)
     except (StoreError, core.BaoError, notation.ReplayError) as e:
         return _err(f"{args.file}: {e}")
-    print(f"imported {args.file} as game {g.id} ({len(g.plies)} plies, {g.result or 'unfinished'})")
+    print(plain(f"imported {args.file} as game {g.id} ({len(g.plies)} plies, {g.result or 'unfinished'})"))
     return 0
 
 
@@ -154,7 +160,7 @@ def cmd_name(args: argparse.Namespace) -> int:
             g = st.name_players(args.game, south=args.south, north=args.north, place=args.place)
     except StoreError as e:
         return _err(str(e))
-    print(f"game {g.id}: South {g.south or '?'}, North {g.north or '?'}")
+    print(plain(f"game {g.id}: South {g.south or '?'}, North {g.north or '?'}"))
     return 0
 
 

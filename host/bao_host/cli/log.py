@@ -4,7 +4,13 @@ The serial side is bao_host.record.session.LinkSession over bao_host.record.link
 acknowledgements after storage, duplicates dropped by sequence number, reconnects with backoff, the
 resume point of a restarted logger). `--port` takes any pyserial URL: a device path, the simulator's
 pseudo-terminal, socket://host:port. Without it the board is found by its USB vendor id (RP2040) or by a
-board id seen before, and found again when it comes back on another device path.
+board id seen before, and found again when it comes back on another device path (its stable
+/dev/serial/by-id/ name when there is one).
+
+A logger is bound to one board (`--board ID`, else the first it meets) and one library: the library's lock
+(record/lock.py) refuses a second `bao log` on the same data folder, naming the first. A data folder that
+cannot be written at start (read-only, full disk) is said once and waited for: nothing is acknowledged to the
+board meanwhile, so nothing is lost.
 """
 
 from __future__ import annotations
@@ -16,30 +22,53 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from serial.tools import list_ports
 
-from bao_host.cli.common import add_data_arg, open_store
+from bao_host.cli.common import add_data_arg
+from bao_host.record.lock import LibraryLock, LockHeld
 from bao_host.record.logger import Logger, Message
 from bao_host.record.session import LinkSession
-from bao_host.record.store import StoreError
+from bao_host.record.store import Store, StoreError, classify, default_data_dir
+from bao_host.record.textcheck import TextError, check_name
 from bao_host.ui.live import live_view
+from bao_host.ui.safe import plain
 
 RP2040_VID = 0x2E8A
 
 
-def find_board(known_ids: list[str] | None = None) -> str | None:
+BY_ID = Path("/dev/serial/by-id")
+
+
+def stable_path(device: str, by_id: Path | None = None) -> str:
+    """The /dev/serial/by-id/ name of a device (it names the USB device, so renumbering does not move it),
+    else the device itself."""
+    try:
+        real = os.path.realpath(device)
+        for link in sorted((BY_ID if by_id is None else by_id).iterdir()):
+            if os.path.realpath(link) == real:
+                return str(link)
+    except OSError:
+        pass
+    return device
+
+
+def find_board(known_ids: list[str] | None = None, bound: str | None = None) -> str | None:
     """The serial device of a plugged-in board: one whose USB serial number is a board id seen before
-    (MicroPython reports the RP2040's unique id there), else any RP2040 (USB vendor id 0x2E8A)."""
+    (MicroPython reports the RP2040's unique id there), else any RP2040 (USB vendor id 0x2E8A). A logger
+    bound to a board looks for that one only (another RP2040 is another board). By-id paths preferred."""
     known = {k.lower() for k in known_ids or [] if k}
     ports = list(list_ports.comports())
+    if bound:
+        known = {bound.lower()}
     for p in ports:
         if p.serial_number and p.serial_number.lower() in known:
-            return str(p.device)
+            return stable_path(str(p.device))
     for p in ports:
-        if p.vid == RP2040_VID:
-            return str(p.device)
+        if p.vid == RP2040_VID and not (bound and p.serial_number):
+            return stable_path(str(p.device))
     return None
 
 
@@ -49,18 +78,69 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 def _print_message(m: Message) -> None:
     prefix = {"info": "", "warn": "warning: ", "error": "error: "}.get(m.level, "")
-    print(f"bao log: {prefix}{m.text}", file=sys.stderr, flush=True)
+    print(plain(f"bao log: {prefix}{m.text}"), file=sys.stderr, flush=True)
+
+
+def _say(text: str) -> None:
+    print(plain(f"bao log: {text}"), file=sys.stderr, flush=True)
+
+
+def open_library(root: Path, lock: LibraryLock, until: Callable[[], bool] | None,
+                 retry: float = 1.0) -> Store | None:
+    """The store in root, with its lock held for the whole run. LockHeld when another logger has it. A
+    folder that cannot be written yet (read-only, full, busy, an I/O error) is said once and tried again
+    every `retry` seconds; None when `until` came first."""
+    said = ""
+    patience = time.monotonic() + 10.0
+    while True:
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            lock.acquire("bao log")
+            if lock.stale:
+                _say(f"a stale lock was left in {root} ({lock.stale}): taken over")
+            return Store(root, report=lambda m: _say(m), lock=lock)
+        except LockHeld as e:
+            if e.what == "bao log" or time.monotonic() > patience:
+                raise
+            # (another library command holds it while it opens the store: a moment)
+        except (OSError, StoreError) as e:
+            why = str(classify(e, root))
+            if why != said:
+                said = why
+                _say(f"{why}: waiting until it can be written (nothing is acknowledged to the board until "
+                     "then, so nothing is lost); Ctrl-C to stop")
+        if until is not None and until():
+            return None
+        time.sleep(retry)
 
 
 def cmd_log(args: argparse.Namespace) -> int:
     try:
-        store = open_store(args)
-    except StoreError as e:
-        print(f"bao log: {e}", file=sys.stderr)
+        names = {k: None if getattr(args, k) is None else check_name(f"--{k}", getattr(args, k))
+                 for k in ("south", "north", "place")}
+    except TextError as e:
+        _say(str(e))
+        return 2
+    root = Path(args.data) if args.data is not None else default_data_dir()
+    if root.exists() and not root.is_dir():
+        _say(f"{root} is a file, not a game library folder")
         return 1
-    logger = Logger(store, south=args.south, north=args.north, place=args.place,
-                    on_message=_print_message if args.quiet else None)
     until = _deadline(args.duration)
+    lock = LibraryLock(root)
+    try:
+        opened = open_library(root, lock, until)
+    except LockHeld as e:
+        _say(f"{e}: one logger per library (stop it first, or give this one another --data folder)")
+        return 1
+    except KeyboardInterrupt:
+        lock.release()
+        return 0
+    if opened is None:
+        lock.release()
+        return 0
+    store = opened
+    logger = Logger(store, south=names["south"], north=names["north"], place=names["place"],
+                    on_message=_print_message if args.quiet else None)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)  # stops as Ctrl-C does (what is stored is on disk anyway)
     session: LinkSession | None = None
@@ -71,7 +151,7 @@ def cmd_log(args: argparse.Namespace) -> int:
             known = [r["board_id"] for r in store.known_boards()]
 
             def locate() -> str | None:
-                return find_board(known)
+                return find_board(known, bound=session.board if session is not None else args.board)
 
             print("bao log: looking for a Bao board (Ctrl-C to stop)...", file=sys.stderr, flush=True)
             url = locate()
@@ -83,7 +163,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         elif _missing_device(url):
             print(f"bao log: {url} does not exist: waiting for it to appear (the board plugged in), "
                   "retrying with backoff; Ctrl-C to stop", file=sys.stderr, flush=True)
-        session = LinkSession(url, logger, locate=locate)
+        session = LinkSession(url, logger, locate=locate, board=args.board)
         if args.quiet:
             session.run(until=until)
         else:
@@ -97,6 +177,7 @@ def cmd_log(args: argparse.Namespace) -> int:
         if session is not None:
             session.close()
         store.close()
+        lock.release()
     if session is not None and session.fatal:
         print("bao log: " + session.fatal, file=sys.stderr)
         return 2
@@ -113,6 +194,8 @@ def _args(p: argparse.ArgumentParser) -> None:
     add_data_arg(p)
     p.add_argument("--port", metavar="URL", help="serial device, pseudo-terminal or socket://host:port "
                    "(default: find the board)")
+    p.add_argument("--board", metavar="ID", default=None,
+                   help="log this board only (default: the first board met; another board is refused)")
     p.add_argument("--south", metavar="NAME", help="South's player")
     p.add_argument("--north", metavar="NAME", help="North's player")
     p.add_argument("--place", metavar="PLACE")

@@ -66,6 +66,10 @@ class ProtocolVersionError(LinkError):
     """The board speaks a protocol version this host does not."""
 
 
+class BoardRefused(LinkError):
+    """The board on the port is not the one the caller is bound to (`accept` said why)."""
+
+
 @dataclass(frozen=True)
 class BoardInfo:
     proto: int
@@ -125,6 +129,7 @@ class Stats:
     timeouts: int = 0
     handshakes: int = 0
     disconnects: int = 0
+    refused: int = 0  # handshakes with a board the caller refused (another board id on the port)
 
     def count_bad(self, reason: str) -> None:
         self.bad[reason] = self.bad.get(reason, 0) + 1
@@ -152,6 +157,7 @@ class Link:
         opener: Callable[..., Any] = serial.serial_for_url,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        accept: Callable[[BoardInfo], str] | None = None,
     ) -> None:
         self.url = url
         self._opener = opener  # (url, baudrate=, timeout=) -> a pyserial port; a simulated line in tools/bench_link.py
@@ -166,6 +172,7 @@ class Link:
         self.on_hello = on_hello
         self.on_bad = on_bad
         self.on_notice = on_notice
+        self.accept = accept  # accept(info) -> "" or why this board is refused (before anything is acked)
         self.stats = Stats()
         self.info: BoardInfo | None = None
         self.last_error = ""
@@ -192,7 +199,8 @@ class Link:
         """Open the port and shake hands; raises LinkError (the port stays closed then)."""
         self._closed = False
         try:
-            self._ser = self._opener(self.url, baudrate=self.baudrate, timeout=0.05)
+            # exclusive: a second program (another logger, a terminal) cannot open the board's port as well
+            self._ser = self._opener(self.url, baudrate=self.baudrate, timeout=0.05, exclusive=True)
         except (*_LinkDown, ValueError) as e:
             self._ser = None
             self._drop()  # the next attempt waits for the backoff
@@ -267,6 +275,10 @@ class Link:
         if str(proto) not in PROTOS.split(","):
             self.stats.proto_errors += 1
             raise ProtocolVersionError(self._error(f"board speaks protocol {proto}, this host {PROTOS}"))
+        why = self.accept(info) if self.accept is not None else ""
+        if why:  # refused before any ack: none of its events is taken
+            self.stats.refused += 1
+            raise BoardRefused(self._error(why))
         self.info = info
         self._nak = proto >= 2 or "2" in f.get("speaks", "").split(",")
         self.stats.handshakes += 1

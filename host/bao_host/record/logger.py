@@ -14,6 +14,11 @@ END; ILLEGAL/ERROR/... are logged only. Every event is kept in the event log (st
 by (board id, epoch, sequence number). Every MOVE is checked again with the rules core from the stored
 position: a move that does not follow (illegal there, or another resulting position than the board
 says) is flagged: kept in the event log with the reason and shown, never stored as a move.
+
+After a gap (events acknowledged once that the store does not hold: `gap()`), the logger no longer assumes
+it knows the board's game: the gap is recorded as a GAP event, and the first MOVE that does not follow from
+the stored position re-anchors on the full position the MOVE carries: a game continued from there (its
+start is that position, its `board game` the board's with "+<seq>"), the later moves checked against it.
 """
 
 from __future__ import annotations
@@ -128,6 +133,7 @@ class Logger:
         self.board_id = ""
         self.epoch = ""
         self.firmware = ""
+        self.reanchor = False  # after a gap: the next MOVE that does not follow starts a continued game
         for p in store.problems:
             self.say("warn", p)
 
@@ -173,6 +179,16 @@ class Logger:
         g = self._current_game()
         if g is not None:
             self._show_game(g)
+
+    def gap(self, board_id: str, epoch: str, first: int, last: int) -> None:
+        """Events first..last of (board, epoch) were acknowledged once and cannot be had: record the gap as an
+        event of the current game and re-anchor on the board's next position."""
+        self.reanchor = True
+        game = self.store.last_board_game(board_id)
+        text = f"events {first}..{last} were acknowledged before and are not in the store: they cannot be had"
+        self.store.ingest(board_id, epoch + "/gap", first, "GAP", f"GAP {first}..{last}",
+                          self.store.op_flag(game, ""))
+        self.say("error", f"board {board_id}: {text}; the next move re-anchors on the position the board sends")
 
     def _current_game(self) -> int | None:
         return self.store.last_board_game(self.board_id)
@@ -253,6 +269,32 @@ class Logger:
         return self.store.op_start_game(self.board_id, board_game, start, headers, self.firmware)
 
     def _op_move(self, game: int | None, seq: int, payload: str) -> tuple[Op, str, bool]:
+        op, message, stored = self._check_move(game, seq, payload)
+        if self.reanchor and stored:
+            self.reanchor = False  # it follows: the gap held nothing of this game's moves
+        elif self.reanchor:
+            op, message = self._reanchored(game, seq, payload, message)
+            self.reanchor = False
+        return op, message, stored
+
+    def _reanchored(self, game: int | None, seq: int, payload: str, why: str) -> tuple[Op, str]:
+        """A game continued from the position this MOVE carries (the first move after a gap)."""
+        text, pos_text = split_move(payload)
+        try:
+            start = position_json.loads(pos_text)
+        except (ValueError, core.BaoError) as e:
+            msg = f"move {text} after a gap: no position to re-anchor on ({e}): kept in the event log"
+            self.reanchor = True
+            return self.store.op_flag(game, msg), msg
+        old = self.store.game(game).board_game if game is not None else "?"
+        headers = {"south": self.south or "", "north": self.north or "", "place": self.place or "",
+                   "date": time.strftime("%Y-%m-%d"), "continues": f"board game {old} after a gap"}
+        msg = (f"move {text} does not follow the stored game after a gap ({why or 'no game'}): "
+               "re-anchored on the board's position, the game continues as a new record")
+        return self.store.op_start_game(self.board_id, f"{old}+{self.epoch}.{seq}", start, headers,
+                                        self.firmware), msg
+
+    def _check_move(self, game: int | None, seq: int, payload: str) -> tuple[Op, str, bool]:
         text, pos_text = split_move(payload)
         if game is None:
             msg = f"move {text} before any game start: kept in the event log, not stored"

@@ -2,7 +2,8 @@
 reconnects with backoff, resume point) feeding bao_host.record.logger.Logger (checks and storage). The one place
 where the two meet; `bao log`, `make run` and the tests all use it.
 
-    s = LinkSession(url, logger, locate=None)   # any pyserial URL; locate() -> url finds the board again
+    s = LinkSession(url, logger, locate=None, board=None)   # any pyserial URL; locate() -> url finds the
+                                 # board again; board: the id to bind to (else the first board met)
     s.poll(timeout) -> int       read for up to timeout; each new event stored on disk, THEN acknowledged
     s.run(until=None, on_tick=None)             poll until until() is true, close() or a fatal error
     s.command(typ, payload) -> Reply | None     a host command; a failure is reported through the logger
@@ -10,6 +11,10 @@ where the two meet; `bao log`, `make run` and the tests all use it.
     s.fatal                      a one-line reason to give up (the board speaks another protocol), or ""
     s.on_stored = fn(event, result)             called after each event is stored (benchmarks, tests)
     s.close()
+
+A session is bound to one board: the id it is given, else the first it meets. Another board on its port (a
+pseudo-terminal path reused, USB renumbering on a Pi with two boards) is refused in the handshake, before
+anything is acknowledged, with a message naming both ids; the session goes on waiting for its own board.
 
 The resume point of a restarted logger is the highest sequence number the store holds for the board's
 current epoch; the board then sends again only what the store does not have.
@@ -28,8 +33,10 @@ from bao_host.record.logger import Logger, ProtocolError, Result
 
 class LinkSession:
     def __init__(self, url: str, logger: Logger, *, locate: Callable[[], str | None] | None = None,
-                 backoff: tuple[float, float] = (0.1, 5.0), reply_timeout: float = 2.0) -> None:
+                 backoff: tuple[float, float] = (0.1, 5.0), reply_timeout: float = 2.0,
+                 board: str | None = None) -> None:
         self.logger = logger
+        self.board = board or None  # the board id this session is bound to
         self.locate = locate
         self.fatal = ""
         self.on_stored: Callable[[Event, Result], None] | None = None
@@ -40,7 +47,7 @@ class LinkSession:
         self._closed = False
         self.link = Link(url, resume=self._resume, backoff=backoff, reply_timeout=reply_timeout,
                          on_error=self._on_error, on_hello=self._on_hello, on_bad=self._on_bad,
-                         on_notice=self._on_notice)
+                         on_notice=self._on_notice, accept=self._accept)
         logger.connection("connecting", url)
 
     @property
@@ -52,12 +59,29 @@ class LinkSession:
         return self.link.connected
 
     # ---- link callbacks (a failing disk is reported; it never stops the link)
+    def _accept(self, info: BoardInfo) -> str:
+        board = info.board or "unknown"
+        if self.board is None:
+            self.board = board
+            self.logger.say("info", f"bound to board {board}: another board on {self.link.url} will be refused")
+            return ""
+        if board == self.board:
+            return ""
+        return (f"refused board {board} on {self.link.url}: this logger is bound to board {self.board} "
+                f"(start another `bao log --board {board}` for it); nothing of it is acknowledged")
+
     def _resume(self, info: BoardInfo) -> int:
         try:
-            return self.logger.store.last_seq(info.board or "unknown", info.epoch)
+            base = self.logger.store.last_seq(info.board or "unknown", info.epoch)
         except Exception as e:
             self.logger.say("error", f"cannot read the store's resume point ({e}): the board's ack level is used")
             return info.acked
+        if base < info.acked <= info.last:  # acknowledged once, not in the store: they cannot be had
+            try:
+                self.logger.gap(info.board or "unknown", info.epoch, base + 1, info.acked)
+            except Exception as e:
+                self.logger.say("error", f"events {base + 1}..{info.acked} cannot be had; not recorded ({e})")
+        return base
 
     def _on_hello(self, info: BoardInfo) -> None:
         try:
@@ -69,6 +93,7 @@ class LinkSession:
             self.logger.say("error", f"board {info.board}: not recorded in the store ({e})")
         self.logger.connection("connected", self.link.url)
         self._was_connected = True
+        self._last_msg = ""  # connected: the next failure is news, even the same as the last one
 
     def _on_error(self, msg: str) -> None:
         if msg != self._last_msg:  # a port that stays away is retried often: say it once

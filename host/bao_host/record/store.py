@@ -14,11 +14,27 @@ database: the transcript is rewritten atomically (temporary file, fsync, rename)
 the JSON-lines file is appended after the commit; `Store.open` repairs both from the database, so a crash
 between the commit and the file writes loses nothing and duplicates nothing. Corrupt or half-written
 files are reported (``Store.problems``) and repaired or set aside; they never stop the store.
+
+Writers and readers: `Store(root)` writes; `Store(root, readonly=True)` (`bao games`, `bao game`, `bao
+export`) opens the database read-only and changes nothing, whatever it finds. Only the holder of the library's
+lock (record/lock.py: `bao log` for its whole run, any other writer while it opens the store) repairs the
+derived files, and only it sets a database aside, and only when SQLite's integrity check fails. Errors are
+classified (`StoreBusy`: another process holds SQLite's lock past the busy timeout; `StoreReadOnly`;
+`StoreFull`; `StoreDamaged`): none of the first three is damage, each is a one-line message and the
+operation can be retried when the cause is gone.
+
+Recovery keeps what it had: the event logs (games/<key>.jsonl, boards/<board>.jsonl) hold every event with
+its board id, epoch and sequence number, so a database rebuilt from the transcripts gets its events, its
+boards and the resume point back from them; a database that lost commits (its WAL cut short) is completed
+from the transcripts and event logs instead of overwriting them; a damaged or missing event log is written
+again from the database.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import functools
 import json
 import os
 import re
@@ -27,9 +43,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from bao import core, kuu, notation, position_json
+
+from bao_host.record.lock import LibraryLock, LockHeld, pid_alive
+from bao_host.record.textcheck import TextError, check_headers, check_name, loads_object
 
 SCHEMA_VERSION = 1
 DB_NAME = "index.sqlite3"
@@ -74,6 +93,92 @@ Op = Callable[[sqlite3.Connection], tuple[int | None, str]]
 
 class StoreError(Exception):
     """A store operation that cannot be done (unknown game, unreadable import, ...): one-line message."""
+
+
+class StoreBusy(StoreError):
+    """Another process holds the database's lock past the busy timeout: try again later."""
+
+
+class StoreReadOnly(StoreError):
+    """The data folder or the database cannot be written (read-only folder, permissions)."""
+
+
+class StoreFull(StoreError):
+    """The disk (or the user's quota) is full."""
+
+
+class StoreDamaged(StoreError):
+    """SQLite says the database is damaged (integrity check, malformed page)."""
+
+
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+_READONLY = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH}
+_DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+_FULL_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+_READONLY_ERRNO = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def classify(e: BaseException, where: Path | str = "") -> StoreError:
+    """The StoreError an OSError or sqlite3.Error means (busy, read-only, full, damaged, other), one line."""
+    if isinstance(e, StoreError):
+        return e
+    at = f"{where}: " if where else ""
+    if isinstance(e, sqlite3.Error):
+        code = (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
+        if code in _BUSY:
+            return StoreBusy(f"{at}the game library is busy (another process holds its database's lock): "
+                             "try again in a moment")
+        if code in _READONLY:
+            return StoreReadOnly(f"{at}the game library cannot be written (read-only): {e}")
+        if code == sqlite3.SQLITE_CANTOPEN:  # (its -wal and -shm files cannot be made: a read-only folder)
+            return StoreReadOnly(f"{at}the game library cannot be written or opened ({e}): is its folder "
+                                 "read-only?")
+        if code == sqlite3.SQLITE_FULL:
+            return StoreFull(f"{at}the disk is full: free some space (nothing stored was lost)")
+        if code in _DAMAGED or (not code and "malformed" in str(e)):
+            return StoreDamaged(f"{at}the game library's database is damaged ({e})")
+        return StoreError(f"{at}the game library's database failed: {e}")
+    if isinstance(e, OSError):
+        why = e.strerror or str(e)
+        if e.errno in _FULL_ERRNO:
+            return StoreFull(f"{at}the disk is full ({why}): free some space (nothing stored was lost)")
+        if e.errno in _READONLY_ERRNO:
+            return StoreReadOnly(f"{at}the game library cannot be written ({why})")
+        return StoreError(f"{at}{why}")
+    return StoreError(f"{at}{type(e).__name__}: {e}")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _guarded(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """SQLite's and the file system's errors leave a store method as the StoreError they mean."""
+
+    @functools.wraps(fn)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return fn(*args, **kwargs)
+        except (sqlite3.Error, OSError) as e:
+            raise classify(e) from e
+
+    return run
+
+
+def _reading(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A read whose stored data does not parse (damaged pages that SQLite did not notice): StoreDamaged."""
+
+    guarded = _guarded(fn)
+
+    @functools.wraps(fn)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return guarded(*args, **kwargs)
+        except (ValueError, KeyError, IndexError, TypeError, core.BaoError) as e:
+            raise StoreDamaged(f"the game library holds data that cannot be read ({type(e).__name__}: {e}): "
+                               "the next `bao log` checks the database and rebuilds it if it is damaged") from e
+
+    return run
 
 
 @dataclass
@@ -128,16 +233,33 @@ class Game:
         if self.firmware:
             h["firmware"] = self.firmware
         for k, v in self.extra.items():
-            if k not in h and k != "comments":
-                h[k] = v
+            if k not in h and k != COMMENTS and not (k == "comments" and self._legacy_comments()):
+                h[k] = str(v)
         return h
 
+    def _legacy_comments(self) -> dict[int, str]:
+        """Comments stored by an older version under "comments", where an imported header may be too."""
+        return _comments(self.extra.get("comments"))
+
     def comments(self) -> dict[int, str]:
-        raw = self.extra.get("comments")
-        return {int(k): v for k, v in json.loads(raw).items()} if raw else {}
+        return _comments(self.extra.get(COMMENTS)) or self._legacy_comments()
 
     def transcript(self) -> str:
         return notation.format_transcript(self.headers(), self.plies, self.comments())
+
+
+COMMENTS = "_comments"  # the key of the move comments in a game's `extra` (a header key never starts with _)
+
+
+def _comments(raw: object) -> dict[int, str]:
+    """Move comments as stored (a JSON object, move number -> text); {} when raw is anything else."""
+    if not isinstance(raw, str):
+        return {}
+    obj = loads_object(raw)
+    try:
+        return {int(k): str(v) for k, v in obj.items()}
+    except ValueError:
+        return {}
 
 
 @dataclass
@@ -147,6 +269,25 @@ class Ingest:
     duplicate: bool
     game: int | None = None
     flag: str = ""
+
+
+class _Damage(Exception):
+    """The integrity check failed (its first finding)."""
+
+
+def _event_record(r: sqlite3.Row) -> str:
+    """An event as a line of its event log: with its board id, epoch and sequence number, all a database
+    rebuilt from the files needs."""
+    rec: dict[str, Any] = {"t": round(r["received"], 3), "board": r["board_id"], "stream": r["stream"],
+                           "seq": r["seq"], "type": r["type"], "raw": r["raw"]}
+    if r["flag"]:
+        rec["flag"] = r["flag"]
+    return json.dumps(rec)
+
+
+def _like(text: str) -> str:
+    """text for a LIKE pattern (ESCAPE '\\'), matched as itself: % and _ are no wildcards."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def default_data_dir() -> Path:
@@ -171,8 +312,9 @@ def pos_key(p: core.Position) -> str:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write text to path so that a crash leaves the old file or the new one, never half of either."""
-    tmp = path.with_name(path.name + ".tmp")
+    """Write text to path so that a crash leaves the old file or the new one, never half of either. The
+    temporary file carries the writer's pid: a repair removes it only when that process is gone."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
         f.flush()
@@ -187,19 +329,63 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 class Store:
-    """The game store in `root`. Not thread-safe: one logger process writes it (others may read)."""
+    """The game store in `root`. Not thread-safe: one logger process writes it (others may read).
+
+    readonly=True: open an existing library and change nothing (StoreError when there is none). A writer
+    takes the library's lock (`lock`, held by the caller; else taken while opening, when it is free) and
+    only then checks the database's integrity and, when `repair`, the derived files."""
+
+    busy_timeout = 10.0  # seconds SQLite waits for another process's lock (each attempt)
+    busy_attempts = 3  # attempts at opening a busy library, each reported
 
     def __init__(self, root: Path | str | None = None, report: Callable[[str], None] | None = None,
-                 repair: bool = True) -> None:
+                 repair: bool = True, readonly: bool = False, lock: LibraryLock | None = None) -> None:
         self.root = Path(root) if root is not None else default_data_dir()
         self.problems: list[str] = []
+        self.readonly = readonly
         self._report = report
-        self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / "games").mkdir(exist_ok=True)
-        (self.root / "boards").mkdir(exist_ok=True)
-        self.db = self._open_db()
-        if repair:
-            self.repair()
+        self.lock = lock
+        self._own_lock = False
+        self._stale: set[int] = set()  # games whose transcript is behind the database (a failed write)
+        if readonly:
+            self.db = self._open_reader()
+            return
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            (self.root / "games").mkdir(exist_ok=True)
+            (self.root / "boards").mkdir(exist_ok=True)
+            if self.lock is None:
+                self._take_lock()
+            self.db = self._open_db()
+            if repair and self.holds_lock:
+                self.repair()
+        except (OSError, sqlite3.Error) as e:
+            self._drop_lock()
+            with contextlib.suppress(Exception):
+                self.db.close()
+            raise classify(e, self.root) from e
+        except BaseException:
+            self._drop_lock()
+            raise
+        if self._own_lock:  # a short-lived writer (`bao import`, `bao name`): the logger may start now
+            self._drop_lock()
+
+    @property
+    def holds_lock(self) -> bool:
+        return self.lock is not None and self.lock.held
+
+    def _take_lock(self) -> None:
+        lock = LibraryLock(self.root)
+        try:
+            lock.acquire("a library command")
+        except LockHeld:
+            return  # a logger runs: write through SQLite only, leave repairs to it
+        self.lock, self._own_lock = lock, True
+
+    def _drop_lock(self) -> None:
+        if self._own_lock and self.lock is not None:
+            self.lock.release()
+            self.lock, self._own_lock = None, False
 
     # -- opening and checking -------------------------------------------------------------------------
     def _problem(self, msg: str) -> None:
@@ -208,51 +394,154 @@ class Store:
             self._report(msg)
 
     def _connect(self, path: Path) -> sqlite3.Connection:
-        db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        db = sqlite3.connect(path, isolation_level=None, timeout=self.busy_timeout)
         db.row_factory = sqlite3.Row
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         return db
 
-    def _open_db(self) -> sqlite3.Connection:
+    def _patiently(self, what: Callable[[], sqlite3.Connection]) -> sqlite3.Connection:
+        """what(), tried again while the library is busy (each try waits busy_timeout); StoreBusy at last."""
+        for attempt in range(1, self.busy_attempts + 1):
+            try:
+                return what()
+            except sqlite3.Error as e:
+                err = classify(e, self.root)
+                if not isinstance(err, StoreBusy) or attempt == self.busy_attempts:
+                    raise err from e
+                self._problem(f"{self.root}: the game library is busy (another process holds its lock): "
+                              f"waiting (attempt {attempt + 1} of {self.busy_attempts})")
+        raise AssertionError("unreachable")
+
+    def _open_reader(self) -> sqlite3.Connection:
         path = self.root / DB_NAME
-        try:
-            db = self._connect(path)
-            ok = db.execute("PRAGMA quick_check").fetchone()[0]
-            if ok != "ok":
-                raise sqlite3.DatabaseError(str(ok))
-            db.executescript(_SCHEMA)
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            return db
-        except sqlite3.DatabaseError as e:
-            with contextlib.suppress(Exception):
+        if not path.exists() and (self.root / "games").is_dir():
+            raise StoreError(f"the game library in {self.root} has no database ({DB_NAME}): the next `bao log`, "
+                             "`bao import` or `bao name` rebuilds it from the transcripts and event logs")
+        if not path.exists():
+            raise StoreError(f"no game library in {self.root} (`bao import` or `bao log` makes one there)")
+
+        def connect() -> sqlite3.Connection:
+            uri = f"{path.resolve().as_uri()}?mode=ro"
+            try:
+                return opened(uri)
+            except sqlite3.Error as e:
+                # A WAL database in a folder nobody can write: its -shm cannot be made, and with no -wal
+                # file no writer is at work (a writer has one open): read it as the immutable file it is.
+                cantopen = ((getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF) == sqlite3.SQLITE_CANTOPEN
+                if not cantopen or Path(str(path) + "-wal").exists():
+                    raise
+                return opened(uri + "&immutable=1")
+
+        def opened(uri: str) -> sqlite3.Connection:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout)
+            try:
+                db.row_factory = sqlite3.Row
+                db.execute("SELECT COUNT(*) FROM games").fetchone()  # reads the schema: busy or damaged here
+            except BaseException:
                 db.close()
-            aside = path.with_name(f"{DB_NAME}.corrupt-{int(_now())}")
-            for suffix in ("", "-wal", "-shm"):
-                src = Path(str(path) + suffix)
-                if src.exists():
-                    os.replace(src, Path(str(aside) + suffix))
-            self._problem(f"{path}: corrupt database ({e}): set aside as {aside.name},"
-                          " rebuilding from the transcripts")
-            db = self._connect(path)
-            db.executescript(_SCHEMA)
-            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            self.db = db
-            self._rebuild_from_transcripts()
+                raise
             return db
 
-    def _rebuild_from_transcripts(self) -> None:
-        for path in sorted((self.root / "games").glob("*.txt")):
-            key = path.stem
+        try:
+            return self._patiently(connect)
+        except StoreDamaged as e:
+            raise StoreDamaged(f"{e}: nothing was changed; the next `bao log` (or `bao import`, `bao name`) "
+                               "sets it aside and rebuilds it from the transcripts and event logs") from None
+
+    def _open_db(self) -> sqlite3.Connection:
+        path = self.root / DB_NAME
+
+        def connect() -> sqlite3.Connection:
+            db = self._connect(path)
             try:
-                self.import_text(path.read_text(encoding="utf-8"), key=key, source="rebuilt")
-            except (StoreError, OSError, UnicodeError) as e:
-                self._problem(f"{path}: cannot be rebuilt: {e}")
+                if self.holds_lock:
+                    ok = db.execute("PRAGMA integrity_check").fetchone()[0]
+                    if ok != "ok":
+                        raise _Damage(str(ok))
+                db.executescript(_SCHEMA)
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            except BaseException:
+                db.close()
+                raise
+            return db
+
+        try:
+            return self._patiently(connect)
+        except (_Damage, StoreDamaged) as e:
+            if not self.holds_lock:
+                raise StoreDamaged(f"{self.root}: the game library's database is damaged ({e}); it is in use by "
+                                   "a logger, which sets it aside and rebuilds it when it starts again") from None
+            return self._set_aside(path, str(e))
+
+    def _set_aside(self, path: Path, why: str) -> sqlite3.Connection:
+        """The database failed its integrity check: keep it aside (nothing is deleted) and rebuild."""
+        aside = path.with_name(f"{DB_NAME}.corrupt-{int(_now())}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(path) + suffix)
+            if src.exists():
+                os.replace(src, Path(str(aside) + suffix))
+        self._problem(f"{path}: corrupt database ({why}): set aside as {aside.name},"
+                      " rebuilding from the transcripts and event logs")
+        db = self._connect(path)
+        db.executescript(_SCHEMA)
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self.db = db
+        self._rebuild_from_files()
+        return db
+
+    def _rebuild_from_files(self) -> None:
+        for path in sorted((self.root / "games").glob("*.txt")):
+            self._restore_game(path.stem)
+        for path in sorted((self.root / "boards").glob("*.jsonl")):
+            self._restore_events(path, None)
+
+    def _restore_game(self, key: str) -> None:
+        """A game the database does not have, from its transcript and its event log (board ids, events and
+        with them the resume point)."""
+        path = self.root / "games" / (key + ".txt")
+        try:
+            text = path.read_text(encoding="utf-8")
+            t = notation.parse_transcript(text)
+            h = {k.lower(): v for k, v in t.headers.items()}
+            board_id = h.get("board", "").strip()
+            source = "board" if board_id else "rebuilt"
+            g = self._import(text, key=key, source=source, board_id=board_id,
+                             board_game=h.get("board game", "").strip(), write=False)
+        except (StoreError, OSError, UnicodeError, core.BaoError) as e:
+            self._problem(f"{path}: cannot be rebuilt: {e}")
+            return
+        self._restore_events(self.events_path(key), g.id)
+
+    def _restore_events(self, path: Path, game: int | None) -> int:
+        """Insert the events of an event log that the database does not hold; how many were missing."""
+        if not path.exists():
+            return 0
+        rows = []
+        for line in path.read_bytes().split(b"\n"):
+            o = loads_object(line.decode("utf-8", "replace"))
+            if not {"board", "stream", "seq", "type", "raw"} <= o.keys():
+                continue
+            try:
+                rows.append((str(o["board"]), str(o["stream"]), int(o["seq"]), game, str(o["type"]),
+                             str(o["raw"]), float(o.get("t", 0.0)), str(o.get("flag", ""))))
+            except (TypeError, ValueError):
+                continue
+        n = 0
+        with self._tx() as db:
+            for r in rows:
+                cur = db.execute("INSERT OR IGNORE INTO events (board_id, stream, seq, game, type, raw, received,"
+                                 " flag, logged) VALUES (?,?,?,?,?,?,?,?,1)", r)
+                n += cur.rowcount
+                db.execute("INSERT OR IGNORE INTO boards (board_id, first_seen, last_seen) VALUES (?,?,?)",
+                           (r[0], r[6], r[6]))
+        return n
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.db.close()
+        self._drop_lock()
 
     def __enter__(self) -> Store:
         return self
@@ -265,20 +554,32 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield self.db
+            self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            # (a COMMIT that failed, disk full or busy, leaves the transaction open: end it, or every later
+            # BEGIN fails and the lock stays held)
+            with contextlib.suppress(sqlite3.Error):
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
 
+    @_guarded
     def repair(self) -> None:
-        """Bring the derived files in line with the database; report what was wrong."""
-        for path in list((self.root / "games").glob("*.tmp")) + list((self.root / "boards").glob("*.tmp")):
-            self._problem(f"{path}: half-written file left by a crash: removed")
-            with contextlib.suppress(OSError):
-                path.unlink()
-        known: set[str] = set()
-        for row in self.db.execute("SELECT id, key FROM games").fetchall():
-            known.add(row["key"])
+        """Bring the database and the derived files in line; report what was wrong. Only the holder of the
+        library's lock repairs: a reader or a second writer never changes files another process may write."""
+        if not self.holds_lock:
+            raise StoreError("only the holder of the library's lock repairs it")
+        self._remove_stale_temporaries()
+        known = {r["key"]: int(r["id"]) for r in self.db.execute("SELECT id, key FROM games").fetchall()}
+        # 1. what the files hold and the database lost (a WAL cut short, a database rebuilt)
+        for path in sorted((self.root / "games").glob("*.txt")):
+            if path.stem not in known:
+                self._problem(f"{path}: transcript not in the database: restored from it and its event log")
+                self._restore_game(path.stem)
+            else:
+                self._complete_game(known[path.stem], path)
+        # 2. the derived files from the database
+        for row in self.db.execute("SELECT id FROM games ORDER BY id").fetchall():
             game = self.game(row["id"])
             path = self.transcript_path(game)
             want = game.transcript()
@@ -292,38 +593,93 @@ class Store:
                                   "rewritten")
                 atomic_write(path, want)
             self._check_jsonl(self.events_path(game.key), game.id)
-        for path in (self.root / "games").glob("*.txt"):
-            if path.stem not in known:
-                self._problem(f"{path}: transcript not in the database: import it with `bao import`")
         for path in (self.root / "boards").glob("*.jsonl"):
             self._check_jsonl(path, None)
         self._flush_event_logs()
 
-    def _check_jsonl(self, path: Path, game: int | None) -> None:
-        """Report unreadable lines of a JSON-lines file; rewrite it without them (the DB keeps them)."""
-        if not path.exists():
+    def _remove_stale_temporaries(self) -> None:
+        for path in list((self.root / "games").glob("*.tmp")) + list((self.root / "boards").glob("*.tmp")):
+            pid = path.name.split(".")[-2] if path.name.count(".") >= 2 else ""
+            if pid.isdigit() and int(pid) != os.getpid() and pid_alive(int(pid)):
+                continue  # another writer's file in flight (`bao name` while the logger starts)
+            self._problem(f"{path}: half-written file left by a crash: removed")
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def _complete_game(self, gid: int, path: Path) -> None:
+        """When the game's event log holds events the database lost, the database lost commits: take them
+        back from the event log, and the moves from the transcript (written before the event log), instead
+        of cutting the transcript to what the database kept."""
+        missing = self._restore_events(self.events_path(path.stem), gid)
+        if not missing:
             return
+        g = self.game(gid)
         try:
-            data = path.read_bytes()
-        except OSError as e:
-            self._problem(f"{path}: unreadable: {e}")
+            t = notation.parse_transcript(path.read_text(encoding="utf-8"))
+            positions = notation.replay(t)
+        except (OSError, UnicodeError, core.BaoError, notation.ReplayError) as e:
+            self._problem(f"{path}: the database lost {missing} events of this game, and its transcript "
+                          f"cannot give the moves back ({e}): kept as {path.name}.lost")
+            with contextlib.suppress(OSError):
+                os.replace(path, path.with_name(path.name + ".lost"))
             return
+        if len(t.plies) > len(g.plies) and t.plies[:len(g.plies)] == g.plies \
+                and positions[0].d == g.start_position().d:
+            with self._tx() as db:
+                for i in range(len(g.plies), len(t.plies)):
+                    self._insert_move(db, gid, i + 1, t.plies[i], positions[i + 1], None)
+                result = t.headers.get("result", "").strip()
+                if result not in ("", "*", "?"):
+                    db.execute("UPDATE games SET result=?, status='over' WHERE id=?", (result, gid))
+            self._problem(f"{path}: the database had lost {missing} events and {len(t.plies) - len(g.plies)} "
+                          "moves of this game: restored from its event log and transcript")
+        else:
+            self._problem(f"{path}: the database had lost {missing} events of this game: restored from its "
+                          "event log")
+
+    def _check_jsonl(self, path: Path, game: int | None) -> None:
+        """An event log holds every event the database logged for it: unreadable lines are dropped (the
+        database keeps the event), missing ones (a deleted or damaged file) written again."""
+        data = b""
+        if path.exists():
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                self._problem(f"{path}: unreadable: {e}")
+                return
         good: list[bytes] = []
+        present: set[tuple[str, str, int]] = set()
         bad = 0
         lines = data.split(b"\n")
         for i, line in enumerate(lines):
             if not line.strip():
                 continue
             try:
-                json.loads(line)
-                good.append(line)
+                o = json.loads(line)
+                if not isinstance(o, dict):
+                    raise ValueError("not an object")
             except ValueError:
                 bad += 1
                 last = i == len(lines) - 1
                 what = "half-written line" if last else "not JSON"
                 self._problem(f"{path} line {i + 1}: {what}: dropped (the database keeps the event)")
-        if bad:
-            atomic_write(path, "".join(g.decode("utf-8", "replace") + "\n" for g in good))
+                continue
+            good.append(line)
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                present.add((str(o["board"]), str(o.get("stream", "")), int(o["seq"])))
+        if game is not None:
+            rows = self.db.execute("SELECT e.* FROM events e WHERE e.game=? AND e.logged=1 ORDER BY e.id",
+                                   (game,)).fetchall()
+        else:
+            rows = [r for r in self.db.execute("SELECT * FROM events WHERE game IS NULL AND logged=1 ORDER BY id")
+                    if self.root / "boards" / (_safe(r["board_id"]) + ".jsonl") == path]
+        missing = [r for r in rows if (r["board_id"], r["stream"], r["seq"]) not in present]
+        if missing:
+            self._problem(f"{path}: {len(missing)} events missing (a deleted or damaged event log): written "
+                          "again from the database")
+        if bad or missing:
+            text = "".join(g.decode("utf-8", "replace") + "\n" for g in good)
+            atomic_write(path, text + "".join(_event_record(r) + "\n" for r in missing))
 
     # -- paths ----------------------------------------------------------------------------------------
     def transcript_path(self, game: Game) -> Path:
@@ -333,6 +689,7 @@ class Store:
         return self.root / "games" / (key + ".jsonl")
 
     # -- boards ---------------------------------------------------------------------------------------
+    @_guarded
     def board_seen(self, board_id: str, firmware: str = "", port: str = "") -> None:
         now = _now()
         with self._tx() as db:
@@ -341,6 +698,7 @@ class Store:
                 "ON CONFLICT(board_id) DO UPDATE SET firmware=excluded.firmware,"
                 " last_seen=excluded.last_seen, port=excluded.port", (board_id, firmware, now, now, port))
 
+    @_guarded
     def known_boards(self) -> list[sqlite3.Row]:
         return self.db.execute("SELECT * FROM boards ORDER BY last_seen DESC").fetchall()
 
@@ -350,11 +708,12 @@ class Store:
             "SELECT text FROM moves WHERE game=? ORDER BY ply", (row["id"],))]
         return Game(id=row["id"], key=row["key"], board_id=row["board_id"], board_game=row["board_game"],
                     source=row["source"], south=row["south"], north=row["north"], place=row["place"],
-                    date=row["date"], ruleset=row["ruleset"], options=json.loads(row["options"]),
+                    date=row["date"], ruleset=row["ruleset"], options=loads_object(row["options"]),
                     first=row["first"], start=row["start"], result=row["result"], status=row["status"],
-                    firmware=row["firmware"], extra=json.loads(row["extra"]), created=row["created"],
+                    firmware=row["firmware"], extra=loads_object(row["extra"]), created=row["created"],
                     updated=row["updated"], plies=plies)
 
+    @_reading
     def game(self, ref: int | str) -> Game:
         """A game by its number (as listed by `bao games`) or its key; StoreError if there is none."""
         row = None
@@ -366,30 +725,33 @@ class Store:
             raise StoreError(f"no game {ref} in {self.root} (see `bao games`)")
         return self._row_to_game(row)
 
+    @_reading
     def find_board_game(self, board_id: str, board_game: str) -> Game | None:
         row = self.db.execute("SELECT * FROM games WHERE board_id=? AND board_game=?",
                               (board_id, board_game)).fetchone()
         return None if row is None else self._row_to_game(row)
 
+    @_guarded
     def last_board_game(self, board_id: str) -> int | None:
         """The id of the newest game logged from board_id, None when it has none."""
         row = self.db.execute("SELECT id FROM games WHERE board_id=? ORDER BY id DESC LIMIT 1",
                               (board_id,)).fetchone()
         return None if row is None else int(row[0])
 
+    @_reading
     def games(self, player: str | None = None, date: str | None = None, result: str | None = None,
               board: str | None = None, status: str | None = None) -> list[Game]:
         q = "SELECT * FROM games WHERE 1=1"
         args: list[Any] = []
         if player:
-            q += " AND (south LIKE ? OR north LIKE ?)"
-            args += ["%" + player + "%"] * 2
+            q += " AND (south LIKE ? ESCAPE '\\' OR north LIKE ? ESCAPE '\\')"
+            args += ["%" + _like(player) + "%"] * 2
         if date:
-            q += " AND date LIKE ?"
-            args.append(date + "%")
+            q += " AND date LIKE ? ESCAPE '\\'"
+            args.append(_like(date) + "%")
         if result:
-            q += " AND result LIKE ?"
-            args.append("%" + result + "%")
+            q += " AND result LIKE ? ESCAPE '\\'"
+            args.append("%" + _like(result) + "%")
         if board:
             q += " AND board_id=?"
             args.append(board)
@@ -399,6 +761,7 @@ class Store:
         q += " ORDER BY id"
         return [self._row_to_game(r) for r in self.db.execute(q, args).fetchall()]
 
+    @_reading
     def positions(self, game_id: int) -> list[core.Position]:
         """The start position and the position after each stored move."""
         g = self.game(game_id)
@@ -406,8 +769,11 @@ class Store:
         for r in self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
                                  "WHERE m.game=? ORDER BY m.ply", (game_id,)):
             out.append(position_json.loads(r["json"]))
+        if len(out) != len(g.plies) + 1:
+            raise IndexError(f"game {game_id}: {len(g.plies)} moves but {len(out) - 1} positions")
         return out
 
+    @_reading
     def current_position(self, game_id: int) -> core.Position:
         row = self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
                               "WHERE m.game=? ORDER BY m.ply DESC LIMIT 1", (game_id,)).fetchone()
@@ -415,6 +781,7 @@ class Store:
             return self.game(game_id).start_position()
         return position_json.loads(row["json"])
 
+    @_guarded
     def games_with_position(self, p: core.Position) -> list[tuple[int, int]]:
         """(game, ply) pairs where the position p arose."""
         return [(r["game"], r["ply"]) for r in self.db.execute(
@@ -427,6 +794,10 @@ class Store:
         known = {"south", "north", "place", "date", "ruleset", "takasia", "options", "first", "result",
                  "winner", "board", "board game", "firmware"}
         extra = {k: v for k, v in headers.items() if k.lower() not in known}
+        try:
+            check_headers(headers)
+        except TextError as e:
+            raise StoreError(f"not stored: {e}") from None
         south = h.get("south", "").strip()
         north = h.get("north", "").strip()
         south = "" if south == "?" else south
@@ -463,9 +834,26 @@ class Store:
         g = self.game(game_id)
         atomic_write(self.transcript_path(g), g.transcript())
 
+    def _write_transcript(self, g: Game) -> None:
+        """The transcript of g, written when the file is not what the database says."""
+        path, want = self.transcript_path(g), g.transcript()
+        try:
+            if path.read_text(encoding="utf-8") == want:
+                return
+        except (OSError, UnicodeError):
+            pass
+        atomic_write(path, want)
+
+    @_guarded
     def name_players(self, ref: int | str, south: str | None = None, north: str | None = None,
                      place: str | None = None) -> Game:
         g = self.game(ref)
+        try:
+            south, north, place = (None if v is None else check_name(w, v)
+                                   for w, v in (("South's name", south), ("North's name", north),
+                                                ("the place", place)))
+        except TextError as e:
+            raise StoreError(str(e)) from None
         with self._tx() as db:
             for col, val in (("south", south), ("north", north), ("place", place)):
                 if val is not None:
@@ -475,6 +863,7 @@ class Store:
         self._after_change(g.id)
         return self.game(g.id)
 
+    @_guarded
     def mark_abandoned(self, game_id: int) -> bool:
         """A game left unfinished for a new one (the terminal UI's `n`): status 'abandoned' instead of
         'playing'. False (nothing changed) when the game is over or abandoned already."""
@@ -483,17 +872,27 @@ class Store:
                                  (_now(), game_id)).rowcount
         return changed > 0
 
+    @_guarded
     def import_text(self, text: str, key: str | None = None, source: str = "import",
                     names: dict[str, str] | None = None) -> Game:
         """Store a transcript after checking it by replay; StoreError names the first bad move."""
+        return self._import(text, key, source, names)
+
+    def _import(self, text: str, key: str | None = None, source: str = "import",
+                names: dict[str, str] | None = None, board_id: str = "", board_game: str = "",
+                write: bool = True) -> Game:
         try:
             t = notation.parse_transcript(text)
+            check_headers(t.headers)
             positions = notation.replay(t)
-        except (notation.ReplayError, core.BaoError) as e:
+        except (notation.ReplayError, core.BaoError, TextError) as e:
             raise StoreError(f"not imported: {e}") from None
         headers = {k: v for k, v in t.headers.items()}
         for k, v in (names or {}).items():
-            headers[k.lower()] = v
+            try:
+                headers[k.lower()] = check_name(f"{k}'s name", v)
+            except TextError as e:
+                raise StoreError(f"not imported: {e}") from None
         if "result" not in headers and "winner" not in headers:
             w = core.outcome(positions[-1])
             if w is not None:
@@ -504,22 +903,26 @@ class Store:
             digest = hashlib.sha256(notation.format_transcript(t.headers, t.plies).encode()).hexdigest()[:10]
             key = "import-" + digest
             if self.db.execute("SELECT 1 FROM games WHERE key=?", (key,)).fetchone():
-                raise StoreError(f"already in the library as {self.game(key).id}")
+                have = self.game(key)
+                self._write_transcript(have)  # (an import whose transcript write failed is tried again)
+                raise StoreError(f"already in the library as {have.id}")
         with self._tx() as db:
-            gid = self._insert_game(db, key, source, positions[0], headers)
+            gid = self._insert_game(db, key, source, positions[0], headers, board_id, board_game)
             for i, text_ in enumerate(t.plies):
                 self._insert_move(db, gid, i + 1, text_, positions[i + 1], None)
             if t.comments:
                 extra = self.game_extra(db, gid)
-                extra["comments"] = json.dumps({str(k): v for k, v in t.comments.items()})
+                extra[COMMENTS] = json.dumps({str(k): v for k, v in t.comments.items()})
                 db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
-        self._after_change(gid)
+        if write:
+            self._after_change(gid)
         return self.game(gid)
 
     def game_extra(self, db: sqlite3.Connection, gid: int) -> dict[str, str]:
-        return dict(json.loads(db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()[0]))
+        return dict(loads_object(db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()[0]))
 
     # -- events from a board ----------------------------------------------------------------------------
+    @_guarded
     def last_seq(self, board_id: str, stream: str) -> int:
         """The highest sequence number stored for a board's event stream (epoch), 0 if none: where a
         restarted logger resumes (docs/protocol.md)."""
@@ -527,28 +930,38 @@ class Store:
                               (board_id, stream)).fetchone()
         return int(row[0] or 0)
 
+    @_guarded
     def seen(self, board_id: str, stream: str, seq: int) -> bool:
         return self.db.execute("SELECT 1 FROM events WHERE board_id=? AND stream=? AND seq=?",
                                (board_id, stream, seq)).fetchone() is not None
 
+    @_guarded
     def ingest(self, board_id: str, stream: str, seq: int, etype: str, raw: str,
                apply: Op | None = None) -> Ingest:
         """Record one sequenced event and apply its effect, atomically and at most once.
 
         `apply(db)` runs inside the transaction and returns (game id or None, flag); a non-empty flag
-        marks the event as not applied (a move that does not follow, ...). Use the `op_*` helpers."""
+        marks the event as not applied (a move that does not follow, ...). Use the `op_*` helpers.
+        A transcript that could not be written after a commit (disk full, ...) is written at the next call,
+        duplicate or not: the board resends the event it did not see acknowledged."""
         with self._tx() as db:
             if db.execute("SELECT 1 FROM events WHERE board_id=? AND stream=? AND seq=?",
                           (board_id, stream, seq)).fetchone():
-                return Ingest(duplicate=True)
-            game, flag = apply(db) if apply is not None else (None, "")
-            db.execute("INSERT INTO events (board_id, stream, seq, game, type, raw, received, flag)"
-                       " VALUES (?,?,?,?,?,?,?,?)", (board_id, stream, seq, game, etype, raw, _now(), flag))
-        if game is not None:
-            self._after_change(game)
+                duplicate = True
+            else:
+                duplicate = False
+                game, flag = apply(db) if apply is not None else (None, "")
+                db.execute("INSERT INTO events (board_id, stream, seq, game, type, raw, received, flag)"
+                           " VALUES (?,?,?,?,?,?,?,?)", (board_id, stream, seq, game, etype, raw, _now(), flag))
+        if not duplicate and game is not None:
+            self._stale.add(game)
+        for gid in sorted(self._stale):
+            self._after_change(gid)
+            self._stale.discard(gid)
         self._flush_event_logs()
-        return Ingest(duplicate=False, game=game, flag=flag)
+        return Ingest(duplicate=True) if duplicate else Ingest(duplicate=False, game=game, flag=flag)
 
+    @_guarded
     def log_unsequenced(self, board_id: str, raw: str, note: str = "") -> None:
         """Append a received frame that carries no sequence number (a notice, a bad line) to the board log."""
         rec = {"t": round(_now(), 3), "board": board_id, "raw": raw}
@@ -589,21 +1002,13 @@ class Store:
                         o = json.loads(line)
                         if "seq" in o:
                             present.add((o["board"], o.get("stream", ""), int(o["seq"])))
-            recs = []
-            for r in rs:
-                if (r["board_id"], r["stream"], r["seq"]) in present:
-                    continue
-                rec: dict[str, Any] = {"t": round(r["received"], 3), "board": r["board_id"],
-                                       "stream": r["stream"], "seq": r["seq"], "type": r["type"],
-                                       "raw": r["raw"]}
-                if r["flag"]:
-                    rec["flag"] = r["flag"]
-                recs.append(json.dumps(rec))
+            recs = [_event_record(r) for r in rs if (r["board_id"], r["stream"], r["seq"]) not in present]
             if recs:
                 self._append(path, recs)
             with self._tx() as db:
                 db.executemany("UPDATE events SET logged=1 WHERE id=?", [(r["id"],) for r in rs])
 
+    @_reading
     def events(self, game_id: int) -> list[sqlite3.Row]:
         return self.db.execute("SELECT * FROM events WHERE game=? ORDER BY id", (game_id,)).fetchall()
 
