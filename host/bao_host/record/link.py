@@ -154,13 +154,15 @@ class Link:
         on_hello: Callable[[BoardInfo], None] | None = None,
         on_bad: Callable[[str, bytes], None] | None = None,
         on_notice: Callable[[str, str, bytes], None] | None = None,
-        opener: Callable[..., Any] = serial.serial_for_url,
+        opener: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         accept: Callable[[BoardInfo], str] | None = None,
     ) -> None:
         self.url = url
-        self._opener = opener  # (url, baudrate=, timeout=) -> a pyserial port; a simulated line in tools/bench_link.py
+        # (url, baudrate=, timeout=, exclusive=) -> a port; None: pyserial's serial_for_url, looked up at each
+        # open (tests replace it); a simulated line in tools/bench_link.py
+        self._opener = opener
         self._clock = clock  # seconds, and the matching sleep: simulated together in the benchmark
         self._sleep = sleep
         self.baudrate = baudrate
@@ -200,7 +202,8 @@ class Link:
         self._closed = False
         try:
             # exclusive: a second program (another logger, a terminal) cannot open the board's port as well
-            self._ser = self._opener(self.url, baudrate=self.baudrate, timeout=0.05, exclusive=True)
+            opener = self._opener or serial.serial_for_url
+            self._ser = opener(self.url, baudrate=self.baudrate, timeout=0.05, exclusive=True)
         except (*_LinkDown, ValueError) as e:
             self._ser = None
             self._drop()  # the next attempt waits for the backoff
