@@ -12,12 +12,12 @@
 #   commit(move, child, now)     a MOVE (and END) event          post_end()             the END event
 #   undo(now) -> bool            take the last move back         request_selftest(ms)   after this step
 #   resume(now)                  take the game up again after the scan loop stood still (the self-test)
-#   cpu_job(job, ...)            the computer (baoboard.opponent): its move, a hint, the gesture's choice
 # and the guide's settings (guide.mode, guide.brightness) and the recogniser's hint (rec.hint); a host
 # command's changes are shown at the end of its step. (Few names, reused on purpose: each new name is a
 # qstr in a Pico's RAM for good, and the qstr pool grows by 640 entries in one piece past 620.)
 # RAM (docs/benchmarks.md, Board): the legal moves are kept as codes, the moves and pending events on
-# flash (the journal), and code for rare jobs (commands, reasons of illegal attempts) only while it runs.
+# flash (the journal), and code for rare jobs (commands, the computer, reasons of illegal attempts) only while
+# it runs.
 try:
     from typing import Any
 except ImportError:
@@ -25,7 +25,6 @@ except ImportError:
 
 import gc
 import json
-import sys
 
 from bao import core, position_json
 from bao.core import format_move
@@ -44,15 +43,13 @@ _BUTTON_NEW = const(2)  # start a new game (same ruleset)
 _SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
 _HINT_HOLD_MS = const(1000)  # one side's two back-row ends held this long, then let go: a hint (docs/leds.md)
 _CPU_HOLD_MS = const(3000)  # ... held this long: play the computer, one level up (off after the last)
-_SIDES = "SN"
-_COLLECT = sys.implementation.name == "micropython"  # collect at each move: a quiet moment, less fragmentation
 
 
 class App:
     def __init__(self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION,
                  stable: int = 3) -> None:
-        if _COLLECT:  # the long-lived buffers below go low in a heap freed of what a previous run left
-            gc.collect()
+        if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
+            gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)
         self.hw = hw
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
@@ -95,8 +92,9 @@ class App:
         self.rare("restore")  # the game the journal holds, or a new one
 
     def rare(self, job: str, *args: object) -> "Any":
-        """Run baoboard.commands.<job>(self, *args): code for rare jobs (restore, undo, host commands) is
-        loaded while it runs and dropped after it on MicroPython, so it is not in RAM during play."""
+        """Run baoboard.commands.<job>(self, *args): code for rare jobs (restore, undo, host commands, the
+        computer's search) is loaded while it runs and dropped after it on MicroPython, so it is not in RAM
+        during play."""
         before = modules_now()
         try:
             from baoboard import commands
@@ -110,7 +108,7 @@ class App:
         """Report a new game (a GAME event; `position`: the start's JSON when it is not the initial one)
         and start it."""
         rules = start.rules
-        info = {"ruleset": rules.ruleset, "options": rules.options(), "first": _SIDES[start.d[core.TO_MOVE]]}
+        info = {"ruleset": rules.ruleset, "options": rules.options(), "first": "SN"[start.d[core.TO_MOVE]]}
         if position is not None:
             info["position"] = position
         self.outbox.post("GAME", json.dumps(info))
@@ -143,7 +141,8 @@ class App:
         self.last_rx = now
 
     def post_end(self) -> None:
-        self.outbox.post("END", f'{{"winner":"{_SIDES[self.guide.winner]}"}}')
+        w = "SN"[self.guide.winner]
+        self.outbox.post("END", f'{{"winner":"{w}"}}')
 
     # ---- the scan loop
     def step(self) -> None:
@@ -172,7 +171,8 @@ class App:
                 self.pair_since = now
             elif self.pair_since >= 0 and ticks_diff(now, self.pair_since) >= _CPU_HOLD_MS:
                 self.pair_since = -2  # chosen: nothing more until the pits are let go
-                self.cpu_job("choose", 2 - pair, now)  # the player plays the side held, the computer the other
+                self.rare("choose", 2 - pair, now)  # the player plays the side held, the computer the other
+                self.dirty = True
         elif pair == 0:
             if self.pair_since >= 0 and ticks_diff(now, self.pair_since) >= _HINT_HOLD_MS:
                 self.boundary(self.p, now)  # the hold's touches were no move
@@ -221,7 +221,10 @@ class App:
             self.selftest_due = False
             self.rare("selftest", now)
         if self.think_due:
-            self.cpu_job("think", self.think_due == 2)
+            hint = self.think_due == 2
+            self.think_due = 0
+            self.rare("think", hint)
+            self.dirty = True
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
@@ -272,27 +275,12 @@ class App:
         self.outbox.post("MOVE", payload)
         if self.guide.winner >= 0:
             self.post_end()
-        if _COLLECT:
+        if hasattr(gc, "mem_free"):  # MicroPython: a quiet moment, less fragmentation
             gc.collect()
 
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""
         return bool(self.rare("undo", now))
-
-    def cpu_job(self, job: str, *args: object) -> None:
-        """Run baoboard.opponent.<job>(self, *args): think(hint) searches the position on the board and
-        lights the move found (the computer's, which only is then followed, or a hint); choose(side, now),
-        the gesture's choice. The engine is loaded for the job and dropped after it, as App.rare's code."""
-        self.think_due = 0
-        before = modules_now()
-        try:
-            from baoboard import opponent
-
-            getattr(opponent, job)(self, *args)
-        finally:
-            opponent = None  # type: ignore[assignment]
-            unload_new(before)
-        self.dirty = True
 
     # ---- host commands
     def command(self, num: int, typ: str, payload: str) -> "tuple[bool, str]":

@@ -1,6 +1,6 @@
 # Rare checks, loaded by baoboard.commands only when needed and dropped after (their code is not in RAM
 # during play, nor while the other rare jobs run):
-#   new_game(app, typ, payload) -> (ok, reply)   the NEW and SETPOS commands: checked, then the game started
+#   command(app, typ, payload) -> (ok, reply)    the NEW and SETPOS commands: checked, then the game started
 #   check_new(obj, keys) -> str      what is wrong with NEW's JSON, or a rules options object ("" if nothing)
 #   fault(app, now)                  report the sensors the debouncer found faulty, go on without them
 try:  # for the annotations only
@@ -19,7 +19,7 @@ from baoboard.commands import _short, start_of
 from baoboard.compat import const
 
 
-def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
+def command(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
     if typ == "NEW":
         try:
             info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or core.ZANZIBAR}  # type: Any

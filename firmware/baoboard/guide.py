@@ -44,9 +44,10 @@ class Guide:
         self.brightness = 64  # 0..255, scales every colour
         self.host = False  # a host has spoken recently
         self.winner = -1  # set by the application when the game is over
-        self.restore = bytearray(32)  # pits to put right after an undo or a cancelled move
+        # pits to blink for a while: 1 orange, put right after an undo or a cancelled move (RESTORE); 2 bright
+        # green, the computer's level (baoboard.opponent). (The colour is in the marks: no attribute, no name.)
+        self.restore = bytearray(32)
         self.restore_until = 0
-        self.restore_rgb = RESTORE  # the colour they blink in (the computer's level: bright green)
         self.show_until = 0  # play mode: show legal pits until this tick
         self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
 
@@ -54,11 +55,10 @@ class Guide:
         """Changes every 250 ms: the application renders again when it does (blinking)."""
         return (now >> 8) & 7
 
-    def set_restore(self, marks: "bytearray | None", now: int, rgb: int = RESTORE) -> None:
+    def set_restore(self, marks: "bytearray | None", now: int) -> None:
         for i in range(32):
             self.restore[i] = marks[i] if marks is not None else 0
         self.restore_until = now + _RESTORE_MS
-        self.restore_rgb = rgb
 
     def request_show(self, now: int) -> None:
         self.show_until = now + _SHOW_MS
@@ -104,7 +104,7 @@ class Guide:
         if now - self.restore_until < 0 and blink:
             for i in range(32):
                 if self.restore[i]:
-                    self._px(i, self.restore_rgb)
+                    self._px(i, RESTORE if self.restore[i] == 1 else _HINT)
         if not self.host and ph == 0:
             for i in CORNERS:
                 self._px(i, NOHOST)
