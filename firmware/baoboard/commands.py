@@ -5,11 +5,10 @@
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
 #   fault(app, now)                  report the sensors found faulty (baoboard.checks)
-#   think(app, hint), choose(app, side, now)   the computer (baoboard.opponent, with the engine)
 # Jobs and commands whose code is larger or rarer still are in modules of their own, loaded only for them:
-# baoboard.checks (NEW, SETPOS, a faulty sensor), baoboard.opponent (CPU, HINT, SHOW, the computer). Each
-# name this module uses is interned at boot (baoboard.compat.intern_rare): it imports such a module whole
-# and calls a name already in use, not a new one.
+# baoboard.checks (NEW, SETPOS, CPU, HINT, SHOW, a faulty sensor); the computer's jobs (think, choose) are
+# baoboard.opponent's, which App.rare loads alone. Each name this module uses is interned at boot
+# (baoboard.compat.intern_rare): it imports such a module whole and calls a name already in use, not a new one.
 # They read the application's state and change it through its methods (baoboard.app, the list at its top).
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Any  # noqa: F401
@@ -80,10 +79,10 @@ def undo(a: "App", now: int) -> bool:
 def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "PING":
         return True, ""
-    if typ == "NEW" or typ == "SETPOS":  # (checked and started by code loaded for them only)
+    if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 
-        return checks.command(a, typ, payload)  # type: ignore[no-any-return]
+        return checks.command(a, typ, payload, now)  # type: ignore[no-any-return]
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")
     if typ == "MODE":
@@ -100,10 +99,6 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
             return False, "badarg brightness is 0..100 (percent)"
         a.guide.brightness = v * 255 // 100
         return True, ""
-    if typ == "SHOW" or typ == "CPU" or typ == "HINT":  # the computer, hints, the host's moves shown
-        from baoboard import opponent
-
-        return opponent.command(a, typ, payload, now)  # type: ignore[no-any-return]
     if typ == "STOP":
         rec = a.rec
         if rec.decide_stop() != R.R_DONE:
@@ -133,20 +128,6 @@ def fault(a: "App", now: int) -> None:
     from baoboard import checks
 
     checks.fault(a, now)
-
-
-def think(a: "App", hint: bool) -> None:
-    """The computer's move (hint: a hint) searched and lit (baoboard.opponent, loaded with the engine)."""
-    from baoboard import opponent
-
-    opponent.think(a, hint)
-
-
-def choose(a: "App", side: int, now: int) -> None:
-    """The gesture's choice: the computer plays the other side than `side`, one level up (baoboard.opponent)."""
-    from baoboard import opponent
-
-    opponent.choose(a, side, now)
 
 
 def selftest(a: "App", now: int) -> None:

@@ -1,10 +1,9 @@
 # "Play the computer" on the board (issue #10; docs/leds.md, "Playing the computer"): the engine's move for
-# the side the computer plays, lit for the player to sow for it, hints, and the moves the host shows. A rare
-# job of App.rare (baoboard.commands) loads this module (and for a search the engine, bao.engine) for one job
-# and drops it after: the engine is not in the board's RAM between its moves. The search runs in the scan
-# loop, within a node limit (the level) and a time limit in the board's own ticks (Pico time on a Pico); it
-# feeds the watchdog as it goes.
-#   command(app, typ, payload, now) -> (ok, reply)   the host commands CPU, HINT and SHOW (docs/protocol.md)
+# the side the computer plays, lit for the player to sow for it, and hints. App.rare (think, choose; the
+# host's CPU and SHOW: baoboard.checks) loads this module (and for a search the
+# engine, bao.engine) for one job and drops it after: the engine is not in the board's RAM between its moves.
+# The search runs in the scan loop, within a node limit (the level) and a time limit in the board's own ticks
+# (Pico time on a Pico); it feeds the watchdog as it goes.
 #   think(app, hint)        search app.p; light the move (hint) or make it the only move followed
 #   choose(app, side, now)  the gesture: the computer plays `side`, one level up (off after the last)
 #   setup(app, side, level, now)   the computer plays side (-1: nobody) at level (0: the host's engine)
@@ -19,13 +18,12 @@ except ImportError:
 
 import gc
 
-from bao import core
 from bao.core import IDENTITY, TO_MOVE, format_move
 
 from baoboard.compat import const
-from baoboard.recogniser import IDLE, PIT, sequence
+from baoboard.recogniser import PIT, sequence
 
-_LEVELS = const(4)
+LEVELS = const(4)
 # Nodes searched at each level 1..4, at most: a Pico searches about 360 nodes a second (docs/benchmarks.md,
 # Board engine), so about 0.3, 0.8, 1.7 and 3 s; and never longer than _MOVETIME_MS of the board's ticks.
 NODES = (0, 100, 300, 600, 1200)
@@ -54,42 +52,6 @@ def _wide() -> bool:
     import sys
 
     return sys.maxsize > 1 << 32
-
-
-def command(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
-    """The host commands CPU (who the computer plays, at which level), HINT and SHOW (light a move)."""
-    if typ == "SHOW":
-        p = a.p
-        side = p.d[TO_MOVE]
-        lead = side == a.cpu  # the host's engine plays for the computer: only its move is followed
-        for m in core.legal_move_codes(p):  # a move written as the board writes it: no parser loaded
-            if format_move(m, side) == payload:
-                light(a, m, lead)
-                return True, payload
-        from bao import notation
-
-        try:
-            m, _ = notation.parse_move(p, payload)
-        except core.BaoError as e:
-            return False, "badarg " + str(e)
-        light(a, m, lead)
-        return True, notation.format_move(m, side)
-    if typ == "CPU":
-        words = payload.split()
-        if words == ["off"]:
-            setup(a, -1, a.level, now)
-            return True, "off"
-        side = "SN".find(words[0]) if len(words) in (1, 2) and len(words[0]) == 1 else -1
-        level = int(words[1]) if len(words) == 2 and words[1].isdigit() else (1 if len(words) == 1 else -1)
-        if side < 0 or not 0 <= level <= _LEVELS:
-            return False, "badarg CPU off | CPU S|N [level 0..%d] (0: the host's engine, through SHOW)" % _LEVELS
-        setup(a, side, level, now)
-        return True, "%s %d" % ("SN"[side], level)
-    # HINT
-    if a.rec.phase != IDLE or a.p.d[TO_MOVE] == a.cpu:
-        return False, "state a hint is for the player to move, between moves"
-    a.think_due = 2  # the search runs at the end of this step, after this reply
-    return True, ""
 
 
 def think(a: "App", hint: bool) -> None:
@@ -155,7 +117,7 @@ def choose(a: "App", side: int, now: int) -> None:
     """The gesture (one side's two back-row ends held 3 s): the computer plays the other side, level 1; held
     again, one level up; after the last level, nobody."""
     level = a.level + 1 if a.cpu == side and a.level else 1
-    if level > _LEVELS:
+    if level > LEVELS:
         side = -1
         level = 1
     setup(a, side, level, now)
