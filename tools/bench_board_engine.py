@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from bench_common import Table, replace_section  # noqa: E402
 
 PICO_RUN = ROOT / "tools" / "pico" / "pico-run.mjs"
-MOVE_MS = 3000  # the board's time limit a move (opponent.MOVETIME_MS)
+MOVE_MS = 3000  # the board's time limit a move (opponent._MOVETIME_MS)
 
 
 def pico_speed(nodes: int, bits: int) -> dict[str, str]:

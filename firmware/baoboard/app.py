@@ -12,12 +12,12 @@
 #   commit(move, child, now)     a MOVE (and END) event          post_end()             the END event
 #   undo(now) -> bool            take the last move back         request_selftest(ms)   after this step
 #   resume(now)                  take the game up again after the scan loop stood still (the self-test)
-#   cpu_job(job, ...)            the computer (baoboard.opponent): its move, a hint, the gesture's choice
 # and the guide's settings (guide.mode, guide.brightness) and the recogniser's hint (rec.hint); a host
 # command's changes are shown at the end of its step. (Few names, reused on purpose: each new name is a
 # qstr in a Pico's RAM for good, and the qstr pool grows by 640 entries in one piece past 620.)
 # RAM (docs/benchmarks.md, Board): the legal moves are kept as codes, the moves and pending events on
-# flash (the journal), and code for rare jobs (commands, reasons of illegal attempts) only while it runs.
+# flash (the journal), and code for rare jobs (commands, the computer, reasons of illegal attempts) only while
+# it runs.
 try:
     from typing import Any
 except ImportError:
@@ -25,7 +25,6 @@ except ImportError:
 
 import gc
 import json
-import sys
 
 from bao import core, position_json
 from bao.core import format_move
@@ -44,20 +43,24 @@ _BUTTON_NEW = const(2)  # start a new game (same ruleset)
 _SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
 _HINT_HOLD_MS = const(1000)  # one side's two back-row ends held this long, then let go: a hint (docs/leds.md)
 _CPU_HOLD_MS = const(3000)  # ... held this long: play the computer, one level up (off after the last)
-_SIDES = "SN"
-_COLLECT = sys.implementation.name == "micropython"  # collect at each move: a quiet moment, less fragmentation
+# self._f, the scan loop's own ticks and counters, one list with private indices: an attribute's name is a
+# qstr in a Pico's RAM for good (the name _f is outbox's too: one qstr for both)
+_PHASE = const(0)  # the guide's blink phase last shown, or -1
+_RX_AT = const(1)  # tick of the last valid frame from the host
+_CORNERS_AT = const(2)  # tick since which the four corner pits are all held, or -1
+_PAIR_AT = const(3)  # tick since one side's two back-row ends are held; -1 not held, -2 used up
 
 
 class App:
     def __init__(self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION,
                  stable: int = 3) -> None:
-        if _COLLECT:  # the long-lived buffers below go low in a heap freed of what a previous run left
-            gc.collect()
+        if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
+            gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)
         self.hw = hw
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
         self.selftest_ms = 20000  # the self-test's wait for each touch (SELFTEST <ms> sets it)
-        self.corners_since = -1  # tick since which the four corner pits are all held, or -1
+        self._f = [-1, 0, -1, -1]  # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
         self.deb = Debouncer(stable)  # and the sensors' health: a faulty pit is ignored, lit, reported
@@ -73,44 +76,44 @@ class App:
         self.outbox.on_command = self.command
         self.p = core.initial()
         self.dirty = True
-        self.last_phase = -1
-        self.last_rx = 0
         self.rx_frames = -1
         self.buttons = 0
         self.loops = 0
         self.moves_done = 0
         self.fault = ""  # set when something is wrong that a restart should fix: the watchdog is then starved
-        self.last_activation = 0  # tick of the last activation handled (latency measurement)
         self.cpu = -1  # the side the computer plays (0 South, 1 North), or -1: two players
         self.level = 1  # the computer's level: 1..4 the board's engine (baoboard.opponent), 0 the host's (SHOW)
         self.think_due = 0  # at the end of this step, search: 1 the computer's move, 2 a hint
-        self.pair_since = -1  # tick since one side's two back-row ends are held; -1 not held, -2 used up
 
     # ---- boot and game state
     def boot(self) -> None:
         intern_rare()  # the qstr pool at its final size while the heap is young (baoboard.compat)
         self.journal.open()
-        self.last_rx = self.hw.ticks_ms()
+        self._f[_RX_AT] = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
 
     def rare(self, job: str, *args: object) -> "Any":
-        """Run baoboard.commands.<job>(self, *args): code for rare jobs (restore, undo, host commands) is
-        loaded while it runs and dropped after it on MicroPython, so it is not in RAM during play."""
+        """Run baoboard.commands.<job>(self, *args), or for the computer's jobs (think, choose)
+        baoboard.opponent.<job>: code for rare jobs (restore, undo, host commands, the computer's search) is
+        loaded while it runs and dropped after it on MicroPython, so it is not in RAM during play. (One
+        method for both: each method's name is a qstr in a Pico's RAM for good.)"""
         before = modules_now()
         try:
-            from baoboard import commands
-
-            return getattr(commands, job)(self, *args)
+            if job == "think" or job == "choose":  # (the search loads the engine: not commands' code beside it)
+                from baoboard import opponent as jobs
+            else:
+                from baoboard import commands as jobs  # type: ignore[no-redef]
+            return getattr(jobs, job)(self, *args)
         finally:
-            commands = None  # type: ignore[assignment]
+            jobs = None  # type: ignore[assignment]
             unload_new(before)
 
     def post_game(self, start: "core.Position", position: "Any") -> None:
         """Report a new game (a GAME event; `position`: the start's JSON when it is not the initial one)
         and start it."""
         rules = start.rules
-        info = {"ruleset": rules.ruleset, "options": rules.options(), "first": _SIDES[start.d[core.TO_MOVE]]}
+        info = {"ruleset": rules.ruleset, "options": rules.options(), "first": "SN"[start.d[core.TO_MOVE]]}
         if position is not None:
             info["position"] = position
         self.outbox.post("GAME", json.dumps(info))
@@ -140,10 +143,11 @@ class App:
         self.hw.read_pits(self.bitmap)
         self.deb.reset(self.bitmap)
         self.boundary(self.p, now)
-        self.last_rx = now
+        self._f[_RX_AT] = now
 
     def post_end(self) -> None:
-        self.outbox.post("END", f'{{"winner":"{_SIDES[self.guide.winner]}"}}')
+        w = "SN"[self.guide.winner]
+        self.outbox.post("END", f'{{"winner":"{w}"}}')
 
     # ---- the scan loop
     def step(self) -> None:
@@ -158,35 +162,36 @@ class App:
         if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
                 bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
+        t = self._f
         if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
-            if self.corners_since < 0:
-                self.corners_since = now
-            elif ticks_diff(now, self.corners_since) >= _SELFTEST_HOLD_MS and hw.read_raw() is not None:
+            if t[_CORNERS_AT] < 0:
+                t[_CORNERS_AT] = now
+            elif ticks_diff(now, t[_CORNERS_AT]) >= _SELFTEST_HOLD_MS and hw.read_raw() is not None:
                 self.request_selftest(20000)
-                self.corners_since = -1
+                t[_CORNERS_AT] = -1
         else:
-            self.corners_since = -1
+            t[_CORNERS_AT] = -1
         pair = (bm[1] & 0x81 == 0x81) + 2 * (bm[3] & 0x81 == 0x81)  # South's B1+B8 (1), North's b1+b8 (2)
         if pair == 1 or pair == 2:
-            if self.pair_since == -1:
-                self.pair_since = now
-            elif self.pair_since >= 0 and ticks_diff(now, self.pair_since) >= _CPU_HOLD_MS:
-                self.pair_since = -2  # chosen: nothing more until the pits are let go
-                self.cpu_job("choose", 2 - pair, now)  # the player plays the side held, the computer the other
+            if t[_PAIR_AT] == -1:
+                t[_PAIR_AT] = now
+            elif t[_PAIR_AT] >= 0 and ticks_diff(now, t[_PAIR_AT]) >= _CPU_HOLD_MS:
+                t[_PAIR_AT] = -2  # chosen: nothing more until the pits are let go
+                self.rare("choose", 2 - pair, now)  # the player plays the side held, the computer the other
+                self.dirty = True
         elif pair == 0:
-            if self.pair_since >= 0 and ticks_diff(now, self.pair_since) >= _HINT_HOLD_MS:
+            if t[_PAIR_AT] >= 0 and ticks_diff(now, t[_PAIR_AT]) >= _HINT_HOLD_MS:
                 self.boundary(self.p, now)  # the hold's touches were no move
                 if self.p.d[core.TO_MOVE] != self.cpu and self.guide.winner < 0:
                     self.think_due = 2
-            self.pair_since = -1
+            t[_PAIR_AT] = -1
         else:
-            self.pair_since = -2  # all four held: the self-test, no hint
+            t[_PAIR_AT] = -2  # all four held: the self-test, no hint
         if self.deb.scan(self.bitmap, now):
             while True:
                 pit = self.deb.pop()
                 if pit < 0:
                     break
-                self.last_activation = self.deb.last_tick
                 self.activation(pit, now)
             rec = self.rec
             if f[0] | f[1] | f[2] | f[3] and rec.phase == R.MOVING and rec.n:
@@ -199,11 +204,11 @@ class App:
         self.outbox.poll()
         if self.outbox.rx_frames != self.rx_frames:
             self.rx_frames = self.outbox.rx_frames
-            self.last_rx = now
+            t[_RX_AT] = now
             if not self.guide.host:
                 self.guide.host = True
                 self.dirty = True
-        elif self.guide.host and ticks_diff(now, self.last_rx) > _HOST_MS:
+        elif self.guide.host and ticks_diff(now, t[_RX_AT]) > _HOST_MS:
             self.guide.host = False
             self.dirty = True
         b = hw.buttons()
@@ -215,20 +220,23 @@ class App:
             if pressed & _BUTTON_NEW:
                 self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
         ph = self.guide.phase(now)
-        if self.dirty or ph != self.last_phase:
+        if self.dirty or ph != t[_PHASE]:
             self.show(now, ph)
         if self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
         if self.think_due:
-            self.cpu_job("think", self.think_due == 2)
+            hint = self.think_due == 2
+            self.think_due = 0
+            self.rare("think", hint)
+            self.dirty = True
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
 
     def show(self, now: int, phase: int) -> None:
         """Light the LEDs as the guide draws the board now (phase: the guide's blink phase at now)."""
-        self.last_phase = phase
+        self._f[_PHASE] = phase
         self.dirty = False
         self.hw.show(self.guide.render(self.rec, now))
 
@@ -272,27 +280,12 @@ class App:
         self.outbox.post("MOVE", payload)
         if self.guide.winner >= 0:
             self.post_end()
-        if _COLLECT:
+        if hasattr(gc, "mem_free"):  # MicroPython: a quiet moment, less fragmentation
             gc.collect()
 
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""
         return bool(self.rare("undo", now))
-
-    def cpu_job(self, job: str, *args: object) -> None:
-        """Run baoboard.opponent.<job>(self, *args): think(hint) searches the position on the board and
-        lights the move found (the computer's, which only is then followed, or a hint); choose(side, now),
-        the gesture's choice. The engine is loaded for the job and dropped after it, as App.rare's code."""
-        self.think_due = 0
-        before = modules_now()
-        try:
-            from baoboard import opponent
-
-            getattr(opponent, job)(self, *args)
-        finally:
-            opponent = None  # type: ignore[assignment]
-            unload_new(before)
-        self.dirty = True
 
     # ---- host commands
     def command(self, num: int, typ: str, payload: str) -> "tuple[bool, str]":

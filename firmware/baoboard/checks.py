@@ -1,6 +1,7 @@
 # Rare checks, loaded by baoboard.commands only when needed and dropped after (their code is not in RAM
 # during play, nor while the other rare jobs run):
-#   new_game(app, typ, payload) -> (ok, reply)   the NEW and SETPOS commands: checked, then the game started
+#   command(app, typ, payload, now) -> (ok, reply)   the NEW, SETPOS, CPU, HINT and SHOW commands: checked,
+#                                    then run (the computer and the moves shown: baoboard.opponent)
 #   check_new(obj, keys) -> str      what is wrong with NEW's JSON, or a rules options object ("" if nothing)
 #   fault(app, now)                  report the sensors the debouncer found faulty, go on without them
 try:  # for the annotations only
@@ -17,6 +18,12 @@ from bao import core, position_json
 from baoboard import recogniser as R
 from baoboard.commands import _short, start_of
 from baoboard.compat import const
+
+
+def command(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
+    if typ == "NEW" or typ == "SETPOS":
+        return new_game(a, typ, payload)
+    return computer(a, typ, payload, now)
 
 
 def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
@@ -48,6 +55,46 @@ def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
     except ValueError as e:
         return False, "badarg " + str(e)
     a.post_game(start, position_json.to_dict(start))
+    return True, ""
+
+
+def computer(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
+    """The host commands CPU (who the computer plays, at which level), HINT and SHOW (light a move)."""
+    if typ == "SHOW":
+        from baoboard.opponent import light
+
+        p = a.p
+        side = p.d[core.TO_MOVE]
+        lead = side == a.cpu  # the host's engine plays for the computer: only its move is followed
+        for m in core.legal_move_codes(p):  # a move written as the board writes it: no parser loaded
+            if core.format_move(m, side) == payload:
+                light(a, m, lead)
+                return True, payload
+        from bao import notation
+
+        try:
+            m, _ = notation.parse_move(p, payload)
+        except core.BaoError as e:
+            return False, "badarg " + str(e)
+        light(a, m, lead)
+        return True, notation.format_move(m, side)
+    if typ == "CPU":
+        from baoboard.opponent import LEVELS, setup
+
+        words = payload.split()
+        if words == ["off"]:
+            setup(a, -1, a.level, now)
+            return True, "off"
+        side = "SN".find(words[0]) if len(words) in (1, 2) and len(words[0]) == 1 else -1
+        level = int(words[1]) if len(words) == 2 and words[1].isdigit() else (1 if len(words) == 1 else -1)
+        if side < 0 or not 0 <= level <= LEVELS:
+            return False, "badarg CPU off | CPU S|N [level 0..%d] (0: the host's engine, through SHOW)" % LEVELS
+        setup(a, side, level, now)
+        return True, "%s %d" % ("SN"[side], level)
+    # HINT
+    if a.rec.phase != R.IDLE or a.p.d[core.TO_MOVE] == a.cpu:
+        return False, "state a hint is for the player to move, between moves"
+    a.think_due = 2  # the search runs at the end of this step, after this reply
     return True, ""
 
 

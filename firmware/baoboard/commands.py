@@ -1,9 +1,14 @@
 # The board application's rare jobs, loaded by App.rare() for one job and dropped after it on MicroPython:
-# their code (and bao.notation, which SHOW needs) stays out of the board's RAM during play.
+# their code stays out of the board's RAM during play.
 #   restore(app)                     at boot: the game the journal holds (or a new one)
 #   undo(app, now) -> bool           take the last move back
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
+#   fault(app, now)                  report the sensors found faulty (baoboard.checks)
+# Jobs and commands whose code is larger or rarer still are in modules of their own, loaded only for them:
+# baoboard.checks (NEW, SETPOS, CPU, HINT, SHOW, a faulty sensor); the computer's jobs (think, choose) are
+# baoboard.opponent's, which App.rare loads alone. Each name this module uses is interned at boot
+# (baoboard.compat.intern_rare): it imports such a module whole and calls a name already in use, not a new one.
 # They read the application's state and change it through its methods (baoboard.app, the list at its top).
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Any  # noqa: F401
@@ -74,10 +79,10 @@ def undo(a: "App", now: int) -> bool:
 def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "PING":
         return True, ""
-    if typ == "NEW" or typ == "SETPOS":  # (checked and started by code loaded for them only)
-        from baoboard.checks import new_game
+    if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
+        from baoboard import checks
 
-        return new_game(a, typ, payload)  # type: ignore[no-any-return]
+        return checks.command(a, typ, payload, now)  # type: ignore[no-any-return]
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")
     if typ == "MODE":
@@ -93,42 +98,6 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         if not 0 <= v <= 100:
             return False, "badarg brightness is 0..100 (percent)"
         a.guide.brightness = v * 255 // 100
-        return True, ""
-    if typ == "SHOW":
-        from baoboard.opponent import light
-
-        p = a.p
-        side = p.d[core.TO_MOVE]
-        lead = side == a.cpu  # the host's engine plays for the computer: only its move is followed
-        for m in core.legal_move_codes(p):  # a move written as the board writes it: no parser loaded
-            if core.format_move(m, side) == payload:
-                light(a, m, lead)
-                return True, payload
-        from bao import notation
-
-        try:
-            m, _ = notation.parse_move(p, payload)
-        except core.BaoError as e:
-            return False, "badarg " + str(e)
-        light(a, m, lead)
-        return True, notation.format_move(m, p.d[core.TO_MOVE])
-    if typ == "CPU":
-        from baoboard.opponent import LEVELS, setup
-
-        words = payload.split()
-        if words == ["off"]:
-            setup(a, -1, a.level, now)
-            return True, "off"
-        side = "SN".find(words[0]) if len(words) in (1, 2) and len(words[0]) == 1 else -1
-        level = int(words[1]) if len(words) == 2 and words[1].isdigit() else (1 if len(words) == 1 else -1)
-        if side < 0 or not 0 <= level <= LEVELS:
-            return False, "badarg CPU off | CPU S|N [level 0..%d] (0: the host's engine, through SHOW)" % LEVELS
-        setup(a, side, level, now)
-        return True, "%s %d" % ("SN"[side], level)
-    if typ == "HINT":
-        if a.rec.phase != R.IDLE or a.p.d[core.TO_MOVE] == a.cpu:
-            return False, "state a hint is for the player to move, between moves"
-        a.think_due = 2  # the search runs at the end of this step, after this reply
         return True, ""
     if typ == "STOP":
         rec = a.rec

@@ -67,7 +67,7 @@ def unload_new(before: "set | None") -> None:
 # interns into pools that grow by doubling, each new pool one piece of memory (640 names: about 4,600 bytes on a Pico,
 # needed at about 620 names). Met the first time a rare job runs in play, that piece can fail in a fragmented
 # heap with tens of KB free; met at boot, it cannot. bao.notation is not here: the board needs it only for a
-# SHOW written in another way than the board writes moves (baoboard.commands), and its 26 names would take
+# SHOW written in another way than the board writes moves (baoboard.checks), and its 26 names would take
 # the board alone past 620 (a 60 KB game would need 65 KB; docs/benchmarks.md, Board).
 RARE = ("baoboard.journal_io", "baoboard.commands", "baoboard.refusal", "bao.reasons")
 

@@ -21,11 +21,11 @@ PROTO = const(2)  # the newest protocol version this module speaks, and every on
 MAX_BOARD_LINE = const(4096)  # longest line the board may send, "\n" included
 MAX_HOST_LINE = const(512)  # longest line the host may send
 
-# kinds: board -> host
-K_HELLO = "H"  # H0 HELLO k=v ...        unsolicited handshake at boot
-K_EVENT = "E"  # E<seq> TYPE payload     a sequenced event; stays in the outbox until acknowledged
-K_REPLY = "R"  # R<id> OK|ERR payload    the answer to host command <id>
-K_NOTE = "N"  # N0 TYPE payload          an unsequenced notice (bad input seen, ...); never resent
+# kinds: board -> host (written as letters where they are sent: a global's name is a qstr in a Pico's RAM)
+#   H0 HELLO k=v ...        unsolicited handshake at boot
+#   E<seq> TYPE payload     a sequenced event; stays in the outbox until acknowledged
+#   R<id> OK|ERR payload    the answer to host command <id>
+#   N0 TYPE payload         an unsequenced notice (bad input seen, ...); never resent
 # kinds: host -> board
 K_CMD = "C"  # C<id> TYPE payload       a command
 K_ACK = "A"  # A<seq> ACK <epoch>       every event up to <seq> is safe on the host

@@ -34,6 +34,10 @@ MODES = ("teach", "play", "silent")
 
 _SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
 _RESTORE_MS = const(6000)
+# self._f: ticks until which something shows, one list with private indices (an attribute's name is a qstr
+# in a Pico's RAM for good; _f is the application's and the outbox's too: one qstr)
+_RESTORE_TO = const(0)  # the restore marks blink until this tick
+_SHOW_TO = const(1)  # play mode: show legal pits until this tick
 CORNERS = (8, 15, 24, 31)  # B1, B8... the back-row ends: never confused with play on the front row
 
 
@@ -44,24 +48,23 @@ class Guide:
         self.brightness = 64  # 0..255, scales every colour
         self.host = False  # a host has spoken recently
         self.winner = -1  # set by the application when the game is over
-        self.restore = bytearray(32)  # pits to put right after an undo or a cancelled move
-        self.restore_until = 0
-        self.restore_rgb = RESTORE  # the colour they blink in (the computer's level: bright green)
-        self.show_until = 0  # play mode: show legal pits until this tick
+        # pits to blink for a while: 1 orange, put right after an undo or a cancelled move (RESTORE); 2 bright
+        # green, the computer's level (baoboard.opponent). (The colour is in the marks: no attribute, no name.)
+        self.restore = bytearray(32)
+        self._f = [0, 0]  # _RESTORE_TO, _SHOW_TO
         self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
 
     def phase(self, now: int) -> int:
         """Changes every 250 ms: the application renders again when it does (blinking)."""
         return (now >> 8) & 7
 
-    def set_restore(self, marks: "bytearray | None", now: int, rgb: int = RESTORE) -> None:
+    def set_restore(self, marks: "bytearray | None", now: int) -> None:
         for i in range(32):
             self.restore[i] = marks[i] if marks is not None else 0
-        self.restore_until = now + _RESTORE_MS
-        self.restore_rgb = rgb
+        self._f[_RESTORE_TO] = now + _RESTORE_MS
 
     def request_show(self, now: int) -> None:
-        self.show_until = now + _SHOW_MS
+        self._f[_SHOW_TO] = now + _SHOW_MS
 
     def _px(self, pit: int, rgb: int) -> None:
         f = self.frame
@@ -84,7 +87,7 @@ class Guide:
         blink = ph & 1  # 2 Hz
         r = rec  # type: ignore[assignment]
         phase = r.phase  # type: ignore[attr-defined]
-        showing = self.mode == _TEACH or now - self.show_until < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
+        showing = self.mode == _TEACH or now - self._f[_SHOW_TO] < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
         if phase == OVER and self.winner >= 0:
             for i in range(32):
                 self._px(i, WIN if (i >> 4) == self.winner else LOSE)
@@ -101,10 +104,10 @@ class Guide:
                 self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # type: ignore[attr-defined]
         if r.wrong_pit >= 0 and not blink:  # type: ignore[attr-defined]
             self._px(r.wrong_pit, WRONG)  # type: ignore[attr-defined]
-        if now - self.restore_until < 0 and blink:
+        if now - self._f[_RESTORE_TO] < 0 and blink:
             for i in range(32):
                 if self.restore[i]:
-                    self._px(i, self.restore_rgb)
+                    self._px(i, RESTORE if self.restore[i] == 1 else _HINT)
         if not self.host and ph == 0:
             for i in CORNERS:
                 self._px(i, NOHOST)

@@ -1,12 +1,14 @@
 # "Play the computer" on the board (issue #10; docs/leds.md, "Playing the computer"): the engine's move for
-# the side the computer plays, lit for the player to sow for it, and hints. App.cpu_job loads this module
-# (and the engine, bao.engine) for one job and drops it after: the engine is not in the board's RAM between
-# its moves. The search runs in the scan loop, within a node limit (the level) and a time limit in the
-# board's own ticks (Pico time on a Pico); it feeds the watchdog as it goes.
+# the side the computer plays, lit for the player to sow for it, and hints. App.rare (think, choose; the
+# host's CPU and SHOW: baoboard.checks) loads this module (and for a search the
+# engine, bao.engine) for one job and drops it after: the engine is not in the board's RAM between its moves.
+# The search runs in the scan loop, within a node limit (the level) and a time limit in the board's own ticks
+# (Pico time on a Pico); it feeds the watchdog as it goes.
 #   think(app, hint)        search app.p; light the move (hint) or make it the only move followed
 #   choose(app, side, now)  the gesture: the computer plays `side`, one level up (off after the last)
 #   setup(app, side, level, now)   the computer plays side (-1: nobody) at level (0: the host's engine)
 #   light(app, move, lead)  light a legal move of app.p (SHOW, think); lead: only that move is followed
+# (Loaded in play: its names are interned then, so the ones no other module needs are private constants.)
 try:  # for the annotations only
     from typing import Any
 
@@ -23,9 +25,9 @@ from baoboard.recogniser import PIT, sequence
 
 LEVELS = const(4)
 # Nodes searched at each level 1..4, at most: a Pico searches about 360 nodes a second (docs/benchmarks.md,
-# Board engine), so about 0.3, 0.8, 1.7 and 3 s; and never longer than MOVETIME_MS of the board's ticks.
+# Board engine), so about 0.3, 0.8, 1.7 and 3 s; and never longer than _MOVETIME_MS of the board's ticks.
 NODES = (0, 100, 300, 600, 1200)
-MOVETIME_MS = const(3000)
+_MOVETIME_MS = const(3000)
 # Capture sequences followed past the horizon: 3, not the host's 6, for the board's small budgets. Captures are
 # compulsory and branch, so with 6 a depth-1 search takes 900 nodes (median; up to 6,000) and a budget that
 # ends inside depth 1 plays a move barely searched (70 % against greedy at 1,065 nodes); with 3 it takes 54
@@ -77,7 +79,7 @@ def _search(a: "App", engine: "Any", level: int, qdepth: int, most: int) -> "Any
     gc.collect()
     free = gc.mem_free() if hasattr(gc, "mem_free") else 1 << 20  # type: ignore[attr-defined]
     e = engine(tt_bits=min(most, table_bits(free)), qdepth=qdepth, clock=a.hw.ticks_ms)
-    return e.search(a.p, nodes=NODES[level], movetime=MOVETIME_MS, should_stop=a.hw.feed_watchdog)
+    return e.search(a.p, nodes=NODES[level], movetime=_MOVETIME_MS, should_stop=a.hw.feed_watchdog)
 
 
 def light(a: "App", move: int, lead: bool) -> None:
@@ -107,8 +109,8 @@ def setup(a: "App", side: int, level: int, now: int) -> None:
     marks = bytearray(32)
     if side >= 0:
         for i in range(level if level else 8):
-            marks[(side << 4) + i] = 1
-    a.guide.set_restore(marks, now, 0x00FF40)
+            marks[(side << 4) + i] = 2  # (2: bright green, baoboard.guide)
+    a.guide.set_restore(marks, now)
 
 
 def choose(a: "App", side: int, now: int) -> None:

@@ -68,7 +68,10 @@ _LIVE = const(15)  # 1: a host was heard from within _LIVE_MS
 _SRTT = const(16)  # smoothed round trip, ms (0: none measured yet)
 _RTTVAR = const(17)
 _RAW = const(18)  # the highest event sent while no host answered (counted in `resent` when sent again)
-_F = const(19)
+_LAST_CMD = const(19)  # the id of the last command answered (-1: none since the HELLO)
+_BACKOFF = const(20)  # the timer now, ms: rto, doubled by each expiry
+_DUE = const(21)  # tick at which the oldest event in flight is overdue
+_F = const(22)
 # then, for event seq at i = _F + seq % window: [i] its last sending's number (_SENDS), [window + i] that
 # sending's tick, [2 * window + i] how many times it was sent
 
@@ -97,14 +100,13 @@ class Outbox:
         self.naks = 0  # NAKs that sent an event again
         self.timeouts = 0  # retransmission timer expiries
         self.rto = timeout_ms  # ms
-        self._last_cmd = -1
         self._last_reply = b""
-        self._backoff = timeout_ms  # the timer now: rto, doubled by each expiry
-        self._due = 0
         self._next = 0  # the next event to send in this pass
-        self._f = [0] * (_F + 3 * window)
+        self._f = [0] * (_F + 3 * window)  # (one list, private indices: an attribute's name is a qstr for good)
         for i in range(_CMD_IDS):
             self._f[i] = -1
+        self._f[_LAST_CMD] = -1
+        self._f[_BACKOFF] = timeout_ms
 
     def _send(self, line: bytes) -> None:
         try:
@@ -131,7 +133,7 @@ class Outbox:
         if self._next <= j.acked:
             self._next = j.acked + 1
         if j.npending == 1:
-            self._due = self._ticks() + self._backoff
+            self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
         line = encode("E", seq, typ, payload)  # out now, whatever the window (no flash read): a listener that
         # acknowledges nothing (a terminal, `bao sim --report`) sees every event once
         self._resend(seq, line, not self._f[_LIVE])  # (no host answers: the pass for one that comes is timed)
@@ -188,20 +190,20 @@ class Outbox:
         while self._next <= j.last and self._next - acked <= self.window:
             self._resend(self._next)
             self._next += 1
-        self._due = self._ticks() + self._backoff
+        self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
 
     def poll(self) -> None:
         j = self.journal
-        if j.npending and ticks_diff(self._ticks(), self._due) >= 0:
+        if j.npending and ticks_diff(self._ticks(), self._f[_DUE]) >= 0:
             f = self._f
             self.timeouts += 1
             # doubled while nobody answers, up to _MAX_BACKOFF; up to 2 RTO while a host is there (heard from
             # lately): its line loses frames, its acks too, and waiting longer loses time, not work
             if f[_LIVE] and ticks_diff(self._ticks(), f[_HEARD_AT]) >= _LIVE_MS:
                 f[_LIVE] = 0
-            b = self._backoff * 2
+            b = self._f[_BACKOFF] * 2
             cap = 2 * self.rto if f[_LIVE] else _MAX_BACKOFF
-            self._backoff = b if b < cap else cap
+            self._f[_BACKOFF] = b if b < cap else cap
             self._fill((f[_HAS] if f[_HAS] > j.acked else j.acked) + 1)  # all the host may lack
 
     def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
@@ -263,11 +265,11 @@ class Outbox:
                     fl[_RTTVAR] = (3 * fl[_RTTVAR] + (d if d > 0 else -d)) // 4
                     fl[_SRTT] = (7 * fl[_SRTT] + rtt) // 8
                 self.rto = min(max(fl[_SRTT] + 4 * fl[_RTTVAR], _MIN_RTO), _MAX_RTO)
-            self._backoff = self.rto  # the host is there
+            self._f[_BACKOFF] = self.rto  # the host is there
             if want:
                 self.naks += 1
                 self._resend(want)
-                self._due = self._ticks() + self._backoff
+                self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
             else:
                 self._fill()
             return
@@ -278,7 +280,7 @@ class Outbox:
         if typ == "HELLO":
             self._hello(num, payload)
             return
-        if num == self._last_cmd:  # the host did not get our reply: the same reply, not a second run
+        if num == self._f[_LAST_CMD]:  # the host did not get our reply: the same reply, not a second run
             self._send(self._last_reply)
             return
         for i in range(_CMD_IDS):
@@ -301,17 +303,17 @@ class Outbox:
     def _reply(self, num: int, ok: bool, text: str) -> None:
         line = encode("R", num, "OK" if ok else "ERR", text)
         f = self._f
-        if num != self._last_cmd:
+        if num != self._f[_LAST_CMD]:
             f[f[_CMD_AT]] = num
             f[_CMD_AT] = (f[_CMD_AT] + 1) % _CMD_IDS
-        self._last_cmd = num
+        self._f[_LAST_CMD] = num
         self._last_reply = line
         self._send(line)
 
     def _hello(self, num: int, payload: str) -> None:
         w = words(payload)
         versions = w[0].split(",") if w else ["1"]
-        self._last_cmd = -1  # a new host counts its ids from anywhere
+        self._f[_LAST_CMD] = -1  # a new host counts its ids from anywhere
         f = self._f
         for i in range(_CMD_IDS):
             f[i] = -1
@@ -322,6 +324,6 @@ class Outbox:
             self._reply(num, False, "proto speaks=2,1")
             return
         self._reply(num, True, self.hello_fields(v))
-        self._backoff = self.rto
+        self._f[_BACKOFF] = self.rto
         f[_HAS] = 0  # a new host holds nothing it has not acknowledged
         self._fill(self.journal.acked + 1)

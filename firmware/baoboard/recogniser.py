@@ -122,7 +122,6 @@ class Recogniser:
         self.wrong_pit = -1
         self.wrong_rule = ""
         self.wrong_reason = ""
-        self.wrong_count = 0  # wrong activations so far (for tests and the guide's flash)
         self.taps = 0
         self.tap_tick = 0
         self.done_move = 0
@@ -305,7 +304,6 @@ class Recogniser:
         self.wrong_pit = pit
         self.taps = 1
         self.tap_tick = now
-        self.wrong_count += 1
         if not reason:  # why, citing the rule: code loaded for this activation only (baoboard.refusal)
             before = modules_now()
             try:
