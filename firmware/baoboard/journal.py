@@ -1,8 +1,9 @@
 # The board's journal: one append-only file that holds the game and the outbox, so that after a power cut
 # at any instant the board comes back at the last completed move, and every event it ever sent comes back
 # with the same sequence number and the same bytes. A move is opaque here: "notation position-json".
-# RAM holds no payload of a move or of a pending event: only where its record is in the file (an int
-# each), so a long game, or events piling up while no host listens, cost a few bytes a move.
+# RAM holds no payload of a move or of a pending event: where each move's record of the current game is in
+# the file (an int each), and where the oldest pending event's is (the others follow it in the file), so a
+# long game costs a few bytes a move and events piling up while no host listens cost no RAM at all.
 #
 #   j = Journal(storage, name="journal", limit=8192); j.open()    recover (call once at boot)
 #   j.append(typ, payload) -> seq     make one event durable (returns after the write), then it may be sent.
@@ -99,12 +100,16 @@ class Journal:
         self.game: str | None = None
         self.ended: str | None = None
         self._mv: list[int] = []  # file offset of each move's record (M or E), the current game's moves
-        self._pq: list[int] = []  # file offset of each pending event's record (Q or E): seq acked+1...last
+        # The pending events (seq acked+1...last) are the last _np event records of the file (Q, then E):
+        # RAM holds where the oldest is, not a list, so it does not grow while no host acknowledges.
+        self._p0 = 0  # file offset of the oldest pending event's record (Q or E), if _np
+        self._np = 0
         self.size = 0
         self._base = 0
         self._broken = False
         self._count = 0  # checkpoint records still expected
         self._csize = 0  # size of the checkpoint being written
+        self._cp0 = 0  # offset of its first pending event
         self.corrupt = False
 
     @property
@@ -117,7 +122,7 @@ class Journal:
 
     @property
     def npending(self) -> int:
-        return len(self._pq)
+        return self._np
 
     # ---- reading records back from flash
     def _read(self, r: "Any", off: int) -> "tuple[int, bytes]":
@@ -125,10 +130,19 @@ class Journal:
         hdr = r.read(4)
         return hdr[1], r.read(hdr[2] | (hdr[3] << 8))
 
-    def _at(self, off: int) -> "tuple[int, bytes]":
+    def _skip(self, r: "Any", off: int, k: int) -> int:
+        """The offset of the record k records after the one at off."""
+        for _ in range(k):
+            r.seek(off)
+            hdr = r.read(4)
+            off += 8 + (hdr[2] | (hdr[3] << 8))
+        return off
+
+    def _at(self, off: int, k: int = 0) -> "tuple[int, bytes]":
+        """The record k records after the one at off, as (kind, body)."""
         r = self.storage.reader(self.name)
         try:
-            return self._read(r, off)
+            return self._read(r, self._skip(r, off, k))
         finally:
             r.close()
 
@@ -139,7 +153,9 @@ class Journal:
 
     def event(self, i: int) -> "tuple[int, str, str]":
         """The i-th pending event (0: the oldest not acknowledged) as (seq, typ, payload)."""
-        kind, body = self._at(self._pq[i])
+        if not 0 <= i < self._np:
+            raise IndexError("no pending event %d" % i)
+        kind, body = self._at(self._p0, i)
         a = str(body, "utf-8").split(" ", 2 if kind == _Q else 3)
         if kind == _E:
             a.pop(1)  # the ack level
@@ -151,7 +167,7 @@ class Journal:
 
     @property
     def pending(self) -> "list[tuple[int, str, str]]":
-        return [self.event(i) for i in range(len(self._pq))]
+        return [self.event(i) for i in range(self._np)]
 
     # ---- recovery: its code is loaded while it runs (baoboard.journal_io)
     def open(self) -> int:
@@ -167,7 +183,9 @@ class Journal:
 
     # ---- the game and the outbox
     def _apply(self, seq: int, typ: str, payload: str, off: int) -> None:
-        self._pq.append(off)
+        if not self._np:
+            self._p0 = off
+        self._np += 1
         self.next_seq = seq + 1
         if typ == "MOVE":
             self._mv.append(off)
@@ -204,7 +222,14 @@ class Journal:
     def _ack(self, seq: int) -> bool:
         if seq <= self.acked or seq >= self.next_seq:
             return False
-        del self._pq[: seq - self.acked]
+        k = seq - self.acked
+        if k < self._np:  # the oldest still pending: k event records further on
+            r = self.storage.reader(self.name)
+            try:
+                self._p0 = self._skip(r, self._p0, k)
+            finally:
+                r.close()
+        self._np -= k
         self.acked = seq
         return True
 
@@ -212,10 +237,11 @@ class Journal:
         return self._ack(seq)
 
     # ---- compaction
-    def _checkpoint(self, r: "Any", mv: "list[int]", pq: "list[int]") -> "Iterator[bytearray]":
+    def _checkpoint(self, r: "Any", mv: "list[int]") -> "Iterator[bytearray]":
         """The checkpoint's records; the moves and pending events are copied from the old file (reader r),
-        their new offsets go to mv and pq, the checkpoint's size to self._csize."""
-        count = 1 + len(self._mv) + len(self._pq) + (self.game is not None) + (self.ended is not None)
+        the moves' new offsets go to mv, the first pending event's to self._cp0, the checkpoint's size to
+        self._csize."""
+        count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None)
         rec = record(_K, ("%s %d %d %d" % (self.epoch, self.next_seq, self.acked, count)).encode())
         off = len(rec)
         yield rec
@@ -233,12 +259,14 @@ class Journal:
             rec = record(_X, self.ended.encode())
             off += len(rec)
             yield rec
-        for o in self._pq:
+        o = self._p0
+        self._cp0 = off
+        for _ in range(self._np):
             kind, body = self._read(r, o)
+            o += 8 + len(body)
             if kind == _E:  # "seq acked typ payload" -> "seq typ payload"
                 body = body[: body.find(b" ") + 1] + _field(body, 2)
             rec = record(_Q, body)
-            pq.append(off)
             off += len(rec)
             yield rec
         if r is not None:
@@ -247,16 +275,15 @@ class Journal:
 
     def compact(self) -> None:
         """Write the checkpoint to a new file that replaces the old one atomically."""
-        r = self.storage.reader(self.name) if self._mv or self._pq else None
+        r = self.storage.reader(self.name) if self._mv or self._np else None
         mv: list[int] = []
-        pq: list[int] = []
         self._broken = True
         try:
-            self.storage.replace(self.name, self._checkpoint(r, mv, pq))
+            self.storage.replace(self.name, self._checkpoint(r, mv))
         finally:
             if r is not None:
                 r.close()
         self._broken = False
         self._mv = mv
-        self._pq = pq
+        self._p0 = self._cp0
         self.size = self._base = self._csize

@@ -60,7 +60,7 @@ def recover(j: "Any") -> int:
                 j._count -= 1
         finally:
             r.close()
-    if j._count > 0 or j.acked + len(j._pq) != j.last:
+    if j._count > 0 or j.acked + j._np != j.last:
         corrupt = True  # a checkpoint is written atomically: an incomplete one is corrupt
     j.dropped = (total - good) if total > good else 0
     new_epoch = j._epoch_fn or _new_epoch
@@ -74,7 +74,7 @@ def recover(j: "Any") -> int:
         # pending is kept and sent again, everything older counts as acknowledged (pending events
         # are always acked+1, acked+2...: numbers after the last whole one are free again)
         j.epoch = new_epoch()
-        j.next_seq = j.acked + 1 + len(j._pq)
+        j.next_seq = j.acked + 1 + j._np
         j.compact()
     elif j.dropped:
         j.size = good
@@ -93,16 +93,18 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
         if kind == _E:
             a = body.split(" ", 3)
             seq = int(a[0])
-            if seq != j.next_seq or len(a) < 3 or j.acked + len(j._pq) != seq - 1:
+            if seq != j.next_seq or len(a) < 3 or j.acked + j._np != seq - 1:
                 return False
             j._ack(int(a[1]))
             j._apply(seq, a[2], a[3] if len(a) > 3 else "", off)
         elif kind == _Q:
             a = body.split(" ", 2)
             seq = int(a[0])
-            if seq >= j.next_seq or len(a) < 2 or seq != j.acked + 1 + len(j._pq):
+            if seq >= j.next_seq or len(a) < 2 or seq != j.acked + 1 + j._np:
                 return False
-            j._pq.append(off)
+            if not j._np:
+                j._p0 = off
+            j._np += 1
         elif kind == _M:
             j._mv.append(off)
         elif kind == _G:

@@ -197,3 +197,48 @@ def test_file_storage_roundtrip():
     fs.remove("journal")
     fs.remove("journal.tmp")
     os.rmdir(root)
+
+
+def _heap_in_use():
+    """Bytes of heap in use after a collection: gc on MicroPython, tracemalloc on CPython."""
+    import gc
+
+    gc.collect()
+    if hasattr(gc, "mem_alloc"):
+        return gc.mem_alloc()
+    import tracemalloc
+
+    return tracemalloc.get_traced_memory()[0]
+
+
+def test_ram_does_not_grow_with_events_waiting_for_a_host():
+    # issue #14: with no host acknowledging, the board ran out of RAM after ~560 events (a list of offsets)
+    import os
+
+    tracing = False
+    try:
+        import tracemalloc
+
+        tracemalloc.start()
+        tracing = True
+    except ImportError:  # MicroPython: gc.mem_alloc
+        pass
+    root = temp_path("bao-journal-ram-")
+    os.mkdir(root)
+    fs = FileStorage(root)
+    j = Journal(fs, limit=4096, epoch_fn=lambda: EPOCH)
+    j.open()
+    p = move_payload("a6>", pos(6))
+    used = []
+    for n in range(1, 401):
+        j.append("GAME" if n % 40 == 1 else "MOVE", "{}" if n % 40 == 1 else p)
+        if n in (120, 400):  # the same point of a game (its moves are in RAM: an int each)
+            used.append(_heap_in_use())
+    if tracing:
+        tracemalloc.stop()
+    assert j.npending == 400 and j.event(399)[0] == 400 and j.event(0) == (1, "GAME", "{}")
+    assert used[1] - used[0] < 256, used  # 280 more events waiting: no more RAM
+    assert j.ack(390) and j.pending == [(391 + k, "MOVE", p) for k in range(10)]
+    for name in ("journal", "journal.tmp"):
+        fs.remove(name)
+    os.rmdir(root)
