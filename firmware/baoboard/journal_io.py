@@ -76,7 +76,7 @@ def recover(j: "Any") -> int:
         j.epoch = new_epoch()
         j.next_seq = j.acked + 1 + j._np
         j.compact()
-    elif j.dropped:
+    elif j.dropped or getattr(j.storage, "torn", False):  # (raw flash: a write cut short after the file)
         j.size = good
         j.compact()
     else:
