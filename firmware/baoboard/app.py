@@ -41,6 +41,7 @@ _HOST_MS = const(15000)  # no valid frame from the host for this long: "no host 
 _BUTTON_UNDO = const(1)  # optional buttons: take the last move back
 _BUTTON_NEW = const(2)  # start a new game (same ruleset)
 _SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
+_QUIET_MS = const(300)  # no activation for this long, no hand on the board: the journal's work is done
 _SIDES = "SN"
 _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a quiet moment, less fragmentation
 
@@ -76,6 +77,7 @@ class App:
         self.moves_done = 0
         self.fault = ""  # set when something is wrong that a restart should fix: the watchdog is then starved
         self.last_activation = 0  # tick of the last activation handled (latency measurement)
+        self.behind = True  # the journal may have work for a quiet moment (Journal.maintain)
 
     # ---- boot and game state
     def boot(self) -> None:
@@ -155,6 +157,7 @@ class App:
                 if pit < 0:
                     break
                 self.last_activation = self.deb.last_tick
+                self.behind = True
                 self.activation(pit, now)
         n = hw.serial_read(self.rx)
         if n:
@@ -183,6 +186,12 @@ class App:
         if self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
+        elif self.behind and not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
+                now, self.last_activation) >= _QUIET_MS:
+            # nobody touching the board between moves: the journal's work that no move should wait for,
+            # one piece per pause (raw flash: a compaction, or a sector erased ahead, 45 ms; flashlog)
+            self.journal.maintain()
+            self.behind = False
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
@@ -239,4 +248,5 @@ class App:
     # ---- host commands
     def command(self, num: int, typ: str, payload: str) -> "tuple[bool, str]":
         self.dirty = True
+        self.behind = True
         return self.rare("run", typ, payload, self.hw.ticks_ms())  # type: ignore[no-any-return]

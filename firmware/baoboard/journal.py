@@ -13,6 +13,8 @@
 #                                     END  payload=opaque            the game is over
 #                                     any other type (ILLEGAL, ERROR, ...) only goes to the outbox
 #   j.ack(seq) -> bool                cumulative acknowledgement; False if it acknowledges nothing new
+#   j.maintain() -> bool              in a quiet moment: a compaction that is due, a sector erased ahead (raw
+#                                     flash only); False when there is nothing to do
 #   j.game, j.ended                   the current game: info json | None, END payload | None
 #   j.nmoves, j.move(k) -> payload    the moves of the current game (move(k) reads flash; k < 0 from the end)
 #   j.npending, j.event(i) -> (seq, typ, payload)   the events not yet acknowledged, oldest first (reads flash)
@@ -27,6 +29,8 @@
 # (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
 # runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below
 # checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
+# On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
+# append compacts only once the file has grown 4 * limit), so that no move waits for it.
 # Acks are not written on their own: each E record carries the ack level,
 # an ack that was lost in a power cut only makes the host see a duplicate, which it drops by sequence.
 try:
@@ -45,6 +49,7 @@ _M = const(0x4D)  # M
 _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
+_HARD = const(4)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
 
 def record(kind: int, body: bytes) -> bytearray:
@@ -90,6 +95,8 @@ class Journal:
         self.name = name
         self.limit = limit
         self._epoch_fn = epoch_fn  # a new epoch's name (default: random, see journal_io)
+        # a storage that erases ahead (baoboard.flashlog): the compaction waits for a quiet moment too
+        self._ahead = getattr(storage, "maintain", None)
         self._clear()
         self.dropped = 0
 
@@ -215,9 +222,19 @@ class Journal:
         off = self.size
         self.size += len(rec)
         self._apply(seq, typ, payload, off)
-        if self.size - self._base > self.limit:
+        if self.size - self._base > (self.limit if self._ahead is None else _HARD * self.limit):
             self.compact()
         return seq
+
+    def maintain(self) -> bool:
+        """Work for a quiet moment (the board idle) with a storage that erases ahead: a compaction that is
+        due, or else one sector erased; False when nothing is left to do."""
+        if self._ahead is None:
+            return False
+        if self.size - self._base > self.limit:
+            self.compact()
+            return True
+        return bool(self._ahead())
 
     def _ack(self, seq: int) -> bool:
         if seq <= self.acked or seq >= self.next_seq:

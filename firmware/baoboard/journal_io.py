@@ -31,6 +31,9 @@ def recover(j: "Any") -> int:
     """Journal.open(): read the file, keep its longest good prefix, compact if anything was dropped;
     returns the number of bytes dropped (a torn or corrupt tail)."""
     j._clear()
+    # a compaction cut short leaves its new file: never used (the old one is whole), it only takes space,
+    # and a full flash must not keep the board from starting (issue #14)
+    j.storage.remove(j.name + ".tmp")
     total = j.storage.size(j.name)
     good = 0
     corrupt = False

@@ -242,3 +242,16 @@ def test_ram_does_not_grow_with_events_waiting_for_a_host():
     for name in ("journal", "journal.tmp"):
         fs.remove(name)
     os.rmdir(root)
+
+
+def test_a_stale_tmp_file_is_removed_at_boot():
+    # issue #14: a compaction cut short left journal.tmp for ever, and a full flash then stopped the board
+    fs0, states, pendings, events = reference()
+    fs = FakeStorage()
+    fs.files["journal"] = list(fs0.files["journal"])
+    fs.put("journal.tmp", b"\xb7K" + b"x" * 300)  # a checkpoint half written
+    j = new_journal(fs)
+    assert j.open() == 0
+    assert "journal.tmp" not in fs.files and fs.replaces == 0  # removed, and the journal not rewritten
+    assert state(j) == states[-1]
+    check_pending(j, events, pendings[-1])
