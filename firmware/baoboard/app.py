@@ -190,7 +190,8 @@ class App:
                 now, self.last_activation) >= _QUIET_MS:
             # nobody touching the board between moves: the journal's work that no move should wait for,
             # one piece per pause (raw flash: a compaction, or a sector erased ahead, 45 ms; flashlog)
-            self.journal.maintain()
+            if self.journal.maintain() and _COLLECT:
+                gc.collect()  # (a compaction's garbage, while nobody waits)
             self.behind = False
         self.loops += 1
         if not self.fault:

@@ -116,6 +116,11 @@ class FlashLog:
         index = int.from_bytes(p[12:16], "little")
         return (gen, index, p[20:24] == b"\x00\x00\x00\x00", end, torn)
 
+    def _clean_page(self, s: int) -> bool:
+        """Sector s's header page is erased."""
+        self.dev.readblocks(self.blocks[s], self._page, 0)
+        return self._page == self._ff
+
     def _clean_from(self, s: int, off: int) -> bool:
         """Sector s is erased from byte off to its end."""
         p = self._page
@@ -162,7 +167,9 @@ class FlashLog:
         self.chain = chain
         self.ends = ends
         self.torn = torn
-        self.erased = [s for s in range(n) if s not in chain and self._clean_from(s, 0)]
+        # sectors whose header page is erased; each is checked whole before it is used (_take): at boot
+        # that would be 16 reads a sector
+        self.erased = [s for s in range(n) if s not in chain and heads[s] is None and self._clean_page(s)]
 
     # ---- programming
     def _program(self, s: int, off: int, data: "Any", start: int, n: int) -> None:
@@ -196,6 +203,8 @@ class FlashLog:
         for s in self.erased:
             if s not in busy:
                 self.erased.remove(s)
+                if not self._clean_from(s, _PAGE):  # (an erase cut short by a power cut)
+                    self.dev.ioctl(_ERASE, self.blocks[s])
                 return s
         for s in range(len(self.blocks)):
             if s not in busy and s not in self.chain:

@@ -9,9 +9,9 @@
 #   storage = journal_storage("/", sectors=32)   FlashLog on the reserved sectors, or FileStorage(root)
 #                 where there is no rp2.Flash (a Pi, the unix port) or the reservation does not check out
 # At each boot the reservation is checked before any sector is touched: every file still there with 4096
-# bytes, and every block ours (our header or marker, or erased). If not (a file removed or rewritten over
-# USB, a filesystem formatted again), the journal stays on LittleFS: the board never writes a block that
-# LittleFS may have given to a file. The first boot after the reservation moves an existing LittleFS
+# bytes and still in its block (its first bytes read through LittleFS are those of the block). If not (a
+# file removed or written again over USB), the journal stays on LittleFS: the board never writes a block
+# that LittleFS may have given to another file. The first boot after the reservation moves an existing LittleFS
 # journal into it.
 try:
     from typing import Any
@@ -37,32 +37,23 @@ def _blocks_from_map(root: str) -> "tuple[bytes, list[int]] | None":
         return None
 
 
-def _ours(dev: "Any", block: int, nonce: bytes) -> bool:
-    """The block holds our log's header or our marker with this nonce, or is erased."""
-    buf = bytearray(8)
-    dev.readblocks(block, buf, 0)
-    if buf[4:8] == nonce and buf[0:4] in (b"BAOJ", b"BAOR"):
-        return True
-    page = bytearray(256)
-    ff = b"\xff" * 256
-    for off in range(0, _BLOCK, 256):
-        dev.readblocks(block, page, off)
-        if page != ff:
-            return False
-    return True
-
-
-def _check(dev: "Any", root: str, nonce: bytes, blocks: "list[int]", sectors: int) -> bool:
+def _check(dev: "Any", root: str, blocks: "list[int]", sectors: int) -> bool:
+    """Each file is still in its block: its first bytes read through LittleFS are the block's, read directly
+    (a file written again over USB would be in another block, and its old one LittleFS's to give away)."""
     if len(blocks) != sectors or len(set(blocks)) != sectors:
         return False
+    raw = bytearray(32)
     for i in range(sectors):
+        path = "%s%s/s%02d" % (root, _DIR, i)
         try:
-            if os.stat("%s%s/s%02d" % (root, _DIR, i))[6] != _BLOCK:
+            if os.stat(path)[6] != _BLOCK:
                 return False
+            with open(path, "rb") as f:
+                got = f.read(32)
         except OSError:
             return False
-    for b in blocks:
-        if not _ours(dev, b, nonce):
+        dev.readblocks(blocks[i], raw, 0)
+        if got != raw:
             return False
     return True
 
@@ -95,13 +86,13 @@ def _reserve(dev: "Any", root: str, sectors: int) -> "tuple[bytes, list[int]] | 
             found[i] = b
     if -1 in found:
         return None
+    for b in found:  # erased now, once (1.4 s for 32; in play one at a time, when the board is idle)
+        dev.ioctl(6, b)  # MP_BLOCKDEV_IOCTL_BLOCK_ERASE
     from binascii import hexlify
 
-    with open(d + "/map.tmp", "w") as f:
+    with open(d + "/map.tmp", "w") as f:  # last: a reservation cut short is made again from the start
         f.write(hexlify(nonce).decode() + " " + " ".join(str(b) for b in found))
     os.rename(d + "/map.tmp", d + "/map")
-    for b in found:  # erased now, once (1.4 s for 32): in play, one at a time when the board is idle
-        dev.ioctl(6, b)  # MP_BLOCKDEV_IOCTL_BLOCK_ERASE
     return (nonce, found)
 
 
@@ -121,7 +112,7 @@ def journal_storage(root: str = "/", sectors: int = 32, name: str = "journal") -
         res = _reserve(dev, root, sectors)
         if res is None:
             return FileStorage(root)
-    elif not _check(dev, root, res[0], res[1], sectors):
+    elif not _check(dev, root, res[1], sectors):
         return FileStorage(root)
     from baoboard.flashlog import FlashLog
 
