@@ -86,6 +86,16 @@ class App:
         self.last_rx = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
+        self.recording()
+
+    def recording(self) -> None:
+        """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
+        off = not self.journal.recording
+        if off:
+            self.outbox.notice("UNRECORDED", "pending=%d" % self.journal.npending)
+        if off != self.guide.unrecorded:
+            self.guide.unrecorded = off
+            self.dirty = True
 
     def rare(self, job: str, *args: object) -> "Any":
         """Run baoboard.commands.<job>(self, *args): code for rare jobs (restore, undo, host commands) is
@@ -107,6 +117,7 @@ class App:
         if position is not None:
             info["position"] = position
         self.outbox.post("GAME", json.dumps(info))
+        self.recording()
         self.rec.hint = -1
         self.boundary(start, self.hw.ticks_ms())
 

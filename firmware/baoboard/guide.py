@@ -25,6 +25,7 @@ RESTORE = const(0xFF4000)  # orange, blinking: put the seeds of these pits back 
 WIN = const(0xFFC000)  # gold: the winner's pits
 LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
+UNRECORDED = const(0x300030)  # dim magenta instead: nor is this game recorded (the journal is full)
 
 _TEACH = const(0)
 PLAY = const(1)
@@ -42,6 +43,7 @@ class Guide:
         self.mode = _TEACH
         self.brightness = 64  # 0..255, scales every colour
         self.host = False  # a host has spoken recently
+        self.unrecorded = False  # the game is not recorded: too many events wait for a host (journal)
         self.winner = -1  # set by the application when the game is over
         self.restore = bytearray(32)  # pits to put right after an undo or a cancelled move
         self.restore_until = 0
@@ -103,7 +105,7 @@ class Guide:
                     self._px(i, RESTORE)
         if not self.host and ph == 0:
             for i in CORNERS:
-                self._px(i, NOHOST)
+                self._px(i, UNRECORDED if self.unrecorded else NOHOST)
         return self.frame
 
     def _starts(self, r: object) -> None:

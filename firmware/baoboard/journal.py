@@ -20,6 +20,11 @@
 #   j.npending, j.event(i) -> (seq, typ, payload)   the events not yet acknowledged, oldest first (reads flash)
 #   j.moves, j.pending                the same as lists, read from flash (tests and tools)
 #   j.epoch, j.last (last seq), j.acked, j.size (bytes on flash), j.dropped (torn bytes dropped at open)
+#   j.recording                       False while the current game is not recorded: a GAME found more than
+#                                     `budget` bytes of events waiting for a host, so this game's events
+#                                     are kept for the game alone (append returns 0; never sent), and the
+#                                     games waiting are kept as they are; the next GAME with room records again
+#   j.pending_bytes                   bytes of the events waiting for a host (their records)
 #   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)
 #
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact()
@@ -31,6 +36,9 @@
 # checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
 # On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
 # append compacts only once the file has grown 4 * limit), so that no move waits for it.
+# An event of an unrecorded game is an E record with seq 0 ("0 acked typ payload"): it changes the game
+# and is not pending; the checkpoint's K record then has a fifth field, 1. So the flash a journal takes
+# is bounded: budget + one game's events + limit (+ the checkpoint's copy of the game's moves).
 # Acks are not written on their own: each E record carries the ack level,
 # an ack that was lost in a power cut only makes the host see a duplicate, which it drops by sequence.
 try:
@@ -49,6 +57,7 @@ _M = const(0x4D)  # M
 _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
+BUDGET = const(24576)  # bytes of events waiting for a host past which a new game is not recorded
 _HARD = const(4)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
 
@@ -90,10 +99,12 @@ def _field(body: bytes, k: int) -> bytes:
 
 
 class Journal:
-    def __init__(self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None) -> None:
+    def __init__(self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None,
+                 budget: int = BUDGET) -> None:
         self.storage = storage
         self.name = name
         self.limit = limit
+        self.budget = budget
         self._epoch_fn = epoch_fn  # a new epoch's name (default: random, see journal_io)
         # a storage that erases ahead (baoboard.flashlog): the compaction waits for a quiet moment too
         self._ahead = getattr(storage, "maintain", None)
@@ -111,12 +122,16 @@ class Journal:
         # RAM holds where the oldest is, not a list, so it does not grow while no host acknowledges.
         self._p0 = 0  # file offset of the oldest pending event's record (Q or E), if _np
         self._np = 0
+        self.pending_bytes = 0
+        self.recording = True
         self.size = 0
         self._base = 0
         self._broken = False
         self._count = 0  # checkpoint records still expected
         self._csize = 0  # size of the checkpoint being written
         self._cp0 = 0  # offset of its first pending event
+        self._cbytes = 0  # and the bytes of its pending events
+        self._skipped = 0
         self.corrupt = False
 
     @property
@@ -138,18 +153,27 @@ class Journal:
         return hdr[1], r.read(hdr[2] | (hdr[3] << 8))
 
     def _skip(self, r: "Any", off: int, k: int) -> int:
-        """The offset of the record k records after the one at off."""
-        for _ in range(k):
+        """The offset of the pending event k pending events after the one at off (the records of an
+        unrecorded game's events, seq 0, are passed over); self._skipped: the pending records' bytes."""
+        n = 0
+        while True:
             r.seek(off)
-            hdr = r.read(4)
-            off += 8 + (hdr[2] | (hdr[3] << 8))
+            hdr = r.read(6)
+            size = 8 + (hdr[2] | (hdr[3] << 8))
+            if hdr[4:6] != b"0 ":
+                if not k:
+                    break
+                k -= 1
+                n += size
+            off += size
+        self._skipped = n
         return off
 
     def _at(self, off: int, k: int = 0) -> "tuple[int, bytes]":
-        """The record k records after the one at off, as (kind, body)."""
+        """The record at off, or the pending event k pending events after it, as (kind, body)."""
         r = self.storage.reader(self.name)
         try:
-            return self._read(r, self._skip(r, off, k))
+            return self._read(r, self._skip(r, off, k) if k else off)
         finally:
             r.close()
 
@@ -189,11 +213,16 @@ class Journal:
             unload_new(before)
 
     # ---- the game and the outbox
-    def _apply(self, seq: int, typ: str, payload: str, off: int) -> None:
-        if not self._np:
-            self._p0 = off
-        self._np += 1
-        self.next_seq = seq + 1
+    def _apply(self, seq: int, typ: str, payload: str, off: int, size: int) -> None:
+        """Event seq (0: of an unrecorded game) in a record of size bytes at off."""
+        if typ == "GAME":
+            self.recording = seq > 0
+        if seq:
+            if not self._np:
+                self._p0 = off
+            self._np += 1
+            self.pending_bytes += size
+            self.next_seq = seq + 1
         if typ == "MOVE":
             self._mv.append(off)
         elif typ == "GAME":
@@ -212,7 +241,9 @@ class Journal:
             raise ValueError("bad event")
         if self._broken:  # an earlier write failed half way: start again from a clean checkpoint
             self.compact()
-        seq = self.next_seq
+        if typ == "GAME":
+            self.recording = self.pending_bytes <= self.budget
+        seq = self.next_seq if self.recording else 0
         rec = record(_E, ("%d %d %s %s" % (seq, self.acked, typ, payload)).encode())
         try:
             self.storage.append(self.name, rec)
@@ -221,7 +252,7 @@ class Journal:
             raise
         off = self.size
         self.size += len(rec)
-        self._apply(seq, typ, payload, off)
+        self._apply(seq, typ, payload, off, len(rec))
         if self.size - self._base > (self.limit if self._ahead is None else _HARD * self.limit):
             self.compact()
         return seq
@@ -246,6 +277,9 @@ class Journal:
                 self._p0 = self._skip(r, self._p0, k)
             finally:
                 r.close()
+            self.pending_bytes -= self._skipped
+        else:
+            self.pending_bytes = 0
         self._np -= k
         self.acked = seq
         return True
@@ -259,7 +293,8 @@ class Journal:
         the moves' new offsets go to mv, the first pending event's to self._cp0, the checkpoint's size to
         self._csize."""
         count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None)
-        rec = record(_K, ("%s %d %d %d" % (self.epoch, self.next_seq, self.acked, count)).encode())
+        rec = record(_K, ("%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count,
+                                             "" if self.recording else " 1")).encode())
         off = len(rec)
         yield rec
         if self.game is not None:
@@ -278,13 +313,16 @@ class Journal:
             yield rec
         o = self._p0
         self._cp0 = off
-        for _ in range(self._np):
+        self._cbytes = 0
+        for i in range(self._np):
+            if i:
+                o = self._skip(r, o, 1)
             kind, body = self._read(r, o)
-            o += 8 + len(body)
             if kind == _E:  # "seq acked typ payload" -> "seq typ payload"
                 body = body[: body.find(b" ") + 1] + _field(body, 2)
             rec = record(_Q, body)
             off += len(rec)
+            self._cbytes += len(rec)
             yield rec
         if r is not None:
             r.close()  # before the new file replaces the old one
@@ -303,4 +341,5 @@ class Journal:
         self._broken = False
         self._mv = mv
         self._p0 = self._cp0
+        self.pending_bytes = self._cbytes
         self.size = self._base = self._csize

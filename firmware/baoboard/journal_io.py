@@ -96,10 +96,10 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
         if kind == _E:
             a = body.split(" ", 3)
             seq = int(a[0])
-            if seq != j.next_seq or len(a) < 3 or j.acked + j._np != seq - 1:
+            if len(a) < 3 or (seq and (seq != j.next_seq or j.acked + j._np != seq - 1)):
                 return False
             j._ack(int(a[1]))
-            j._apply(seq, a[2], a[3] if len(a) > 3 else "", off)
+            j._apply(seq, a[2], a[3] if len(a) > 3 else "", off, 8 + len(raw))
         elif kind == _Q:
             a = body.split(" ", 2)
             seq = int(a[0])
@@ -108,6 +108,7 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
             if not j._np:
                 j._p0 = off
             j._np += 1
+            j.pending_bytes += 8 + len(raw)
         elif kind == _M:
             j._mv.append(off)
         elif kind == _G:
@@ -120,6 +121,7 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
             j.next_seq = int(a[1])
             j.acked = int(a[2])
             j._count = int(a[3])
+            j.recording = len(a) < 5 or a[4] != "1"
         else:
             return False
         return True

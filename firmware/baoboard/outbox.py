@@ -87,6 +87,8 @@ class Outbox:
 
     def post(self, typ: str, payload: str = "") -> int:
         seq = self.journal.append(typ, payload)
+        if not seq:  # a game the journal does not record (Journal.recording): nothing to send
+            return 0
         if self.journal.npending == 1:
             self._backoff = self.timeout_ms
             self._due = self._ticks() + self._backoff

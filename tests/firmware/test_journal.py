@@ -22,14 +22,27 @@ def test_reference_run_compacts_and_replays():
 
 
 def test_power_cut_at_every_byte_of_every_write():
-    fs0, states, pendings, events = reference()
+    print("power cuts tested:", _power_cuts(None))
+
+
+def test_power_cut_at_every_byte_with_a_game_not_recorded():
+    # the first game's events (more than 400 bytes) wait for a host: the second game is not recorded
+    fs0, states, pendings, events = reference(400)
+    j = new_journal(fs0, 400)
+    j.open()
+    assert not j.recording and j.nmoves == 1 and j.acked == 9 and j.npending == j.last - 9
+    print("power cuts tested:", _power_cuts(400))
+
+
+def _power_cuts(pending_budget):
+    fs0, states, pendings, events = reference(pending_budget)
     ops = script()
     total = fs0.written
     tested = 0
     for budget in range(total + 1):
         fs = FakeStorage()
         fs.budget = budget
-        j = new_journal(fs)
+        j = new_journal(fs, pending_budget)
         done = 0
         try:
             j.open()
@@ -40,7 +53,7 @@ def test_power_cut_at_every_byte_of_every_write():
         except PowerCut:
             cut = True
         fs.budget = -1
-        j = new_journal(fs)
+        j = new_journal(fs, pending_budget)
         j.open()
         s = state(j)
         # exactly a prefix of the completed operations, with every completed one in it
@@ -58,7 +71,7 @@ def test_power_cut_at_every_byte_of_every_write():
         check_pending(j, events, pendings[-1])
         tested += 1
     assert tested == total + 1
-    print("power cuts tested:", tested)
+    return tested
 
 
 def test_cut_during_recovery_then_recover():
@@ -255,3 +268,48 @@ def test_a_stale_tmp_file_is_removed_at_boot():
     assert "journal.tmp" not in fs.files and fs.replaces == 0  # removed, and the journal not rewritten
     assert state(j) == states[-1]
     check_pending(j, events, pendings[-1])
+
+
+def _game(j, moves, tag):
+    j.append("GAME", '{"ruleset":"zanzibar","n":%d}' % tag)
+    for i in range(moves):
+        j.append("MOVE", move_payload("a%d>" % (i % 8 + 1), pos(i)))
+    j.append("END", '{"winner":"S"}')
+
+
+def test_past_the_budget_a_game_is_played_but_not_recorded():
+    # issue #14: with no host for weeks, the games waiting are kept and play goes on
+    fs = FakeStorage()
+    j = Journal(fs, limit=LIMIT, epoch_fn=lambda: EPOCH, budget=1200)
+    j.open()
+    _game(j, 12, 1)  # about 750 bytes of events: room for the next game
+    _game(j, 12, 2)
+    last = j.last
+    assert j.recording and last == 28
+    assert j.append("GAME", '{"n":3}') == 0 and not j.recording  # 1,505 bytes wait: not recorded
+    assert j.append("MOVE", move_payload("a1>", pos(1))) == 0 and j.append("ILLEGAL", "{}") == 0
+    assert j.append("MOVE", move_payload("a2>", pos(2))) == 0 and j.append("UNDO", "{}") == 0
+    assert j.game == '{"n":3}' and j.moves == [move_payload("a1>", pos(1))]  # the game goes on
+    assert j.last == last and [p[0] for p in j.pending] == list(range(1, last + 1))  # the old ones kept
+    for _ in range(2):  # after a power cut, and after a compaction: the same
+        j = Journal(fs, limit=LIMIT, epoch_fn=lambda: EPOCH, budget=1200)
+        assert j.open() == 0
+        assert not j.recording and j.game == '{"n":3}' and j.moves == [move_payload("a1>", pos(1))]
+        assert j.last == last and j.pending[0] == (1, "GAME", '{"ruleset":"zanzibar","n":1}')
+        j.compact()
+    assert j.ack(2) and j.append("GAME", '{"n":4}') == 0 and j.pending_bytes > 1200  # still over
+    assert j.ack(last) and j.pending_bytes == 0
+    assert j.append("GAME", '{"n":5}') == last + 1 and j.recording  # room again: recorded
+
+
+def test_flash_stays_bounded_without_a_host():
+    fs = FakeStorage()
+    j = Journal(fs, limit=LIMIT, epoch_fn=lambda: EPOCH, budget=1200)
+    j.open()
+    most = 0
+    for g in range(30):  # 30 games of 12 moves, none acknowledged
+        _game(j, 12, g)
+        most = max(most, fs.size("journal"), j.pending_bytes)
+    assert j.last == 28  # the first two games are kept, the others played and not recorded
+    # the events waiting (the budget and one game), the game's moves, the growth before a compaction
+    assert most < 1200 + 1200 + 1200 + LIMIT + 400, most
