@@ -35,7 +35,7 @@
 # runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below
 # checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
 # On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
-# append compacts only once the file has grown 4 * limit), so that no move waits for it.
+# append compacts only once the file has grown 2 * limit), so that no move waits for it.
 # An event of an unrecorded game is an E record with seq 0 ("0 acked typ payload"): it changes the game
 # and is not pending; the checkpoint's K record then has a fifth field, 1. So the flash a journal takes
 # is bounded: budget + one game's events + limit (+ the checkpoint's copy of the game's moves).
@@ -57,8 +57,8 @@ _M = const(0x4D)  # M
 _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
-BUDGET = const(24576)  # bytes of events waiting for a host past which a new game is not recorded
-_HARD = const(4)  # with a storage that erases ahead, an append compacts only past limit * _HARD
+BUDGET = const(16384)  # bytes of events waiting for a host past which a new game is not recorded
+_HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
 
 def record(kind: int, body: bytes) -> bytearray:

@@ -81,11 +81,28 @@ def recover(j: "Any") -> int:
         j.compact()
     elif j.dropped or getattr(j.storage, "torn", False):  # (raw flash: a write cut short after the file)
         j.size = good
-        j.compact()
+        if not _cut(j, good):
+            try:
+                j.compact()
+            except OSError:  # a full flash: start anyway; the next append tries again first (_broken)
+                j._broken = True
     else:
         j.size = j._base = good
     j.corrupt = corrupt
     return j.dropped
+
+
+def _cut(j: "Any", good: int) -> bool:
+    """Drop a torn tail in place, where the storage can (no free space needed); False if it cannot."""
+    cut = getattr(j.storage, "truncate", None)
+    if cut is None or getattr(j.storage, "torn", False):
+        return False
+    try:
+        cut(j.name, good)
+    except OSError:
+        return False
+    j._base = good
+    return True
 
 
 def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:

@@ -1,5 +1,7 @@
 # The journal on raw NOR flash (baoboard.flashlog): power cuts at every byte programmed and in every erase,
 # torn pages, appends that never wait for an erase. Runs on CPython (pytest) and on the MicroPython unix port.
+import gc
+
 import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.flashlog import FlashLog
 from baoboard.journal import Journal, move_payload
@@ -50,6 +52,7 @@ def _cuts(noise):
     total = dev.used
     tested = 0
     for budget in range(0, total + 1, 1 if noise is None else 7):
+        gc.collect()  # (the last run's journal and log: a 64 KB heap in pieces otherwise)
         dev = new_flash(noise)
         dev.budget = budget
         done = 0
