@@ -38,8 +38,8 @@ def ms(x: float) -> str:
 
 
 def run_on_pico(*args: str, code: str) -> tuple[str, str]:
-    cmd = ["node", str(PICO_RUN), "--stats", "--dir", str(ROOT / "build" / "firmware"), "--exclude", "main.py",
-           *args, "-c", code]
+    cmd = ["node", str(PICO_RUN), "--stats", "--timeout", "3600", "--dir", str(ROOT / "build" / "firmware"),
+           "--exclude", "main.py", *args, "-c", code]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
     if proc.returncode:
         raise RuntimeError(f"pico-run failed ({proc.returncode}): {proc.stderr[-2000:]}")

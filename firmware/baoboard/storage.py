@@ -81,11 +81,8 @@ class FileStorage:
         if cut is None:
             raise OSError(95)  # EOPNOTSUPP
         cut(self._path(name), size)
-        fd = os.open(self._path(name), os.O_RDWR)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        with open(self._path(name), "r+b") as f:
+            _sync(f)
 
 
 def __getattr__(name: str) -> "Any":  # FakeStorage from its own module, loaded only when asked for

@@ -1,7 +1,7 @@
 # Runs ON the emulated Pico (tools/bench_pico.py sends it through the raw REPL): the board application
 # with its journal where firmware/main.py puts it (its own flash sectors, baoboard.flashres; LittleFS
 # with JOURNAL = "littlefs"), the 1994 game played through simulated hands (one scan every 5 ms of
-# simulated board time, a pause of 0.6 s after each move), and each scan-loop step timed with the
+# simulated board time, a pause of 0.4 s after each move), and each scan-loop step timed with the
 # Pico's microsecond clock. Prints one JSON line: step times (idle, activation, move-completing activation,
 # the idle steps that did the journal's work ahead), the lowest gc.mem_free() seen, flash use.
 import gc
@@ -133,7 +133,7 @@ for p, m in plies():
     for pit in activations(p, m):
         tap(pit)
     n += 1
-    for _ in range(120):  # the players' pause after a move (bao sim --runtime pico: --think-ms 600)
+    for _ in range(80):  # the players' pause after a move: 0.4 s (bao sim --runtime pico waits 0.6 s)
         dt, moved = step()
         if dt is not None:  # (a count and the worst: 6,000 of them in a list would not fit the heap)
             pause[0] += 1
