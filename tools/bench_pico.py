@@ -179,7 +179,7 @@ def main() -> int:
         "(`baoboard.flashres`, `baoboard.flashlog`): an append programs its pages (0.7 ms each) into sectors "
         "erased ahead, where on LittleFS it copied the file's last block and erased a sector (45 ms) for most "
         "appends, and compacted for 287 ms inside the step. The compaction and the erases now wait for the "
-        "board to be idle (no hand on it for 0.3 s between moves: one piece per pause), in the steps of the "
+        "board to be idle (no hand on it for 0.15 s between moves: one piece per pause), in the steps of the "
         "last row but one. `bao sim --runtime pico` lets its players wait 0.6 s after a move "
         "(`--think-ms`) and hold a touch 50 ms.",
     ])

@@ -41,7 +41,7 @@ _HOST_MS = const(15000)  # no valid frame from the host for this long: "no host 
 _BUTTON_UNDO = const(1)  # optional buttons: take the last move back
 _BUTTON_NEW = const(2)  # start a new game (same ruleset)
 _SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
-_QUIET_MS = const(300)  # no activation for this long, no hand on the board: the journal's work is done
+_QUIET_MS = const(150)  # no activation for this long, no hand on the board: the journal's work is done
 _SIDES = "SN"
 _COLLECT = sys.implementation.name == "micropython"  # collect at each move: a quiet moment, less fragmentation
 
