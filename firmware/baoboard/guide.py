@@ -25,7 +25,7 @@ RESTORE = const(0xFF4000)  # orange, blinking: put the seeds of these pits back 
 WIN = const(0xFFC000)  # gold: the winner's pits
 LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
-UNRECORDED = const(0x300030)  # dim magenta instead: nor is this game recorded (the journal is full)
+UNRECORDED = const(0x303030)  # dim white instead: nor is this game recorded (the journal is full)
 
 _TEACH = const(0)
 PLAY = const(1)

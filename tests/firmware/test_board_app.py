@@ -50,7 +50,7 @@ def test_wrong_lift_reported_with_rule_and_state_unchanged():
 
 def test_a_game_past_the_journal_budget_is_played_and_the_player_told():
     # issue #14: with events piling up for a host, a new game is played but not recorded, and the four
-    # corner pits blink dim magenta instead of the "no host" blue
+    # corner pits blink dim white instead of the "no host" blue
     from baoboard import guide as G
 
     app, hw, hands, host, st = board()
@@ -73,5 +73,5 @@ def test_a_game_past_the_journal_budget_is_played_and_the_player_told():
     app.guide.host = False
     frame = app.guide.render(app.rec, 0)
     b = app.guide.brightness
-    assert frame[3 * 8 : 3 * 8 + 3] == bytes((0x30 * b >> 8, 0, 0x30 * b >> 8)) and G.UNRECORDED == 0x300030
+    assert frame[3 * 8 : 3 * 8 + 3] == bytes((0x30 * b >> 8,) * 3) and G.UNRECORDED == 0x303030
     st.close()
