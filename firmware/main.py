@@ -11,8 +11,8 @@ def main():
         from baoboard.drivers.pico import PicoHardware
     except ImportError:  # no drivers on this build: nothing to run
         return
+    from baoboard.compat import modules_now, unload_new
     from baoboard.runtime import Supervisor
-    from baoboard.storage import FileStorage
 
     hw = PicoHardware(pit_sensor_bit=selftest.load_mapping(), raw_serial=True)
     board_id = "pico"
@@ -26,7 +26,18 @@ def main():
         pass
     # A scan every ~2 ms on the emulated Pico (runtime._SCAN_MS): 3 agreeing scans make an activation, so a
     # touch reaches the LEDs in 9.8 ms (median). KeyboardInterrupt (raw_serial off) leaves to the REPL.
-    Supervisor(hw, FileStorage("/"), board_id, on_error=sys.print_exception).run(time.sleep_ms)
+    # The journal on flash sectors of its own: an append programs pages, never erases. baoboard.flashres
+    # runs once, at boot, and is dropped after (its storage's modules stay).
+    import baoboard.flashlog  # noqa: F401
+    import baoboard.storage  # noqa: F401
+
+    before = modules_now()
+    from baoboard.flashres import journal_storage
+
+    storage = journal_storage("/")
+    del journal_storage  # (main() never returns: its locals would keep the module)
+    unload_new(before)
+    Supervisor(hw, storage, board_id, on_error=sys.print_exception).run(time.sleep_ms)
 
 
 main()

@@ -49,6 +49,9 @@ _PHASE = const(0)  # the guide's blink phase last shown, or -1
 _RX_AT = const(1)  # tick of the last valid frame from the host
 _CORNERS_AT = const(2)  # tick since which the four corner pits are all held, or -1
 _PAIR_AT = const(3)  # tick since one side's two back-row ends are held; -1 not held, -2 used up
+_ACT_AT = const(4)  # tick of the last activation handled (the quiet moment's clock)
+_BEHIND = const(5)  # 1: the journal may have work for a quiet moment (Journal.maintain)
+_QUIET_MS = const(150)  # no activation for this long, no hand on the board: the journal's work is done
 
 
 class App:
@@ -60,7 +63,7 @@ class App:
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
         self.selftest_ms = 20000  # the self-test's wait for each touch (SELFTEST <ms> sets it)
-        self._f = [-1, 0, -1, -1]  # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT
+        self._f = [-1, 0, -1, -1, 0, 1]  # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT, _ACT_AT, _BEHIND
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
         self.deb = Debouncer(stable)  # and the sensors' health: a faulty pit is ignored, lit, reported
@@ -92,6 +95,16 @@ class App:
         self._f[_RX_AT] = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
+        self.recording()
+
+    def recording(self) -> None:
+        """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
+        off = not self.journal.recording
+        if off:
+            self.outbox.notice("UNRECORDED", "pending=%d" % self.journal.npending)
+        if off != self.guide.unrecorded:
+            self.guide.unrecorded = off
+            self.dirty = True
 
     def rare(self, job: str, *args: object) -> "Any":
         """Run baoboard.commands.<job>(self, *args), or for the computer's jobs (think, choose)
@@ -117,6 +130,7 @@ class App:
         if position is not None:
             info["position"] = position
         self.outbox.post("GAME", json.dumps(info))
+        self.recording()
         self.rec.hint = -1
         self.boundary(start, self.hw.ticks_ms())
 
@@ -192,6 +206,8 @@ class App:
                 pit = self.deb.pop()
                 if pit < 0:
                     break
+                self._f[_ACT_AT] = self.deb.last_tick
+                self._f[_BEHIND] = 1
                 self.activation(pit, now)
             rec = self.rec
             if f[0] | f[1] | f[2] | f[3] and rec.phase == R.MOVING and rec.n:
@@ -230,6 +246,13 @@ class App:
             self.think_due = 0
             self.rare("think", hint)
             self.dirty = True
+        elif self._f[_BEHIND] and not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
+                now, self._f[_ACT_AT]) >= _QUIET_MS:
+            # nobody touching the board between moves: the journal's work that no move should wait for,
+            # one piece per pause (raw flash: a compaction, or a sector erased ahead, 45 ms; flashlog)
+            if self.journal.maintain() and hasattr(gc, "mem_free"):
+                gc.collect()  # (a compaction's garbage, while nobody waits)
+            self._f[_BEHIND] = 0
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
@@ -290,4 +313,5 @@ class App:
     # ---- host commands
     def command(self, num: int, typ: str, payload: str) -> "tuple[bool, str]":
         self.dirty = True
+        self._f[_BEHIND] = 1
         return self.rare("run", typ, payload, self.hw.ticks_ms())  # type: ignore[no-any-return]

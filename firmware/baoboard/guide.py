@@ -26,6 +26,7 @@ WIN = const(0xFFC000)  # gold: the winner's pits
 LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
 _FAULT = const(0xFF00FF)  # magenta, steady: a pit whose sensor is faulty, ignored (baoboard.debounce)
+_UNRECORDED = const(0x303030)  # dim white instead: nor is this game recorded (the journal is full)
 
 _TEACH = const(0)
 PLAY = const(1)
@@ -47,6 +48,7 @@ class Guide:
         self.mode = _TEACH
         self.brightness = 64  # 0..255, scales every colour
         self.host = False  # a host has spoken recently
+        self.unrecorded = False  # the game is not recorded: too many events wait for a host (journal)
         self.winner = -1  # set by the application when the game is over
         # pits to blink for a while: 1 orange, put right after an undo or a cancelled move (RESTORE); 2 bright
         # green, the computer's level (baoboard.opponent). (The colour is in the marks: no attribute, no name.)
@@ -110,7 +112,7 @@ class Guide:
                     self._px(i, RESTORE if self.restore[i] == 1 else _HINT)
         if not self.host and ph == 0:
             for i in CORNERS:
-                self._px(i, NOHOST)
+                self._px(i, _UNRECORDED if self.unrecorded else NOHOST)
         f = self.faulty
         if f[0] | f[1] | f[2] | f[3]:
             for i in range(32):

@@ -1,8 +1,9 @@
 # The board's journal: one append-only file that holds the game and the outbox, so that after a power cut
 # at any instant the board comes back at the last completed move, and every event it ever sent comes back
 # with the same sequence number and the same bytes. A move is opaque here: "notation position-json".
-# RAM holds no payload of a move or of a pending event: only where its record is in the file (an int
-# each), so a long game, or events piling up while no host listens, cost a few bytes a move.
+# RAM holds no payload of a move or of a pending event: where each move's record of the current game is in
+# the file (an int each), and where the oldest pending event's is (the others follow it in the file), so a
+# long game costs a few bytes a move and events piling up while no host listens cost no RAM at all.
 #
 #   j = Journal(storage, name="journal", limit=8192); j.open()    recover (call once at boot)
 #   j.append(typ, payload) -> seq     make one event durable (returns after the write), then it may be sent.
@@ -12,11 +13,18 @@
 #                                     END  payload=opaque            the game is over
 #                                     any other type (ILLEGAL, ERROR, ...) only goes to the outbox
 #   j.ack(seq) -> bool                cumulative acknowledgement; False if it acknowledges nothing new
+#   j.maintain() -> bool              in a quiet moment: a compaction that is due, a sector erased ahead (raw
+#                                     flash only); False when there is nothing to do
 #   j.game, j.ended                   the current game: info json | None, END payload | None
 #   j.nmoves, j.move(k) -> payload    the moves of the current game (move(k) reads flash; k < 0 from the end)
 #   j.npending, j.event(i) -> (seq, typ, payload)   the events not yet acknowledged, oldest first (reads flash)
 #   j.moves, j.pending                the same as lists, read from flash (tests and tools)
 #   j.epoch, j.last (last seq), j.acked, j.size (bytes on flash), j.dropped (torn bytes dropped at open)
+#   j.recording                       False while the current game is not recorded: a GAME found more than
+#                                     `budget` bytes of events waiting for a host, so this game's events
+#                                     are kept for the game alone (append returns 0; never sent), and the
+#                                     games waiting are kept as they are; the next GAME with room records again
+#   j.pending_bytes                   bytes of the events waiting for a host (their records)
 #   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)
 #
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact()
@@ -26,6 +34,11 @@
 # (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
 # runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below
 # checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
+# On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
+# append compacts only once the file has grown 2 * limit), so that no move waits for it.
+# An event of an unrecorded game is an E record with seq 0 ("0 acked typ payload"): it changes the game
+# and is not pending; the checkpoint's K record then has a fifth field, 1. So the flash a journal takes
+# is bounded: budget + one game's events + limit (+ the checkpoint's copy of the game's moves).
 # Acks are not written on their own: each E record carries the ack level,
 # an ack that was lost in a power cut only makes the host see a duplicate, which it drops by sequence.
 try:
@@ -44,6 +57,8 @@ _M = const(0x4D)  # M
 _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
+BUDGET = const(16384)  # bytes of events waiting for a host past which a new game is not recorded
+_HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
 
 def record(kind: int, body: bytes) -> bytearray:
@@ -84,11 +99,15 @@ def _field(body: bytes, k: int) -> bytes:
 
 
 class Journal:
-    def __init__(self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None) -> None:
+    def __init__(self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None,
+                 budget: int = BUDGET) -> None:
         self.storage = storage
         self.name = name
         self.limit = limit
+        self.budget = budget
         self._epoch_fn = epoch_fn  # a new epoch's name (default: random, see journal_io)
+        # a storage that erases ahead (baoboard.flashlog): the compaction waits for a quiet moment too
+        self._ahead = getattr(storage, "maintain", None)
         self._clear()
         self.dropped = 0
 
@@ -99,12 +118,20 @@ class Journal:
         self.game: str | None = None
         self.ended: str | None = None
         self._mv: list[int] = []  # file offset of each move's record (M or E), the current game's moves
-        self._pq: list[int] = []  # file offset of each pending event's record (Q or E): seq acked+1...last
+        # The pending events (seq acked+1...last) are the last _np event records of the file (Q, then E):
+        # RAM holds where the oldest is, not a list, so it does not grow while no host acknowledges.
+        self._p0 = 0  # file offset of the oldest pending event's record (Q or E), if _np
+        self._np = 0
+        self.pending_bytes = 0
+        self.recording = True
         self.size = 0
         self._base = 0
         self._broken = False
         self._count = 0  # checkpoint records still expected
         self._csize = 0  # size of the checkpoint being written
+        self._cp0 = 0  # offset of its first pending event
+        self._cbytes = 0  # and the bytes of its pending events
+        self._skipped = 0
         self.corrupt = False
 
     @property
@@ -117,7 +144,7 @@ class Journal:
 
     @property
     def npending(self) -> int:
-        return len(self._pq)
+        return self._np
 
     # ---- reading records back from flash
     def _read(self, r: "Any", off: int) -> "tuple[int, bytes]":
@@ -125,10 +152,28 @@ class Journal:
         hdr = r.read(4)
         return hdr[1], r.read(hdr[2] | (hdr[3] << 8))
 
-    def _at(self, off: int) -> "tuple[int, bytes]":
+    def _skip(self, r: "Any", off: int, k: int) -> int:
+        """The offset of the pending event k pending events after the one at off (the records of an
+        unrecorded game's events, seq 0, are passed over); self._skipped: the pending records' bytes."""
+        n = 0
+        while True:
+            r.seek(off)
+            hdr = r.read(6)
+            size = 8 + (hdr[2] | (hdr[3] << 8))
+            if hdr[4:6] != b"0 ":
+                if not k:
+                    break
+                k -= 1
+                n += size
+            off += size
+        self._skipped = n
+        return off
+
+    def _at(self, off: int, k: int = 0) -> "tuple[int, bytes]":
+        """The record at off, or the pending event k pending events after it, as (kind, body)."""
         r = self.storage.reader(self.name)
         try:
-            return self._read(r, off)
+            return self._read(r, self._skip(r, off, k) if k else off)
         finally:
             r.close()
 
@@ -139,7 +184,9 @@ class Journal:
 
     def event(self, i: int) -> "tuple[int, str, str]":
         """The i-th pending event (0: the oldest not acknowledged) as (seq, typ, payload)."""
-        kind, body = self._at(self._pq[i])
+        if not 0 <= i < self._np:
+            raise IndexError("no pending event %d" % i)
+        kind, body = self._at(self._p0, i)
         a = str(body, "utf-8").split(" ", 2 if kind == _Q else 3)
         if kind == _E:
             a.pop(1)  # the ack level
@@ -151,7 +198,7 @@ class Journal:
 
     @property
     def pending(self) -> "list[tuple[int, str, str]]":
-        return [self.event(i) for i in range(len(self._pq))]
+        return [self.event(i) for i in range(self._np)]
 
     # ---- recovery: its code is loaded while it runs (baoboard.journal_io)
     def open(self) -> int:
@@ -166,9 +213,16 @@ class Journal:
             unload_new(before)
 
     # ---- the game and the outbox
-    def _apply(self, seq: int, typ: str, payload: str, off: int) -> None:
-        self._pq.append(off)
-        self.next_seq = seq + 1
+    def _apply(self, seq: int, typ: str, payload: str, off: int, size: int) -> None:
+        """Event seq (0: of an unrecorded game) in a record of size bytes at off."""
+        if typ == "GAME":
+            self.recording = seq > 0
+        if seq:
+            if not self._np:
+                self._p0 = off
+            self._np += 1
+            self.pending_bytes += size
+            self.next_seq = seq + 1
         if typ == "MOVE":
             self._mv.append(off)
         elif typ == "GAME":
@@ -187,7 +241,9 @@ class Journal:
             raise ValueError("bad event")
         if self._broken:  # an earlier write failed half way: start again from a clean checkpoint
             self.compact()
-        seq = self.next_seq
+        if typ == "GAME":
+            self.recording = self.pending_bytes <= self.budget
+        seq = self.next_seq if self.recording else 0
         rec = record(_E, ("%d %d %s %s" % (seq, self.acked, typ, payload)).encode())
         try:
             self.storage.append(self.name, rec)
@@ -196,15 +252,35 @@ class Journal:
             raise
         off = self.size
         self.size += len(rec)
-        self._apply(seq, typ, payload, off)
-        if self.size - self._base > self.limit:
+        self._apply(seq, typ, payload, off, len(rec))
+        if self.size - self._base > (self.limit if self._ahead is None else _HARD * self.limit):
             self.compact()
         return seq
+
+    def maintain(self) -> bool:
+        """Work for a quiet moment (the board idle) with a storage that erases ahead: a compaction that is
+        due, or else one sector erased; False when nothing is left to do."""
+        if self._ahead is None:
+            return False
+        if self.size - self._base > self.limit:
+            self.compact()
+            return True
+        return bool(self._ahead())
 
     def _ack(self, seq: int) -> bool:
         if seq <= self.acked or seq >= self.next_seq:
             return False
-        del self._pq[: seq - self.acked]
+        k = seq - self.acked
+        if k < self._np:  # the oldest still pending: k event records further on
+            r = self.storage.reader(self.name)
+            try:
+                self._p0 = self._skip(r, self._p0, k)
+            finally:
+                r.close()
+            self.pending_bytes -= self._skipped
+        else:
+            self.pending_bytes = 0
+        self._np -= k
         self.acked = seq
         return True
 
@@ -212,11 +288,13 @@ class Journal:
         return self._ack(seq)
 
     # ---- compaction
-    def _checkpoint(self, r: "Any", mv: "list[int]", pq: "list[int]") -> "Iterator[bytearray]":
+    def _checkpoint(self, r: "Any", mv: "list[int]") -> "Iterator[bytearray]":
         """The checkpoint's records; the moves and pending events are copied from the old file (reader r),
-        their new offsets go to mv and pq, the checkpoint's size to self._csize."""
-        count = 1 + len(self._mv) + len(self._pq) + (self.game is not None) + (self.ended is not None)
-        rec = record(_K, ("%s %d %d %d" % (self.epoch, self.next_seq, self.acked, count)).encode())
+        the moves' new offsets go to mv, the first pending event's to self._cp0, the checkpoint's size to
+        self._csize."""
+        count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None)
+        rec = record(_K, ("%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count,
+                                             "" if self.recording else " 1")).encode())
         off = len(rec)
         yield rec
         if self.game is not None:
@@ -233,13 +311,18 @@ class Journal:
             rec = record(_X, self.ended.encode())
             off += len(rec)
             yield rec
-        for o in self._pq:
+        o = self._p0
+        self._cp0 = off
+        self._cbytes = 0
+        for i in range(self._np):
+            if i:
+                o = self._skip(r, o, 1)
             kind, body = self._read(r, o)
             if kind == _E:  # "seq acked typ payload" -> "seq typ payload"
                 body = body[: body.find(b" ") + 1] + _field(body, 2)
             rec = record(_Q, body)
-            pq.append(off)
             off += len(rec)
+            self._cbytes += len(rec)
             yield rec
         if r is not None:
             r.close()  # before the new file replaces the old one
@@ -247,16 +330,16 @@ class Journal:
 
     def compact(self) -> None:
         """Write the checkpoint to a new file that replaces the old one atomically."""
-        r = self.storage.reader(self.name) if self._mv or self._pq else None
+        r = self.storage.reader(self.name) if self._mv or self._np else None
         mv: list[int] = []
-        pq: list[int] = []
         self._broken = True
         try:
-            self.storage.replace(self.name, self._checkpoint(r, mv, pq))
+            self.storage.replace(self.name, self._checkpoint(r, mv))
         finally:
             if r is not None:
                 r.close()
         self._broken = False
         self._mv = mv
-        self._pq = pq
+        self._p0 = self._cp0
+        self.pending_bytes = self._cbytes
         self.size = self._base = self._csize

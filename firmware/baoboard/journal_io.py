@@ -31,6 +31,9 @@ def recover(j: "Any") -> int:
     """Journal.open(): read the file, keep its longest good prefix, compact if anything was dropped;
     returns the number of bytes dropped (a torn or corrupt tail)."""
     j._clear()
+    # a compaction cut short leaves its new file: never used (the old one is whole), it only takes space,
+    # and a full flash must not keep the board from starting (issue #14)
+    j.storage.remove(j.name + ".tmp")
     total = j.storage.size(j.name)
     good = 0
     corrupt = False
@@ -60,7 +63,7 @@ def recover(j: "Any") -> int:
                 j._count -= 1
         finally:
             r.close()
-    if j._count > 0 or j.acked + len(j._pq) != j.last:
+    if j._count > 0 or j.acked + j._np != j.last:
         corrupt = True  # a checkpoint is written atomically: an incomplete one is corrupt
     j.dropped = (total - good) if total > good else 0
     new_epoch = j._epoch_fn or _new_epoch
@@ -74,15 +77,32 @@ def recover(j: "Any") -> int:
         # pending is kept and sent again, everything older counts as acknowledged (pending events
         # are always acked+1, acked+2...: numbers after the last whole one are free again)
         j.epoch = new_epoch()
-        j.next_seq = j.acked + 1 + len(j._pq)
+        j.next_seq = j.acked + 1 + j._np
         j.compact()
-    elif j.dropped:
+    elif j.dropped or getattr(j.storage, "torn", False):  # (raw flash: a write cut short after the file)
         j.size = good
-        j.compact()
+        if not _cut(j, good):
+            try:
+                j.compact()
+            except OSError:  # a full flash: start anyway; the next append tries again first (_broken)
+                j._broken = True
     else:
         j.size = j._base = good
     j.corrupt = corrupt
     return j.dropped
+
+
+def _cut(j: "Any", good: int) -> bool:
+    """Drop a torn tail in place, where the storage can (no free space needed); False if it cannot."""
+    cut = getattr(j.storage, "truncate", None)
+    if cut is None or getattr(j.storage, "torn", False):
+        return False
+    try:
+        cut(j.name, good)
+    except OSError:
+        return False
+    j._base = good
+    return True
 
 
 def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
@@ -93,16 +113,19 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
         if kind == _E:
             a = body.split(" ", 3)
             seq = int(a[0])
-            if seq != j.next_seq or len(a) < 3 or j.acked + len(j._pq) != seq - 1:
+            if len(a) < 3 or (seq and (seq != j.next_seq or j.acked + j._np != seq - 1)):
                 return False
             j._ack(int(a[1]))
-            j._apply(seq, a[2], a[3] if len(a) > 3 else "", off)
+            j._apply(seq, a[2], a[3] if len(a) > 3 else "", off, 8 + len(raw))
         elif kind == _Q:
             a = body.split(" ", 2)
             seq = int(a[0])
-            if seq >= j.next_seq or len(a) < 2 or seq != j.acked + 1 + len(j._pq):
+            if seq >= j.next_seq or len(a) < 2 or seq != j.acked + 1 + j._np:
                 return False
-            j._pq.append(off)
+            if not j._np:
+                j._p0 = off
+            j._np += 1
+            j.pending_bytes += 8 + len(raw)
         elif kind == _M:
             j._mv.append(off)
         elif kind == _G:
@@ -115,6 +138,7 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
             j.next_seq = int(a[1])
             j.acked = int(a[2])
             j._count = int(a[3])
+            j.recording = len(a) < 5 or a[4] != "1"
         else:
             return False
         return True

@@ -1,7 +1,8 @@
 # Storage in RAM for tests and the host's in-process board (the interface: baoboard.storage). Not part
 # of the board's firmware: a Pico never loads it.
 #   FakeStorage()   budget = bytes that may still be written (-1: no limit); a write that exhausts it is torn
-#                   there and raises PowerCut; a rename costs one unit of budget
+#                   there and raises PowerCut; a rename costs one unit of budget. capacity = bytes all files
+#                   may hold (-1: no limit): a write that does not fit raises OSError(28), writing nothing
 try:
     from collections.abc import Iterable
     from typing import Any
@@ -48,6 +49,7 @@ class FakeStorage:
     def __init__(self) -> None:
         self.files: dict[str, list[bytes]] = {}
         self.budget = -1
+        self.capacity = -1
         self.written = 0  # bytes written so far (renames count one)
         self.appends = 0
         self.replaces = 0
@@ -81,7 +83,16 @@ class FakeStorage:
         f = self.files.get(name)
         return None if f is None else _Reader(list(f))
 
+    def used(self) -> int:
+        n = 0
+        for f in self.files.values():
+            for c in f:
+                n += len(c)
+        return n
+
     def _write(self, name: str, data: bytes) -> None:
+        if self.capacity >= 0 and self.used() + len(data) > self.capacity:
+            raise OSError(28)  # ENOSPC
         k = self._take(len(data))
         f = self.files.get(name)
         if f is None:
@@ -107,3 +118,12 @@ class FakeStorage:
 
     def remove(self, name: str) -> None:
         self.files.pop(name, None)
+
+    def truncate(self, name: str, size: int) -> None:
+        kept: list[bytes] = []  # chunk by chunk: no piece of heap as large as the file
+        for c in self.files.get(name, []):
+            if size <= 0:
+                break
+            kept.append(c if len(c) <= size else c[:size])
+            size -= len(c)
+        self.files[name] = kept

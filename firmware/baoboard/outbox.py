@@ -130,6 +130,8 @@ class Outbox:
     def post(self, typ: str, payload: str = "") -> int:
         j = self.journal
         seq = j.append(typ, payload)
+        if not seq:  # a game the journal does not record (Journal.recording): nothing to send
+            return 0
         if self._next <= j.acked:
             self._next = j.acked + 1
         if j.npending == 1:

@@ -6,6 +6,8 @@
 #     replace(name, chunks) -> None     chunks: an iterable of bytes; atomically: the old content or all of the
 #                                       new (write name.tmp, rename)
 #     remove(name) -> None              no error if absent
+#     truncate(name, size) -> None      optional: cut the file to size bytes, durably, in place (no space
+#                                       needed: how a torn tail is dropped on a full flash); OSError if it cannot
 #   FileStorage(root)   littlefs on the Pico ("/" or "/data"), any directory on a PC (CPython or unix port)
 #   FakeStorage()       in memory, for tests: budget = bytes that may still be written (-1: no limit); a write
 #                       that exhausts it is torn there and raises PowerCut; a rename costs one unit of budget.
@@ -73,6 +75,14 @@ class FileStorage:
             os.remove(self._path(name))
         except OSError:
             pass
+
+    def truncate(self, name: str, size: int) -> None:
+        cut = getattr(os, "truncate", None)  # CPython; MicroPython has none (LittleFS appends are atomic)
+        if cut is None:
+            raise OSError(95)  # EOPNOTSUPP
+        cut(self._path(name), size)
+        with open(self._path(name), "r+b") as f:
+            _sync(f)
 
 
 def __getattr__(name: str) -> "Any":  # FakeStorage from its own module, loaded only when asked for

@@ -46,8 +46,10 @@ def state(j):
     return (j.epoch, j.next_seq, d, len(j.moves))
 
 
-def new_journal(fs):
-    return Journal(fs, limit=LIMIT, epoch_fn=lambda: EPOCH)
+def new_journal(fs, budget=None):
+    if budget is None:
+        return Journal(fs, limit=LIMIT, epoch_fn=lambda: EPOCH)
+    return Journal(fs, limit=LIMIT, epoch_fn=lambda: EPOCH, budget=budget)
 
 
 def fingerprint(frame):
@@ -55,9 +57,9 @@ def fingerprint(frame):
     return (len(frame) << 32) | crc32(frame)
 
 
-def reference():
+def reference(budget=None):
     fs = FakeStorage()
-    j = new_journal(fs)
+    j = new_journal(fs, budget)
     j.open()
     states = [state(j)]
     events = {}

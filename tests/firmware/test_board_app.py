@@ -46,3 +46,31 @@ def test_wrong_lift_reported_with_rule_and_state_unchanged():
     assert ill and '"rule": "1.1"' in ill[0][2].replace('":"', '": "'), ill
     assert bytes(app.p.d) == before
     st.close()
+
+
+def test_a_game_past_the_journal_budget_is_played_and_the_player_told():
+    # issue #14: with events piling up for a host, a new game is played but not recorded, and the four
+    # corner pits blink dim white instead of the "no host" blue
+
+    app, hw, hands, host, st = board()
+    hands.scan(5)
+    host.poll(ack=False)  # the GAME stays pending
+    app.journal.budget = 0
+    last = app.journal.last
+    hw.button_mask = 2  # button 2: a new game
+    hands.scan(2)
+    hw.button_mask = 0
+    hands.scan(2)
+    host.poll(ack=False)
+    assert app.journal.last == last and not app.journal.recording and app.guide.unrecorded
+    assert host.notices >= 1 and host.count == last  # told, and no event sent for the new game
+    for p, m, _ in plies():  # the game is played all the same
+        hands.perform(p, m)
+        if app.moves_done == 3:
+            break
+    assert app.journal.nmoves == 3 and app.journal.last == last
+    app.guide.host = False
+    frame = app.guide.render(app.rec, 0)
+    b = app.guide.brightness
+    assert frame[3 * 8 : 3 * 8 + 3] == bytes((0x30 * b >> 8,) * 3) and 0x303030 == 0x303030  # dim white (guide._UNRECORDED)
+    st.close()
