@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # module), so test_board_app and test_board_runtime stay below it; the others load enough code to pass it.
 # Issue #9 keeps this open: no exceptions, 20 of 20 at 64 KB.
 HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, at every heap from N to 100 (1 K steps)
-    "test_board_app": 73,  # passes from 69
+    "test_board_app": 81,  # passes from 77: the journal on raw flash took the board past 620 names (a 6th pool) again
     "test_board_kuu_games": 87,  # the kuu games: starting one interns bao.malawi's names (a 6th pool); from 83
     "test_board_protocol": 92,  # the rare commands' modules loaded beside the game (passes from 88)
     "test_board_power": 85,  # passes from 81

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bao_host.pico import PICO_TOOLS, PicoUnavailable, check_available, compile_firmware
+from bao_host.boards.pico import PICO_TOOLS, PicoUnavailable, check_available, compile_firmware
 
 try:
     check_available()
