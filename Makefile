@@ -35,7 +35,7 @@ test: $(STAMP) pico-deps web-deps lint firmware test-mp test-py
 
 ## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
 test-pico: $(STAMP) pico-deps
-	$(PY) -m pytest -m pico tests/host/test_pico.py tests/host/test_pico_play.py
+	$(PY) -m pytest -m pico tests/host  # every test marked pico: test_pico*.py
 
 # rp2040js from npm; without npm the emulated-Pico tests are skipped (they say so).
 pico-deps: $(NPM_STAMP)
