@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bao import core, notation
 from bao_host.boards.sim import SimRunner
@@ -57,17 +58,18 @@ def random_game(rng: random.Random, ruleset: str) -> Played:
     return g
 
 
-def wait_for(cond: Callable[[], bool], timeout: float, step: Callable[[], object] | None = None,
-             what: str = "") -> None:
-    """Until cond() (calling step() meanwhile, or sleeping): bounded in time."""
+def wait_for(cond: Callable[[], Any], timeout: float, step: Callable[[], object] | None = None,
+             what: str = "") -> Any:
+    """cond()'s first true value (calling step() meanwhile, or sleeping a little): bounded in time."""
     end = time.monotonic() + timeout
-    while not cond():
+    while not (got := cond()):
         if time.monotonic() > end:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what or cond}")
         if step is not None:
             step()
         else:
             time.sleep(0.01)
+    return got
 
 
 def play(runner: SimRunner, g: Played, step: Callable[[], object] | None = None, timeout: float = 60.0,

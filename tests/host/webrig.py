@@ -12,12 +12,12 @@ import json
 import shutil
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import simrig
 from bao_host.ui.adapter import SimBoard
 from bao_host.ui.web.app import Server, Settings, WebServer, create_app
 
@@ -35,16 +35,9 @@ class Web:
         return b
 
 
-def wait_for(cond: Callable[[], Any], what: str, timeout: float = 30.0, every: float = 0.02) -> Any:
-    """cond()'s first true value, bounded in time (never a fixed sleep)."""
-    end = time.monotonic() + timeout
-    while True:
-        got = cond()
-        if got:
-            return got
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(every)
+def wait_for(cond: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
+    """cond()'s first true value, bounded in time (simrig.wait_for, with the web tests' argument order)."""
+    return simrig.wait_for(cond, timeout, what=what)
 
 
 @contextlib.contextmanager
