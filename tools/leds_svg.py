@@ -24,6 +24,9 @@ SCENES = [
     ("after an undo: restore these pits (orange, blinking)", {3: G.RESTORE, 4: G.RESTORE, 21: G.RESTORE}),
     ("game over: winner gold, loser dim red", {**{i: G.WIN for i in range(16)}, **{i: G.LOSE for i in range(16, 32)}}),
     ("no host connected: back-row corners dim blue, slow blink", {c: G.NOHOST for c in G.CORNERS}),
+    ("kuu game placement (M20-M22): 3 seeds left to place, gold on the far back row; drops green",
+     {**{i: G.START for i in range(16)}, 24: G.WIN, 25: G.WIN, 26: G.WIN}),
+    ("M18 threatened pit (purple); M19 blinking: the capture must take it first", {16 + 1: G.TAKASIA_C, 8: G.START}),
     # (the guide's constant is private: a public name would be one more qstr in the Pico's RAM)
     ("a faulty sensor, ignored (magenta): drops into it are taken as made", {4: G._FAULT, 5: G.START}),
 ]

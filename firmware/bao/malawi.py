@@ -47,9 +47,10 @@ _DEFAULTS = {"kuu_twos": (6, 7), "threat_start": "front", "placement_capture": T
 def update(rules: Rules, more: dict) -> None:
     """The kuu games' options, checked, into rules.kuu = (advanced, the 2s' pits, threat_start is "any",
     placement_capture). M7: the front pits of the two 2s of the lost Figure 2 (ruling: 6 and 7, as Zanzibar
-    R1). M18: a threatened pit may start a takata when it is the only start the basic rules allow, front row
-    first ("front", ruling), or only when no pit of either row could ("any"). M21: the second player may
-    take one pit before placing (ruling: optional, "can also")."""
+    R1; any pair that leaves no capture at the start: not pit 4, which faces the other kuu, nor a pair whose
+    pits face each other). M18: a threatened pit may start a takata when it is the only start the basic
+    rules allow, front row first ("front", ruling), or only when no pit of either row could ("any"). M21:
+    the second player may take one pit before placing (ruling: optional, "can also")."""
     for key in more:
         if key not in _DEFAULTS:
             raise TypeError("unknown rule option %r" % (key,))
@@ -57,6 +58,9 @@ def update(rules: Rules, more: dict) -> None:
     if (not isinstance(twos, (list, tuple)) or len(twos) != 2 or twos[0] == twos[1]
             or [k for k in twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
         raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
+    if 4 in twos or twos[0] + twos[1] == 9:  # pit k faces pit 9 - k
+        raise InvalidPositionError("M7: option kuu_twos may not hold pit 4 (it faces the other kuu) nor two pits"
+                                   " that face each other: the first move is a takata, no capture at the start")
     threat = more.get("threat_start", "front")
     if threat not in ("front", "any"):
         raise InvalidPositionError("option threat_start must be 'front' or 'any'")
@@ -118,7 +122,7 @@ def play(p: Position, move: int, rec: "list | None") -> None:
             d[op + t] = 0
             if t == 4:
                 d[HOUSE] &= ~(1 << (op >> 4))  # M16: the opponent's kuu is emptied
-            if _front_empty(d, op):  # M23: only with kuu_twos holding pit 4
+            if _front_empty(d, op):  # M23: never from M7's opening, only from a position set so
                 d[WINNER] = s
                 d[IN_HAND] = n
                 return

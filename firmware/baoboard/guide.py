@@ -39,6 +39,11 @@ _RESTORE_MS = const(6000)
 # in a Pico's RAM for good; _f is the application's and the outbox's too: one qstr)
 _RESTORE_TO = const(0)  # the restore marks blink until this tick
 _SHOW_TO = const(1)  # play mode: show legal pits until this tick
+# bao.core's state bytes of the kuu games (private there too): M19's forced capture, M22's seeds to place
+_STORE = const(32)
+_MUST = const(39)
+_PLACING = const(40)
+_NEMO = const(20)
 CORNERS = (8, 15, 24, 31)  # B1, B8... the back-row ends: never confused with play on the front row
 
 
@@ -97,13 +102,29 @@ class Guide:
             if showing or r.hint >= 0:  # type: ignore[attr-defined]
                 self._starts(r)
             p = r.p  # type: ignore[attr-defined]
-            if showing and p is not None and p.d[TAKASIA] != NONE:
+            if showing and p is not None and p.d[TAKASIA] != NONE:  # and M18's threatened pit
                 self._px((p.d[TO_MOVE] << 4) + p.d[TAKASIA], TAKASIA_C)
         elif phase == MOVING or phase == DECISION:
             if showing or r.hint >= 0:  # type: ignore[attr-defined]  # a shown move: its path too
                 self._next(r)
             if phase == DECISION and blink:
                 self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # type: ignore[attr-defined]
+        p = r.p  # type: ignore[attr-defined]
+        if showing and phase != OVER and p is not None and p.rules.kuu:
+            # the kuu games' state a player cannot see in the seeds (docs/leds.md; inline: no new names)
+            d = p.d
+            me = d[TO_MOVE] << 4
+            t = d[_MUST]
+            if t != NONE and phase == IDLE and blink:  # M19: the threatened pit this move must capture
+                self._px((me ^ 16) + t, TAKASIA_C)
+            n = d[_PLACING]
+            if not n and p.rules.kuu[0] and d[_STORE + (me >> 4)] == _NEMO:  # M20: before the first drop
+                n = 1  # the nemo and the seeds the first drop lifts (M21's take is not known yet)
+                for i in range(16):
+                    if i != 4:
+                        n += d[me + i]
+            for i in range(n if n < 16 else 16):  # M22: a gold pit per seed to place, far back row first
+                self._px((me ^ 16) + ((i + 8) & 15), WIN)
         if r.wrong_pit >= 0 and not blink:  # type: ignore[attr-defined]
             self._px(r.wrong_pit, WRONG)  # type: ignore[attr-defined]
         if now - self._f[_RESTORE_TO] < 0 and blink:

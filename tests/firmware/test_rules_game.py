@@ -81,6 +81,25 @@ def test_perft_malawi_basic_game():
 INTERMEDIATE_PERFT = [4, 14, 30, 84, 291, 996]
 
 
+def test_m7_kuu_twos_leaves_no_capture_at_the_start():
+    # M7: the first move is a takata, so the 2s may not face the other kuu (pit 4 faces a5) nor each other
+    # (pit k faces pit 9 - k); every other pair is a layout the text allows, and none starts with a capture.
+    allowed = 0
+    for i in range(1, 9):
+        for j in range(i + 1, 9):
+            if i == 5 or j == 5:
+                continue
+            try:
+                rules = core.Rules("malawi-intermediate", kuu_twos=[i, j])
+            except core.InvalidPositionError as e:
+                assert str(e).startswith("M7:") and (i == 4 or j == 4 or i + j == 9), (i, j)
+                continue
+            allowed += 1
+            for m in core.legal_move_codes(core.initial("malawi-intermediate", rules)):
+                assert m & core.TAKASA, (i, j)  # a takata: no capture at the start
+    assert allowed == 12
+
+
 def test_perft_malawi_intermediate_game():
     p = core.initial("malawi-intermediate")
     assert [core.perft(p, n) for n in range(1, 7)] == INTERMEDIATE_PERFT

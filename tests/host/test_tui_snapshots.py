@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 import serial
 import tui_rig
-from bao import core
+from bao import core, notation, position_json
 from bao_host.ui.tui import BaoApp
+from baoboard import recogniser as R
 from textual.pilot import Pilot
 from tui_rig import Rig
 
@@ -34,9 +35,16 @@ STATES: dict[str, Callable[[Any], bool] | None] = {
     "refusal": None,
     "over": None,
 }
-# Malawi's basic game has no house and no kichwa choice (M1, M2: the mtaji stage's capture only)
+# Malawi's basic game has no house and no kichwa choice (M1, M2: the mtaji stage's capture only). The kuu
+# games (M5-M25) add what the seeds do not show: the seeds left to place, gold (M20-M22), and the
+# threatened pit, purple (M18), blinking when it must be captured (M19).
 CASES = [(core.ZANZIBAR, s) for s in STATES] + [
-    (core.MALAWI, s) for s in STATES if s not in ("kichwa", "house")]
+    (core.MALAWI, s) for s in STATES if s not in ("kichwa", "house")] + [
+    ("malawi-advanced", "placing"), ("malawi-intermediate", "threatened"), ("malawi-intermediate", "forced")]
+# test_rules_malawi_levels' THREAT: South's A4R** threatens a2 (M18); North's a7L* leaves it to be captured
+THREAT = {"ruleset": "malawi-intermediate", "to_move": "S", "A": [0, 0, 0, 3, 0, 0, 0, 0],
+          "B": [0, 0, 20, 0, 0, 0, 0, 2], "a": [0, 2, 0, 0, 2, 0, 2, 0], "b": [0, 0, 0, 33, 0, 0, 0, 0],
+          "store": {"S": 0, "N": 0}, "house": {"S": False, "N": False}}
 
 
 async def _type(rig: Rig, pilot: Pilot[int], pits: list[int]) -> None:
@@ -57,9 +65,26 @@ async def _play(rig: Rig, pilot: Pilot[int], ruleset: str, state: str) -> None:
     rig.connect()
     app.step()  # (what the board and the logger said so far, shown now: in the same order on every run)
     if ruleset != core.ZANZIBAR:  # the ruleset for the next game, and a new game: from the keyboard
-        await pilot.press("r", "n")
+        await pilot.press(*["r"] * core.RULESETS.index(ruleset), "n")
         app.step()  # (the new game's events stored and said now, before the next touch)
-    if state == "refusal":  # the side to move is South: a touch on North's pit is refused (1.1)
+    if state == "placing":  # South's first drop (A6 and A7 lifted, a seed into A4) and one more: 3 left
+        p = rig.board.position
+        acts: list[int] = []
+        for text in ("@A4", "@B1"):
+            move, _ = notation.parse_move(p, text)
+            acts += R.activations(p, move)
+            p = core.play(p, move)
+        await _type(rig, pilot, acts)
+    elif state in ("threatened", "forced"):
+        p = position_json.from_dict(THREAT)
+        rig.set_position(core.play(p, notation.parse_move(p, "A4R**")[0]))
+        app.step()
+        if state == "forced":
+            p = rig.board.position
+            move, _ = notation.parse_move(p, "a7L*")
+            await _type(rig, pilot, R.activations(p, move))
+        rig.blink(True)
+    elif state == "refusal":  # the side to move is South: a touch on North's pit is refused (1.1)
         await _type(rig, pilot, [core.NORTH * 16])
         rig.blink(False)
     elif state == "over":

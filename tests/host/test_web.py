@@ -310,3 +310,26 @@ def test_a_board_on_a_serial_line_is_followed_with_its_leds(tmp_path: Path) -> N
             assert 'data-playing="no"' in httpx.get(web.url + "/board/board-1").text
     finally:
         runner.close()
+
+
+def test_the_web_board_shows_the_seeds_left_to_place(tmp_path: Path) -> None:
+    """The page colours each pit from the board's LED frame (static/board.js): the advanced game's
+    placement count is there as the board draws it, gold pits on the far back row (docs/leds.md, M22)."""
+    app = create_app(Settings(data=tmp_path / "d", sims=1, token="s3cret", allowed_hosts=["testserver"]))
+    gold = f"{0xFF * 64 >> 8:02x}{0xC0 * 64 >> 8:02x}00"  # at the board's default brightness
+
+    def golden() -> list[int]:
+        leds = c.get("/board/sim-1/state").json()["leds"]
+        return [i for i in range(32) if leds[6 * i: 6 * i + 6] == gold]
+
+    with TestClient(app) as c:
+        wait_for(lambda: c.get("/board/sim-1/state").json()["game"] is not None, "the board's game")
+        hdr = {"X-Bao-Token": "s3cret", "Origin": "http://testserver"}
+        assert golden() == []  # Zanzibar: no placement
+        assert c.post("/board/sim-1/new", json={"ruleset": "malawi-advanced"}, headers=hdr).status_code == 200
+        wait_for(lambda: golden() == [24, 25, 26, 27, 28], "five seeds to place: b8..b4 gold")
+        p = core.initial("malawi-advanced")
+        for pit in activations(p, notation.parse_move(p, "@A4")[0]):  # lift A6, A7, a seed into A4
+            assert c.post("/board/sim-1/touch", json={"pit": pit & PIT}, headers=hdr).status_code == 200
+        wait_for(lambda: golden() == [24, 25, 26, 27], "four left")
+        assert c.get("/board/sim-1/state").json()["plies"] == ["@A4"]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from bao import core
+from bao import core, kuu
 
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
@@ -116,6 +116,8 @@ class SimBoard:
 
         side = side_name(p.to_move)
         if phase == R.IDLE:
+            if kuu.is_placing(p):
+                return f"{side} to place: one seed at a time into a green pit (gold: the seeds left, M22)"
             if p.store(p.to_move):
                 return f"{side} to move: put a seed from the store into a green pit"
             return f"{side} to move: lift the seeds of a green pit"

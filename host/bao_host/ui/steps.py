@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bao import core
+from bao import core, kuu
 from baoboard import recogniser as R
 
 
@@ -20,6 +20,16 @@ def _side(side: int) -> str:
 def _names(pits: list[int]) -> str:
     names = [core.pit_name(p) for p in pits]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def seeds_to_place(p: core.Position) -> int:
+    """M20-M22: the seeds the side to move still places, as the LEDs count them in gold (baoboard.guide):
+    before the first drop, the nemo and the seeds it lifts (a take, M21, adds to them once chosen)."""
+    left = kuu.placing(p)
+    if left or not kuu.is_placing(p):
+        return left
+    me = p.to_move * 16
+    return 1 + sum(p.d[me + i] for i in range(16) if i != 4)
 
 
 def _next_pits(rec: Any) -> list[int]:
@@ -55,8 +65,19 @@ def step_guidance(rec: Any) -> str:
 def _step(rec: Any, p: Any) -> str:
     side = p.to_move
     if rec.phase == R.IDLE:
+        if kuu.is_placing(p):
+            left = seeds_to_place(p)
+            how = "drop one seed into" if kuu.placing(p) else "lift the pits to empty, then drop into"
+            return (f"{_side(side)} places, {left} seed{'s' if left != 1 else ''} left (gold, M22): "
+                    f"{how} a green pit")
         how = "put a seed from the store into" if p.store(side) else "lift the seeds of"
-        return f"{_side(side)} to move: {how} a green pit"
+        marks = ""
+        must = kuu.must_capture(p) if p.rules.kuu else None
+        if must is not None:
+            marks = f"; {core.pit_name(must)} (purple, blinking) must be captured first (M19)"
+        elif p.rules.kuu and p.takasia is not None:
+            marks = f"; {core.pit_name(p.takasia)} is threatened (purple, M18)"
+        return f"{_side(side)} to move: {how} a green pit{marks}"
     nxt = _next_pits(rec)
     lifts_own = [b & R.PIT for b in nxt if b & R.LIFT and (b & R.PIT) >> 4 == side]
     captures = [b & R.PIT for b in nxt if b & R.LIFT and (b & R.PIT) >> 4 != side]
