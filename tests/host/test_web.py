@@ -332,4 +332,4 @@ def test_the_web_board_shows_the_seeds_left_to_place(tmp_path: Path) -> None:
         for pit in activations(p, notation.parse_move(p, "@A4")[0]):  # lift A6, A7, a seed into A4
             assert c.post("/board/sim-1/touch", json={"pit": pit & PIT}, headers=hdr).status_code == 200
         wait_for(lambda: golden() == [24, 25, 26, 27], "four left")
-        assert c.get("/board/sim-1/state").json()["plies"] == ["@A4"]
+        wait_for(lambda: c.get("/board/sim-1/state").json()["plies"] == ["@A4"], "the drop logged")
