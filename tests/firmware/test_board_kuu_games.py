@@ -117,6 +117,13 @@ def test_the_seeds_left_to_place_are_gold_pits_on_the_far_back_row():
     for _ in range(9):
         _drop(app, hands, host, "@b1")
     assert app.p.d[core.TO_MOVE] == core.SOUTH and _pits(hands, hw, _GOLD)[0] == []  # the nemo stage: no count
+    hw.button_mask = 2  # button 2, a new game: the same ruleset, chosen on the board as in the other games
+    hands.scan(3)
+    hw.button_mask = 0
+    hands.scan(10)
+    host.poll()
+    assert host.events[-1][1] == "GAME" and "malawi-advanced" in host.events[-1][2]
+    assert _pits(hands, hw, _GOLD)[0] == [24, 25, 26, 27, 28]
     assert host.dups == 0 and host.gaps == 0
     st.close()
 

@@ -23,8 +23,8 @@ KUU = [kuu.MALAWI_INTERMEDIATE, kuu.MALAWI_ADVANCED]
 def test_bao_perft_moves_and_apply_trace(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "4", "--ruleset", "malawi-intermediate"]) == 0
     assert capsys.readouterr().out.split() == "1 4 2 14 3 30 4 84".split()
-    assert main(["perft", "2", "--ruleset", "malawi-advanced"]) == 0
-    assert capsys.readouterr().out.split() == "1 16 2 256".split()
+    assert main(["perft", "4", "--ruleset", "malawi-advanced"]) == 0  # single drops (M22; issue #12's figures)
+    assert capsys.readouterr().out.split() == "1 16 2 256 3 4096 4 65536".split()
     assert main(["moves", "initial:malawi-advanced"]) == 0
     assert capsys.readouterr().out.startswith("South has 16 legal placement drops: @A1 @A2")
     assert main(["apply", "initial:malawi-intermediate", "6L*", "--trace"]) == 0
