@@ -113,6 +113,30 @@ def test_a_replay_goes_drop_by_drop_and_ends_where_the_rules_core_does(library_d
         assert r["plies"][0]["frames"][0]["kind"] == "lift"
 
 
+def test_the_kuu_games_replay_drop_by_drop_in_the_library(tmp_path: Path) -> None:
+    """A game of each kuu ruleset imported and replayed on the web (issue #12): each ply's frames are the
+    touches the board expects, the advanced placement one drop per ply (M22), and end on the stored position."""
+    import random
+
+    from simrig import random_game
+
+    rng = random.Random(5)
+    with Store(tmp_path / "d") as st:
+        for ruleset in ("malawi-intermediate", "malawi-advanced"):
+            g = random_game(rng, ruleset)
+            gid = st.import_text(notation.format_transcript({"ruleset": ruleset}, g.plies)).id
+            positions = st.positions(gid)
+            r = library.replay(st, st.game(gid))
+            assert [p["donkers"] for p in r["plies"]] == g.plies and len(g.plies) > 10
+            for i, ply in enumerate(r["plies"]):
+                move, _ = notation.parse_move(positions[i], ply["donkers"])
+                touched = [f["pit"] for f in ply["frames"] if f["kind"] not in ("house", "end")]
+                assert touched == [a & PIT for a in activations(positions[i], move)], (ruleset, i)
+                assert ply["frames"][-1]["counts"] == list(positions[i + 1].d[:34]), (ruleset, i)
+            if ruleset == "malawi-advanced":
+                assert all(p.count("@") == 1 for p in g.plies[:10])
+
+
 def test_both_notations_and_the_export_round_trip(client: TestClient, library_dir: Path) -> None:
     page = client.get("/games/1").text
     with Store(library_dir) as st:
