@@ -348,3 +348,18 @@ def test_make_run_names_its_data_folder(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(BaoApp, "run", run_app)
     assert run.main(["--sim", "--data", str(tmp_path / "library")]) == 0
     assert seen == [str(tmp_path / "library")]
+
+
+def test_the_guidance_line_counts_the_seeds_to_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The advanced game's placement (M20-M22) in words, as the LEDs count it in gold (docs/leds.md)."""
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            await pilot.press("r", "r", "r", "n")  # malawi-advanced for the next game, and a new game
+            app.step()
+            assert rig.sim.step_guidance().startswith("South places, 5 seeds left (gold, M22): lift the green pit")
+            p = rig.board.position
+            for pit in activations(p, notation.parse_move(p, "@A4")[0]):
+                app.touch(pit)
+            assert rig.sim.step_guidance() == "South places, 4 seeds left (gold, M22): drop one seed into a green pit"
+
+    asyncio.run(asyncio.wait_for(play(), 180))

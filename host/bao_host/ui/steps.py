@@ -67,9 +67,9 @@ def _step(rec: Any, p: Any) -> str:
     if rec.phase == R.IDLE:
         if kuu.is_placing(p):
             left = seeds_to_place(p)
-            how = "drop one seed into" if kuu.placing(p) else "lift the pits to empty, then drop into"
-            return (f"{_side(side)} places, {left} seed{'s' if left != 1 else ''} left (gold, M22): "
-                    f"{how} a green pit")
+            how = ("drop one seed into a green pit" if kuu.placing(p) else
+                   "lift the green pit and the others to empty (M20), then drop a seed into one of yours")
+            return f"{_side(side)} places, {left} seed{'s' if left != 1 else ''} left (gold, M22): {how}"
         how = "put a seed from the store into" if p.store(side) else "lift the seeds of"
         marks = ""
         must = kuu.must_capture(p) if p.rules.kuu else None
