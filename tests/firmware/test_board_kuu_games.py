@@ -142,6 +142,7 @@ def test_the_threatened_pit_is_purple_and_blinks_when_it_must_be_captured():
     for ply in range(43):
         if ply == 0:
             assert _pits(hands, hw, _PURPLE) == ([], []) and _pits(hands, hw, _GOLD) == ([], [])  # no placement
+            assert _pits(hands, hw, 0x009F00)[0] == [5, 6]  # the nemo may go into A6 or A7 only (M7, M12)
         elif ply == 41:
             assert host.moves()[-1] == "A5L**" and _pits(hands, hw, _PURPLE) == ([20], [])  # a5 steady (M18)
         elif ply == 42:
