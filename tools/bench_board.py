@@ -164,7 +164,7 @@ def compile_mpy(out: Path) -> Path:
         if str(rel) == "main.mpy":
             continue
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([MPYX, "-march=host", "-s", str(rel), "-o", str(out / rel), str(src)], check=True)
+        subprocess.run([MPYX, "-O3", "-march=host", "-s", str(rel), "-o", str(out / rel), str(src)], check=True)
     return out
 
 
