@@ -222,6 +222,8 @@ def build_tests() -> None:
     for src in (ROOT / "tests/firmware").glob("*.py"):
         rel = f"tests/firmware/{src.stem}.mpy"
         subprocess.run([MPYX, "-s", rel, "-o", str(out / rel), str(src)], check=True)
+    subprocess.run([MPYX, "-s", "tests/mprun.mpy", "-o", str(out / "tests/mprun.mpy"), str(ROOT / "tests/mprun.py")],
+                   check=True)  # tools/run_mp_tests.run_module runs it from there
     for d in ("games", "hardware"):
         link = out / d
         if not link.exists():

@@ -15,6 +15,7 @@ for the same objects, whose words are twice as large). A module listed in HEAPS 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -60,8 +61,16 @@ def sweep_arg(text: str) -> tuple[int, int]:
 
 
 def run_module(binary: str, heap: str, mod: str) -> tuple[int, int, str]:
-    proc = subprocess.run([binary, "-X", f"heapsize={heap}", str(ROOT / "tests/mprun.py"), mod],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    """One test module at one heap: the runner precompiled in build/mpy-host (make test-mp), else its source."""
+    lib = ROOT / "build/mpy-host"
+    if (lib / "tests/mprun.mpy").is_file():
+        cmd, cwd, env = ["-m", "mprun"], lib, dict(os.environ, MICROPYPATH="tests")
+    else:
+        cmd, cwd, env = [str(ROOT / "tests/mprun.py")], ROOT, None
+    if "/" in binary:  # (a path: from the folder the runs are in)
+        binary = os.path.abspath(binary)
+    proc = subprocess.run([binary, "-X", f"heapsize={heap}", *cmd, mod],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
     out = proc.stdout + proc.stderr
     m = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
     if not m:

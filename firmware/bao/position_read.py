@@ -74,7 +74,7 @@ def from_dict(obj: object) -> Position:
             n = _int(row[k], "%s%d" % (name, k + 1), 0, 64)
             d[(side << 4) + _ring(front, k)] = n
             total += n
-    total += _stores(obj, p, tm)
+    total += store(obj, p, tm)
     w = obj.get("winner")
     if w is not None:
         if w not in _SIDES:
@@ -92,7 +92,7 @@ def from_dict(obj: object) -> Position:
             if not any(d[(i << 4) + r] for r in range(8)):
                 raise InvalidPositionError("%s's front row is empty: the game is over (1.2), so \"winner\" "
                                            "must say who won" % ("South", "North")[i])
-    _takasia(obj, p, tm, w)
+    takasia(obj, p, tm, w)
     if rules.kuu:
         from bao import kuu  # stores and placement (M7, M8, M22), must_capture (M19)
 
@@ -102,9 +102,10 @@ def from_dict(obj: object) -> Position:
     return p
 
 
-def _stores(obj: dict, p: Position, tm: str) -> int:
-    """The stores, houses and seeds still to place of p from obj (part of from_dict: each function's
-    bytecode is one piece of a Pico's RAM while a position is read); the seeds they hold."""
+def store(obj: dict, p: Position, tm: str) -> int:
+    """The stores, houses and seeds still to place of p from obj; the seeds they hold. Part of from_dict:
+    each function's bytecode is one piece of a Pico's RAM while a position is read, and these two are named
+    after the keys they read, names the board has interned anyway (a new name is a qstr for good)."""
     rules = p.rules
     d = p.d
     total = 0
@@ -139,7 +140,7 @@ def _stores(obj: dict, p: Position, tm: str) -> int:
     return total
 
 
-def _takasia(obj: dict, p: Position, tm: str, w: object) -> None:
+def takasia(obj: dict, p: Position, tm: str, w: object) -> None:
     """The takasia-ed pit of p from obj (R8, 4.1; part of from_dict)."""
     rules = p.rules
     d = p.d
