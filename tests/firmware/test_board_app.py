@@ -43,7 +43,7 @@ def test_wrong_lift_reported_with_rule_and_state_unchanged():
     hands.tap(20)  # a North pit while South is to move
     host.poll()
     ill = [e for e in host.events if e[1] == "ILLEGAL"]
-    assert ill and '"rule": "1.1"' in ill[0][2].replace('":"', '": "'), ill
+    assert ill and '"rule": "1.1"' in ill[0][2], ill  # (json.dumps' separators on every port)
     assert bytes(app.p.d) == before
     st.close()
 

@@ -1,29 +1,29 @@
 # The board's run loop (baoboard.runtime.Supervisor), as firmware/main.py, `bao board` and every simulated
 # board run it: a fault is reported on the serial link, the application starts again from its journal after
 # a pause (200 ms, 2 s from the 5th restart on) during which the watchdog goes hungry; KeyboardInterrupt
-# passes through; a healthy idle loop allocates nothing. Runs on CPython and the MicroPython unix ports.
-import sys
-
+# passes through (a healthy idle loop allocating nothing: test_board_idle). Runs on CPython and the MicroPython
+# unix ports.
 from baoboard.simhw import Hands, SimHardware, SimulatedBoard
 from board_util import Host, TempFiles, plies
 
 
 class Failing(SimHardware):
-    """A sensor chain that fails on the next `fail` scans with `error`."""
+    """A sensor chain that fails on the next `fault` scans, raising `e` (names the board has interned anyway:
+    each new name is a qstr in the test's Pico-sized heap, tools/run_mp_tests.py HEAPS)."""
 
     def __init__(self):
         super().__init__()
-        self.fail = 0
-        self.error = OSError("sensor chain gone")
+        self.fault = 0
+        self.e = OSError("sensor chain gone")
 
     def read_pits(self, bitmap):
-        if self.fail:
-            self.fail -= 1
-            raise self.error
+        if self.fault:
+            self.fault -= 1
+            raise self.e
         SimHardware.read_pits(self, bitmap)
 
 
-def _board():
+def board():
     import random
 
     random.seed(9)  # the board's epoch, and so its heap layout, the same on every run (board_util.board)
@@ -35,16 +35,16 @@ def _board():
 
 
 def test_a_fault_is_reported_and_the_game_comes_back_from_the_journal():
-    b, hw, faults, st = _board()
+    b, hw, faults, st = board()
     host = Host(hw)
     seen = bytearray()  # what the board writes, as the host reads it
     take = hw.on_write
 
-    def tee(data):
+    def on_write(data):
         seen.extend(data)
         take(data)
 
-    hw.on_write = tee
+    hw.on_write = on_write
     hands = Hands(b)
     g = plies()
     for _ in range(2):
@@ -53,7 +53,7 @@ def test_a_fault_is_reported_and_the_game_comes_back_from_the_journal():
         host.poll()
         seen[:] = b""  # (only what comes after matters: the heap is a Pico's)
     before = bytes(b.app.p.d)
-    hw.fail = 1
+    hw.fault = 1
     b.run(1, 5)  # the scan that fails
     assert b.app is None and len(faults) == 1 and b.runtime.restarts == 1
     out = bytes(seen)
@@ -75,8 +75,8 @@ def test_a_fault_is_reported_and_the_game_comes_back_from_the_journal():
 
 
 def test_restarts_slow_down_from_the_fifth_on():
-    b, hw, faults, st = _board()
-    hw.fail = 1000000  # for ever
+    b, hw, faults, st = board()
+    hw.fault = 1000000  # for ever
     feeds = hw.feeds
     b.run(1000, 5)  # 5 s of board time: faults at 0, 0.2, 0.4, 0.6, 0.8 s, then 2.8 and 4.8 s
     assert b.runtime.restarts == 7 and len(faults) == 7
@@ -85,9 +85,9 @@ def test_restarts_slow_down_from_the_fifth_on():
 
 
 def test_keyboard_interrupt_passes_through():
-    b, hw, faults, st = _board()
-    hw.fail = 1
-    hw.error = KeyboardInterrupt()
+    b, hw, faults, st = board()
+    hw.fault = 1
+    hw.e = KeyboardInterrupt()
     try:
         b.run(3, 5)
     except KeyboardInterrupt:
@@ -95,26 +95,4 @@ def test_keyboard_interrupt_passes_through():
     else:
         raise AssertionError("KeyboardInterrupt was caught")
     assert faults == [] and b.runtime.restarts == 0
-    st.close()
-
-
-def test_an_idle_loop_allocates_nothing():
-    if sys.implementation.name != "micropython":
-        import pytest
-
-        pytest.skip("the heap lock is MicroPython's")
-    import micropython
-
-    b, hw, faults, st = _board()
-    host = Host(hw)
-    b.run(10, 5)
-    host.poll()  # the host has every event: nothing to resend
-    b.run(10, 5)
-    run, sleep = b.runtime.run, hw.sleep_ms
-    micropython.heap_lock()
-    try:
-        run(sleep, 5, 200)  # 1 s of scans: the guide's blinking included
-    finally:
-        micropython.heap_unlock()
-    assert faults == [] and b.runtime.steps >= 220
     st.close()

@@ -84,7 +84,8 @@ def compile_firmware(out: Path) -> Path:
         dst = out / rel.with_suffix(".mpy")
         if not dst.exists() or dst.stat().st_mtime < src.stat().st_mtime:
             dst.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([str(MPY_CROSS), "-march=armv6m", "-o", str(dst), str(src)], check=True)
+            subprocess.run([str(MPY_CROSS), "-O3", "-march=armv6m", "-s", rel.with_suffix(".mpy").as_posix(), "-o",
+                            str(dst), str(src)], check=True)  # as make firmware: one name for the path
     return out
 
 

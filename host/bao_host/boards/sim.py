@@ -235,7 +235,7 @@ def compile_firmware(out: Path) -> Path:
         dst = out / rel.with_suffix(".mpy")
         if not dst.exists() or dst.stat().st_mtime < src.stat().st_mtime:
             dst.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([str(mpyx), *_MARCH, "-o", str(dst), str(src)], check=True)
+            subprocess.run([str(mpyx), "-O3", *_MARCH, "-o", str(dst), str(src)], check=True)  # as make firmware
     return out
 
 
