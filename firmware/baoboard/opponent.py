@@ -6,7 +6,8 @@
 # (Pico time on a Pico); it feeds the watchdog as it goes.
 #   think(app, hint)        search app.p; light the move (hint) or make it the only move followed
 #   choose(app, side, now)  the gesture: the computer plays `side`, one level up (off after the last)
-#   setup(app, side, level, now)   the computer plays side (-1: nobody) at level (0: the host's engine)
+#   setup(app, side, level, now)   the computer plays side (-1: nobody) at level (0: the host's engine);
+#                                  a CPU event, journalled (a restart keeps the mode: commands.restore)
 #   light(app, move, lead)  light a legal move of app.p (SHOW, think); lead: only that move is followed
 # (Loaded in play: its names are interned then, so the ones no other module needs are private constants.)
 try:  # for the annotations only
@@ -101,9 +102,14 @@ def light(a: "App", move: int, lead: bool) -> None:
 
 def setup(a: "App", side: int, level: int, now: int) -> None:
     """The computer plays `side` (-1: nobody) at `level`; if it is its turn, it thinks at the end of the
-    step. The level is shown for a few seconds: that many front pits of the computer's side blink green."""
+    step. The level is shown for a few seconds: that many front pits of the computer's side blink green.
+    A change is a CPU event: journalled, so that the board still plays the computer after a restart
+    (baoboard.commands.restore), and reported to the host."""
     a.cpu = side
     a.level = level
+    mode = "off" if side < 0 else "%s %d" % ("SN"[side], level)
+    if mode != (a.journal.cpu or "off"):
+        a.outbox.post("CPU", mode)
     a.rec.hint = -1
     a.boundary(a.p, now)  # the moves followed are all legal moves again, or the computer's turn begins
     marks = bytearray(32)
@@ -121,4 +127,3 @@ def choose(a: "App", side: int, now: int) -> None:
         side = -1
         level = 1
     setup(a, side, level, now)
-    a.outbox.notice("CPU", "off" if side < 0 else "%s %d" % ("SN"[side], level))

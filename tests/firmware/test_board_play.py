@@ -124,6 +124,7 @@ def test_gesture_chooses_side_and_level_then_off():
     assert app.cpu == -1  # after level 4: nobody
     _hold(hands, host, (_b8, _b1), 3100)  # North's ends: the player plays North, the computer South, to move
     assert (app.cpu, app.level) == (0, 1)
+    assert host.events[-1][1:] == ("CPU", "S 1")  # each choice is a CPU event (journalled)
     hands.scan(2)
     assert app.rec.codes and len(app.rec.codes) == 1 and app.rec.hint >= 0  # it has answered at once
     host.poll()
@@ -179,3 +180,4 @@ def test_host_engine_plays_through_show_and_hint_command():
     assert (4, "OK", "") in host.replies and app.rec.hint >= 0
     assert host.replies[-1][:2] == (5, "ERR")
     st.close()
+
