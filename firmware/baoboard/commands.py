@@ -81,8 +81,6 @@ def undo(a: "App", now: int) -> bool:
 
 
 def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
-    if typ == "PING":
-        return True, ""
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 
