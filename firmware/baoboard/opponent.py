@@ -70,7 +70,7 @@ def think(a: "App", hint: bool) -> None:
     # hand, or a new request to think (the mode changed, a hint asked). (Lambdas, not named functions: a
     # function's name is one more interned name on the board.)
     stale = lambda: a.p is not p or a.rec.phase != IDLE or a.think_due > 0  # noqa: E731
-    served = lambda: a.step() or stale()  # noqa: E731
+    served = lambda: a.step() or stale()  # type: ignore[func-returns-value]  # noqa: E731
     try:
         r = _search(a, Engine, level, QDEPTH, _TT_MAX_BITS, served)
     except MemoryError:  # the heap in too many pieces for this search: the smallest table, a shallower one
