@@ -51,6 +51,7 @@ _CORNERS_AT = const(2)  # tick since which the four corner pits are all held, or
 _PAIR_AT = const(3)  # tick since one side's two back-row ends are held; -1 not held, -2 used up
 _ACT_AT = const(4)  # tick of the last activation handled (the quiet moment's clock)
 _BEHIND = const(5)  # 1: the journal may have work for a quiet moment (Journal.maintain)
+_SEARCHING = const(6)  # 1: the computer's search runs, and calls step() itself (baoboard.opponent)
 _QUIET_MS = const(150)  # no activation for this long, no hand on the board: the journal's work is done
 
 
@@ -63,7 +64,7 @@ class App:
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
         self.selftest_ms = 20000  # the self-test's wait for each touch (SELFTEST <ms> sets it)
-        self._f = [-1, 0, -1, -1, 0, 1]  # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT, _ACT_AT, _BEHIND
+        self._f = [-1, 0, -1, -1, 0, 1, 0]  # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT, _ACT_AT, _BEHIND, _SEARCHING
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
         self.deb = Debouncer(stable)  # and the sensors' health: a faulty pit is ignored, lit, reported
@@ -238,13 +239,17 @@ class App:
         ph = self.guide.phase(now)
         if self.dirty or ph != t[_PHASE]:
             self.show(now, ph)
-        if self.selftest_due:
+        if t[_SEARCHING]:
+            pass  # this step runs inside the computer's search: no job of its own (a new search waits for it)
+        elif self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
-        if self.think_due:
+        elif self.think_due:
             hint = self.think_due == 2
             self.think_due = 0
+            t[_SEARCHING] = 1  # the search serves the scan loop: it calls step() every few nodes
             self.rare("think", hint)
+            t[_SEARCHING] = 0
             self.dirty = True
         elif self._f[_BEHIND] and not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
                 now, self._f[_ACT_AT]) >= _QUIET_MS:
@@ -312,6 +317,8 @@ class App:
 
     # ---- host commands
     def command(self, num: int, typ: str, payload: str) -> "tuple[bool, str]":
+        if typ == "PING":  # answered without loading code: also while the computer thinks, beside the engine
+            return True, ""
         self.dirty = True
         self._f[_BEHIND] = 1
         return self.rare("run", typ, payload, self.hw.ticks_ms())  # type: ignore[no-any-return]

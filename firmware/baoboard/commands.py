@@ -1,6 +1,6 @@
 # The board application's rare jobs, loaded by App.rare() for one job and dropped after it on MicroPython:
 # their code stays out of the board's RAM during play.
-#   restore(app)                     at boot: the game the journal holds (or a new one)
+#   restore(app)                     at boot: the game the journal holds (or a new one), the computer's mode
 #   undo(app, now) -> bool           take the last move back
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
@@ -50,6 +50,10 @@ def position_after(app: "App", n: int) -> "core.Position":
 
 def restore(a: "App") -> None:
     j = a.journal
+    m = j.cpu  # the computer's side and level, journalled ("S 2", "off"; baoboard.opponent.setup)
+    a.cpu = "SN".find(m[:1]) if m else -1
+    if a.cpu >= 0:
+        a.level = int(m[2:])
     if j.game is None:
         a.post_game(core.initial(), None)
         return
@@ -77,8 +81,6 @@ def undo(a: "App", now: int) -> bool:
 
 
 def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
-    if typ == "PING":
-        return True, ""
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 

@@ -11,11 +11,13 @@
 #                                     MOVE payload="notation pos"    one completed move (see move_payload)
 #                                     UNDO payload=opaque            takes the last move back
 #                                     END  payload=opaque            the game is over
+#                                     CPU  payload="S 2" | "off"     who the computer plays (kept across games)
 #                                     any other type (ILLEGAL, ERROR, ...) only goes to the outbox
 #   j.ack(seq) -> bool                cumulative acknowledgement; False if it acknowledges nothing new
 #   j.maintain() -> bool              in a quiet moment: a compaction that is due, a sector erased ahead (raw
 #                                     flash only); False when there is nothing to do
 #   j.game, j.ended                   the current game: info json | None, END payload | None
+#   j.cpu                             the last CPU event's payload ("": none since the journal began)
 #   j.nmoves, j.move(k) -> payload    the moves of the current game (move(k) reads flash; k < 0 from the end)
 #   j.npending, j.event(i) -> (seq, typ, payload)   the events not yet acknowledged, oldest first (reads flash)
 #   j.moves, j.pending                the same as lists, read from flash (tests and tools)
@@ -28,12 +30,12 @@
 #   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)
 #
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact()
-# with Storage.replace) starts the file: K "epoch next acked count", G info, M move..., X end, Q "seq typ payload"
-# per pending event; then live events E "seq acked typ payload". Recovery reads records until the first bad
-# one and keeps that prefix; a torn tail is removed by compacting at once. A record that is whole but wrong
-# (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
-# runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below
-# checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
+# with Storage.replace) starts the file: K "epoch next acked count", C cpu (if any), G info, M move..., X end,
+# Q "seq typ payload" per pending event; then live events E "seq acked typ payload". Recovery reads records
+# until the first bad one and keeps that prefix; a torn tail is removed by compacting at once. A record that is
+# whole but wrong (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new
+# epoch. Compaction also runs when the file has grown by `limit` bytes since the last checkpoint, so flash use
+# stays below checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
 # On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
 # append compacts only once the file has grown 2 * limit), so that no move waits for it.
 # An event of an unrecorded game is an E record with seq 0 ("0 acked typ payload"): it changes the game
@@ -57,6 +59,7 @@ _M = const(0x4D)  # M
 _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
+_C = const(0x43)  # C
 BUDGET = const(16384)  # bytes of events waiting for a host past which a new game is not recorded
 _HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
@@ -117,6 +120,7 @@ class Journal:
         self.acked = 0
         self.game: str | None = None
         self.ended: str | None = None
+        self.cpu = ""
         self._mv: list[int] = []  # file offset of each move's record (M or E), the current game's moves
         # The pending events (seq acked+1...last) are the last _np event records of the file (Q, then E):
         # RAM holds where the oldest is, not a list, so it does not grow while no host acknowledges.
@@ -235,6 +239,8 @@ class Journal:
             self.ended = None
         elif typ == "END":
             self.ended = payload
+        elif typ == "CPU":
+            self.cpu = payload
 
     def append(self, typ: str, payload: str = "") -> int:
         if not typ or not typ.isupper() or " " in typ or "\n" in payload or "\r" in payload:
@@ -292,11 +298,15 @@ class Journal:
         """The checkpoint's records; the moves and pending events are copied from the old file (reader r),
         the moves' new offsets go to mv, the first pending event's to self._cp0, the checkpoint's size to
         self._csize."""
-        count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None)
+        count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None) + (self.cpu != "")
         rec = record(_K, ("%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count,
                                              "" if self.recording else " 1")).encode())
         off = len(rec)
         yield rec
+        if self.cpu:
+            rec = record(_C, self.cpu.encode())
+            off += len(rec)
+            yield rec
         if self.game is not None:
             rec = record(_G, self.game.encode())
             off += len(rec)

@@ -17,6 +17,7 @@ _M = const(0x4D)  # M
 _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
+_C = const(0x43)  # C
 
 
 def _new_epoch() -> str:
@@ -132,6 +133,8 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
             j.game = body
         elif kind == _X:
             j.ended = body
+        elif kind == _C:
+            j.cpu = body
         elif kind == _K:
             a = body.split(" ")
             j.epoch = a[0]

@@ -2,11 +2,14 @@
 # the side the computer plays, lit for the player to sow for it, and hints. App.rare (think, choose; the
 # host's CPU and SHOW: baoboard.checks) loads this module (and for a search the
 # engine, bao.engine) for one job and drops it after: the engine is not in the board's RAM between its moves.
-# The search runs in the scan loop, within a node limit (the level) and a time limit in the board's own ticks
-# (Pico time on a Pico); it feeds the watchdog as it goes.
+# The search runs within a node limit (the level) and a time limit in the board's own ticks (Pico time on a
+# Pico), and serves the scan loop as it goes: every _CHECK_EVERY nodes it runs one App.step() (sensors, the
+# link's events and acks, LEDs, the watchdog); a touch that begins a move, a new position or a new request to
+# think stops it, and its move is dropped (the position it searched is gone).
 #   think(app, hint)        search app.p; light the move (hint) or make it the only move followed
 #   choose(app, side, now)  the gesture: the computer plays `side`, one level up (off after the last)
-#   setup(app, side, level, now)   the computer plays side (-1: nobody) at level (0: the host's engine)
+#   setup(app, side, level, now)   the computer plays side (-1: nobody) at level (0: the host's engine);
+#                                  a CPU event, journalled (a restart keeps the mode: commands.restore)
 #   light(app, move, lead)  light a legal move of app.p (SHOW, think); lead: only that move is followed
 # (Loaded in play: its names are interned then, so the ones no other module needs are private constants.)
 try:  # for the annotations only
@@ -21,7 +24,7 @@ import gc
 from bao.core import IDENTITY, TO_MOVE, format_move
 
 from baoboard.compat import const
-from baoboard.recogniser import PIT, sequence
+from baoboard.recogniser import IDLE, PIT, sequence
 
 LEVELS = const(4)
 # Nodes searched at each level 1..4, at most: a Pico searches about 360 nodes a second (docs/benchmarks.md,
@@ -33,6 +36,7 @@ _MOVETIME_MS = const(3000)
 # ends inside depth 1 plays a move barely searched (70 % against greedy at 1,065 nodes); with 3 it takes 54
 # (at most 318 in 30 random positions) and 1,065 nodes score 40 of 40 (docs/benchmarks.md, Board engine).
 QDEPTH = const(3)
+_CHECK_EVERY = const(8)  # nodes between two steps of the scan loop: about 25 ms on a Pico (355 nodes/s)
 _TT_SHARE = const(4)  # the table takes at most a quarter of the free heap (the rest: the search's lines)
 _TT_MIN_BITS = const(6)
 _TT_MAX_BITS = const(11)  # 2,048 slots: 16 KB on a Pico, in two 8 KB pieces
@@ -62,24 +66,31 @@ def think(a: "App", hint: bool) -> None:
 
     level = a.level if a.cpu >= 0 and a.level else 2
     p = a.p
+    # The search is of no use any more after another position (a move, an undo, a new game), a move begun by
+    # hand, or a new request to think (the mode changed, a hint asked). (Lambdas, not named functions: a
+    # function's name is one more interned name on the board.)
+    stale = lambda: a.p is not p or a.rec.phase != IDLE or a.think_due > 0  # noqa: E731
+    served = lambda: a.step() or stale()  # type: ignore[func-returns-value]  # noqa: E731
     try:
-        r = _search(a, Engine, level, QDEPTH, _TT_MAX_BITS)
+        r = _search(a, Engine, level, QDEPTH, _TT_MAX_BITS, served)
     except MemoryError:  # the heap in too many pieces for this search: the smallest table, a shallower one
-        r = _search(a, Engine, 1, 2, _TT_MIN_BITS)
-    if r.move is None:  # the game is over
+        if stale():
+            return
+        r = _search(a, Engine, 1, 2, _TT_MIN_BITS, served)
+    if r.move is None or stale():  # the game is over, or the board changed while it thought
         return
     light(a, r.move, not hint)
     a.outbox.notice("HINT" if hint else "CPU", "%s %d %d %d" % (
         format_move(r.move, p.d[TO_MOVE]), r.nodes, r.depth, r.score))
 
 
-def _search(a: "App", engine: "Any", level: int, qdepth: int, most: int) -> "Any":
+def _search(a: "App", engine: "Any", level: int, qdepth: int, most: int, should_stop: "Any") -> "Any":
     """The search at a level's limits, with a table of what the heap leaves (a quarter of it; at most
-    2 ** most slots)."""
+    2 ** most slots); should_stop() runs a step of the scan loop (every _CHECK_EVERY nodes)."""
     gc.collect()
     free = gc.mem_free() if hasattr(gc, "mem_free") else 1 << 20  # type: ignore[attr-defined]
-    e = engine(tt_bits=min(most, table_bits(free)), qdepth=qdepth, clock=a.hw.ticks_ms)
-    return e.search(a.p, nodes=NODES[level], movetime=_MOVETIME_MS, should_stop=a.hw.feed_watchdog)
+    e = engine(tt_bits=min(most, table_bits(free)), qdepth=qdepth, clock=a.hw.ticks_ms, check_every=_CHECK_EVERY)
+    return e.search(a.p, nodes=NODES[level], movetime=_MOVETIME_MS, should_stop=should_stop)
 
 
 def light(a: "App", move: int, lead: bool) -> None:
@@ -101,9 +112,14 @@ def light(a: "App", move: int, lead: bool) -> None:
 
 def setup(a: "App", side: int, level: int, now: int) -> None:
     """The computer plays `side` (-1: nobody) at `level`; if it is its turn, it thinks at the end of the
-    step. The level is shown for a few seconds: that many front pits of the computer's side blink green."""
+    step. The level is shown for a few seconds: that many front pits of the computer's side blink green.
+    A change is a CPU event: journalled, so that the board still plays the computer after a restart
+    (baoboard.commands.restore), and reported to the host."""
     a.cpu = side
     a.level = level
+    mode = "off" if side < 0 else "%s %d" % ("SN"[side], level)
+    if mode != (a.journal.cpu or "off"):
+        a.outbox.post("CPU", mode)
     a.rec.hint = -1
     a.boundary(a.p, now)  # the moves followed are all legal moves again, or the computer's turn begins
     marks = bytearray(32)
@@ -121,4 +137,3 @@ def choose(a: "App", side: int, now: int) -> None:
         side = -1
         level = 1
     setup(a, side, level, now)
-    a.outbox.notice("CPU", "off" if side < 0 else "%s %d" % ("SN"[side], level))

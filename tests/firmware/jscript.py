@@ -13,7 +13,7 @@ def pos(i):
 
 
 def script():
-    """A scripted sequence of operations: games, moves, undos, illegal attempts, acks."""
+    """A scripted sequence of operations: games, moves, undos, illegal attempts, the computer's mode, acks."""
     ops = [("GAME", '{"ruleset":"zanzibar","options":{"takasa":true}}')]
     for i in range(11):
         ops.append(("MOVE", move_payload("a%d>" % (i % 8 + 1), pos(i))))
@@ -23,10 +23,13 @@ def script():
             ops.append(("UNDO", '{"undone":"a%d>"}' % (i % 8 + 1)))
         if i % 3 == 0:
             ops.append(("ack", i))  # acks lag behind and sometimes repeat
+        if i == 4:
+            ops.append(("CPU", "N 2"))  # the computer's mode: kept by every checkpoint
     ops.append(("END", '{"winner":"S"}'))
     ops.append(("ack", 1000))  # beyond the last event: ignored
-    ops.append(("GAME", '{"ruleset":"malawi","options":{}}'))
+    ops.append(("GAME", '{"ruleset":"malawi","options":{}}'))  # the mode goes on into the next game
     ops.append(("MOVE", move_payload("b2<", pos(99))))
+    ops.append(("CPU", "S 0"))
     ops.append(("ack", 3))  # an old ack: ignored
     return ops
 
@@ -40,7 +43,7 @@ def do(j, op):
 
 def state(j):
     """The game as a small digest (the unix port runs these tests in a 64 KB heap)."""
-    d = crc32(("%s|%s" % (j.game, j.ended)).encode())
+    d = crc32(("%s|%s|%s" % (j.game, j.ended, j.cpu)).encode())
     for m in j.moves:
         d = (d * 31 + crc32(m.encode())) & 0xFFFFFFF
     return (j.epoch, j.next_seq, d, len(j.moves))

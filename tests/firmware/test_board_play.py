@@ -124,6 +124,7 @@ def test_gesture_chooses_side_and_level_then_off():
     assert app.cpu == -1  # after level 4: nobody
     _hold(hands, host, (_b8, _b1), 3100)  # North's ends: the player plays North, the computer South, to move
     assert (app.cpu, app.level) == (0, 1)
+    assert host.events[-1][1:] == ("CPU", "S 1")  # each choice is a CPU event (journalled)
     hands.scan(2)
     assert app.rec.codes and len(app.rec.codes) == 1 and app.rec.hint >= 0  # it has answered at once
     host.poll()
@@ -178,4 +179,52 @@ def test_host_engine_plays_through_show_and_hint_command():
     assert host.moves()[-1] == "5R"
     assert (4, "OK", "") in host.replies and app.rec.hint >= 0
     assert host.replies[-1][:2] == (5, "ERR")
+    st.close()
+
+
+
+def test_the_scan_loop_goes_on_while_the_computer_thinks():
+    app, hw, hands, host, st = board()
+    host.command(1, "CPU", "N 4")
+    hands.scan(3)
+    host.poll()
+    seen = []  # at each scan while the board thinks: (watchdog feeds, replies, events acknowledged)
+    hand = []  # armed: the player starts North's first legal move at the 3rd scan of the search: (move, pits)
+    scan = hw.read_pits
+
+    def scan_while_thinking(bitmap):
+        if app.p.d[TO_MOVE] == 1 and app.rec.hint < 0 and app.rec.phase == 0:  # North's, not lit: thinking
+            if not seen:
+                host.poll()  # the host acknowledges South's move and pings while the board thinks
+                host.command(len(host.replies) + 10, "PING")
+                if hand:
+                    m = legal_move_codes(app.p)[0]
+                    hand.append((m, activations(app.p, m)))
+            seen.append((hw.feeds, len(host.replies), app.journal.acked))
+            if hand and len(seen) == 3:
+                hw.set_pit(hand[1][1][0], True)
+        scan(bitmap)
+
+    hw.read_pits = scan_while_thinking
+    _play(app, hands, host, 2)
+    assert len(seen) > 10 and app.rec.hint >= 0  # it searched while the loop went on, then lit its move
+    assert seen[-1][0] - seen[0][0] >= len(seen) - 1  # the watchdog fed at each scan
+    assert seen[-1][1] > seen[0][1] and host.replies[-1][1:] == ("OK", "")  # the PING answered meanwhile
+    assert seen[-1][2] > seen[0][2]  # South's move acknowledged meanwhile
+    _sow_for_computer(app, hw, hands)
+    hands.scan(2)
+    del seen[:]
+    hand.append(True)
+    _play(app, hands, host, 4)
+    pits = hand[1][1]
+    n = len(seen)
+    assert 3 < n < 10 and app.rec.phase == 1 and app.rec.hint < 0, (n, app.rec.phase)  # stopped, nothing lit
+    hw.set_pit(pits[0], False)
+    for pit in pits[1:]:
+        hands.tap(pit)
+    if app.rec.phase == 2:  # a house decision (2.5b): the host answers it
+        host.command(30, "STOP")
+    hands.scan(2)
+    host.poll()
+    assert len(seen) == n and len(host.moves()) == 4 and app.p.d[TO_MOVE] == 0  # the player's move for North
     st.close()

@@ -122,3 +122,48 @@ def test_power_cuts_at_random_instants():
         assert host.moves() == want.split(), seed
         assert host.gaps == 0
     assert total >= games
+
+
+def _restart(st, host):
+    """The power comes back (or the watchdog restarts the board): it boots from its journal."""
+    app, hw, hands, fresh, _ = board(st, seed=None)
+    host = Host(hw, host)
+    host.epoch = fresh.epoch
+    return app, hw, hands, host
+
+
+def _cpu(app, hands, host, num, mode):
+    host.command(num, "CPU", mode)
+    hands.scan(3)
+    host.poll()
+    assert host.events[-1][1:] == ("CPU", mode)  # journalled, then reported
+
+
+def test_computer_mode_survives_power_cuts():
+    # who the computer plays is a CPU event in the journal: a restart keeps it (no search here: the board's
+    # engine is tested beside the application in test_board_play, at a larger heap)
+    st = CutFiles()
+    app, hw, hands, host, _ = board(st)
+    _cpu(app, hands, host, 1, "N 3")
+    app = hands = hw = None  # the board's RAM goes with the power
+    app, hw, hands, host = _restart(st, host)
+    assert (app.cpu, app.level) == (1, 3)
+    _cpu(app, hands, host, 2, "N 0")  # the host's engine plays North
+    p = app.p
+    st.budget = 30  # the power goes while South's move is written: its record is torn
+    try:
+        hands.perform(p, core.legal_move_codes(p)[0])
+    except PowerCut:
+        st.budget = -1
+    assert st.budget == -1
+    app = hands = hw = None
+    app, hw, hands, host = _restart(st, host)
+    assert (app.cpu, app.level) == (1, 0) and app.journal.nmoves == 0
+    hands.perform(app.p, core.legal_move_codes(app.p)[0])  # South's move again
+    host.poll()
+    assert app.journal.nmoves == 1 and len(app.rec.codes) > 1  # North's: the board waits for the host's SHOW
+    _cpu(app, hands, host, 3, "off")
+    app = hands = hw = None
+    app, hw, hands, host = _restart(st, host)
+    assert app.cpu == -1 and app.journal.nmoves == 1
+    st.close()

@@ -19,6 +19,7 @@ def test_reference_run_compacts_and_replays():
     check_pending(j, events, pendings[-1])
     assert split_move(j.moves[-1]) == ("b2<", pos(99))
     assert j.game == '{"ruleset":"malawi","options":{}}' and j.ended is None
+    assert j.cpu == "S 0"  # the last CPU event, through the compactions and into the next game
 
 
 def test_power_cut_at_every_byte_of_every_write():
@@ -127,7 +128,7 @@ def test_garbage_and_empty_files():
         fs.put("journal", junk)
         j = new_journal(fs)
         j.open()
-        assert state(j) == (EPOCH, 1, crc32(b"None|None"), 0)
+        assert state(j) == (EPOCH, 1, crc32(b"None|None|"), 0)
         assert j.append("GAME", "{}") == 1
         j2 = new_journal(fs)
         j2.open()

@@ -11,6 +11,7 @@ import pytest
 from bao import core, notation
 from bao_host.cli import main
 from bao_host.engine import analysis
+from bao_host.record.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAME = ROOT / "games" / "zanzibar-1994.txt"
@@ -68,14 +69,30 @@ def test_analyse_a_stored_game_keeps_the_analysis_in_the_library(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     data = tmp_path / "library"
     assert main(["import", str(GAME), "--data", str(data)]) == 0
-    capsys.readouterr()
-    assert main(["analyse", "1", "--data", str(data), "--nodes", "300", "--quiet"]) == 0
+    assert main(["game", "1", "--data", str(data)]) == 0
+    assert "engine analysis" not in capsys.readouterr().out
+    assert main(["analyse", "1", "--data", str(data), "--nodes", "300", "--quiet", "--json",
+                 str(tmp_path / "a.json")]) == 0
     out = capsys.readouterr().out
-    kept = list((data / "games").glob("*.analysis.json"))
-    assert len(kept) == 1 and f"analysis kept in {kept[0].with_suffix('').with_suffix('')}" in out
-    a = json.loads(kept[0].read_text())
-    assert len(a["plies"]) == 52 and a["limits"] == {"nodes": 300}
-    assert kept[0].with_name(kept[0].name.replace(".json", ".svg")).exists()
+    assert "analysis kept in the library with game 1 (`bao game 1`)" in out
+    assert list((data / "games").glob("*.analysis.json")) == []  # in the database, not beside the game
+    assert len(list((data / "games").glob("*.analysis.svg"))) == 1  # the graph, for a browser
+    with Store(data, readonly=True) as st:
+        kept = st.analysis(st.game(1))
+    assert kept is not None
+    plies, a = kept
+    assert plies == 52 and len(a["plies"]) == 52 and a["limits"] == {"nodes": 300}
+    assert a == json.loads((tmp_path / "a.json").read_text())
+    assert main(["game", "1", "--data", str(data), "--no-boards"]) == 0
+    shown = capsys.readouterr().out
+    first = a["plies"][0]
+    assert f"1. South {first['played']}   [{first['eval_after']:+.2f}" in shown
+    assert "engine analysis (nodes 300; South's view in seeds):" in shown
+    south = a["players"][0]
+    assert f"South ({south['name']}): {south['moves']} moves, average loss {south['average_loss']:.2f}" in shown
+    marked = [p for p in a["plies"] if p["mark"]]
+    for p in marked[:3]:
+        assert f"{p['played']}   [{p['eval_after']:+.2f} {p['mark']}, best {p['best']}" in shown
     assert main(["games", "--data", str(data)]) == 0  # the library still reads cleanly
     assert "not in the database" not in capsys.readouterr().err
 

@@ -141,3 +141,53 @@ def test_corrupt_files_are_reported_not_fatal(tmp_path: Path) -> None:
     with Store(tmp_path) as st:
         assert any("corrupt database" in p for p in st.problems)
         assert [len(g.plies) for g in st.games()] == [52]
+
+
+def _schema_1(root: Path) -> None:
+    """Make the library at root as schema 1 left it: no analyses table, schema 1 in meta."""
+    db = sqlite3.connect(root / "index.sqlite3")
+    db.execute("DROP TABLE analyses")
+    db.execute("UPDATE meta SET value='1' WHERE key='schema'")
+    db.commit()
+    db.close()
+
+
+def test_a_library_of_schema_1_keeps_working_and_its_analyses_move_into_the_database(tmp_path: Path) -> None:
+    root = tmp_path / "d"
+    data = {"title": "t", "limits": {"nodes": 9}, "plies": [{"ply": 1, "played": "x", "eval_after": 1.5}],
+            "players": [], "evals": [0.0, 1.5]}
+    with Store(root) as st:
+        g = st.import_text(GAME_1994)
+        bad = st.import_text(GAME_1994, key="../../outside")  # a key that is not a plain name: never a path
+    _schema_1(root)
+    (root / "games" / (g.key + ".analysis.json")).write_text(json.dumps(data))  # where schema 1 kept it
+    (tmp_path / "outside.analysis.json").write_text(json.dumps(data))
+    with Store(root, readonly=True) as st:  # read only: nothing changes, the old file is read
+        assert st.analysis(st.game(g.id)) == (1, data)
+        assert st.analysis(st.game(bad.id)) is None
+    db = sqlite3.connect(root / "index.sqlite3")
+    assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("1",)
+    db.close()
+    with Store(root) as st:  # a writer migrates it
+        assert st.analysis(st.game(g.id)) == (1, data)
+        assert st.analysis(st.game(bad.id)) is None
+        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "2"
+        assert len(st.games()) == 2
+        data["limits"] = {"depth": 2}
+        st.save_analysis(g.id, 52, data)  # a new analysis replaces the old one
+        with pytest.raises(StoreError):
+            st.save_analysis(999, 1, data)
+    (root / "games" / (g.key + ".analysis.json")).unlink()  # the database holds it now
+    with Store(root, readonly=True) as st:
+        assert st.analysis(st.game(g.id)) == (52, data)
+        with pytest.raises(StoreError):
+            st.save_analysis(g.id, 1, data)
+
+
+def test_a_damaged_analysis_is_a_one_line_error(tmp_path: Path) -> None:
+    with Store(tmp_path) as st:
+        g = st.import_text(GAME_1994)
+        st.db.execute("INSERT INTO analyses VALUES (?, 3, '[1, 2', 0)", (g.id,))
+        with pytest.raises(StoreError, match="cannot be read"):
+            st.analysis(g)
+        assert run(["game", str(g.id), "--data", str(tmp_path)]) == 1

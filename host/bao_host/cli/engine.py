@@ -17,7 +17,7 @@ from rich.text import Text
 
 from bao_host.engine import analysis, match, players
 from bao_host.engine.protocol import EngineSession
-from bao_host.record.store import StoreError, atomic_write
+from bao_host.record.store import StoreError
 
 
 def _err(msg: str) -> int:
@@ -42,8 +42,9 @@ def _limits(args: argparse.Namespace) -> dict[str, int]:
 
 
 def _load_game(args: argparse.Namespace) -> tuple[list[core.Position], list[str], tuple[str, str], str,
-                                                  Path | None]:
-    """(positions, plies, player names, title, library folder for the sidecar or None) of GAME|FILE."""
+                                                  Path | None, int | None]:
+    """(positions, plies, player names, title, the graph's path in the library without its suffix, and the
+    game's number) of GAME|FILE; the last two None for a file."""
     path = Path(args.game)
     if path.is_file():
         try:
@@ -53,7 +54,7 @@ def _load_game(args: argparse.Namespace) -> tuple[list[core.Position], list[str]
         positions = notation.replay(t)
         names = (t.header("south", "South"), t.header("north", "North"))
         title = f"{path.name}: {names[0]} (South) vs {names[1]} (North)"
-        return positions, t.plies, names, title, None
+        return positions, t.plies, names, title, None, None
     from bao_host.cli.common import open_store
 
     with open_store(args) as st:
@@ -61,12 +62,13 @@ def _load_game(args: argparse.Namespace) -> tuple[list[core.Position], list[str]
         positions = st.positions(g.id)
         folder = st.transcript_path(g).parent / g.key
         names = (g.south or "South", g.north or "North")
-        return positions, list(g.plies), names, f"game {g.id}: {names[0]} (South) vs {names[1]} (North)", folder
+        return (positions, list(g.plies), names, f"game {g.id}: {names[0]} (South) vs {names[1]} (North)", folder,
+                g.id)
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     try:
-        positions, plies, names, title, sidecar = _load_game(args)
+        positions, plies, names, title, sidecar, game_id = _load_game(args)
     except (StoreError, core.BaoError, notation.ReplayError) as e:
         return _err(str(e))
     limits = _limits(args)
@@ -101,13 +103,19 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         svg_path.write_text(analysis.svg(result), encoding="utf-8")
         out.print(f"graph written to {svg_path}", soft_wrap=True)
         data: dict[str, Any] = result.to_json()
-        if sidecar is not None:  # the library keeps the analysis next to the game's transcript
-            atomic_write(Path(str(sidecar) + ".analysis.json"), json.dumps(data, indent=1) + "\n")
-            out.print(f"analysis kept in {sidecar}.analysis.json", soft_wrap=True)
         if args.json:
             Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as e:
         return _err(f"cannot write the analysis: {e}")
+    if game_id is not None:  # the library keeps the analysis with the game, in its database
+        from bao_host.cli.common import open_store
+
+        try:
+            with open_store(args) as st:
+                st.save_analysis(game_id, len(plies), data)
+        except StoreError as e:
+            return _err(f"cannot keep the analysis in the library: {e}")
+        out.print(f"analysis kept in the library with game {game_id} (`bao game {game_id}`)", soft_wrap=True)
     return 0
 
 

@@ -64,9 +64,11 @@ def show_game(args: argparse.Namespace) -> int:
             g = st.game(args.game)
             positions = st.positions(g.id)
             flagged = [e for e in st.events(g.id) if e["flag"]]
+            kept = st.analysis(g)
     except StoreError as e:
         return _err(str(e))
     out = Console()
+    marks = _analysis_marks(kept[1]) if kept else {}
     for k, v in g.headers().items():
         out.print(markup(f"{k}: {v}"), highlight=False)
     comments = g.comments()
@@ -77,15 +79,48 @@ def show_game(args: argparse.Namespace) -> int:
         num = i // 2 + 1
         side = "South" if positions[i].to_move == core.SOUTH else "North"
         line = f"{num}. {side} {text}"
+        if i + 1 in marks:
+            line += marks[i + 1]
         if i % 2 == 1 and num in comments:
             line += "   ; " + comments[num]
         out.print(markup(line), highlight=False)
         if with_boards:
             out.print(render_text(positions[i + 1]), highlight=False)
+    if kept:
+        _print_analysis_summary(out, kept[0], kept[1], len(g.plies))
     for ev in flagged:
         what = markup(f"flagged event {ev['stream']}#{ev['seq']}: {ev['flag']}")
         out.print(f"[red]{what}[/red]  " + markup(ev["raw"]), highlight=False)
     return 0
+
+
+def _analysis_marks(data: dict[str, Any]) -> dict[int, str]:
+    """Ply number -> what `bao game` writes after the move: the engine's evaluation after it (South's view,
+    seeds), its mark and the best move when the move lost something."""
+    out = {}
+    for p in data.get("plies", []):
+        if not isinstance(p, dict) or not isinstance(p.get("ply"), int):
+            continue
+        text = f"   [{float(p.get('eval_after', 0.0)):+.2f}"
+        if p.get("mark"):
+            text += f" {p['mark']}"
+        if p.get("best") and p.get("best") != p.get("played") and float(p.get("loss", 0.0)) > 0:
+            text += f", best {p['best']}, loses {float(p['loss']):.2f}"
+        out[p["ply"]] = text + "]"
+    return out
+
+
+def _print_analysis_summary(out: Console, plies: int, data: dict[str, Any], played: int) -> None:
+    limits: dict[str, Any] = data["limits"] if isinstance(data.get("limits"), dict) else {}
+    engine = " ".join(f"{k} {v}" for k, v in limits.items())
+    covers = "" if plies >= played else f" (its first {plies} of {played} plies: analyse again for the rest)"
+    out.print(markup(f"engine analysis ({engine}; South's view in seeds){covers}:"), highlight=False)
+    for s in data.get("players", []):
+        if isinstance(s, dict):
+            m: dict[str, Any] = s["marks"] if isinstance(s.get("marks"), dict) else {}
+            out.print(markup(f"  {s.get('side')} ({s.get('name')}): {s.get('moves')} moves, average loss "
+                             f"{float(s.get('average_loss', 0.0)):.2f} seeds, ?! {m.get('?!', 0)}, ? {m.get('?', 0)}, "
+                             f"?? {m.get('??', 0)}"), highlight=False)
 
 
 def export_text(g: Game, positions: list[core.Position], fmt: str) -> str:

@@ -2,7 +2,8 @@
 
 Layout of the data directory (``--data DIR``; the platform's user data folder by default)::
 
-    index.sqlite3            SQLite (WAL): boards, games, players, moves, positions, events  -- the authority
+    index.sqlite3            SQLite (WAL): boards, games, players, moves, positions, events, the engine's
+                             analyses of games (`bao analyse`)  -- the authority
     games/<key>.txt          the game's transcript in Donkers notation with its header
     games/<key>.jsonl        every event received for the game, one JSON object a line
     boards/<board>.jsonl     events of a board that belong to no game (errors, notices before a game)
@@ -50,7 +51,7 @@ from bao import core, kuu, notation, position_json
 from bao_host.record.lock import LibraryLock, LockHeld, pid_alive
 from bao_host.record.textcheck import TextError, check_headers, check_name, loads_object
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the analyses table (a library of version 1 is migrated when a writer opens it)
 DB_NAME = "index.sqlite3"
 
 _SCHEMA = """
@@ -81,7 +82,11 @@ CREATE TABLE IF NOT EXISTS events (
     flag TEXT NOT NULL DEFAULT '', logged INTEGER NOT NULL DEFAULT 0,
     UNIQUE (board_id, stream, seq));
 CREATE INDEX IF NOT EXISTS events_game ON events (game);
+CREATE TABLE IF NOT EXISTS analyses (
+    game INTEGER PRIMARY KEY REFERENCES games(id), plies INTEGER NOT NULL, json TEXT NOT NULL,
+    created REAL NOT NULL);
 """
+_SAFE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,120}")  # a game key that can name a file in games/
 
 HEADER_ORDER = ("South", "North", "place", "date", "ruleset", "takasia", "options", "first", "result",
                 "winner", "board", "board game", "firmware")
@@ -462,6 +467,7 @@ class Store:
                         raise _Damage(str(ok))
                 db.executescript(_SCHEMA)
                 db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                self._migrate(db)
             except BaseException:
                 db.close()
                 raise
@@ -474,6 +480,42 @@ class Store:
                 raise StoreDamaged(f"{self.root}: the game library's database is damaged ({e}); it is in use by "
                                    "a logger, which sets it aside and rebuilds it when it starts again") from None
             return self._set_aside(path, str(e))
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Bring a library of an older schema to this one (its new tables were just made, empty). From 1: the
+        analyses that `bao analyse` kept beside the transcripts (games/<key>.analysis.json) move into the
+        analyses table (the files stay)."""
+        row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        version = int(row[0]) if row is not None and str(row[0]).isdigit() else SCHEMA_VERSION
+        if version >= SCHEMA_VERSION:
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if version < 2:
+                for gid, key, plies in db.execute(
+                        "SELECT id, key, (SELECT COUNT(*) FROM moves WHERE game=games.id) FROM games").fetchall():
+                    data = self._legacy_analysis(key)
+                    if data is not None:
+                        db.execute("INSERT OR IGNORE INTO analyses VALUES (?,?,?,?)",
+                                   (gid, min(len(data["plies"]), plies), json.dumps(data), _now()))
+            db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+    def _legacy_analysis(self, key: str) -> dict[str, Any] | None:
+        """games/<key>.analysis.json as schema 1 kept it, when it is readable; else None."""
+        if not _SAFE_KEY.fullmatch(key) or ".." in key:
+            return None
+        try:
+            data = json.loads((self.root / "games" / (key + ".analysis.json")).read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeError):
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("plies"), list):
+            return None
+        return data
 
     def _set_aside(self, path: Path, why: str) -> sqlite3.Connection:
         """The database failed its integrity check: keep it aside (nothing is deleted) and rebuild."""
@@ -1007,6 +1049,36 @@ class Store:
                 self._append(path, recs)
             with self._tx() as db:
                 db.executemany("UPDATE events SET logged=1 WHERE id=?", [(r["id"],) for r in rs])
+
+    # -- the engine's analyses (`bao analyse`) -----------------------------------------------------------
+    @_guarded
+    def save_analysis(self, game_id: int, plies: int, data: dict[str, Any]) -> None:
+        """Keep the analysis of the game's first `plies` plies (GameAnalysis.to_json()), replacing an older one."""
+        if self.readonly:
+            raise StoreReadOnly(f"{self.root}: opened for reading only")
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
+                raise StoreError(f"no game {game_id} in {self.root} (see `bao games`)")
+            db.execute("INSERT OR REPLACE INTO analyses VALUES (?,?,?,?)",
+                       (game_id, plies, json.dumps(data), _now()))
+
+    @_reading
+    def analysis(self, game: Game) -> tuple[int, dict[str, Any]] | None:
+        """(plies analysed, the analysis) kept for the game, or None. A library of schema 1 that no writer has
+        migrated yet (read only) has no analyses table: its analysis is read from the file it kept then."""
+        try:
+            row = self.db.execute("SELECT plies, json FROM analyses WHERE game=?", (game.id,)).fetchone()
+        except sqlite3.OperationalError as e:
+            if "no such table" not in str(e):
+                raise
+            data = self._legacy_analysis(game.key)
+            return None if data is None else (min(len(data["plies"]), len(game.plies)), data)
+        if row is None:
+            return None
+        data = json.loads(row["json"])
+        if not isinstance(data, dict) or not isinstance(data.get("plies"), list):
+            raise ValueError(f"the analysis of game {game.id} is not an analysis")
+        return int(row["plies"]), data
 
     @_reading
     def events(self, game_id: int) -> list[sqlite3.Row]:

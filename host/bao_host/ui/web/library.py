@@ -9,10 +9,8 @@ step (bao.explain, which cites the rule). The last frame of a ply is the positio
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from bao import core, explain, notation
@@ -112,18 +110,9 @@ def export_name(game: Game, dialect: str) -> str:
 
 
 def analysis(store: Store, game: Game) -> dict[str, Any] | None:
-    """The engine's analysis of the game (`bao analyse` keeps it in games/<key>.analysis.json), or None.
-    The file's name comes from the game's key in the database, checked to be a plain name."""
-    if not SAFE_KEY.fullmatch(game.key) or ".." in game.key:
-        return None
-    path = Path(store.root) / "games" / (game.key + ".analysis.json")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("plies"), list):
-        return None
-    return data
+    """The engine's analysis of the game that `bao analyse` kept in the library, or None."""
+    kept = store.analysis(game)
+    return None if kept is None else kept[1]
 
 
 def eval_points(evals: list[Any], width: int = 600, height: int = 120, limit: float = 16.0) -> str:
