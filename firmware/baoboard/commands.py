@@ -123,11 +123,12 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     return False, "unknown " + typ
 
 
-def fault(a: "App", now: int) -> None:
-    """Report the sensors the debouncer found faulty and go on without them (baoboard.checks)."""
+def fault(a: "App", now: int, pit: int = -1) -> bool:
+    """Report the sensors the debouncer found faulty and go on without them; with pit, a touch refused in
+    the middle of a move: whether it showed a chip that senses nothing (baoboard.checks)."""
     from baoboard import checks
 
-    checks.fault(a, now)
+    return checks.fault(a, now, pit)
 
 
 def selftest(a: "App", now: int) -> None:
