@@ -14,9 +14,9 @@ _STUCK = const(1)  # senses a hand far longer than a hand stays: a stuck or shor
 # touched at power-up, which then reads inverted (hardware/README.md)
 _FLICKER = const(2)  # pulses shorter than the debounce (blips), far faster than a hand: a TTP223's
 # push-pull output never makes them; a loose wire or a failing sensor does
-_SAID = const(4)  # ... reported (baoboard.commands.fault also names a whole chip stuck)
+_SAID = const(4)  # ... reported (baoboard.sensors also names a whole chip stuck)
 _SILENT = const(8)  # its whole 74HC165 senses nothing (all 8 inputs read 0): found in play, by the moves that
-# went on past its pits (baoboard.checks.fault); kind[32 + pit] holds the chip + 1. Taken back at once when
+# went on past its pits (baoboard.sensors.fault); kind[32 + pit] holds the chip + 1. Taken back at once when
 # one of its pits senses a touch.
 _SEEN = const(64)  # kind[64 + b]: the pits that ever made an activation (as the raw bitmap)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
@@ -44,7 +44,7 @@ class Debouncer:
         self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
         self.kind = bytearray(2 * PITS + 8)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
         # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
-        # that went on past the chip's pits while it had never sensed a touch (baoboard.checks.fault)
+        # that went on past the chip's pits while it had never sensed a touch (baoboard.sensors.fault)
         self._at = 0  # tick of the last check
         self.last_tick = 0  # tick of the activation pop() returned last
 

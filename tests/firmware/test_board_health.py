@@ -145,10 +145,10 @@ def test_a_silent_chip_is_found_in_play_reported_lit_and_play_goes_on():
     ends with drops into B8 and B7 that the board cannot see; North's first touch is where play goes on after
     them (refused, once), and again after a look: the second time U1 is silent. One ERROR names the chip and
     its pits, they light magenta, the move is taken as made and North's touch starts North's move; then
-    every drop and relay lift in row B is taken as made for 24 plies."""
+    every drop and relay lift in row B is taken as made for 16 plies."""
     b, hw, host, hands, st = _board()
     hw.dead[1] = 0xFF  # pits 8..15: B8..B1, all on U1
-    want = _play_as_a_person(b, hands, host, 24)
+    want = _play_as_a_person(b, hands, host, 16)
     assert host.moves() == want
     errs = _errors(host)
     assert len(errs) == 1, errs

@@ -1,6 +1,7 @@
 """A whole 74HC165 stuck, on the chip models (tests/firmware/fakes_chips.py): the board application on the
 Pico's drivers (baoboard.drivers.pico over the fake machine module), a chip of the sensor chain reading all
-its inputs active. One ERROR event names the chip and its eight pits; they are lit and ignored. (CPython only:
+its inputs active, or none of them ever (its byte stuck at 0, found in play). One ERROR event names the chip
+and its eight pits; they are lit and ignored. (CPython only:
 the application, the drivers and the chip models need more than a Pico's heap in one process; the firmware's
 part runs on MicroPython in tests/firmware/test_board_health.py.)"""
 import fakes_machine
