@@ -276,11 +276,9 @@ class App:
             if again >= 0:
                 self.activation(again, now)  # the opponent's activation that ended the move: their first
         elif r == R.R_WRONG:
-            k = self.deb.kind  # [64..67]: the pits that ever made an activation (baoboard.debounce)
-            f = self.deb.faulty
-            if rec.n and (k[64] & k[65] & k[66] & k[67] != 255 or f[0] | f[1] | f[2] | f[3]) and self.rare(
-                    "fault", now, pit):
-                return  # the move went on past ignored pits, or a chip that senses nothing (baoboard.checks)
+            if rec.n and not self.deb.blips[pit] and self.rare("fault", now, pit):  # (refused mid-move; noise
+                # never counts: a hand makes no pulse shorter than the debounce)
+                return  # the move went on past ignored pits, or a chip that senses nothing (baoboard.sensors)
             self.guide.request_show(now)
             reason = rec.wrong_reason
             if self.p.d[core.TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it

@@ -18,7 +18,8 @@ _SAID = const(4)  # ... reported (baoboard.sensors also names a whole chip stuck
 _SILENT = const(8)  # its whole 74HC165 senses nothing (all 8 inputs read 0): found in play, by the moves that
 # went on past its pits (baoboard.sensors.fault); kind[32 + pit] holds the chip + 1. Taken back at once when
 # one of its pits senses a touch.
-_SEEN = const(64)  # kind[64 + b]: the pits that ever made an activation (as the raw bitmap)
+_SEEN = const(64)  # kind[64 + b]: the pits that made an activation (as the raw bitmap; sensors.fault clears a
+# chip's when the chip is suspect)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
@@ -44,7 +45,7 @@ class Debouncer:
         self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
         self.kind = bytearray(2 * PITS + 8)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
         # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
-        # that went on past the chip's pits while it had never sensed a touch (baoboard.sensors.fault)
+        # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault)
         self._at = 0  # tick of the last check
         self.last_tick = 0  # tick of the activation pop() returned last
 
@@ -96,7 +97,7 @@ class Debouncer:
         if nxt == self.head:
             self.overflow += 1
             return
-        self.kind[_SEEN + (pit >> 3)] |= 1 << (pit & 7)  # (a chip none of whose pits ever did is suspect)
+        self.kind[_SEEN + (pit >> 3)] |= 1 << (pit & 7)  # (the chip works: baoboard.sensors)
         self.q[self.tail] = pit
         self.qt[self.tail] = now
         self.tail = nxt

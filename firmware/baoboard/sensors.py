@@ -1,7 +1,8 @@
 # The board living with its broken sensors (issue #14; docs/leds.md, "Broken sensors"): a rare job, loaded by
 # App.rare("fault", ...) only when there is work and dropped after (not in RAM during play). The debouncer
 # (baoboard.debounce) judges each pit as it reads it; this module reports what it found, finds a 74HC165 that
-# senses nothing at all (its byte of the chain stuck at 0: only moves show it), and plays on without them:
+# senses nothing at all (its byte of the chain stuck at 0, from power-up or from the middle of a game: only
+# moves show it), and plays on without them:
 #   fault(app, now, pit=-1) -> bool   report the new faults (ERROR events), take the steps in ignored pits as
 #                                     made; pit: a touch refused mid-move, evidence of a silent chip and where the
 #                                     move went on
@@ -23,8 +24,8 @@ from baoboard.compat import const
 _STUCK = const(1)
 _SAID = const(4)
 _SILENT = const(8)
-_SEEN = const(64)  # kind[64 + b]: pits that ever made an activation
-_EVIDENCE = const(68)  # kind[68 + chip]: moves that went on past a never-sensed chip's pits
+_SEEN = const(64)  # kind[64 + b]: pits that made an activation (since their chip's last evidence, below)
+_EVIDENCE = const(68)  # kind[68 + chip]: moves that went on past the chip's pits with none of them sensed
 _SILENT_AFTER = const(2)  # ... this many: the chip senses nothing (one is a player's slip; time alone is none)
 
 
@@ -34,51 +35,48 @@ def fault(a: "App", now: int, pit: int = -1) -> bool:
     require there, are taken as made (the rules know where each seed goes; a move's start cannot be guessed:
     the host's SHOW and STOP remain). pit: a touch the recogniser refused in the middle of a move
     (baoboard.app): evidence of a silent chip when it is where the move goes on after the steps in that chip's
-    pits; True when it was where a candidate goes on after steps in ignored pits: those taken as made, then it."""
+    pits; True when it is where one candidate goes on after steps in ignored pits: those taken as made, then
+    it."""
     kind = a.deb.kind
     wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
     if wiring is None:  # (the simulated board: the reference wiring)
         from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
     f = a.deb.faulty
     rec = a.rec
-    if pit >= 0:  # a touch refused mid-move. A silent chip? Some candidate of the move waits for steps in the
-        # pits of a chip that never sensed a touch (no activation since the board started), and pit is where
-        # that move goes on after them (the next move's side, when they end it): the second time for a chip,
-        # its pits are marked _SILENT. A slow player makes no such touch; a slip makes one.
-        side = a.p.d[core.TO_MOVE]
-        for i in range(rec.n):
-            seq = rec.c_seq[i]
-            j = rec.c_pos[i]
-            if j >= len(seq):
-                continue
-            chip = wiring[seq[j] & R.PIT] >> 3
-            same = [x for x in range(32) if wiring[x] >> 3 == chip]
-            if any(kind[x] or kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):
-                continue  # it has sensed a touch (or is known faulty already)
-            while j < len(seq) and wiring[seq[j] & R.PIT] >> 3 == chip:
-                j += 1
-            if (seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side):
-                kind[_EVIDENCE + chip] += 1
-                if kind[_EVIDENCE + chip] < _SILENT_AFTER:
-                    return False
-                for x in same:
-                    kind[x] = _SILENT
-                    kind[32 + x] = chip + 1
-                    f[x >> 3] |= 1 << (x & 7)
-                break
-        # the steps in ignored pits that some candidate takes before pit (or before the next move, pit being the
-        # other side's touch): taken as made, then pit
-        skip = None  # type: Any
+    side = a.p.d[core.TO_MOVE]
+    if pit >= 0:  # a touch refused mid-move. A silent chip? A candidate of the move waits for steps in the pits
+        # of a chip that sensed no touch in this move, and pit is where that move goes on after them (the next
+        # move's side, when they end it): evidence, unless another chip would explain the touch as well. The
+        # second evidence for a chip with no activation of its pits since the first marks its pits _SILENT.
+        # A slow player makes no such touch; a slip makes one, and the touch that mends it is an activation.
+        suspect = -1
         for i in range(rec.n):
             seq = rec.c_seq[i]
             j = start = rec.c_pos[i]
-            while j < len(seq) and f[(seq[j] & R.PIT) >> 3] & (1 << (seq[j] & 7)):
+            if j >= len(seq):
+                continue
+            chip = wiring[seq[j] & R.PIT] >> 3
+            while j < len(seq) and wiring[seq[j] & R.PIT] >> 3 == chip:
                 j += 1
-            if j > start and ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)):
-                skip = seq[start:j]
+            if not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)) or wiring[pit] >> 3 == chip or \
+                    any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start]):
+                continue  # (no evidence; or the chip sensed a touch: this one, or one in this very move)
+            if suspect >= 0 and suspect != chip:
+                suspect = -2  # two chips would explain it: no evidence for either
                 break
-        if skip is None:
-            return False
+            suspect = chip
+        same = [x for x in range(32) if wiring[x] >> 3 == suspect]
+        if suspect >= 0 and not any(kind[x] for x in same):
+            if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
+                kind[_EVIDENCE + suspect] = 0
+                for x in same:
+                    kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
+            kind[_EVIDENCE + suspect] += 1
+            if kind[_EVIDENCE + suspect] >= _SILENT_AFTER:
+                for x in same:
+                    kind[x] = _SILENT
+                    kind[32 + x] = suspect + 1
+                    f[x >> 3] |= 1 << (x & 7)
     for i in range(32):
         k = kind[i]
         if not k or k & _SAID:
@@ -106,7 +104,20 @@ def fault(a: "App", now: int, pit: int = -1) -> bool:
                        "restart"))
         a.outbox.post("ERROR", text)
     a.dirty = True
-    if pit >= 0:
+    if pit >= 0:  # the steps in ignored pits that one candidate takes before pit (or before the next move, pit
+        # being the other side's touch): taken as made, then pit. Two candidates that would: no guess.
+        skip = None  # type: Any
+        for i in range(rec.n):
+            seq = rec.c_seq[i]
+            j = start = rec.c_pos[i]
+            while j < len(seq) and f[(seq[j] & R.PIT) >> 3] & (1 << (seq[j] & 7)):
+                j += 1
+            if j > start and ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)):
+                if skip is not None and skip != seq[start:j]:
+                    return False
+                skip = seq[start:j]
+        if skip is None:
+            return False
         for e in skip:
             a.activation(e & R.PIT, now)
         a.activation(pit, now)
@@ -119,4 +130,3 @@ def fault(a: "App", now: int, pit: int = -1) -> bool:
             step = e & (R.PIT | R.LIFT)
         a.activation(step & R.PIT, now)
     return pit >= 0
-

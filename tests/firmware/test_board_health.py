@@ -119,15 +119,18 @@ def _illegal(host):
     return len([e for e in host.events if e[1] == "ILLEGAL"])
 
 
-def _play_as_a_person(b, hands, host, n):
+def _play_as_a_person(b, hands, host, n, before=None):
     """The 1994 game's first n plies, performed as a person does: a touch the board flags (an ILLEGAL event,
-    the pit blinking pink) is made again after a look at the board (3 s), at most twice."""
+    the pit blinking pink) is made again after a look at the board (3 s), at most twice. before(k): called
+    before ply k."""
     from baoboard.recogniser import activations
 
     want = []
     for p, m, _ in plies():
         if len(want) == n:
             break
+        if before is not None:
+            before(len(want))
         want.append(format_move(m, p.d[core.TO_MOVE]))
         for pit in activations(p, m):
             for _ in range(3):
@@ -141,14 +144,19 @@ def _play_as_a_person(b, hands, host, n):
 
 
 def test_a_silent_chip_is_found_in_play_reported_lit_and_play_goes_on():
-    """U1 (row B) reads 0 on all 8 inputs: untouched-looking, so nothing shows it at rest. South's third move
-    ends with drops into B8 and B7 that the board cannot see; North's first touch is where play goes on after
-    them (refused, once), and again after a look: the second time U1 is silent. One ERROR names the chip and
-    its pits, they light magenta, the move is taken as made and North's touch starts North's move; then
-    every drop and relay lift in row B is taken as made for 16 plies."""
+    """U1 (row B) goes silent in the middle of the game (its ribbon pulled out: all 8 inputs read 0), which
+    nothing shows at rest. South's 7th move sows through row B only after its first drop; North's first touch
+    is where play goes on after those steps (refused, once), and again after a look: the second time, with
+    no touch sensed on U1 in between, U1 is silent. One ERROR names the chip and its pits, they light
+    magenta, the move is taken as made (its direction from North's touch) and North's touch starts North's
+    move; then every drop and relay lift in row B is taken as made, to the 16th ply."""
     b, hw, host, hands, st = _board()
-    hw.dead[1] = 0xFF  # pits 8..15: B8..B1, all on U1
-    want = _play_as_a_person(b, hands, host, 16)
+
+    def ribbon_out(ply):
+        if ply == 5:  # row B was sown into in plies 2 and 4: U1 worked
+            hw.dead[1] = 0xFF  # pits 8..15: B8..B1, all on U1
+
+    want = _play_as_a_person(b, hands, host, 16, ribbon_out)
     assert host.moves() == want
     errs = _errors(host)
     assert len(errs) == 1, errs
@@ -156,6 +164,7 @@ def test_a_silent_chip_is_found_in_play_reported_lit_and_play_goes_on():
     for word in ('"silent"', '"U1"', '"B8"', '"B1"'):
         assert word in e, (word, e)
     assert _illegal(host) == 1  # North's first touch, before the second showed the chip silent
+    assert errs[0][0] > [e for e in host.events if e[1] == "ILLEGAL"][0][0]
     for pit in range(8, 16):
         assert _magenta(hw, pit), pit
     assert bytes(b.app.deb.faulty) == b"\x00\xff\x00\x00"
@@ -169,9 +178,9 @@ def test_a_silent_chip_is_found_in_play_reported_lit_and_play_goes_on():
 
 
 def test_a_slow_player_and_a_slip_never_make_a_chip_silent():
-    """The bounded rule: time is no evidence, and one touch past a never-touched chip's pits is a slip. South
-    waits 10 minutes in the middle of its third move, with B8 (row B: U1, never touched yet) to sow next;
-    North then touches too early (refused); South finishes the move, and the game goes on: no ERROR."""
+    """The bounded rule: time is no evidence, and one touch past a chip's pits is a slip, mended by touching
+    them. South waits 10 minutes in the middle of its third move, with B8 (row B: U1, never touched yet) to sow
+    next; North then touches too early (refused); South finishes the move, and the game goes on: no ERROR."""
     from baoboard.recogniser import activations
 
     b, hw, host, hands, st = _board()
