@@ -109,13 +109,16 @@ class App:
 
     def rare(self, job: str, *args: object) -> "Any":
         """Run baoboard.commands.<job>(self, *args), or for the computer's jobs (think, choose)
-        baoboard.opponent.<job>: code for rare jobs (restore, undo, host commands, the computer's search) is
-        loaded while it runs and dropped after it on MicroPython, so it is not in RAM during play. (One
-        method for both: each method's name is a qstr in a Pico's RAM for good.)"""
+        baoboard.opponent.<job>, for a faulty sensor (fault) baoboard.sensors.fault: code for rare jobs
+        (restore, undo, host commands, the computer's search, a sensor's fault) is loaded while it runs and
+        dropped after it on MicroPython, so it is not in RAM during play. (One method for all: each method's
+        name is a qstr in a Pico's RAM for good.)"""
         before = modules_now()
         try:
             if job == "think" or job == "choose":  # (the search loads the engine: not commands' code beside it)
                 from baoboard import opponent as jobs
+            elif job == "fault":  # (in play, from a refused touch too: not commands' code beside it)
+                from baoboard import sensors as jobs  # type: ignore[no-redef]
             else:
                 from baoboard import commands as jobs  # type: ignore[no-redef]
             return getattr(jobs, job)(self, *args)
@@ -278,6 +281,9 @@ class App:
             if again >= 0:
                 self.activation(again, now)  # the opponent's activation that ended the move: their first
         elif r == R.R_WRONG:
+            if rec.n and not self.deb.blips[pit] and self.rare("fault", now, pit):  # (refused mid-move; noise
+                # never counts: a hand makes no pulse shorter than the debounce)
+                return  # the move went on past ignored pits, or a chip that senses nothing (baoboard.sensors)
             self.guide.request_show(now)
             reason = rec.wrong_reason
             if self.p.d[core.TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it

@@ -1,9 +1,8 @@
 # Rare checks, loaded by baoboard.commands only when needed and dropped after (their code is not in RAM
-# during play, nor while the other rare jobs run):
+# during play, nor while the other rare jobs run; a faulty sensor's report is baoboard.sensors):
 #   command(app, typ, payload, now) -> (ok, reply)   the NEW, SETPOS, CPU, HINT and SHOW commands: checked,
 #                                    then run (the computer and the moves shown: baoboard.opponent)
 #   check_new(obj, keys) -> str      what is wrong with NEW's JSON, or a rules options object ("" if nothing)
-#   fault(app, now)                  report the sensors the debouncer found faulty, go on without them
 try:  # for the annotations only
     from typing import Any  # noqa: F401
 
@@ -17,7 +16,6 @@ from bao import core, position_json
 
 from baoboard import recogniser as R
 from baoboard.commands import _short, start_of
-from baoboard.compat import const
 
 
 def command(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
@@ -131,53 +129,3 @@ def check_new(obj: object, keys: "tuple | None") -> str:
         if not any(v is x or (type(v) is str and v == x) for x in allowed):
             return "option %s must be one of %s, not %s" % (k, ", ".join(map(json.dumps, allowed)), _short(v))
     return ""
-
-
-# as in baoboard.debounce: kind[pit]
-_STUCK = const(1)
-_SAID = const(4)
-
-
-def fault(a: "App", now: int) -> None:
-    """Report each pit the debouncer found faulty (an ERROR event naming the pit and its chip; one event for
-    a whole chip stuck), then go on without the faulty pits: drops into them are taken as made, the rules
-    know where each seed goes (a lift from one cannot be guessed: the host's SHOW and STOP remain)."""
-    kind = a.deb.kind
-    wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
-    if wiring is None:  # (the simulated board: the reference wiring)
-        from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
-    for pit in range(32):
-        k = kind[pit]
-        if not k or k & _SAID:
-            continue
-        bit = wiring[pit]
-        same = [i for i in range(32) if wiring[i] >> 3 == bit >> 3]
-        if all(kind[i] & _STUCK for i in same):  # the whole chip: one report for its eight pits
-            for i in same:
-                kind[i] |= _SAID
-            names = json.dumps([core.pit_name(i) for i in same])
-            text = ('{"code": "sensor", "fault": "chip", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d reads all '
-                    '8 inputs active for 20 s: the chip, its ribbon or its supply; its pits are ignored, drops '
-                    'into them taken as made"}' % ((bit >> 3) + 1, names, (bit >> 3) + 1))
-        else:
-            kind[pit] |= _SAID
-            name = core.pit_name(pit)
-            text = ('{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
-                    '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
-                    % ("stuck" if k & _STUCK else "flicker", name, (bit >> 3) + 1, bit & 7, name, (bit >> 3) + 1,
-                       bit & 7, "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
-                       "(hardware/README.md); ignored until it reads idle for 2 s" if k & _STUCK else
-                       "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a "
-                       "restart"))
-        a.outbox.post("ERROR", text)
-    a.dirty = True
-    rec = a.rec
-    f = a.deb.faulty
-    while rec.phase == R.MOVING and rec.n:
-        pit = -1
-        for i in range(rec.n):
-            e = rec.expected(i)
-            if e < 0 or e & R.LIFT or not f[(e & R.PIT) >> 3] & (1 << (e & 7)) or (pit >= 0 and e & R.PIT != pit):
-                return
-            pit = e & R.PIT
-        a.activation(pit, now)

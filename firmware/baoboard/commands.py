@@ -4,11 +4,11 @@
 #   undo(app, now) -> bool           take the last move back
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
-#   fault(app, now)                  report the sensors found faulty (baoboard.checks)
 # Jobs and commands whose code is larger or rarer still are in modules of their own, loaded only for them:
-# baoboard.checks (NEW, SETPOS, CPU, HINT, SHOW, a faulty sensor); the computer's jobs (think, choose) are
-# baoboard.opponent's, which App.rare loads alone. Each name this module uses is interned at boot
-# (baoboard.compat.intern_rare): it imports such a module whole and calls a name already in use, not a new one.
+# baoboard.checks (NEW, SETPOS, CPU, HINT, SHOW); the computer's jobs (think, choose) are baoboard.opponent's,
+# and a faulty sensor's (fault) baoboard.sensors', which App.rare loads alone. Each name this module uses is
+# interned at boot (baoboard.compat.intern_rare): it imports such a module whole and calls a name already in
+# use, not a new one.
 # They read the application's state and change it through its methods (baoboard.app, the list at its top).
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Any  # noqa: F401
@@ -123,13 +123,6 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ == "SNAP" or typ == "SNAPSHOT":
         return True, snapshot(a)
     return False, "unknown " + typ
-
-
-def fault(a: "App", now: int) -> None:
-    """Report the sensors the debouncer found faulty and go on without them (baoboard.checks)."""
-    from baoboard import checks
-
-    checks.fault(a, now)
 
 
 def selftest(a: "App", now: int) -> None:

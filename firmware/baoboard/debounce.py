@@ -14,10 +14,16 @@ _STUCK = const(1)  # senses a hand far longer than a hand stays: a stuck or shor
 # touched at power-up, which then reads inverted (hardware/README.md)
 _FLICKER = const(2)  # pulses shorter than the debounce (blips), far faster than a hand: a TTP223's
 # push-pull output never makes them; a loose wire or a failing sensor does
-_SAID = const(4)  # ... reported (baoboard.commands.fault also names a whole chip stuck)
+_SAID = const(4)  # ... reported (baoboard.sensors also names a whole chip stuck)
+_SILENT = const(8)  # its whole 74HC165 senses nothing (all 8 inputs read 0): found in play, by the moves that
+# went on past its pits (baoboard.sensors.fault); kind[32 + pit] holds the chip + 1. Taken back at once when
+# one of its pits senses a touch.
+_SEEN = const(64)  # kind[64 + b]: the pits that made an activation (as the raw bitmap; sensors.fault clears a
+# chip's when the chip is suspect)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
-# until the board restarts (masked, it can no longer be watched). Checked every _CHECK_MS, not every scan.
+# until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
+# first touch one of them senses. Checked every _CHECK_MS, not every scan.
 _CHECK_MS = const(100)
 _STUCK_CHECKS = const(200)  # active at every check for 20 s: no hand stays so long (the self-test: 2 s)
 _CLEAR_CHECKS = const(20)  # idle at every check for 2 s: a stuck pit reads normally again
@@ -37,8 +43,9 @@ class Debouncer:
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
         self.blips = bytearray(PITS)  # per pit: pulses shorter than `stable` scans lately (noise), at most 255
         self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
-        self.kind = bytearray(2 * PITS)  # [pit]: _STUCK or _FLICKER (| _SAID), 0: sound; [32 + pit]: checks in
-        # a row a sound pit was active (a stuck one: idle)
+        self.kind = bytearray(2 * PITS + 8)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
+        # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
+        # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault)
         self._at = 0  # tick of the last check
         self.last_tick = 0  # tick of the activation pop() returned last
 
@@ -90,6 +97,7 @@ class Debouncer:
         if nxt == self.head:
             self.overflow += 1
             return
+        self.kind[_SEEN + (pit >> 3)] |= 1 << (pit & 7)  # (the chip works: baoboard.sensors)
         self.q[self.tail] = pit
         self.qt[self.tail] = now
         self.tail = nxt
@@ -117,6 +125,7 @@ class Debouncer:
         blips = self.blips
         kind = self.kind
         faulty = self.faulty
+        revive = 0
         for i in range(PITS):
             b = i >> 3
             bit = 1 << (i & 7)
@@ -129,6 +138,9 @@ class Debouncer:
                     kind[i] = 0
                     faulty[b] &= ~bit
                     h = 0
+            elif k & _SILENT:
+                if on:  # a touch sensed: the chip works (again)
+                    revive = h
             elif not k:
                 h = (h + 1 if h < 255 else h) if on else 0
                 if h >= _STUCK_CHECKS:
@@ -142,4 +154,10 @@ class Debouncer:
             kind[PITS + i] = h
             if decay and blips[i]:
                 blips[i] -= 1
+        if revive:
+            for i in range(PITS):
+                if kind[i] & _SILENT and kind[PITS + i] == revive:
+                    kind[i] = kind[PITS + i] = 0
+                    faulty[i >> 3] &= ~(1 << (i & 7))
+            kind[2 * PITS + 3 + revive] = 0  # (its evidence: [68 + chip])
         return found

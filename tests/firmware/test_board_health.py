@@ -16,12 +16,14 @@ def _magenta(hw, pit):
 
 
 class Faulty(SimHardware):
-    """Sensors with faults: `stuck` bits always read active; pit `flicker` also reads active, at random, at
-    `rate` percent of the scans (noise on its line: a hand on it is still seen)."""
+    """Sensors with faults: `stuck` bits always read active, `dead` bits never (a 74HC165 whose byte of the
+    chain reads 0: its row's ribbon or supply off); pit `flicker` also reads active, at random, at `rate`
+    percent of the scans (noise on its line: a hand on it is still seen)."""
 
     def __init__(self):
         super().__init__()
         self.stuck = bytearray(4)
+        self.dead = bytearray(4)
         self.flicker = -1
         self.rate = 0
         self.rng = Lcg(5)
@@ -29,7 +31,7 @@ class Faulty(SimHardware):
     def read_pits(self, bitmap):
         SimHardware.read_pits(self, bitmap)
         for b in range(4):
-            bitmap[b] |= self.stuck[b]
+            bitmap[b] = (bitmap[b] | self.stuck[b]) & ~self.dead[b]
         f = self.flicker
         if f >= 0:
             if self.rng.below(100) < self.rate:
@@ -110,4 +112,96 @@ def test_a_slow_flicker_during_play_changes_no_move():
     assert host.moves() == want
     errs = _errors(host)
     assert len(errs) == 1 and "\"a7\"" in errs[0][2], errs
+    st.close()
+
+
+def _illegal(host):
+    return len([e for e in host.events if e[1] == "ILLEGAL"])
+
+
+def _play_as_a_person(b, hands, host, n, before=None):
+    """The 1994 game's first n plies, performed as a person does: a touch the board flags (an ILLEGAL event,
+    the pit blinking pink) is made again after a look at the board (3 s), at most twice. before(k): called
+    before ply k."""
+    from baoboard.recogniser import activations
+
+    want = []
+    for p, m, _ in plies():
+        if len(want) == n:
+            break
+        if before is not None:
+            before(len(want))
+        want.append(format_move(m, p.d[core.TO_MOVE]))
+        for pit in activations(p, m):
+            for _ in range(3):
+                flagged = _illegal(host)
+                hands.tap(pit)
+                host.poll()
+                if _illegal(host) == flagged:
+                    break
+                hands.scan(3000 // hands.scan_ms)
+    return want
+
+
+def test_a_silent_chip_is_found_in_play_reported_lit_and_play_goes_on():
+    """U1 (row B) goes silent in the middle of the game (its ribbon pulled out: all 8 inputs read 0), which
+    nothing shows at rest. South's 7th move sows through row B only after its first drop; North's first touch
+    is where play goes on after those steps (refused, once), and again after a look: the second time, with
+    no touch sensed on U1 in between, U1 is silent. One ERROR names the chip and its pits, they light
+    magenta, the move is taken as made (its direction from North's touch) and North's touch starts North's
+    move; then every drop and relay lift in row B is taken as made, to the 16th ply."""
+    b, hw, host, hands, st = _board()
+
+    def ribbon_out(ply):
+        if ply == 5:  # row B was sown into in plies 2 and 4: U1 worked
+            hw.dead[1] = 0xFF  # pits 8..15: B8..B1, all on U1
+
+    want = _play_as_a_person(b, hands, host, 16, ribbon_out)
+    assert host.moves() == want
+    errs = _errors(host)
+    assert len(errs) == 1, errs
+    e = errs[0][2]
+    for word in ('"silent"', '"U1"', '"B8"', '"B1"'):
+        assert word in e, (word, e)
+    assert _illegal(host) == 1  # North's first touch, before the second showed the chip silent
+    assert errs[0][0] > [e for e in host.events if e[1] == "ILLEGAL"][0][0]
+    for pit in range(8, 16):
+        assert _magenta(hw, pit), pit
+    assert bytes(b.app.deb.faulty) == b"\x00\xff\x00\x00"
+    hw.dead[1] = 0  # the ribbon plugged back in: the first touch it senses takes the chip back
+    hw.set_pit(12, True)
+    hands.scan(40)
+    hw.set_pit(12, False)
+    hands.scan(40)
+    assert bytes(b.app.deb.faulty) == bytes(4) and not _magenta(hw, 12)
+    st.close()
+
+
+def test_a_slow_player_and_a_slip_never_make_a_chip_silent():
+    """The bounded rule: time is no evidence, and one touch past a chip's pits is a slip, mended by touching
+    them. South waits 10 minutes in the middle of its third move, with B8 (row B: U1, never touched yet) to sow
+    next; North then touches too early (refused); South finishes the move, and the game goes on: no ERROR."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    want = _play(b, hands, host, 2)
+    gen = plies()
+    for _ in range(2):
+        next(gen)
+    p, m, _ = next(gen)
+    acts = activations(p, m)
+    assert [core.pit_name(x) for x in acts[-2:]] == ["B8", "B7"]
+    for pit in acts[:-2]:
+        hands.tap(pit)
+    hands.scan(600000 // hands.scan_ms)  # ten minutes' thought
+    hands.tap(21)  # a6: North's start, too early
+    host.poll()
+    assert _illegal(host) == 1
+    hands.scan(3000 // hands.scan_ms)
+    for pit in acts[-2:]:
+        hands.tap(pit)
+    want.append(format_move(m, p.d[core.TO_MOVE]))
+    host.poll()
+    assert host.moves() == want
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     st.close()

@@ -255,3 +255,60 @@ def test_a_full_disk_at_start_is_waited_for(tmp_path: Path) -> None:
 
     _logger_waits_then_resumes(tmp_path, tmp_path / "lib", lambda p: None, space, "the disk is full",
                                preexec=no_space)
+
+
+def test_bao_board_log_holds_the_library_lock_as_bao_log_does(tmp_path: Path) -> None:
+    """`bao board --log` is a logger too: refused (its board not started) while a `bao log` holds the library,
+    and while it runs, a `bao log` on the same folder is refused naming it; it lets go when it stops."""
+    from bao_host import cli
+
+    data = tmp_path / "lib"
+    board = ["board", "--hal", "sim", "--log", "--store", str(data), "--data", str(tmp_path / "flash"), "--quiet"]
+    log_cmd = [*BAO, "log", "--port", "/dev/ttyNOPE", "--quiet", "--data", str(data)]
+    first = subprocess.Popen([*log_cmd, "--duration", "120"], stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        wait_for(lambda: LibraryLock(data).holder()[0] == first.pid, 60, None, "bao log's lock")
+        err = _stderr_of(lambda: cli.main([*board, "--duration", "30"]))
+        assert err.status == 2, err.text
+        [line] = err.text.strip().splitlines()
+        assert f"in use by bao log (pid {first.pid})" in line and "one logger per library" in line, line
+        assert "--store" in line
+        assert not (tmp_path / "flash" / "journal").exists() and "flash in" not in err.text  # never started
+    finally:
+        first.kill()
+        first.wait(10)
+        assert first.stderr is not None
+        first.stderr.close()
+
+    args = cli.build_parser().parse_args([*board, "--duration", "120"])
+    stop = threading.Event()
+    status: list[int] = []
+    t = threading.Thread(target=lambda: status.append(args.func(args, stop=stop)), daemon=True)
+    t.start()
+    try:
+        wait_for(lambda: LibraryLock(data).holder() == (os.getpid(), "bao board --log"), 60, None,
+                 "bao board --log's lock")
+        second = subprocess.run([*log_cmd, "--duration", "30"], capture_output=True, text=True, timeout=120,
+                                cwd=ROOT)
+        assert second.returncode == 1, second.stderr
+        assert f"in use by bao board --log (pid {os.getpid()})" in second.stderr, second.stderr
+        assert "one logger per library" in second.stderr and "Traceback" not in second.stderr
+    finally:
+        stop.set()
+        t.join(60)
+    assert status == [0] and not t.is_alive()
+    assert LibraryLock(data).holder() == (0, "")  # let go: the next logger starts
+    after = LibraryLock(data)
+    after.acquire("bao log")
+    assert after.stale == ""
+    after.release()
+
+
+def _stderr_of(call: Callable[[], int]) -> SimpleNamespace:
+    import io
+    from contextlib import redirect_stderr
+
+    buf = io.StringIO()
+    with redirect_stderr(buf):
+        status = call()
+    return SimpleNamespace(status=status, text=buf.getvalue())

@@ -1,6 +1,7 @@
 """A whole 74HC165 stuck, on the chip models (tests/firmware/fakes_chips.py): the board application on the
 Pico's drivers (baoboard.drivers.pico over the fake machine module), a chip of the sensor chain reading all
-its inputs active. One ERROR event names the chip and its eight pits; they are lit and ignored. (CPython only:
+its inputs active, or none of them ever (its byte stuck at 0, found in play). One ERROR event names the chip
+and its eight pits; they are lit and ignored. (CPython only:
 the application, the drivers and the chip models need more than a Pico's heap in one process; the firmware's
 part runs on MicroPython in tests/firmware/test_board_health.py.)"""
 import fakes_machine
@@ -64,3 +65,84 @@ def test_a_chip_stuck_active_is_one_error_naming_the_chip_and_its_pits_are_ignor
     for pit in range(8):
         _, r, g, b = board.pit_colour(pit)
         assert pit in lit and r == b > 0 and g == 0, (pit, board.pit_colour(pit))  # magenta
+
+
+class _ChipHands:
+    """A board as simhw.Hands drive it (set_pit, run), here the application on the Pico's drivers over the chip
+    models: a touch is the TTP223's output on its 74HC165 input, per hardware/board.json."""
+
+    def __init__(self, app, hw, board):
+        self.app, self.hw, self.board = app, hw, board
+        self.input_of = {}
+        from fakes_chips import pit_index, pit_names
+
+        for c, inputs in enumerate(board.chip_inputs):
+            for k, name in enumerate(pit_names(inputs)):
+                self.input_of[pit_index(name)] = (c, k)
+
+    def set_pit(self, pit, on):
+        c, k = self.input_of[pit]
+        self.board.chain.set_input(c, k, on)
+
+    def run(self, steps, ms):
+        for _ in range(steps):
+            self.app.step()
+            self.hw.t += ms
+
+    def events(self, typ):
+        """The payloads of the board's events of type typ, each once (with no host acknowledging, they are sent
+        again)."""
+        seen = {}
+        for line in bytes(self.hw.stream.out).split(b"\n"):
+            words = line.split(b" ", 2)
+            if line.startswith(b"E") and len(words) == 3 and words[1] == typ.encode():
+                seen[int(words[0][1:])] = words[2].rsplit(b" *", 1)[0].decode()
+        return [seen[n] for n in sorted(seen)]
+
+
+def test_a_chip_reading_nothing_is_found_in_play_and_play_goes_on():
+    """U1 (row B) with its eight inputs pulled to 0 (its row's ribbon off: the 100 kOhm network holds them low):
+    a byte of the chain that reads 0 whatever the hands do. A person plays the 1994 game (a touch the board
+    flags is made again after a look); the board finds the chip silent from the moves that went on past its
+    pits, reports one ERROR naming U1 and its pits, lights them magenta, and records all 20 moves as played."""
+    import random
+
+    from bao import core
+    from baoboard.recogniser import activations
+    from baoboard.simhw import Hands
+    from board_util import plies
+
+    random.seed(9)
+    board = FakeBoard()
+    hw = ClockedPico()
+    app = App(hw, FakeStorage(), board_id="chips")
+    app.boot()
+    app.guide.brightness = 255
+    cut = board.chain.set_input
+
+    def set_input(chip, k, level):  # U1's inputs never go high
+        cut(chip, k, level and chip != 0)
+
+    board.chain.set_input = set_input
+    chips = _ChipHands(app, hw, board)
+    hands = Hands(chips)
+    want = []
+    for p, m, _ in plies():
+        if len(want) == 20:
+            break
+        want.append(core.format_move(m, p.d[core.TO_MOVE]))
+        for pit in activations(p, m):
+            for _ in range(3):
+                flagged = len(chips.events("ILLEGAL"))
+                hands.tap(pit)
+                if len(chips.events("ILLEGAL")) == flagged:
+                    break
+                hands.scan(3000 // hands.scan_ms)
+    assert [m.split(" ")[0] for m in chips.events("MOVE")] == want
+    [error] = chips.events("ERROR")
+    assert '"silent"' in error and '"U1"' in error and '"B1"' in error and '"B8"' in error, error
+    assert len(chips.events("ILLEGAL")) == 1
+    assert bytes(app.deb.faulty) == b"\x00\xff\x00\x00"
+    for pit in range(8, 16):
+        _, r, g, b = board.pit_colour(pit)
+        assert r == b > 0 and g == 0, (pit, board.pit_colour(pit))  # magenta

@@ -12,7 +12,8 @@ escapes is reported on the serial link (N0 ERROR) and the application starts aga
 bao_host.boards.rpi.RpiHardware (RPi.GPIO, imported only then) or a simulated one. The serial side is served here:
 a pseudo-terminal (its path is printed), a TCP socket a logger on another machine connects to
 (`bao log --port socket://PI:PORT`), any pyserial device (a USB gadget /dev/ttyGS0, a UART), or with
-`--log` the logger of `bao log` in the same process, over a private local socket.
+`--log` the logger of `bao log` in the same process, over a private local socket. Like `bao log` it holds the
+library's lock (record/lock.py) for its whole run: one logger per library, whichever command it is.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bao_host.boards.runner import (
     SCAN_MS,
@@ -41,19 +42,41 @@ from bao_host.boards.runner import (
     rpi_board_id,
 )
 
+if TYPE_CHECKING:  # (the store is imported only with --log)
+    from bao_host.record.lock import LibraryLock
+    from bao_host.record.store import Store
+
 # ------------------------------------------------------------------------------------------ the logger
 
 
-def follow(url: str, store_dir: str | None, stop: threading.Event, south: str | None = None,
+def open_store(store_dir: str | None, stop: threading.Event) -> tuple[Store | None, LibraryLock]:
+    """The library `--log` writes, with its lock held as `bao log` holds it (one logger per library: a
+    `bao log` on the same folder is refused while this runs, and this is refused while one runs). Returns
+    (store, lock), or (None, lock) when stopped while the folder could not be written yet."""
+    from bao_host.cli.log import ONE_LOGGER, open_library
+    from bao_host.record.lock import LibraryLock, LockHeld
+    from bao_host.record.store import default_data_dir as library_dir
+
+    root = Path(store_dir) if store_dir is not None else library_dir()
+    if root.exists() and not root.is_dir():
+        raise BoardError(f"{root} is a file, not a game library folder")
+    lock = LibraryLock(root)
+    try:
+        return open_library(root, lock, stop.is_set, what="bao board --log", say=_say), lock
+    except LockHeld as e:
+        raise BoardError(f"{e}: " + ONE_LOGGER.format(flag="--store")) from e
+
+
+def follow(url: str, store: Store, stop: threading.Event, south: str | None = None,
            north: str | None = None, place: str | None = None, live: bool = False, out: Any = None,
            err: Any = None, drain: float = 0.5) -> int:
     """The logger of `bao log` (bao_host.record.session.LinkSession: each event stored, then acknowledged) on the
-    board's serial side. live: its rich live view; otherwise each stored move is printed to `out`, one per
-    line, and the logger's messages to `err`. Once `stop` is set it goes on until nothing has arrived for
-    `drain` seconds, so that what the board sent last is stored too."""
+    board's serial side, into `store` (open_store: its lock held by the caller). live: its rich live view;
+    otherwise each stored move is printed to `out`, one per line, and the logger's messages to `err`. Once
+    `stop` is set it goes on until nothing has arrived for `drain` seconds, so that what the board sent last
+    is stored too."""
     from bao_host.record.logger import Logger, Message
     from bao_host.record.session import LinkSession
-    from bao_host.record.store import Store
     from bao_host.ui.live import live_view
 
     out = out or sys.stdout
@@ -63,38 +86,37 @@ def follow(url: str, store_dir: str | None, stop: threading.Event, south: str | 
         prefix = {"warn": "warning: ", "error": "error: "}.get(m.level, "")
         print(f"bao board: logger: {prefix}{m.text}", file=err, flush=True)
 
-    with Store(store_dir, report=lambda m: print("bao: " + m, file=err)) as store:
-        logger = Logger(store, south=south, north=north, place=place, on_message=None if live else say)
-        session = LinkSession(url, logger, backoff=(0.05, 1.0))
-        if not live:
-            def stored(ev: Any, res: Any) -> None:
-                if ev.type == "MOVE" and res.stored:
-                    print(ev.payload.split(" ", 1)[0], file=out, flush=True)
+    logger = Logger(store, south=south, north=north, place=place, on_message=None if live else say)
+    session = LinkSession(url, logger, backoff=(0.05, 1.0))
+    if not live:
+        def stored(ev: Any, res: Any) -> None:
+            if ev.type == "MOVE" and res.stored:
+                print(ev.payload.split(" ", 1)[0], file=out, flush=True)
 
-            session.on_stored = stored
-        last = [0, 0.0]  # events stored, when that count last changed
+        session.on_stored = stored
+    last = [0, 0.0]  # events stored, when that count last changed
 
-        def until() -> bool:
-            if not stop.is_set():
-                return False
-            now = time.monotonic()
-            if session.stored != last[0] or not last[1]:
-                last[0], last[1] = session.stored, now
-            return now - last[1] > drain
+    def until() -> bool:
+        if not stop.is_set():
+            return False
+        now = time.monotonic()
+        if session.stored != last[0] or not last[1]:
+            last[0], last[1] = session.stored, now
+        return now - last[1] > drain
 
-        try:
-            if live:
-                from rich.live import Live
+    try:
+        if live:
+            from rich.live import Live
 
-                with Live(live_view(logger), refresh_per_second=8, transient=False) as view:
-                    session.run(until=until, on_tick=lambda: view.update(live_view(logger)), tick=0.05)
-            else:
-                session.run(until=until, tick=0.05)
-        finally:
-            session.close()
-        if session.fatal:
-            print(f"bao board: {session.fatal}", file=err)
-            return 2
+            with Live(live_view(logger), refresh_per_second=8, transient=False) as view:
+                session.run(until=until, on_tick=lambda: view.update(live_view(logger)), tick=0.05)
+        else:
+            session.run(until=until, tick=0.05)
+    finally:
+        session.close()
+    if session.fatal:
+        print(f"bao board: {session.fatal}", file=err)
+        return 2
     return 0
 
 
@@ -178,13 +200,30 @@ def run(args: argparse.Namespace, *, gpio: Any = None, stop: threading.Event | N
 
 
 def _run(args: argparse.Namespace, gpio: Any, stop: threading.Event) -> int:
-    from bao_host.boards.sim import SocketLink
-
     data = Path(args.data) if args.data else default_data_dir(args.hal)
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise BoardError(f"cannot use {data} as the board's flash: {e.strerror or e}") from e
+    store: Store | None = None
+    lock: LibraryLock | None = None
+    if args.log:  # the library and its lock first: refused (the board not started) when another logger has it
+        store, lock = open_store(args.store, stop)
+        if store is None:
+            lock.release()
+            return 0
+    try:
+        return _serve(args, gpio, stop, data, store)
+    finally:
+        if store is not None:
+            store.close()
+        if lock is not None:
+            lock.release()
+
+
+def _serve(args: argparse.Namespace, gpio: Any, stop: threading.Event, data: Path, store: Store | None) -> int:
+    from bao_host.boards.sim import SocketLink
+
     local: SocketLink | None = None
     if args.log:  # the logger talks to the board over a private local socket, as it would over USB
         local = SocketLink("127.0.0.1", 0)
@@ -209,7 +248,7 @@ def _run(args: argparse.Namespace, gpio: Any, stop: threading.Event) -> int:
         _say(f"{board_id} on {args.hal}, flash in {data}")
         until = time.monotonic() + args.duration if args.duration is not None else None
         with _sigterm_stops(stop):
-            if not args.log:
+            if store is None:
                 runner.run(stop, until)
                 return 1 if runner.steps == 0 and runner.errors else 0
             board_done = threading.Event()
@@ -224,7 +263,7 @@ def _run(args: argparse.Namespace, gpio: Any, stop: threading.Event) -> int:
             t.start()
             try:  # the logger stops when the board does (stop, --duration)
                 live = not args.quiet and sys.stdout.isatty()
-                status = follow(where, args.store, board_done, args.south, args.north, args.place, live)
+                status = follow(where, store, board_done, args.south, args.north, args.place, live)
             finally:
                 stop.set()
                 t.join(10)

@@ -28,7 +28,7 @@ from typing import Any
 from serial.tools import list_ports
 
 from bao_host.cli.common import add_data_arg
-from bao_host.record.lock import LibraryLock, LockHeld
+from bao_host.record.lock import LOGGERS, LibraryLock, LockHeld
 from bao_host.record.logger import Logger, Message
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store, StoreError, classify, default_data_dir
@@ -86,32 +86,35 @@ def _say(text: str) -> None:
 
 
 def open_library(root: Path, lock: LibraryLock, until: Callable[[], bool] | None,
-                 retry: float = 1.0) -> Store | None:
-    """The store in root, with its lock held for the whole run. LockHeld when another logger has it. A
-    folder that cannot be written yet (read-only, full, busy, an I/O error) is said once and tried again
-    every `retry` seconds; None when `until` came first."""
+                 retry: float = 1.0, what: str = "bao log", say: Callable[[str], None] = _say) -> Store | None:
+    """The store in root, with its lock held (as `what`) for the whole run. LockHeld when another logger
+    (`bao log`, `bao board --log`) has it. A folder that cannot be written yet (read-only, full, busy, an I/O
+    error) is said once and tried again every `retry` seconds; None when `until` came first."""
     said = ""
     patience = time.monotonic() + 10.0
     while True:
         try:
             root.mkdir(parents=True, exist_ok=True)
-            lock.acquire("bao log")
+            lock.acquire(what)
             if lock.stale:
-                _say(f"a stale lock was left in {root} ({lock.stale}): taken over")
-            return Store(root, report=lambda m: _say(m), lock=lock)
+                say(f"a stale lock was left in {root} ({lock.stale}): taken over")
+            return Store(root, report=say, lock=lock)
         except LockHeld as e:
-            if e.what == "bao log" or time.monotonic() > patience:
+            if e.what in LOGGERS or time.monotonic() > patience:
                 raise
             # (another library command holds it while it opens the store: a moment)
         except (OSError, StoreError) as e:
             why = str(classify(e, root))
             if why != said:
                 said = why
-                _say(f"{why}: waiting until it can be written (nothing is acknowledged to the board until "
-                     "then, so nothing is lost); Ctrl-C to stop")
+                say(f"{why}: waiting until it can be written (nothing is acknowledged to the board until "
+                    "then, so nothing is lost); Ctrl-C to stop")
         if until is not None and until():
             return None
         time.sleep(retry)
+
+
+ONE_LOGGER = "one logger per library (stop it first, or give this one another {flag} folder)"
 
 
 def cmd_log(args: argparse.Namespace) -> int:
@@ -130,7 +133,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     try:
         opened = open_library(root, lock, until)
     except LockHeld as e:
-        _say(f"{e}: one logger per library (stop it first, or give this one another --data folder)")
+        _say(f"{e}: " + ONE_LOGGER.format(flag="--data"))
         return 1
     except KeyboardInterrupt:
         lock.release()

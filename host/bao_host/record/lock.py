@@ -4,7 +4,8 @@ system's advisory lock on that file (flock) is the authority, so a holder killed
 and a file left behind is recognised as stale (its pid is reported as gone, not as running).
 
     lock = LibraryLock(root)
-    lock.acquire("bao log")       # LockHeld(holder) if another live process holds it
+    lock.acquire("bao log")       # LockHeld(holder) if another live process holds it (`bao board --log`
+                                  # takes it too: LOGGERS)
     lock.held / lock.release()
 """
 
@@ -20,6 +21,9 @@ except ImportError:  # pragma: no cover (Windows: the pid check alone)
     fcntl = None  # type: ignore[assignment]
 
 LOCK_NAME = "lock"
+# What a logger writes into the lock (the holders a second logger is refused by at once; any other holder is a
+# short library command that a logger waits for).
+LOGGERS = ("bao log", "bao board --log")
 
 
 class LockHeld(Exception):

@@ -1,0 +1,132 @@
+# The board living with its broken sensors (issue #14; docs/leds.md, "Broken sensors"): a rare job, loaded by
+# App.rare("fault", ...) only when there is work and dropped after (not in RAM during play). The debouncer
+# (baoboard.debounce) judges each pit as it reads it; this module reports what it found, finds a 74HC165 that
+# senses nothing at all (its byte of the chain stuck at 0, from power-up or from the middle of a game: only
+# moves show it), and plays on without them:
+#   fault(app, now, pit=-1) -> bool   report the new faults (ERROR events), take the steps in ignored pits as
+#                                     made; pit: a touch refused mid-move, evidence of a silent chip and where the
+#                                     move went on
+try:  # for the annotations only
+    from typing import Any  # noqa: F401
+
+    from baoboard.app import App
+except ImportError:
+    pass
+
+import json
+
+from bao import core
+
+from baoboard import recogniser as R
+from baoboard.compat import const
+
+# as in baoboard.debounce: kind[pit]
+_STUCK = const(1)
+_SAID = const(4)
+_SILENT = const(8)
+_SEEN = const(64)  # kind[64 + b]: pits that made an activation (since their chip's last evidence, below)
+_EVIDENCE = const(68)  # kind[68 + chip]: moves that went on past the chip's pits with none of them sensed
+_SILENT_AFTER = const(2)  # ... this many: the chip senses nothing (one is a player's slip; time alone is none)
+
+
+def fault(a: "App", now: int, pit: int = -1) -> bool:
+    """Report each pit the debouncer found faulty (an ERROR event naming the pit and its chip; one event for
+    a whole chip stuck or silent), then go on without the faulty pits: drops into them, and lifts the rules
+    require there, are taken as made (the rules know where each seed goes; a move's start cannot be guessed:
+    the host's SHOW and STOP remain). pit: a touch the recogniser refused in the middle of a move
+    (baoboard.app): evidence of a silent chip when it is where the move goes on after the steps in that chip's
+    pits; True when it is where one candidate goes on after steps in ignored pits: those taken as made, then
+    it."""
+    kind = a.deb.kind
+    wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
+    if wiring is None:  # (the simulated board: the reference wiring)
+        from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
+    f = a.deb.faulty
+    rec = a.rec
+    side = a.p.d[core.TO_MOVE]
+    if pit >= 0:  # a touch refused mid-move. A silent chip? A candidate of the move waits for steps in the pits
+        # of a chip that sensed no touch in this move, and pit is where that move goes on after them (the next
+        # move's side, when they end it): evidence, unless another chip would explain the touch as well. The
+        # second evidence for a chip with no activation of its pits since the first marks its pits _SILENT.
+        # A slow player makes no such touch; a slip makes one, and the touch that mends it is an activation.
+        suspect = -1
+        for i in range(rec.n):
+            seq = rec.c_seq[i]
+            j = start = rec.c_pos[i]
+            if j >= len(seq):
+                continue
+            chip = wiring[seq[j] & R.PIT] >> 3
+            while j < len(seq) and wiring[seq[j] & R.PIT] >> 3 == chip:
+                j += 1
+            if not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)) or wiring[pit] >> 3 == chip or \
+                    any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start]):
+                continue  # (no evidence; or the chip sensed a touch: this one, or one in this very move)
+            if suspect >= 0 and suspect != chip:
+                suspect = -2  # two chips would explain it: no evidence for either
+                break
+            suspect = chip
+        same = [x for x in range(32) if wiring[x] >> 3 == suspect]
+        if suspect >= 0 and not any(kind[x] for x in same):
+            if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
+                kind[_EVIDENCE + suspect] = 0
+                for x in same:
+                    kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
+            kind[_EVIDENCE + suspect] += 1
+            if kind[_EVIDENCE + suspect] >= _SILENT_AFTER:
+                for x in same:
+                    kind[x] = _SILENT
+                    kind[32 + x] = suspect + 1
+                    f[x >> 3] |= 1 << (x & 7)
+    for i in range(32):
+        k = kind[i]
+        if not k or k & _SAID:
+            continue
+        bit = wiring[i]
+        same = [j for j in range(32) if wiring[j] >> 3 == bit >> 3]
+        if k & _SILENT or all(kind[j] & _STUCK for j in same):  # the whole chip: one report for its eight pits
+            for j in same:
+                kind[j] |= _SAID
+            names = json.dumps([core.pit_name(j) for j in same])
+            text = ('{"code": "sensor", "fault": "%s", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d %s: the '
+                    'chip, its ribbon or its supply; its pits are ignored, steps in them taken as made"}' % (
+                        "silent" if k & _SILENT else "chip", (bit >> 3) + 1, names, (bit >> 3) + 1,
+                        "has sensed no touch while moves went on past its pits twice" if k & _SILENT else
+                        "reads all 8 inputs active for 20 s"))
+        else:
+            kind[i] |= _SAID
+            name = core.pit_name(i)
+            text = ('{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
+                    '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
+                    % ("stuck" if k & _STUCK else "flicker", name, (bit >> 3) + 1, bit & 7, name, (bit >> 3) + 1,
+                       bit & 7, "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
+                       "(hardware/README.md); ignored until it reads idle for 2 s" if k & _STUCK else
+                       "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a "
+                       "restart"))
+        a.outbox.post("ERROR", text)
+    a.dirty = True
+    if pit >= 0:  # the steps in ignored pits that one candidate takes before pit (or before the next move, pit
+        # being the other side's touch): taken as made, then pit. Two candidates that would: no guess.
+        skip = None  # type: Any
+        for i in range(rec.n):
+            seq = rec.c_seq[i]
+            j = start = rec.c_pos[i]
+            while j < len(seq) and f[(seq[j] & R.PIT) >> 3] & (1 << (seq[j] & 7)):
+                j += 1
+            if j > start and ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)):
+                if skip is not None and skip != seq[start:j]:
+                    return False
+                skip = seq[start:j]
+        if skip is None:
+            return False
+        for e in skip:
+            a.activation(e & R.PIT, now)
+        a.activation(pit, now)
+    while rec.phase == R.MOVING and rec.n:  # the steps in ignored pits, while every candidate agrees
+        step = -1
+        for i in range(rec.n):
+            e = rec.expected(i)
+            if e < 0 or not f[(e & R.PIT) >> 3] & (1 << (e & 7)) or step >= 0 and e & (R.PIT | R.LIFT) != step:
+                return pit >= 0  # (a drop or a lift the rules require: every candidate takes it)
+            step = e & (R.PIT | R.LIFT)
+        a.activation(step & R.PIT, now)
+    return pit >= 0
