@@ -133,10 +133,6 @@ class Journal:
         self._cbytes = 0  # and the bytes of its pending events
         self._skipped = 0
         self.corrupt = False
-        # the pending event read last: [_p0 then, its index, its record's offset]. The outbox reads a pass's
-        # events in order, each then a record on from the one before, not all over again from the oldest
-        # (a pass of 8 took 15-38 ms on a Pico). (_f: a name the board has already: no new qstr)
-        self._f = [-1, 0, 0]
 
     @property
     def last(self) -> int:
@@ -190,19 +186,7 @@ class Journal:
         """The i-th pending event (0: the oldest not acknowledged) as (seq, typ, payload)."""
         if not 0 <= i < self._np:
             raise IndexError("no pending event %d" % i)
-        c = self._f
-        r = self.storage.reader(self.name)
-        try:
-            if c[0] == self._p0 and c[1] <= i:
-                off = self._skip(r, c[2], i - c[1]) if i > c[1] else c[2]
-            else:
-                off = self._skip(r, self._p0, i) if i else self._p0
-            c[0] = self._p0
-            c[1] = i
-            c[2] = off
-            kind, body = self._read(r, off)
-        finally:
-            r.close()
+        kind, body = self._at(self._p0, i)
         a = str(body, "utf-8").split(" ", 2 if kind == _Q else 3)
         if kind == _E:
             a.pop(1)  # the ack level
@@ -355,7 +339,6 @@ class Journal:
             if r is not None:
                 r.close()
         self._broken = False
-        self._f[0] = -1  # (the offsets have changed)
         self._mv = mv
         self._p0 = self._cp0
         self.pending_bytes = self._cbytes

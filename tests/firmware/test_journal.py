@@ -21,27 +21,6 @@ def test_reference_run_compacts_and_replays():
     assert j.game == '{"ruleset":"malawi","options":{}}' and j.ended is None
 
 
-def test_pending_events_read_in_any_order_are_the_stored_ones():
-    # the outbox reads a pass's events in order, each from the one before (Journal.event keeps its place):
-    # any order of reads, across acks, compactions and a game not recorded (seq 0 records passed over),
-    # gives what a journal opened afresh from the same storage reads (acks aside)
-    for budget in (None, 400):
-        fs = FakeStorage()
-        j = new_journal(fs, budget)
-        j.open()
-        rng = Lcg(budget or 7)
-        for op in script():
-            do(j, op)
-            fresh = new_journal(fs, budget)
-            fresh.open()
-            want = [fingerprint(encode("E", *fresh.event(i))) for i in range(fresh.npending)]
-            want = want[len(want) - j.npending :]  # (acks are not written: a fresh one has forgotten some)
-            assert j.npending <= fresh.npending and len(want) == j.npending
-            for _ in range(2 * len(want)):
-                i = rng.below(len(want)) if rng.below(3) else len(want) - 1
-                assert fingerprint(encode("E", *j.event(i))) == want[i], (op, i)
-
-
 def test_power_cut_at_every_byte_of_every_write():
     print("power cuts tested:", _power_cuts(None))
 
