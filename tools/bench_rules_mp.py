@@ -95,6 +95,11 @@ def bench_moves(count):
     for p in game:
         measure(p)
     game = None
+    g = sorted(times)  # the 1994 game's positions apart
+    print("game_positions", len(g))
+    print("game_median_us", g[len(g) // 2])
+    print("game_worst_us", g[-1])
+    g = None
     rnd = Lcg(1994)
     taken = 0
     while taken < count:
@@ -102,6 +107,11 @@ def bench_moves(count):
             if rnd.below(10) == 0 and taken < count:
                 measure(p)
                 taken += 1
+    r = sorted(times[len(times) - count :])  # the random positions apart
+    print("random_positions", len(r))
+    print("random_median_us", r[len(r) // 2])
+    print("random_worst_us", r[-1])
+    r = None
     times.sort()
     print("positions", len(times))
     print("median_us", times[len(times) // 2])

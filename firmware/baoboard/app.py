@@ -221,7 +221,6 @@ class App:
         n = hw.serial_read(self.rx)
         if n:
             self.outbox.feed(self.rx, n)
-        self.outbox.poll()
         if self.outbox.rx_frames != self.rx_frames:
             self.rx_frames = self.outbox.rx_frames
             t[_RX_AT] = now
@@ -254,13 +253,19 @@ class App:
             self.rare("think", hint)
             t[_SEARCHING] = 0
             self.dirty = True
-        elif self._f[_BEHIND] and not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
+        elif not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
                 now, self._f[_ACT_AT]) >= _QUIET_MS:
-            # nobody touching the board between moves: the journal's work that no move should wait for,
-            # one piece per pause (raw flash: a compaction, or a sector erased ahead, 45 ms; flashlog)
-            if self.journal.maintain() and hasattr(gc, "mem_free"):
-                gc.collect()  # (a compaction's garbage, while nobody waits)
-            self._f[_BEHIND] = 0
+            # nobody touching the board between moves: the work that no touch should wait for, one piece
+            # per step. The journal's (raw flash: a compaction, or a sector erased ahead, 45 ms; flashlog),
+            # once per pause; else the outbox's retransmission timer: a pass reads up to `window` events
+            # back from flash (8 take 15-38 ms on a Pico), so a touch would wait for it (docs/benchmarks.md,
+            # Emulated Pico). A new event still goes out at once, a NAK and an ack are answered at once.
+            if self._f[_BEHIND]:
+                if self.journal.maintain() and hasattr(gc, "mem_free"):
+                    gc.collect()  # (a compaction's garbage, while nobody waits)
+                self._f[_BEHIND] = 0
+            else:
+                self.outbox.poll()
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
