@@ -118,7 +118,8 @@ class App:
             if job == "think" or job == "choose":  # (the search loads the engine: not commands' code beside it)
                 from baoboard import opponent as jobs
             elif job == "fault":  # (in play, from a refused touch too: not commands' code beside it)
-                from baoboard import sensors as jobs  # type: ignore[no-redef]
+                # (by its dotted name, too long to be interned: the word "sensors" is not a name at boot)
+                jobs = __import__("baoboard.sensors", None, None, ("fault",))
             else:
                 from baoboard import commands as jobs  # type: ignore[no-redef]
             return getattr(jobs, job)(self, *args)

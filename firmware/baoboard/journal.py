@@ -239,7 +239,7 @@ class Journal:
             self.ended = None
         elif typ == "END":
             self.ended = payload
-        elif typ == "CPU":
+        elif typ[:1] == "C":  # CPU, the one event kind in C ("CPU" would be one more name at boot)
             self.cpu = payload
 
     def append(self, typ: str, payload: str = "") -> int:
