@@ -42,10 +42,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Issue #9 keeps this open: no exceptions, 20 of 20 at 64 KB.
 HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, at every heap from N to 90 (1 K steps)
     "test_board_app": 69,  # passes from 65 (76 this morning: -O3, bao.position_read, 620 names)
-    "test_board_kuu_games": 81,  # the kuu games: starting one interns bao.malawi's names; from 77 with the kuu LED tests (82)
+    "test_board_kuu_games": 81,  # kuu games: starting one interns bao.malawi's names; from 77 with the LED tests (82)
     "test_board_protocol": 87,  # the rare commands' modules loaded beside the game; from 83 (89)
     "test_board_power": 84,  # a compaction's records in a heap torn by power cuts; from 80 (85)
-    "test_board_health": 86,  # the board with faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 82 (86)
+    "test_board_health": 86,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 82 (86)
     "test_board_runtime": 71,  # the whole application, restarted after a fault (620 names); from 67 (79)
     "test_board_play": 83,  # the application and the engine loaded beside it for each search; from 79 (86)
 }
