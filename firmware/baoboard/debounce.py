@@ -20,6 +20,7 @@ _SILENT = const(8)  # its whole 74HC165 senses nothing (all 8 inputs read 0): fo
 # one of its pits senses a touch.
 _SEEN = const(64)  # kind[64 + b]: the pits that made an activation (as the raw bitmap; sensors.fault clears a
 # chip's when the chip is suspect)
+_EVIDENCE = const(68)  # kind[68 + chip]: the moves that went on past the chip's pits while it sensed no touch
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
@@ -159,5 +160,5 @@ class Debouncer:
                 if kind[i] & _SILENT and kind[PITS + i] == revive:
                     kind[i] = kind[PITS + i] = 0
                     faulty[i >> 3] &= ~(1 << (i & 7))
-            kind[2 * PITS + 3 + revive] = 0  # (its evidence: [68 + chip])
+            kind[_EVIDENCE + revive - 1] = 0  # (revive: the chip + 1)
         return found
