@@ -97,8 +97,9 @@ class App:
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
         self.recording()
-        if hasattr(gc, "mem_free"):  # the boot's collection every KB (firmware/main.py) ends: a touch must not
-            gc.threshold(-1)  # wait for one; App.commit collects at each move
+        if hasattr(gc, "mem_free"):  # play: a collection after every 4 KB allocated, not every KB as at boot
+            gc.threshold(4096)  # (firmware/main.py): garbage is reused before it spreads the move's records
+            # over the heap; a touch inside a move allocates nothing, most often (docs/benchmarks.md)
 
     def recording(self) -> None:
         """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""

@@ -102,14 +102,15 @@ def split_move(payload: str) -> "tuple[str, str]":
     return (payload[:i], payload[i + 1 :])
 
 
-def _field(body: bytes, k: int) -> bytes:
-    """body from after its k-th space (the payload of an E record is field 3, of a Q record field 2)."""
+def _field(body: bytes, k: int) -> "memoryview | bytes":
+    """body from after its k-th space (the payload of an E record is field 3, of a Q record field 2), a
+    view of it (a move's payload is about 260 bytes: not copied)."""
     i = -1
     for _ in range(k):
         i = body.find(b" ", i + 1)
         if i < 0:
             return b""
-    return body[i + 1 :]
+    return memoryview(body)[i + 1 :]
 
 
 class Journal:
@@ -261,7 +262,8 @@ class Journal:
         if typ == "GAME":
             self.recording = self.pending_bytes <= self.budget
         seq = self.next_seq if self.recording else 0
-        rec = record(_E, "%d %d %s " % (seq, self.acked, typ), payload)
+        # ("seq acked typ ", then the payload: a string of 10 characters or less would be one more name)
+        rec = record(_E, "%d %d %s %s" % (seq, self.acked, typ, ""), payload)
         try:
             self.storage.append(self.name, rec)
         except BaseException:
@@ -340,8 +342,9 @@ class Journal:
                 o = self._skip(r, o, 1)
             kind, body = self._read(r, o)
             if kind == _E:  # "seq acked typ payload" -> "seq typ payload"
-                body = body[: body.find(b" ") + 1] + _field(body, 2)
-            rec = record(_Q, body)
+                rec = record(_Q, body[: body.find(b" ") + 1], _field(body, 2))
+            else:
+                rec = record(_Q, body)
             off += len(rec)
             self._cbytes += len(rec)
             yield rec
