@@ -312,7 +312,12 @@ def main() -> int:
         "rare module once and drops it (`baoboard.compat.intern_rare`): the pool has its final size from boot. "
         "The board alone stays under 620 names (interning `bao.notation` at boot too took it past: 65 KB "
         "instead of 60). `App()` collects first, so that its buffers go low in the heap after a restart; "
-        "`App.commit` collects at each move boundary. MicroPython 1.25+ can also run the .mpy from a ROMFS "
+        "`App.commit` collects at each move boundary, before the move's event is written. While the modules load "
+        "the board collects after every KB allocated (`gc.threshold(1024)`, first in `main.py`, and in this "
+        "benchmark's driver), so the loader's garbage is refilled by the next module's code instead of being "
+        "left as holes; in play, once a quarter of the room left after the boot is allocated (`App.boot`): "
+        "61 KB for the whole game before, 56 KB with it (docs/architecture.md, Memory on the board). "
+        "MicroPython 1.25+ can also run the .mpy from a ROMFS "
         "partition in place, leaving only the objects in RAM.")
     body = "\n\n".join([intro, scan.render(), lat.render(), heap.render(), ram.render(), fl.render(), note])
     print(body)

@@ -27,27 +27,29 @@ ROOT = Path(__file__).resolve().parent.parent
 # Modules that need more than a Pico's 64 KB, in K words (= KB on a Pico): 4 K words above the smallest heap
 # from which every heap passed (docs/benchmarks.md, Heaps). The binding port is the 32-bit build (a Pico's
 # object sizes); the 64-bit port passes them at 64wk. Each holds the whole board application and its test
-# harness in one heap. What fills it (32-bit build, measured 2026-11-24, docs/architecture.md "Memory on the
-# board"): the modules' bytecode and names, about 41 KB for the board alone (bao.core 12.5 KB; no ROMFS on the
-# Pico image: bytecode lives in the heap), 3.6 KB of the application's buffers and state, and the test harness
-# (board_util, simhw's Hands, the test module, about 6 KB). Loading leaves the free space in pieces of 16 and
-# 32 bytes (one per function with default arguments, whose tuple is garbage once the function is made, and the
-# dicts' old tables as they grow): after the imports at 64k, 11 KB free with no piece above 464 bytes, so a
-# boot's 512-byte buffer or a move's 280-byte record needs the heap's untouched end.
+# harness in one heap. What fills it (32-bit build, docs/architecture.md "Memory on the board"): the modules'
+# bytecode and names, about 41 KB for the board alone (bao.core 12.5 KB; no ROMFS on the Pico image: bytecode
+# lives in the heap), 3.6 KB of the application's buffers and state, and the test harness (board_util, simhw's
+# Hands, the test module, about 6 KB). What is left must take a move's records (280 bytes each, several alive
+# at once) in one piece each. The collection policy keeps it whole: while the modules load, a collection every
+# KB allocated (firmware/main.py; tests/mprun.py does the same), so the loader's garbage (a default-argument
+# tuple per function, a dict's old table) is refilled by the next module's code instead of being left as
+# hundreds of 16- and 32-byte holes; in play, one once a quarter of the room left after the boot has been
+# allocated (App.boot). That took 2 to 8 K off each module below (2026-11-25).
 # Names count too: the 621st interned name (qstr) allocates a 6th pool, 4.5 KB in one piece. test_board_app
 # and test_board_runtime hold exactly 620 (the runner precompiled, board_util's and the tests' helpers under
 # names already in use, the idle loop's heap-lock test in a module of its own): one more name in the board or
-# its harness costs each 4.5 KB again (test_board_app passed from 70k with 639 names). The others load
-# enough code (a kuu game, the engine, the rare commands) or test names to pass 620.
+# its harness costs each 4.5 KB again (a string constant of up to 10 characters is a name too). The others
+# load enough code (a kuu game, the engine, the rare commands) or test names to pass 620.
 # Issue #9 keeps this open: no exceptions, 20 of 20 at 64 KB.
-HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, at every heap from N to 90 (1 K steps)
-    "test_board_app": 69,  # passes from 65 (76 this morning: -O3, bao.position_read, 620 names)
-    "test_board_kuu_games": 81,  # kuu games: starting one interns bao.malawi's names; from 77 with the LED tests (82)
-    "test_board_protocol": 87,  # the rare commands' modules loaded beside the game; from 83 (89)
-    "test_board_power": 84,  # a compaction's records in a heap torn by power cuts; from 80 (85)
-    "test_board_health": 86,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 82 (86)
-    "test_board_runtime": 71,  # the whole application, restarted after a fault (620 names); from 67 (79)
-    "test_board_play": 83,  # the application and the engine loaded beside it for each search; from 79 (86)
+HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, every heap from N to 86 passed (1 K steps);
+    # (M): main before the collection policy, measured the same way the same day
+    "test_board_kuu_games": 77,  # kuu games: starting one interns bao.malawi's names; from 73 (77)
+    "test_board_protocol": 84,  # the rare commands' modules loaded beside the game; from 80 (84)
+    "test_board_power": 83,  # a compaction's records in a heap torn by power cuts; from 79 (81)
+    "test_board_health": 78,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 74 (82)
+    "test_board_runtime": 71,  # the whole application, restarted after a fault (620 names); from 67 (68)
+    "test_board_play": 85,  # the application and the engine loaded beside it for each search; from 81 (82)
 }
 
 

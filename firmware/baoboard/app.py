@@ -97,9 +97,10 @@ class App:
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
         self.recording()
-        if hasattr(gc, "mem_free"):  # play: a collection after every 4 KB allocated, not every KB as at boot
-            gc.threshold(4096)  # (firmware/main.py): garbage is reused before it spreads the move's records
-            # over the heap; a touch inside a move allocates nothing, most often (docs/benchmarks.md)
+        if hasattr(gc, "mem_free"):  # play: a collection once a quarter of the room left after the boot has
+            gc.collect()  # been allocated (not every KB, as while loading: firmware/main.py). In a small heap
+            gc.threshold(gc.mem_free() // 4)  # the garbage is reused before the move's records spread over
+            # it; on a Pico (160 KB free) it is never met between the collections at each move (App.commit)
 
     def recording(self) -> None:
         """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""

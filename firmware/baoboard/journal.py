@@ -64,13 +64,13 @@ BUDGET = const(16384)  # bytes of events waiting for a host past which a new gam
 _HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
 
-def record(kind: int, body: "bytes | str", payload: "bytes | str" = b"") -> bytearray:
+def record(kind: int, body: "Any", payload: "Any" = b"") -> bytearray:
     """The record whose body is body then payload (str or bytes). A move's record is about 280 bytes: on
     MicroPython a str is copied once, into the record (a memoryview of its UTF-8 bytes), not encoded first,
     so a move asks the heap for one piece of that size, not three."""
-    try:
-        body = memoryview(body)  # type: ignore[arg-type]
-        payload = memoryview(payload)  # type: ignore[arg-type]
+    try:  # (bytes, str, memoryview)
+        body = memoryview(body)
+        payload = memoryview(payload)
     except TypeError:  # CPython: a str has no buffer
         body = body.encode() if isinstance(body, str) else body
         payload = payload.encode() if isinstance(payload, str) else payload
