@@ -315,7 +315,7 @@ def main() -> int:
         "`App.commit` collects at each move boundary, before the move's event is written. While the modules load "
         "the board collects after every KB allocated (`gc.threshold(1024)`, first in `main.py`, and in this "
         "benchmark's driver), so the loader's garbage is refilled by the next module's code instead of being "
-        "left as holes; in play, once a quarter of the room left after the boot is allocated (`App.boot`): "
+        "left as holes; in play, once half the room left after the boot is allocated (`App.boot`): "
         "61 KB for the whole game before, 56 KB with it (docs/architecture.md, Memory on the board). "
         "MicroPython 1.25+ can also run the .mpy from a ROMFS "
         "partition in place, leaving only the objects in RAM.")

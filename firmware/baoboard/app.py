@@ -97,10 +97,11 @@ class App:
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
         self.recording()
-        if hasattr(gc, "mem_free"):  # play: a collection once a quarter of the room left after the boot has
-            gc.collect()  # been allocated (not every KB, as while loading: firmware/main.py). In a small heap
-            gc.threshold(gc.mem_free() // 4)  # the garbage is reused before the move's records spread over
-            # it; on a Pico (160 KB free) it is never met between the collections at each move (App.commit)
+        if hasattr(gc, "mem_free"):  # play: a collection once half the room left after the boot has been
+            gc.collect()  # allocated (not every KB, as while loading: firmware/main.py). In a small heap the
+            gc.threshold(gc.mem_free() // 2)  # garbage is reused before the move's records spread over it; on
+            # a Pico (160 KB free) it is not met between the collections at each move (App.commit): a quarter
+            # was, and the worst touch took 17 ms instead of 10 (docs/architecture.md, Memory on the board)
 
     def recording(self) -> None:
         """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
