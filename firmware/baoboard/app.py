@@ -100,8 +100,8 @@ class App:
         if hasattr(gc, "mem_free"):  # play: a collection once half the room left after the boot has been
             gc.collect()  # allocated (not every KB, as while loading: firmware/main.py). In a small heap the
             gc.threshold(gc.mem_free() // 2)  # garbage is reused before the move's records spread over it; on
-            # a Pico (160 KB free) it is not met between the collections at each move (App.commit): a quarter
-            # was, and the worst touch took 17 ms instead of 10 (docs/architecture.md, Memory on the board)
+            # a Pico (160 KB free) it is hardly met between the collections at each move (App.commit); a
+            # quarter was, and the worst step with a touch took 17 ms instead of 10 (docs/architecture.md)
 
     def recording(self) -> None:
         """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
