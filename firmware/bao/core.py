@@ -615,7 +615,7 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
         child = p.copy()
         kuu_rules.play(child, move, rec)
         return child, END_EMPTY
-    child = p.copy()
+    child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
     status = _run(child, move, rec)
     if status & BOUNDED or status & END_MASK == END_INFINITE:
         if p.rules.infinite != "sleep":
@@ -840,23 +840,22 @@ def _takasia_pit(child: Position) -> int:
     xd[TO_MOVE] = y ^ 1
     xme = (y ^ 1) << 4
     starts = _capture_starts(x_view)
-    targets = []  # Y's pit that each capture takes first
-    open_target = False
+    for m in starts:
+        r = m & RING
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)  # Y's pit this capture takes first
+        if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
+            break
+    else:
+        return NONE  # every pit X could take first is exempt (4.1a, 4.1c), or there is none
+    if _finite_captures(child, True):
+        return NONE
+    target = NONE
     for m in starts:
         r = m & RING
         t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
-        targets.append(t)
-        # 4.1a, 4.1c: the still-owned house, the only front pit with 2+ seeds
-        if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
-            open_target = True
-    if not open_target or _finite_captures(child, True):
-        return NONE
-    target = NONE
-    for i in range(len(starts)):
-        t = targets[i]
         if t == target:
             continue
-        if play_raw(x_view, starts[i])[1] & END_MASK == END_INFINITE:
+        if play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
             continue
         if target != NONE:
             return NONE  # two or more targets
