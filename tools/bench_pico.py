@@ -93,6 +93,24 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+RULES_NOTE = (
+    "The rules core's rows (`python tools/bench_pico.py --rules-only` prints them alone, in about 25 minutes "
+    "of wall time on a shared machine): \"list all legal moves with their accounts\" is `core.legal_moves` "
+    "(every child position) and then every move played again with its account, best of 3 with a collection "
+    "before each. The board does less, in two steps (the next two rows): the legal move codes in the step "
+    "that completes a move, then, when a start pit is lifted, the sequences of that pit's candidates only "
+    "(`baoboard.recogniser`); its worst lift is the advanced game's first placement drop, whose 48 candidates"
+    " all start by lifting the same pit. Most of the time goes into playing each candidate (1 to 3 ms of Pico"
+    " time per candidate with its relays) and into allocation: MicroPython's allocator looks for a run of two"
+    " or more free blocks from the lowest free block up, so each account step (a tuple of 3-5 items, two "
+    "blocks) allocated since the last collection makes the next one slower; a long account costs more per "
+    "step than a short one. The slowest Malawi position's never-ending candidate sleeps at the bound (M4): it"
+    " is played once with its account to the end of the relay that passed the bound, then once more without "
+    "an account to twice that relay to make sure its state did not repeat before (docs/rules.md); it was "
+    "played five times that length, twice with its account."
+)
+
+
 def rules_table(quick: bool) -> Table:
     """The rules core on the Pico (tools/bench_rules_mp.py run there)."""
     n = "100" if quick else "1000"
@@ -197,6 +215,7 @@ def main() -> int:
         f"repeatable; the emulator does not model XIP cache misses, so a real Pico is somewhat slower. "
         f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()}.",
         board.render(), board_note, app.render(), mem, rules.render(),
+        RULES_NOTE,
         "The step that completes a move: the rules core (the next position's legal moves), the journal "
         "append, the event and a collection. The journal is on flash sectors of its own "
         "(`baoboard.flashres`, `baoboard.flashlog`): an append programs its pages (0.7 ms each) into sectors "
