@@ -10,22 +10,25 @@ firmware/bao/engine_weights.py.
    set per stage) is fitted with numpy by gradient descent, and the weights are scaled so that a seed in
    the mtaji stage is worth 100 (centiseeds), as the search reports them.
 
-Usage: python tools/tune_engine.py [--games 400] [--depth 2] [--seed 1] [--write]
+Usage: python tools/tune_engine.py [--games 400] [--depth 2] [--seed 1] [--save FILE.jsonl] [--write]
+       python tools/tune_engine.py --load FILE.jsonl[,FILE2.jsonl] [--l2 0.01] [--write]
 Without --write the fitted weights are printed only. The run's figures go into the file's header.
+Self-play needs no numpy, so it can run under PyPy (`pypy3 tools/tune_engine.py --games N --save F --no-fit`,
+about twice CPython's speed); the fit (numpy) then reads the games back with --load.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-try:
+if TYPE_CHECKING:
     import numpy as np
-except ImportError:  # an optional tool: numpy is not among the project's dependencies
-    sys.exit("tune_engine needs numpy: .venv/bin/pip install 'bao-board[tune]'")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
@@ -79,9 +82,19 @@ def quiet_leaf(p: core.Position, longest: int = 6) -> core.Position | None:
     return None if _capturing(p) or core.outcome(p) is not None else p
 
 
+def _numpy() -> Any:
+    """numpy, an optional extra for the fit only (self-play runs without it, e.g. under PyPy)."""
+    try:
+        import numpy
+    except ImportError:
+        sys.exit("the fit needs numpy: .venv/bin/pip install 'bao-board[tune]' (self-play alone: --no-fit)")
+    return numpy
+
+
 def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 3000, rate: float = 0.5) -> np.ndarray:
     """Logistic regression by full-batch gradient descent on standardised features (no intercept: the
     evaluation is antisymmetric, a position and its mirror have opposite features and results)."""
+    np = _numpy()
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
     z = x / scale
@@ -99,44 +112,60 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--noise", type=float, default=0.1, help="share of random moves")
     ap.add_argument("--l2", type=float, default=1e-2, help="ridge penalty on the standardised weights")
-    ap.add_argument("--save", metavar="FILE.npz", help="keep the positions and results for later fits")
-    ap.add_argument("--load", metavar="FILE.npz", help="fit the positions of an earlier run (no games)")
+    ap.add_argument("--save", metavar="FILE.jsonl", help="append each game's positions and result (a line each)")
+    ap.add_argument("--load", metavar="FILE.jsonl", help="fit the games of earlier runs (comma-separated files)")
+    ap.add_argument("--no-fit", action="store_true", help="self-play only (with --save; no numpy needed)")
+    ap.add_argument("--out", metavar="FILE.py", help="write the fitted weights here (a candidate to match)")
     ap.add_argument("--write", action="store_true", help="rewrite firmware/bao/engine_weights.py")
     args = ap.parse_args()
     if args.load:
-        saved = np.load(args.load)
-        report(saved["x"], saved["y"], int(saved["games"]), args, str(saved["how"]))
-        return 0
+        games = [json.loads(line) for name in args.load.split(",") for line in Path(name).read_text().splitlines()]
+        how = "; ".join(sorted({g["how"] for g in games}))
+    else:
+        games = play_games(args)
+        how = games[0]["how"] if games else ""
+    if not args.no_fit:
+        report(games, args, how)
+    return 0
+
+
+def play_games(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Self-play; each decided game as {"rows": features + [stage, side to move], "winner", "how"}."""
     rng = random.Random(args.seed)
     eng = engine.Engine(tt_bits=14, weights=WEIGHTS)
-    rows: list[list[float]] = []
-    results: list[float] = []
-    decided = 0
+    how = f"depth {args.depth}, {args.noise:.0%} random moves, seed {args.seed}"
+    games = []
     t0 = time.monotonic()
+    positions = 0
     for g in range(args.games):
         ruleset = "malawi" if g % 4 == 3 else "zanzibar"
         feats, winner = self_play(rng, eng, args.depth, ruleset, rng.randint(2, 6), args.noise)
         if winner is None:
             continue
-        decided += 1
-        for f in feats:
+        game = {"rows": feats, "winner": winner, "how": how}
+        games.append(game)
+        positions += len(feats)
+        if args.save:
+            with open(args.save, "a") as f:
+                f.write(json.dumps(game) + "\n")
+        if (g + 1) % 25 == 0:
+            print(f"{g + 1} games, {positions} positions, {time.monotonic() - t0:.0f} s", flush=True)
+    return games
+
+
+def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> None:
+    np = _numpy()
+    rows: list[list[float]] = []
+    results: list[float] = []
+    for game in games:
+        for f in game["rows"]:
             stage, side = f[K], f[K + 1]
             row = [0.0] * (2 * K)
             row[stage * K:(stage + 1) * K] = f[:K]
             rows.append(row)
-            results.append(1.0 if winner == side else 0.0)
-        if (g + 1) % 50 == 0:
-            print(f"{g + 1} games, {len(rows)} positions, {time.monotonic() - t0:.0f} s", flush=True)
+            results.append(1.0 if game["winner"] == side else 0.0)
     x = np.array(rows)
     y = np.array(results)
-    how = f"depth {args.depth}, {args.noise:.0%} random moves, seed {args.seed}"
-    if args.save:
-        np.savez(args.save, x=x, y=y, games=decided, how=how)
-    report(x, y, decided, args, how)
-    return 0
-
-
-def report(x: np.ndarray, y: np.ndarray, decided: int, args: argparse.Namespace, how: str) -> None:
     w = fit(x, y, args.l2)
     seed_weight = w[K + evaluate.F_SEEDS]
     # A feature that never varies among quiet positions (a capture for the side to move) keeps its weight:
@@ -146,20 +175,26 @@ def report(x: np.ndarray, y: np.ndarray, decided: int, args: argparse.Namespace,
     print("fitted (centiseeds per unit):")
     for stage, name in ((0, "namua"), (1, "mtaji")):
         print(f"  {name}: " + ", ".join(f"{evaluate.NAMES[k]} {weights[stage * K + k]}" for k in range(K)))
-    pred = 1.0 / (1.0 + np.exp(-x @ w))  # the fit's own predictions, before rounding
+    pred = np.clip(1.0 / (1.0 + np.exp(-x @ w)), 1e-9, 1 - 1e-9)  # the fit's own predictions, before rounding
     accuracy = float(((pred > 0.5) == (y > 0.5)).mean())
-    print(f"{decided} decided games, {len(y)} quiet positions, results predicted right: {accuracy:.1%}")
+    loss = float(-(y * np.log(pred) + (1 - y) * np.log(1 - pred)).mean())
+    print(f"{len(games)} decided games, {len(y)} quiet positions, log loss {loss:.4f} (0.6931 knows nothing), "
+          f"results predicted right: {accuracy:.1%}")
+    text = (
+        "# The evaluation's weights (bao.evaluate), in centiseeds per unit of each feature: the namua stage's\n"
+        "# twelve, then the mtaji stage's. Data, not code: tools/tune_engine.py rewrites this file\n"
+        "# (docs/engine.md, Tuning).\n"
+        f"# Fitted on {len(y)} quiet positions of {len(games)} self-play games ({how}),\n"
+        f"# L2 {args.l2:g}, on {time.strftime('%Y-%m-%d')}; log loss {loss:.4f}, results predicted right: "
+        f"{accuracy:.1%}.\n"
+        "WEIGHTS = (\n"
+        f"    {', '.join(str(v) for v in weights[:K])},\n"
+        f"    {', '.join(str(v) for v in weights[K:])},\n"
+        ")\n")
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote {args.out}")
     if args.write:
-        text = (
-            "# The evaluation's weights (bao.evaluate), in centiseeds per unit of each feature: the namua stage's\n"
-            "# twelve, then the mtaji stage's. Data, not code: tools/tune_engine.py rewrites this file\n"
-            "# (docs/engine.md, Tuning).\n"
-            f"# Fitted on {len(y)} quiet positions of {decided} self-play games ({how}),\n"
-            f"# L2 {args.l2:g}, on {time.strftime('%Y-%m-%d')}; results predicted right: {accuracy:.1%}.\n"
-            "WEIGHTS = (\n"
-            f"    {', '.join(str(v) for v in weights[:K])},\n"
-            f"    {', '.join(str(v) for v in weights[K:])},\n"
-            ")\n")
         (ROOT / "firmware/bao/engine_weights.py").write_text(text)
         print("wrote firmware/bao/engine_weights.py")
 
