@@ -131,8 +131,8 @@ def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
                            env={**os.environ, "PYTHONHASHSEED": "0"}, check=True)
         pa, pb = players.make_player(a, seed=SEED), players.make_player(b, seed=SEED + 1)  # their names
         result = match.MatchResult(pa.name, pb.name)
-        for rec in sorted(match.read_record(record, match.match_key(pa.name, pb.name, "zanzibar", SEED, 4)).values(),
-                          key=lambda r: r.game):
+        key = match.match_key(match.identity(pa), match.identity(pb), "zanzibar", SEED, 4)
+        for rec in sorted(match.read_record(record, key).values(), key=lambda r: r.game):
             match.count(result, rec)
         if not result.played:
             rows.add(f"{a} vs {b}", "0", "not played", target, "")

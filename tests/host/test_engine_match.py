@@ -112,6 +112,11 @@ def test_a_recorded_match_continues_where_it_stopped_and_parts_add_up(tmp_path: 
     assert (again.wins, again.losses, again.draws) == (rest.wins, rest.losses, rest.draws)
     with pytest.raises(match.MatchRecordError, match="another match"):
         match.run_match(*pair(), games=6, seed=4, record=record)
+    a, b = pair()
+    assert isinstance(a, players.EnginePlayer)
+    a.engine.weights = tuple(2 * w for w in a.engine.weights)  # the same names, other weights: another match
+    with pytest.raises(match.MatchRecordError, match="another match"):
+        match.run_match(a, b, games=6, seed=3, record=record)
 
 
 def test_an_engine_plays_with_the_weights_of_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ import json
 import math
 import platform
 import random
+import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -140,7 +141,7 @@ def run_match(a: Player, b: Player, games: int, ruleset: str = core.ZANZIBAR, se
     """`games` games (rounded up to pairs): each opening twice, A as South then as North. With `record`, the
     games already in that file are counted and not played again, and each new one is appended. part=(k, n)
     plays only the pairs whose number is k modulo n (the rest are left to other parts)."""
-    key = match_key(a.name, b.name, ruleset, seed, opening_plies)
+    key = match_key(identity(a), identity(b), ruleset, seed, opening_plies)
     result = MatchResult(a.name, b.name)
     done = {}
     if record is not None:
@@ -158,6 +159,15 @@ def run_match(a: Player, b: Player, games: int, ruleset: str = core.ZANZIBAR, se
             if report is not None:
                 report(result, rec)
     return result
+
+
+def identity(player: Player) -> str:
+    """A player's name, and for an engine which weights it evaluates with: a record of games played with
+    other weights is another match."""
+    weights = getattr(getattr(player, "engine", None), "weights", None)
+    if weights is None:
+        return player.name
+    return f"{player.name} (weights {zlib.crc32(repr(tuple(weights)).encode()):08x})"
 
 
 def match_key(a: str, b: str, ruleset: str, seed: int, opening_plies: int) -> str:
