@@ -117,7 +117,7 @@ def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
     from bao_host.engine import match, players
 
     rows = Table(["match (pairs from 4-ply random openings, colours swapped)", "games", "result (95 % interval)",
-                  "target", "played by"])
+                  "target", "played by, when (UTC)"])
     commands = []
     RECORDS.mkdir(exist_ok=True)
     for b, target in PAIRS:
@@ -141,7 +141,8 @@ def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
         rows.add(f"{a} vs {b}", f"{result.played} of {games}",
                  f"+{result.wins} -{result.losses} ={result.draws}: {100 * result.score / result.played:.1f} %, "
                  f"Elo {match.fmt_elo(diff)} ({match.fmt_elo(low)} to {match.fmt_elo(high)})", target,
-                 ", ".join(sorted({r.python for r in result.games})))
+                 ", ".join(sorted({r.python for r in result.games})) + ", "
+                 + " to ".join(sorted({min(r.finished for r in result.games), max(r.finished for r in result.games)})))
     return rows.render(), commands
 
 
@@ -164,6 +165,10 @@ def main() -> int:
     speed_rows = Table(["search (7 positions x 4,000 nodes: 1994 game, Malawi)", "nodes per second", "heap"])
     v = speed([sys.executable], "firmware", 16)
     speed_rows.add(f"CPython {platform.python_version()}, table 2^16", f"{int(v['nps']):,}", "")
+    pypy = shutil.which("pypy3")
+    if pypy:  # what plays the strength matches (below), when installed
+        v = speed([pypy], "firmware", 16)
+        speed_rows.add("PyPy (`pypy3`), table 2^16", f"{int(v['nps']):,}", "")
     with tempfile.TemporaryDirectory() as tmp:
         compile_mpy(Path(tmp))
         for name, binary, heap in (("64-bit", MP64, "64wk"), ("32-bit", MP32, "64k")):

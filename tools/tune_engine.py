@@ -20,6 +20,7 @@ about twice CPython's speed); the fit (numpy) then reads the games back with --l
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import sys
@@ -133,14 +134,15 @@ def main() -> int:
     ap.add_argument("--l2", type=float, default=0.0, help="the penalty per squared seed a weight moves from the "
                     "hand-set one (default: the one of 1e-4 to 0.1 that best predicts the held-out games)")
     ap.add_argument("--save", metavar="FILE.jsonl", help="append each game's positions and result (a line each)")
-    ap.add_argument("--load", metavar="FILE.jsonl", help="fit the games of earlier runs (comma-separated files)")
+    ap.add_argument("--load", metavar="FILE.jsonl", help="fit the games of earlier runs (comma-separated files, "
+                    "plain or .gz)")
     ap.add_argument("--no-prior", action="store_true", help="L2 towards 0, not towards the hand-set weights")
     ap.add_argument("--no-fit", action="store_true", help="self-play only (with --save; no numpy needed)")
     ap.add_argument("--out", metavar="FILE.py", help="write the fitted weights here (a candidate to match)")
     ap.add_argument("--write", action="store_true", help="rewrite firmware/bao/engine_weights.py")
     args = ap.parse_args()
     if args.load:
-        games = [json.loads(line) for name in args.load.split(",") for line in Path(name).read_text().splitlines()]
+        games = [json.loads(line) for name in args.load.split(",") for line in read_text(name).splitlines()]
         how = "; ".join(sorted({g["how"] for g in games}))
     else:
         games = play_games(args)
@@ -148,6 +150,14 @@ def main() -> int:
     if not args.no_fit:
         report(games, args, how)
     return 0
+
+
+def read_text(name: str) -> str:
+    """A saved run, gzipped (.gz: how the fits' games are kept in the repository) or not."""
+    if name.endswith(".gz"):
+        with gzip.open(name, "rt") as f:
+            return f.read()
+    return Path(name).read_text()
 
 
 def play_games(args: argparse.Namespace) -> list[dict[str, Any]]:

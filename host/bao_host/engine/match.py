@@ -14,6 +14,7 @@ import json
 import math
 import platform
 import random
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -35,6 +36,7 @@ class GameRecord:
     opening: list[int]
     game: int = 0  # its number in the match, from 0: game 2k and 2k + 1 share an opening
     python: str = ""  # the interpreter that played it ("PyPy 3.9.16"): its hash() keys the engine's table
+    finished: str = ""  # when, UTC ("2026-11-24 23:05")
 
 
 @dataclass
@@ -192,7 +194,8 @@ def _play(a: Player, b: Player, ruleset: str, seed: int, opening_plies: int, g: 
     winner, plies = play_game(south, north, ruleset, line, seed * 100_003 + g)
     name = None if winner is None else (south if winner == core.SOUTH else north).name
     return GameRecord(south.name, north.name, name, plies, line, g,
-                      f"{platform.python_implementation()} {platform.python_version()}")
+                      f"{platform.python_implementation()} {platform.python_version()}",
+                      time.strftime("%Y-%m-%d %H:%M", time.gmtime()))
 
 
 def _drop_unfinished_line(path: str | Path) -> None:
