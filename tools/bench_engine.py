@@ -21,6 +21,7 @@ import argparse
 import os
 import platform
 import queue
+import re
 import shutil
 import statistics
 import subprocess
@@ -29,6 +30,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
@@ -111,13 +113,25 @@ def runner() -> list[str]:
     return ["nice", "-n", "19", pypy or sys.executable]
 
 
+def played_by(games: list[Any]) -> str:
+    """The interpreters, the time span and the machine's load of a match's recorded games."""
+    when = sorted(g.finished for g in games if g.finished)
+    loads = sorted(g.load for g in games if g.load >= 0)
+    out = ", ".join(sorted({g.python for g in games}))
+    if when:
+        out += f", {when[0]} to {when[-1]}"
+    if loads:
+        out += f", load average {loads[0]:g}-{loads[-1]:g} (median {statistics.median(loads):g})"
+    return out
+
+
 def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
     """The three strength matches at `nodes` for "1 s": continue each one's record in RECORDS (play=True) up
     to `games` games, then the table of what the records hold."""
     from bao_host.engine import match, players
 
     rows = Table(["match (pairs from 4-ply random openings, colours swapped)", "games", "result (95 % interval)",
-                  "target", "played by, when (UTC)"])
+                  "target", "played by, when (UTC), beside what"])
     commands = []
     RECORDS.mkdir(exist_ok=True)
     for b, target in PAIRS:
@@ -141,26 +155,12 @@ def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
         rows.add(f"{a} vs {b}", f"{result.played} of {games}",
                  f"+{result.wins} -{result.losses} ={result.draws}: {100 * result.score / result.played:.1f} %, "
                  f"Elo {match.fmt_elo(diff)} ({match.fmt_elo(low)} to {match.fmt_elo(high)})", target,
-                 ", ".join(sorted({r.python for r in result.games})) + ", "
-                 + " to ".join(sorted({min(r.finished for r in result.games), max(r.finished for r in result.games)})))
+                 played_by(result.games))
     return rows.render(), commands
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=200, help="games of each strength match (200)")
-    ap.add_argument("--nps", type=int, default=NPS, help=f"nodes that stand for 1 s of thinking ({NPS:,})")
-    ap.add_argument("--calibrate", action="store_true", help="measure --nps first (5 runs, the median)")
-    ap.add_argument("--no-matches", action="store_true", help="play no games: tabulate the records as they are")
-    args = ap.parse_args()
-    if os.environ.get("PYTHONHASHSEED") != "0":  # the same games on every run (see the docstring)
-        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
-    calibration = f"1 s = {args.nps:,} nodes (NPS in tools/bench_engine.py, measured 2026-11-24)"
-    if args.calibrate:
-        args.nps, got = calibrate()
-        calibration = (f"1 s = {args.nps:,} nodes: CPython's nodes per second at a table of 2^{MATCH_TT_BITS}, the "
-                       f"median of {', '.join(f'{g:,}' for g in got)} (`--calibrate`)")
-        print(calibration, flush=True)
+def speed_tables() -> str:
+    """The search's nodes per second on each interpreter and `bao engine`'s answer to `stop`."""
     load = os.getloadavg()[0]
     speed_rows = Table(["search (7 positions x 4,000 nodes: 1994 game, Malawi)", "nodes per second", "heap"])
     v = speed([sys.executable], "firmware", 16)
@@ -184,13 +184,36 @@ def main() -> int:
     stop_rows.add("go infinite, stopped after depth 3", f"{statistics.median(latency):.1f} ms",
                   f"{max(latency):.1f} ms", "50 ms")
     print(stop_rows.render(), flush=True)
-    body = speed_rows.render() + "\n\n" + stop_rows.render() + "\n"
-    body += (
+    return speed_rows.render() + "\n\n" + stop_rows.render() + "\n" + (
         f"\n`python tools/bench_engine.py` (run by `make bench`) on {platform.machine()}, {os.cpu_count()} cores "
         f"shared with other work (load average {load:.1f} at the start), {time.strftime('%Y-%m-%d')}. Nodes are the "
         "search's and the quiescence search's positions; a node costs a move generation of the rules core (every "
         "child position computed), which dominates the time. The emulated Pico searches about 30 times slower "
         "than the unix ports (Board engine section, tools/bench_board_engine.py).\n")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200, help="games of each strength match (200)")
+    ap.add_argument("--nps", type=int, default=NPS, help=f"nodes that stand for 1 s of thinking ({NPS:,})")
+    ap.add_argument("--calibrate", action="store_true", help="measure --nps first (5 runs, the median)")
+    ap.add_argument("--no-matches", action="store_true", help="play no games: tabulate the records as they are")
+    ap.add_argument("--no-speed", action="store_true", help="keep the speed tables: the strength matches only")
+    args = ap.parse_args()
+    if os.environ.get("PYTHONHASHSEED") != "0":  # the same games on every run (see the docstring)
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+    calibration = f"1 s = {args.nps:,} nodes (NPS in tools/bench_engine.py, measured 2026-11-24)"
+    if args.calibrate:
+        args.nps, got = calibrate()
+        calibration = (f"1 s = {args.nps:,} nodes: CPython's nodes per second at a table of 2^{MATCH_TT_BITS}, the "
+                       f"median of {', '.join(f'{g:,}' for g in got)} (`--calibrate`)")
+        print(calibration, flush=True)
+    if args.no_speed:  # keep the speed tables as they are: only the strength matches below
+        text = (ROOT / "docs/benchmarks.md").read_text()
+        old = re.search(r"^## Engine\n\n(.*?)(?=^### Strength|^## |\Z)", text, re.S | re.M)
+        body = old.group(1).rstrip() + "\n" if old else ""
+    else:
+        body = speed_tables()
     if not args.no_matches:
         os.nice(5)
     table, commands = strength(args.games, args.nps, play=not args.no_matches)
@@ -202,7 +225,14 @@ def main() -> int:
         "the same on every run of the same interpreter (PYTHONHASHSEED=0). Every game is kept in "
         "`docs/engine-matches/` (a JSON line each); the tool continues those records up to the number of games "
         "asked and tabulates them, so a stopped run goes on where it stopped (delete a record to play it "
-        "anew). The games are played by PyPy when `pypy3` is installed (`apt-get install pypy3`), at nice 19.\n\n"
+        "anew). The games are played by PyPy when `pypy3` is installed (`apt-get install pypy3`), at nice 19: "
+        "the same engine at the same node budget, about 1.7 times as fast (at 2^18 slots and 100,000 nodes a "
+        "position PyPy 7.3.11 searched 67,000-76,000 nodes/s where CPython 3.11 searched 40,000, load 1.6; four "
+        "games at 12,500 against 3,000 nodes took 18.7 s on PyPy, 32.5 s on CPython). Its games are not always "
+        "CPython's: PyPy hashes bytes differently (the table's key is Python's hash of the position), so the "
+        "table's slots collide elsewhere and a budget-limited search can end on another move (3 of 4 such games "
+        "were identical). The rows below are the engine with the weights in use (bao/engine_weights.py); each "
+        "record names the weights it was played with, and games with other weights are another match.\n\n"
         + table + "\n\nEach row alone (what `make bench` runs, one match at a time): "
         + "; ".join(commands) + ".\n")
     replace_section(ROOT / "docs/benchmarks.md", "Engine", body)

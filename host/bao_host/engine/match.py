@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import platform
 import random
 import time
@@ -37,6 +38,7 @@ class GameRecord:
     game: int = 0  # its number in the match, from 0: game 2k and 2k + 1 share an opening
     python: str = ""  # the interpreter that played it ("PyPy 3.9.16"): its hash() keys the engine's table
     finished: str = ""  # when, UTC ("2026-11-24 23:05")
+    load: float = -1.0  # the machine's load average then (a shared machine: what the games ran beside)
 
 
 @dataclass
@@ -195,7 +197,8 @@ def _play(a: Player, b: Player, ruleset: str, seed: int, opening_plies: int, g: 
     name = None if winner is None else (south if winner == core.SOUTH else north).name
     return GameRecord(south.name, north.name, name, plies, line, g,
                       f"{platform.python_implementation()} {platform.python_version()}",
-                      time.strftime("%Y-%m-%d %H:%M", time.gmtime()))
+                      time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+                      round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else -1.0)
 
 
 def _drop_unfinished_line(path: str | Path) -> None:
