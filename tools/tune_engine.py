@@ -96,7 +96,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, prior: np.ndarray, unit: float,
         ) -> np.ndarray:
     """Logistic regression by Newton's method (no intercept: the evaluation is antisymmetric, a position and
     its mirror have opposite features and results). The L2 penalty, l2 / 2 per squared seed a weight moves,
-    pulls the weights towards `prior` (the hand-set weights in logits; `unit` logits are one seed): a
+    pulls the weights towards `prior` (the weights in use, in logits; `unit` logits are one seed): a
     feature rare in the games (a house, a takasia) keeps its weight unless the results say otherwise."""
     np = _numpy()
     n, k = x.shape
@@ -132,11 +132,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--noise", type=float, default=0.1, help="share of random moves")
     ap.add_argument("--l2", type=float, default=0.0, help="the penalty per squared seed a weight moves from the "
-                    "hand-set one (default: the one of 1e-4 to 0.1 that best predicts the held-out games)")
+                    "one in use (default: the one of 1e-4 to 0.1 that best predicts the held-out games)")
     ap.add_argument("--save", metavar="FILE.jsonl", help="append each game's positions and result (a line each)")
     ap.add_argument("--load", metavar="FILE.jsonl", help="fit the games of earlier runs (comma-separated files, "
                     "plain or .gz)")
-    ap.add_argument("--no-prior", action="store_true", help="L2 towards 0, not towards the hand-set weights")
+    ap.add_argument("--no-prior", action="store_true", help="L2 towards 0, not towards the weights in use")
     ap.add_argument("--no-fit", action="store_true", help="self-play only (with --save; no numpy needed)")
     ap.add_argument("--out", metavar="FILE.py", help="write the fitted weights here (a candidate to match)")
     ap.add_argument("--write", action="store_true", help="rewrite firmware/bao/engine_weights.py")
@@ -197,13 +197,13 @@ def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> N
             results.append(1.0 if game["winner"] == side else 0.0)
     x = np.array(rows)
     y = np.array(results)
-    hand = np.array(WEIGHTS, dtype=float)
+    current = np.array(WEIGHTS, dtype=float)
     # The same fit on four games in five, judged on the fifth: does it predict games it has not seen? That
     # also picks the penalty, unless --l2 names one.
     game_of = np.array([i for i, game in enumerate(games) for _ in game["rows"]])
     test = game_of % 5 == 4
-    c_train = logistic_scale(x[~test], y[~test], hand)
-    prior_train = np.zeros(2 * K) if args.no_prior else c_train * hand
+    c_train = logistic_scale(x[~test], y[~test], current)
+    prior_train = np.zeros(2 * K) if args.no_prior else c_train * current
     held_out = {}
     for l2 in ([args.l2] if args.l2 else [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1]):
         w_train = fit(x[~test], y[~test], l2, prior_train, 100 * c_train)
@@ -211,11 +211,11 @@ def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> N
     l2 = min(held_out, key=lambda v: held_out[v])
     args.l2 = l2
     held = (f"held-out fifth of the games: log loss {held_out[l2]:.4f} fitted, "
-            f"{log_loss(x[test], y[test], c_train * hand):.4f} hand-set")
-    c = logistic_scale(x, y, hand)
-    w = fit(x, y, l2, np.zeros(2 * K) if args.no_prior else c * hand, 100 * c)
+            f"{log_loss(x[test], y[test], c_train * current):.4f} the weights in use")
+    c = logistic_scale(x, y, current)
+    w = fit(x, y, l2, np.zeros(2 * K) if args.no_prior else c * current, 100 * c)
     seed_weight = w[K + evaluate.F_SEEDS]
-    # A feature that never varies among quiet positions (a capture for the side to move) keeps its weight:
+    # A feature that never varies among quiet positions (a capture for the side to move) keeps its weight in use:
     # the search evaluates such positions only where the quiescence search is cut short.
     constant = x.std(axis=0) == 0
     weights = [WEIGHTS[i] if constant[i] else int(round(w[i] * 100 / seed_weight)) for i in range(2 * K)]
@@ -225,15 +225,16 @@ def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> N
     accuracy = float((((x @ w) > 0) == (y > 0.5)).mean())
     loss = log_loss(x, y, w)
     print("held-out log loss by L2: " + ", ".join(f"{v:g} {held_out[v]:.4f}" for v in held_out))
-    print(f"{len(games)} decided games, {len(y)} quiet positions, log loss {loss:.4f} (hand-set weights "
-          f"{log_loss(x, y, c * hand):.4f}, 0.6931 knows nothing), results predicted right: {accuracy:.1%}; {held}")
+    print(f"{len(games)} decided games, {len(y)} quiet positions, log loss {loss:.4f} (the weights in use "
+          f"{log_loss(x, y, c * current):.4f}, 0.6931 knows nothing), results predicted right: {accuracy:.1%}; {held}")
     text = (
         "# The evaluation's weights (bao.evaluate), in centiseeds per unit of each feature: the namua stage's\n"
         "# twelve, then the mtaji stage's. Data, not code: tools/tune_engine.py rewrites this file\n"
         "# (docs/engine.md, Tuning).\n"
         f"# Fitted on {len(y)} quiet positions of {len(games)} self-play games ({how}),\n"
-        f"# L2 {args.l2:g}{'' if args.no_prior else ' towards the hand-set weights'}, on {time.strftime('%Y-%m-%d')};"
-        f" log loss {loss:.4f} (hand-set {log_loss(x, y, c * hand):.4f}),\n# results predicted right: {accuracy:.1%}; "
+        f"# L2 {args.l2:g}{'' if args.no_prior else ' towards the weights in use'}, on {time.strftime('%Y-%m-%d')};"
+        f" log loss {loss:.4f} (the weights in use {log_loss(x, y, c * current):.4f}),\n"
+        f"# results predicted right: {accuracy:.1%}; "
         f"{held}.\n"
         "WEIGHTS = (\n"
         f"    {', '.join(str(v) for v in weights[:K])},\n"
