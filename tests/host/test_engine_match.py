@@ -150,3 +150,23 @@ def test_bao_match_record_and_part_options(tmp_path: Path, capsys: pytest.Captur
     record.write_text("not json\n")
     assert main(["match", "engine:d1", "random", "--games", "4", "--record", str(record)]) == 1
     assert "r.jsonl:1 is not a game record" in capsys.readouterr().err
+
+
+def test_run_match_tool_plays_a_recorded_match_without_the_host_dependencies(tmp_path: Path) -> None:
+    # tools/run_match.py is what PyPy runs: the same match as `bao match`, importing only the rules core and
+    # bao_host.engine (no rich, no textual)
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    record = tmp_path / "r.jsonl"
+    code = ("import sys, runpy; sys.argv = ['run_match.py', *sys.argv[1:]]; "
+            "runpy.run_path('tools/run_match.py', run_name='__main__')")
+    args = ["engine:d1", "random", "--games", "2", "--ruleset", "malawi", "--record", str(record)]
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code, *args], cwd=root, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1].startswith("engine:d1 vs random: 2 games, +")
+    assert len(record.read_text().splitlines()) == 2
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "bao_host.engine.match" in imported and not {"rich", "textual", "serial"} & imported
