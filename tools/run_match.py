@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         a = players.make_player(args.a, args.movetime, seed=args.seed)
         b = players.make_player(args.b, args.movetime, seed=args.seed + 1)
-        k, n = (int(v) for v in args.part.split("/"))
+        part = match.parse_part(args.part)
         if a.name == b.name:
             b.name += "'"
 
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"plies; {r.a} {r.score:g}/{r.played}", flush=True)
 
         r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report, args.record,
-                            (k - 1, n))
+                            part)
     except (players.PlayerSpecError, match.MatchRecordError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -135,12 +135,10 @@ def cmd_match(args: argparse.Namespace) -> int:
             out.print(f"game {g.game + 1}: {g.first} (South) vs {g.second} (North): {winner} in {g.plies} plies; "
                       f"{r.a} {r.score:g}/{r.played}", soft_wrap=True)
 
-    part = (0, 1)
-    if args.part:
-        k, _, n = args.part.partition("/")
-        if not (k.isdigit() and n.isdigit() and 0 < int(k) <= int(n)):
-            return _err(f"--part takes K/N with 1 <= K <= N, not {args.part!r}")
-        part = (int(k) - 1, int(n))
+    try:
+        part = match.parse_part(args.part) if args.part else (0, 1)
+    except ValueError as e:
+        return _err(str(e))
     try:
         r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report, args.record,
                             part)

@@ -101,6 +101,14 @@ class MatchRecordError(ValueError):
     """A record file that belongs to another match or cannot be read."""
 
 
+def parse_part(text: str) -> tuple[int, int]:
+    """`--part K/N` as run_match's part (K - 1, N); ValueError for anything but 1 <= K <= N."""
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 0 < int(k) <= int(n)):
+        raise ValueError(f"--part takes K/N with 1 <= K <= N, not {text!r}")
+    return int(k) - 1, int(n)
+
+
 def opening(rng: random.Random, ruleset: str, plies: int) -> list[int]:
     """A few random legal plies from the start after which the game is not over and the side to move cannot
     win at once (random plies can throw a game away before a player has moved)."""

@@ -29,17 +29,25 @@ class Player(Protocol):
         """A game starts: forget the last one; tie breaks (if any) from `seed` on."""
 
 
-class RandomPlayer:
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "random"
+class SeededPlayer:
+    """A baseline player whose ties (or moves) are drawn at random: each game from its own seed, so that a
+    game of a match is the same whichever games are played before it."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self.name = name
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
-        return self.rng.choice(moves)
-
     def new_game(self, seed: int = 0) -> None:
         self.rng = random.Random(f"{self.seed}:{seed}")
+
+
+class RandomPlayer(SeededPlayer):
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__("random", seed)
+
+    def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
+        return self.rng.choice(moves)
 
 
 def seeds_of(p: core.Position, side: int) -> int:
@@ -57,32 +65,25 @@ def material(p: core.Position, side: int) -> int:
     return seeds_of(p, side) + int(d[core.STORE + side]) - seeds_of(p, side ^ 1) - int(d[core.STORE + (side ^ 1)])
 
 
-class GreedyPlayer:
+class GreedyPlayer(SeededPlayer):
     """The move that leaves the most seeds on the mover's side; among equals, one at random."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.name = "greedy"
-        self.seed = seed
-        self.rng = random.Random(seed)
+        super().__init__("greedy", seed)
 
     def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
         side = p.to_move
         best = max(seeds_of(c, side) for _, c in moves)
         return self.rng.choice([e for e in moves if seeds_of(e[1], side) == best])
 
-    def new_game(self, seed: int = 0) -> None:
-        self.rng = random.Random(f"{self.seed}:{seed}")
 
-
-class MaterialSearchPlayer:
+class MaterialSearchPlayer(SeededPlayer):
     """A fixed-depth negamax search (no pruning needed at depth 2) with a material evaluation; among equal
     moves, one at random. A side without a legal move has lost (1.2)."""
 
     def __init__(self, depth: int = 2, seed: int = 0) -> None:
-        self.name = f"material{depth}"
+        super().__init__(f"material{depth}", seed)
         self.depth = depth
-        self.seed = seed
-        self.rng = random.Random(seed)
 
     def _value(self, p: core.Position, depth: int) -> int:
         side = p.to_move
@@ -97,9 +98,6 @@ class MaterialSearchPlayer:
         values = [-self._value(c, self.depth - 1) for _, c in moves]
         best = max(values)
         return self.rng.choice([e for e, v in zip(moves, values) if v == best])
-
-    def new_game(self, seed: int = 0) -> None:
-        self.rng = random.Random(f"{self.seed}:{seed}")
 
 
 class EnginePlayer:
