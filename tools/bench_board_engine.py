@@ -11,13 +11,18 @@ the board's limits against the greedy player. Rewrites the "Board engine" sectio
    interpreter, up to the table's hash), and that budget plays --games games against greedy on CPython
    (bao_host.engine.match: pairs from 4-ply random openings, colours swapped). Playing the games on the emulated
    Pico itself would take about 13 s of wall time a move here.
+3. What the scan loop costs the board's search (tools/pico/onpico/engine_steps.py, the board's chips
+   attached): the board application built as main.py builds it, then 3 s searches of 1994-game positions
+   with an idle App.step() every 8 nodes (as while the board thinks) and without: the nodes each gets.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -43,6 +48,17 @@ def pico_speed(nodes: int, bits: int) -> dict[str, str]:
     if proc.returncode:
         raise RuntimeError(f"pico-run failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return dict(line.split(" ", 1) for line in proc.stdout.splitlines() if " " in line)
+
+
+def scan_cost() -> dict[str, list[int]]:
+    """Nodes of 3 s searches on the emulated Pico with the scan loop's steps and without."""
+    code = open(ROOT / "tools" / "pico" / "onpico" / "engine_steps.py").read()
+    cmd = ["node", str(PICO_RUN), "--board", "--timeout", "3600", "--dir", str(ROOT / "build" / "firmware"),
+           "--exclude", "main.py", "--dir", f"{ROOT / 'games'}:/games", "-c", code]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    if proc.returncode:
+        raise RuntimeError(f"pico-run failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def main() -> int:
@@ -72,6 +88,17 @@ def main() -> int:
                  f"2^{bits}, .mpy)", f"{nps:,} nodes per second of Pico time ({int(v['nodes']):,} nodes in "
                  f"{int(v['ms']) / 1000:.1f} s; {time.monotonic() - t:.0f} s wall)")
         rows.add("live heap after the searches (engine, table, rules core)", f"{int(v['heap_used']) // 1024} KB")
+        t = time.monotonic()
+        cost = scan_cost()
+        full = [i for i, ms in enumerate(cost["without_ms"]) if ms >= MOVE_MS]  # (not a forced end found early)
+        with_steps = [cost["with"][i] for i in full]
+        without = [cost["without"][i] for i in full]
+        share = 1 - sum(with_steps) / sum(without)
+        rows.add(f"nodes in a 3 s search of Pico time, {len(full)} positions of the 1994 game (table 2^{bits}, "
+                 f"quiescence {QDEPTH})", f"median {statistics.median(without):,.0f} alone, "
+                 f"{statistics.median(with_steps):,.0f} with an idle App.step() every 8 nodes (the board "
+                 f"thinking): the scan loop takes {share:.0%} of the search's nodes "
+                 f"({time.monotonic() - t:.0f} s wall)")
         for level in range(1, len(NODES)):
             rows.add(f"level {level}: {NODES[level]:,} nodes a move, at most 3 s", f"about "
                      f"{min(MOVE_MS, NODES[level] * 1000 // max(1, nps)) / 1000:.1f} s a move on a Pico")

@@ -93,9 +93,64 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+RULES_NOTE = (
+    "The rules core's rows (`python tools/bench_pico.py --rules-only` prints them alone, in about 25 minutes "
+    "of wall time on a shared machine): \"list all legal moves with their accounts\" is `core.legal_moves` "
+    "(every child position) and then every move played again with its account, best of 3 with a collection "
+    "before each. The board does less, in two steps (the next two rows): the legal move codes in the step "
+    "that completes a move, then, when a start pit is lifted, the sequences of that pit's candidates only "
+    "(`baoboard.recogniser`); its worst lift is the advanced game's first placement drop, whose 48 candidates"
+    " all start by lifting the same pit. Most of the time goes into playing each candidate (1 to 3 ms of Pico"
+    " time per candidate with its relays) and into allocation: MicroPython's allocator looks for a run of two"
+    " or more free blocks from the lowest free block up, so each account step (a tuple of 3-5 items, two "
+    "blocks) allocated since the last collection makes the next one slower; a long account costs more per "
+    "step than a short one. The slowest Malawi position's never-ending candidate sleeps at the bound (M4): it"
+    " is played once with its account to the end of the relay that passed the bound, then once more without "
+    "an account to twice that relay to make sure its state did not repeat before (docs/rules.md); it was "
+    "played five times that length, twice with its account."
+)
+
+
+def rules_table(quick: bool) -> Table:
+    """The rules core on the Pico (tools/bench_rules_mp.py run there)."""
+    n = "100" if quick else "1000"
+    code_for = "exec(open('/bench_rules_mp.py').read(), {{'ARGV': ['b', '{}', '{}'], '__name__': 'bench'}})"
+    extra = ["--dir", f"{ROOT / 'games'}:/games", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/"]
+    mv = keyvals(run_on_pico(*extra, code=code_for.format("moves", n))[0])
+    slow = keyvals(run_on_pico(*extra, code=code_for.format("slow", "1"))[0])
+    pf = keyvals(run_on_pico(*extra, code=code_for.format("perft", "6"))[0])
+    rules = Table(["rules core on the Pico", "value", "target"])
+    for key, what in (("game_", "the 1994 game"), ("random_", "random positions (mixed rulesets)")):
+        rules.add(f"list all legal moves with their accounts, {what} ({mv[key + 'positions']})",
+                  f"median {int(mv[key + 'median_us']) / 1000:.1f} ms, "
+                  f"worst {int(mv[key + 'worst_us']) / 1000:.1f} ms",
+                  "worst < 20 ms")
+    rules.add(f"... both, {mv['positions']} positions", f"median {int(mv['median_us']) / 1000:.1f} ms, p99 "
+              f"{int(mv['p99_us']) / 1000:.1f} ms, worst {int(mv['worst_us']) / 1000:.1f} ms", "worst < 20 ms")
+    rules.add("the board at a move boundary, both sets: the legal move codes (in the step completing a move)",
+              f"median {int(mv['board_codes_median_us']) / 1000:.1f} ms, "
+              f"worst {int(mv['board_codes_worst_us']) / 1000:.1f} ms", "")
+    rules.add("... then a start pit lifted: its candidates' sequences from their accounts (baoboard.recogniser)",
+              f"median {int(mv['board_pit_median_us']) / 1000:.1f} ms, "
+              f"worst {int(mv['board_pit_worst_us']) / 1000:.1f} ms", "")
+    names = ("Malawi, A4L* repeats after 3.3 million relays", "Zanzibar INF_TAKASA, A6L* loops every 174,848")
+    for i, name in enumerate(names):
+        rules.add(f"slowest known: {name}: legal move codes (each move boundary)",
+                  f"{int(slow[f'slow{i}_codes_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
+        rules.add(f"slowest known: {name}: every candidate's account (as if each start were lifted)",
+                  f"{int(slow[f'slow{i}_accounts_us']) / 1e6:.2f} s", "")
+    perft = pf["perft"].split()
+    rules.add(f"perft(6) = {int(perft[1]):,}", f"{int(perft[2]) / 1e6:.1f} s "
+              f"({int(perft[1]) * 1e6 / int(perft[2]):,.0f} leaves/s)", "")
+
+    return rules
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 random positions instead of 1000")
+    ap.add_argument("--rules-only", action="store_true",
+                    help="only the rules core's table (a few minutes): printed, docs/benchmarks.md unchanged")
     args = ap.parse_args()
     from bao_host.boards.pico import PicoUnavailable, check_available
 
@@ -106,6 +161,9 @@ def main() -> int:
         return 0
     if not (ROOT / "build" / "firmware").is_dir():
         subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
+    if args.rules_only:
+        print(rules_table(args.quick).render())
+        return 0
 
     g = board_game()
     st = g["stats"]
@@ -147,29 +205,7 @@ def main() -> int:
            f"{steps['free_after_boot']:,} after its boot, lowest gc.mem_free() during the game "
            f"{steps['lowest_free']:,} (uncollected garbage included); journal {steps['journal_bytes']:,} bytes.")
 
-    n = "100" if args.quick else "1000"
-    code_for = "exec(open('/bench_rules_mp.py').read(), {{'ARGV': ['b', '{}', '{}'], '__name__': 'bench'}})"
-    extra = ["--dir", f"{ROOT / 'games'}:/games", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/"]
-    mv = keyvals(run_on_pico(*extra, code=code_for.format("moves", n))[0])
-    slow = keyvals(run_on_pico(*extra, code=code_for.format("slow", "1"))[0])
-    pf = keyvals(run_on_pico(*extra, code=code_for.format("perft", "6"))[0])
-    rules = Table(["rules core on the Pico", "value", "target"])
-    for key, what in (("game_", "the 1994 game"), ("random_", "random positions (mixed rulesets)")):
-        rules.add(f"list all legal moves with their accounts, {what} ({mv[key + 'positions']})",
-                  f"median {int(mv[key + 'median_us']) / 1000:.1f} ms, "
-                  f"worst {int(mv[key + 'worst_us']) / 1000:.1f} ms",
-                  "worst < 20 ms")
-    rules.add(f"... both, {mv['positions']} positions", f"median {int(mv['median_us']) / 1000:.1f} ms, p99 "
-              f"{int(mv['p99_us']) / 1000:.1f} ms, worst {int(mv['worst_us']) / 1000:.1f} ms", "worst < 20 ms")
-    names = ("Malawi, A4L* repeats after 3.3 million relays", "Zanzibar INF_TAKASA, A6L* loops every 174,848")
-    for i, name in enumerate(names):
-        rules.add(f"slowest known: {name}: legal move codes (each move boundary)",
-                  f"{int(slow[f'slow{i}_codes_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
-        rules.add(f"slowest known: {name}: every candidate's account (as if each start were lifted)",
-                  f"{int(slow[f'slow{i}_accounts_us']) / 1e6:.2f} s", "")
-    perft = pf["perft"].split()
-    rules.add(f"perft(6) = {int(perft[1]):,}", f"{int(perft[2]) / 1e6:.1f} s "
-              f"({int(perft[1]) * 1e6 / int(perft[2]):,.0f} leaves/s)", "")
+    rules = rules_table(args.quick)
 
     body = "\n\n".join([
         f"`python tools/bench_pico.py{' --quick' if args.quick else ''}` (`make bench` runs it without --quick): "
@@ -179,6 +215,7 @@ def main() -> int:
         f"repeatable; the emulator does not model XIP cache misses, so a real Pico is somewhat slower. "
         f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()}.",
         board.render(), board_note, app.render(), mem, rules.render(),
+        RULES_NOTE,
         "The step that completes a move: the rules core (the next position's legal moves), the journal "
         "append, the event and a collection. The journal is on flash sectors of its own "
         "(`baoboard.flashres`, `baoboard.flashlog`): an append programs its pages (0.7 ms each) into sectors "

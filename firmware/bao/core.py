@@ -508,21 +508,28 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             rec.append((STEP_RELAY, me + pos, hand))
 
 
-def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1, cap: int = -1) -> int:
+def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1) -> int:
     """Drive _sow to its end; a never-ending move is found exactly by Brent's cycle detection on the
     state at each relay, in constant memory, or taken as never-ending once its relays have sown more
     seeds than the game's bound (R10, 1.5a). Returns the status; for a never-ending move END_INFINITE
     (p is then garbage) with, above bit 8, the loop's length, or with BOUNDED set the relay at whose
-    end the bound was passed. stop_after >= 0 ends the move at that relay (M4's sleep); cap >= 0
-    replaces the bound by a number of relays (M4's search for a repeat before the bound)."""
+    end the bound was passed. stop_after >= 0 ends the move at that relay (M4's sleep, no bound).
+    M4 (infinite "sleep"): a move that passes the bound sleeps at the end of that relay at once, with
+    BOUNDED and that relay above bit 8 (play_raw checks that its state did not repeat before)."""
     g = _sow(p, move, rec)
     d = p.d
     me = d[TO_MOVE] << 4
     saved = None
     saved_key = -1
-    power = lam = 1
+    # Brent's first saved state at relay 8, not 1: most moves end before it, with no copy of the state
+    # allocated (the loop and its exact length are found from any relay on; _first_repeat finds where
+    # it starts)
+    power = 8
+    lam = 1
     relays = 0
-    bound = p.rules.sow_bound
+    bound = p.rules.sow_bound if stop_after < 0 else 0
+    sleep = p.rules.infinite == "sleep"
+    passed = 0
     sown = 0
     while True:
         try:
@@ -533,16 +540,17 @@ def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1, cap: 
         if relays == stop_after:
             if rec is not None:
                 rec.append((STEP_END, me + (key & 15), END_SLEEP))
-            return END_SLEEP
+            return END_SLEEP | passed
         if key == saved_key and d == saved:
             return END_INFINITE | (lam << 8)
-        if cap >= 0:
-            if relays > cap:
-                return END_INFINITE | BOUNDED
-        elif stop_after < 0 and bound:
+        if bound:
             sown += d[me + (key & 15)]  # the seeds this relay lifts and sows
             if sown > bound:
-                return END_INFINITE | BOUNDED | ((relays + 1) << 8)
+                if not sleep:
+                    return END_INFINITE | BOUNDED | ((relays + 1) << 8)
+                bound = 0
+                stop_after = relays + 1  # M4: the move sleeps at the end of this relay
+                passed = BOUNDED | (stop_after << 8)
         if lam == power:
             if saved is None:
                 saved = bytearray(d)
@@ -574,18 +582,26 @@ def _first_repeat(p: Position, move: int, cycle: int) -> int:
             return mu + cycle
 
 
-def _sleep_at(p: Position, move: int, status: int) -> int:
-    """M4: the relay at which a never-ending move sleeps: where its state first repeats, or, if it has not
-    repeated by then, at the end of the relay during which the bound was passed. Brent's search finds
-    a loop with mu + lam <= b by relay 3b at the latest, so looking that far decides it exactly."""
-    if not status & BOUNDED:
-        return _first_repeat(p, move, status >> 8)
-    b = status >> 8
-    again = _run(p.copy(), move, None, -1, 3 * b)
-    if again & BOUNDED:
-        return b
-    first = _first_repeat(p, move, again >> 8)
-    return first if first < b else b
+def _repeat_before(p: Position, move: int, b: int) -> int:
+    """M4: a move that passed the bound and slept at relay b sleeps earlier if its state first repeated
+    before b: then the state at b is on the loop, whose length is under b, so it comes back within b
+    relays; if it does not, nothing repeated before b. Returns the relay of the first repeat if it is
+    before b, else 0 (2b relays, no account; Brent alone could need 3b to tell)."""
+    q = p.copy()
+    d = q.d
+    g = _sow(q, move, None)
+    key = 0
+    for _ in range(b):
+        key = next(g)
+    at_b = bytearray(d)
+    for cycle in range(1, b):
+        try:
+            if next(g) == key and d == at_b:
+                first = _first_repeat(p, move, cycle)
+                return first if first < b else 0
+        except StopIteration:
+            return 0
+    return 0
 
 
 def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
@@ -599,15 +615,22 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
         child = p.copy()
         kuu_rules.play(child, move, rec)
         return child, END_EMPTY
-    child = p.copy()
+    child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
     status = _run(child, move, rec)
-    if status & END_MASK == END_INFINITE:
+    if status & BOUNDED or status & END_MASK == END_INFINITE:
         if p.rules.infinite != "sleep":
             return child, status
-        child = p.copy()
-        if rec is not None:
-            del rec[:]
-        status = _run(child, move, rec, _sleep_at(p, move, status))
+        # M4: the move sleeps where its state first repeats (Brent found the loop), or at the end of the
+        # relay that passed the bound (as played, with its account) unless its state repeated before
+        if status & BOUNDED:
+            first = _repeat_before(p, move, status >> 8)
+        else:
+            first = _first_repeat(p, move, status >> 8)
+        if first:
+            child = p.copy()
+            if rec is not None:
+                del rec[:]
+            status = _run(child, move, rec, first)
     d = child.d
     if p.rules.kuu:
         # M19: the threatened pit, still occupied (not started from, M18), must be captured first next
@@ -615,7 +638,7 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
         d[_MUST] = t if t != NONE and d[WINNER] == NONE and d[(d[TO_MOVE] << 4) + t] else NONE
     d[TO_MOVE] ^= 1
     d[TAKASIA] = NONE
-    return child, status & 255
+    return child, status & 255 & ~BOUNDED
 
 
 # Move generation
@@ -798,31 +821,11 @@ def _takasia_pit(child: Position) -> int:
         from bao import malawi as kuu_rules  # M18
 
         return kuu_rules.takasia(child)
-    if _finite_captures(child, True):
-        return NONE
+    # The cheap conditions first (no sowing): most takasa moves fail one of them, and the others need
+    # a capture played to its end to know it is finite.
     d = child.d
     y = d[TO_MOVE]
-    x_view = child.copy()
-    x_view.d[TO_MOVE] = y ^ 1
-    xd = x_view.d
-    xme = (y ^ 1) << 4
-    target = NONE
-    for m in _capture_starts(x_view):
-        r = m & RING
-        e = (r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15
-        t = 7 - e  # Y's pit that this capture takes first
-        if t == target:
-            continue
-        if play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
-            continue
-        if target != NONE:
-            return NONE  # two or more targets
-        target = t
-    if target == NONE:
-        return NONE
     ybase = y << 4
-    if target == 4 and d[HOUSE] & (1 << y):
-        return NONE  # 4.1a, 4.1c: the still-owned house
     occupied = multi = 0
     for r in range(8):
         if d[ybase + r]:
@@ -831,8 +834,34 @@ def _takasia_pit(child: Position) -> int:
                 multi += 1
     if occupied == 1:
         return NONE  # 4.1a: the only occupied front pit
-    if multi == 1 and d[ybase + target] > 1:
-        return NONE  # 4.1a: the only front pit with 2+ seeds
+    house = d[HOUSE] & (1 << y)
+    x_view = child.copy()
+    xd = x_view.d
+    xd[TO_MOVE] = y ^ 1
+    xme = (y ^ 1) << 4
+    starts = _capture_starts(x_view)
+    for m in starts:
+        r = m & RING
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)  # Y's pit this capture takes first
+        if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
+            break
+    else:
+        return NONE  # every pit X could take first is exempt (4.1a, 4.1c), or there is none
+    if _finite_captures(child, True):
+        return NONE
+    target = NONE
+    for m in starts:
+        r = m & RING
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
+        if t == target:
+            continue
+        if play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
+            continue
+        if target != NONE:
+            return NONE  # two or more targets
+        target = t
+    if target == NONE or (target == 4 and house) or (multi == 1 and d[ybase + target] > 1):
+        return NONE  # 4.1a, 4.1c
     return target
 
 

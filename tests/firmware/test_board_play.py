@@ -5,7 +5,7 @@
 # is loaded beside the whole board application for each search and dropped after it.
 import gc
 
-from bao.core import TO_MOVE, format_move, legal_move_codes
+from bao.core import TO_MOVE, format_move, legal_move_codes, play
 from baoboard.recogniser import activations
 from board_util import board
 
@@ -32,10 +32,15 @@ def _sow_for_computer(app, hw, hands):
     return m
 
 
-def _play(app, hands, host, num):
-    """South plays its first legal move (a house decision answered by the host's STOP)."""
+def _play(app, hands, host, num, open_reply=False):
+    """South plays its first legal move (a house decision answered by the host's STOP); with open_reply, the
+    first after which North has more than one move (a search with one move to choose from ends at once)."""
     p = app.p
-    hands.perform(p, legal_move_codes(p)[0])
+    codes = legal_move_codes(p)
+    m = codes[0]
+    if open_reply:
+        m = [c for c in codes if len(legal_move_codes(play(p, c))) > 1][0]
+    hands.perform(p, m)
     if app.rec.phase == 2:
         host.command(num, "STOP")
     hands.scan(2)
@@ -215,7 +220,7 @@ def test_the_scan_loop_goes_on_while_the_computer_thinks():
     hands.scan(2)
     del seen[:]
     hand.append(True)
-    _play(app, hands, host, 4)
+    _play(app, hands, host, 4, open_reply=True)
     pits = hand[1][1]
     n = len(seen)
     assert 3 < n < 10 and app.rec.phase == 1 and app.rec.hint < 0, (n, app.rec.phase)  # stopped, nothing lit

@@ -221,6 +221,22 @@ def test_m4_a_move_that_repeats_only_after_millions_of_relays_sleeps_at_the_boun
     assert "A4L*" in names(p)
 
 
+def test_m4_a_finite_move_past_the_bound_sleeps_at_the_end_of_the_relay_that_passed_it():
+    # B5L from SLOW_MALAWI ends by itself after 26 relays that lift 115 seeds. With a bound of 40 it has
+    # sown more than the bound first: M4 takes it as never-ending, and it sleeps at the end of the relay
+    # that passed 40 (it once slept after its first sowing: its second run ended, read as a loop of 0).
+    p = position_json.loads(SLOW_MALAWI)
+    unbounded = core.Position(bytearray(p.d), core.Rules(core.MALAWI, sow_bound=0))
+    _, status = core.play_raw(unbounded, 11)  # B5, L (ring 11)
+    assert status & 15 == core.END_EMPTY
+    bounded = core.Position(bytearray(p.d), core.Rules(core.MALAWI, sow_bound=40))
+    rec = Tally()
+    child, status = core.play_raw(bounded, 11, rec)
+    assert status & 15 == core.END_SLEEP
+    assert 40 < rec.sown <= 40 + 15 and rec.last[2] == core.END_SLEEP  # the last relay lifted past 40
+    assert sum(child.d[:34]) == 64
+
+
 def test_r10_the_bound_is_an_option_recorded_with_the_game():
     rules = core.Rules(core.ZANZIBAR, sow_bound=500)
     assert rules.options() == {"sow_bound": 500}

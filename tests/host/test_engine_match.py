@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from bao import core, position_json
@@ -88,3 +89,84 @@ def test_bao_match_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[-1].startswith("engine:d1 vs random: 2 games, +")
     assert main(["match", "engine:d1", "chess"]) == 1
     assert "unknown player 'chess'" in capsys.readouterr().err
+
+
+def test_a_recorded_match_continues_where_it_stopped_and_parts_add_up(tmp_path: Path) -> None:
+    def pair() -> tuple[players.Player, players.Player]:
+        return players.EnginePlayer(depth=1, tt_bits=10), players.GreedyPlayer(seed=7)
+
+    whole = match.run_match(*pair(), games=6, seed=3)
+    record = tmp_path / "m.jsonl"
+    first = match.run_match(*pair(), games=6, seed=3, record=record, part=(1, 2))  # pair 1 only: games 2 and 3
+    assert [g.game for g in first.games] == [2, 3]
+    lines = record.read_text().splitlines()
+    assert len(lines) == 2
+    record.write_text(lines[0] + "\n" + lines[1][:30])  # killed while writing game 3
+    rest = match.run_match(*pair(), games=6, seed=3, record=record)
+    assert [g.game for g in rest.games] == [0, 1, 2, 3, 4, 5]
+    assert len(record.read_text().splitlines()) == 6
+    # each game depends on the seed and its number only: the same games as one uninterrupted run
+    assert [(g.first, g.winner, g.plies, g.opening) for g in rest.games] == \
+        [(g.first, g.winner, g.plies, g.opening) for g in whole.games]
+    again = match.run_match(*pair(), games=6, seed=3, record=record)  # nothing left to play
+    assert (again.wins, again.losses, again.draws) == (rest.wins, rest.losses, rest.draws)
+    with pytest.raises(match.MatchRecordError, match="another match"):
+        match.run_match(*pair(), games=6, seed=4, record=record)
+    a, b = pair()
+    assert isinstance(a, players.EnginePlayer)
+    a.engine.weights = tuple(2 * w for w in a.engine.weights)  # the same names, other weights: another match
+    with pytest.raises(match.MatchRecordError, match="another match"):
+        match.run_match(a, b, games=6, seed=3, record=record)
+
+
+def test_an_engine_plays_with_the_weights_of_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bao.engine_weights import WEIGHTS
+
+    doubled = tuple(2 * w for w in WEIGHTS)
+    f = tmp_path / "tuned.py"
+    f.write_text(f"# a candidate\nWEIGHTS = {doubled!r}\n")
+    p = players.make_player(f"engine:d2@{f}")
+    assert isinstance(p, players.EnginePlayer)
+    assert p.engine.weights == doubled and p.name == "engine:d2@tuned"
+    f.write_text("WEIGHTS = (1, 2)\n")
+    with pytest.raises(players.PlayerSpecError, match="24 integers"):
+        players.make_player(f"engine:d2@{f}")
+    with pytest.raises(players.PlayerSpecError, match="only an engine"):
+        players.make_player(f"greedy@{f}")
+    assert main(["match", "engine:d1", f"engine:d1@{tmp_path / 'missing.py'}"]) == 1
+    assert "cannot read the weights" in capsys.readouterr().err
+
+
+def test_bao_match_record_and_part_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "r.jsonl"
+    assert main(["match", "engine:d1", "random", "--games", "4", "--record", str(record), "--part", "2/2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [s.split(":")[0] for s in out[:-1]] == ["game 3", "game 4"]
+    assert out[-1].startswith("engine:d1 vs random: 2 games")
+    assert main(["match", "engine:d1", "random", "--games", "4", "--record", str(record), "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("engine:d1 vs random: 4 games")
+    assert main(["match", "engine:d1", "random", "--part", "3/2"]) == 1
+    assert "--part takes K/N" in capsys.readouterr().err
+    record.write_text("not json\n")
+    assert main(["match", "engine:d1", "random", "--games", "4", "--record", str(record)]) == 1
+    assert "r.jsonl:1 is not a game record" in capsys.readouterr().err
+
+
+def test_run_match_tool_plays_a_recorded_match_without_the_host_dependencies(tmp_path: Path) -> None:
+    # tools/run_match.py is what PyPy runs: the same match as `bao match`, importing only the rules core and
+    # bao_host.engine (no rich, no textual)
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    record = tmp_path / "r.jsonl"
+    code = ("import sys, runpy; sys.argv = ['run_match.py', *sys.argv[1:]]; "
+            "runpy.run_path('tools/run_match.py', run_name='__main__')")
+    args = ["engine:d1", "random", "--games", "2", "--ruleset", "malawi", "--record", str(record)]
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code, *args], cwd=root, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1].startswith("engine:d1 vs random: 2 games, +")
+    assert len(record.read_text().splitlines()) == 2
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "bao_host.engine.match" in imported and not {"rich", "textual", "serial"} & imported

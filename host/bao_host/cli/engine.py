@@ -132,10 +132,18 @@ def cmd_match(args: argparse.Namespace) -> int:
     def report(r: match.MatchResult, g: match.GameRecord) -> None:
         if not args.quiet:
             winner = g.winner or "draw"
-            out.print(f"game {r.played}: {g.first} (South) vs {g.second} (North): {winner} in {g.plies} plies; "
+            out.print(f"game {g.game + 1}: {g.first} (South) vs {g.second} (North): {winner} in {g.plies} plies; "
                       f"{r.a} {r.score:g}/{r.played}", soft_wrap=True)
 
-    r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report)
+    try:
+        part = match.parse_part(args.part) if args.part else (0, 1)
+    except ValueError as e:
+        return _err(str(e))
+    try:
+        r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report, args.record,
+                            part)
+    except match.MatchRecordError as e:
+        return _err(str(e))
     out.print(r.summary(), soft_wrap=True)
     return 0
 
@@ -169,4 +177,8 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="openings and baselines' ties")
     p.add_argument("--opening-plies", type=int, default=4, help="random plies that vary the openings (4)")
     p.add_argument("--quiet", action="store_true", help="the result only, not each game")
+    p.add_argument("--record", metavar="FILE.jsonl", help="append each game here; a rerun plays only the games the "
+                   "file lacks (continue a stopped match)")
+    p.add_argument("--part", metavar="K/N", help="play only part K of N (every Nth pair of games), e.g. in N "
+                   "processes sharing one --record file")
     p.set_defaults(func=cmd_match)

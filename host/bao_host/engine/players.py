@@ -9,11 +9,13 @@ tests use them from here.
 
 from __future__ import annotations
 
+import ast
 import random
 import re
+from pathlib import Path
 from typing import Protocol
 
-from bao import core, engine
+from bao import core, engine, evaluate
 
 Entry = tuple[int, core.Position]
 
@@ -23,19 +25,29 @@ class Player(Protocol):
 
     def choose(self, p: core.Position, moves: list[Entry]) -> Entry: ...
 
-    def new_game(self) -> None: ...
+    def new_game(self, seed: int = 0) -> None:
+        """A game starts: forget the last one; tie breaks (if any) from `seed` on."""
 
 
-class RandomPlayer:
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "random"
+class SeededPlayer:
+    """A baseline player whose ties (or moves) are drawn at random: each game from its own seed, so that a
+    game of a match is the same whichever games are played before it."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self.name = name
+        self.seed = seed
         self.rng = random.Random(seed)
+
+    def new_game(self, seed: int = 0) -> None:
+        self.rng = random.Random(f"{self.seed}:{seed}")
+
+
+class RandomPlayer(SeededPlayer):
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__("random", seed)
 
     def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
         return self.rng.choice(moves)
-
-    def new_game(self) -> None:
-        pass
 
 
 def seeds_of(p: core.Position, side: int) -> int:
@@ -53,30 +65,25 @@ def material(p: core.Position, side: int) -> int:
     return seeds_of(p, side) + int(d[core.STORE + side]) - seeds_of(p, side ^ 1) - int(d[core.STORE + (side ^ 1)])
 
 
-class GreedyPlayer:
+class GreedyPlayer(SeededPlayer):
     """The move that leaves the most seeds on the mover's side; among equals, one at random."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.name = "greedy"
-        self.rng = random.Random(seed)
+        super().__init__("greedy", seed)
 
     def choose(self, p: core.Position, moves: list[Entry]) -> Entry:
         side = p.to_move
         best = max(seeds_of(c, side) for _, c in moves)
         return self.rng.choice([e for e in moves if seeds_of(e[1], side) == best])
 
-    def new_game(self) -> None:
-        pass
 
-
-class MaterialSearchPlayer:
+class MaterialSearchPlayer(SeededPlayer):
     """A fixed-depth negamax search (no pruning needed at depth 2) with a material evaluation; among equal
     moves, one at random. A side without a legal move has lost (1.2)."""
 
     def __init__(self, depth: int = 2, seed: int = 0) -> None:
-        self.name = f"material{depth}"
+        super().__init__(f"material{depth}", seed)
         self.depth = depth
-        self.rng = random.Random(seed)
 
     def _value(self, p: core.Position, depth: int) -> int:
         side = p.to_move
@@ -91,9 +98,6 @@ class MaterialSearchPlayer:
         values = [-self._value(c, self.depth - 1) for _, c in moves]
         best = max(values)
         return self.rng.choice([e for e, v in zip(moves, values) if v == best])
-
-    def new_game(self) -> None:
-        pass
 
 
 class EnginePlayer:
@@ -113,7 +117,7 @@ class EnginePlayer:
                 return e
         raise AssertionError(f"the engine answered a move that is not legal here: {r.move}")
 
-    def new_game(self) -> None:
+    def new_game(self, seed: int = 0) -> None:
         self.engine.clear()
 
 
@@ -121,12 +125,39 @@ class PlayerSpecError(ValueError):
     """A player named on the command line that does not exist."""
 
 
-SPEC_HELP = ("engine (at --movetime), engine:250ms, engine:d4 (depth), engine:n20000 (nodes), random, greedy, "
-             "material2 (depth-2 material search; materialN for depth N)")
+SPEC_HELP = ("engine (at --movetime), engine:250ms, engine:d4 (depth), engine:n20000 (nodes), an engine with "
+             "the weights of a file: engine:n20000@FILE.py, random, greedy, material2 (depth-2 material search; "
+             "materialN for depth N)")
+
+
+def load_weights(path: str) -> tuple[int, ...]:
+    """The WEIGHTS tuple of a weights file (the format of bao/engine_weights.py, which tools/tune_engine.py
+    writes), read as data: nothing in the file is run."""
+    try:
+        tree = ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError, ValueError) as e:
+        raise PlayerSpecError(f"cannot read the weights {path}: {e}") from e
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "WEIGHTS" for t in node.targets):
+            try:
+                w = ast.literal_eval(node.value)
+            except ValueError:
+                break
+            if isinstance(w, tuple) and len(w) == 2 * evaluate.COUNT and all(type(v) is int for v in w):
+                return w
+    raise PlayerSpecError(f"{path} has no WEIGHTS = ({2 * evaluate.COUNT} integers)")
 
 
 def make_player(spec: str, movetime: int = 1000, seed: int = 0) -> Player:
     """A player from its name (SPEC_HELP)."""
+    spec, at, weights_file = spec.partition("@")
+    if at:
+        player = make_player(spec, movetime, seed)
+        if not isinstance(player, EnginePlayer):
+            raise PlayerSpecError(f"only an engine takes weights: {spec}@{weights_file}")
+        player.engine.weights = load_weights(weights_file)
+        player.name += "@" + Path(weights_file).stem
+        return player
     s = spec.strip().lower()
     if s == "random":
         return RandomPlayer(seed)
