@@ -5,11 +5,14 @@ import gc
 import sys
 import time
 
-# Boot: collect after every KB allocated while the modules load (App.boot() ends it). Loading leaves garbage
-# (default-argument tuples, a dict's old table); collected at once, the next module's code fills it, so the
-# code lies packed and the heap's untouched end stays whole for the buffers and the moves (docs/architecture.md,
-# Memory on the board). In play a collection (4 ms on a Pico) would slow the touches: App.commit collects.
-gc.threshold(1024)
+# Boot in a small heap: collect after every KB allocated while the modules load (App.boot() ends it). Loading
+# leaves garbage (default-argument tuples, a dict's old table); collected at once, the next module's code fills
+# it, so the code lies packed and the heap's untouched end stays whole for the buffers and the moves. Not on a
+# Pico (229 KB free): there the collections slow the boot, and packed code slows play, since after a
+# collection every allocation of two blocks or more searches from the heap's lowest free block up
+# (docs/architecture.md, Memory on the board).
+if gc.mem_free() < 131072:
+    gc.threshold(1024)
 
 
 def main():

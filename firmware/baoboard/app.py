@@ -97,11 +97,11 @@ class App:
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         self.rare("restore")  # the game the journal holds, or a new one
         self.recording()
-        if hasattr(gc, "mem_free"):  # play: a collection once half the room left after the boot has been
-            gc.collect()  # allocated (not every KB, as while loading: firmware/main.py). In a small heap the
-            gc.threshold(gc.mem_free() // 2)  # garbage is reused before the move's records spread over it; on
-            # a Pico (160 KB free) it is hardly met between the collections at each move (App.commit); a
-            # quarter was, and the worst step with a touch took 17 ms instead of 10 (docs/architecture.md)
+        if hasattr(gc, "mem_free"):  # play (this ends main.py's collection every KB while loading): in a small
+            gc.threshold(-1)  # heap, a collection once half the room left is allocated, so the garbage is
+            if gc.mem_free() < 65536:  # reused before a move's records spread over it; on a Pico (160 KB
+                gc.collect()  # free) only those at each move (App.commit), as fast as without the policy
+                gc.threshold(gc.mem_free() // 2)  # (docs/architecture.md, Memory on the board)
 
     def recording(self) -> None:
         """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
@@ -322,11 +322,14 @@ class App:
         # sent only once it is durable, so a power cut in between loses nothing that was reported: the
         # board comes back at the move before, as after a cut in the middle of a move.
         self.show(now, self.guide.phase(now))
-        if hasattr(gc, "mem_free"):  # MicroPython: the record and the event in a heap freed of the move's garbage
+        small = hasattr(gc, "mem_free") and gc.threshold() > 0  # (a small heap: App.boot)
+        if small:  # the record and the event in a heap freed of the move's garbage
             gc.collect()
         self.outbox.post("MOVE", payload)
         if self.guide.winner >= 0:
             self.post_end()
+        if not small and hasattr(gc, "mem_free"):  # a Pico: after them (touches as fast as without the policy)
+            gc.collect()
 
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""
