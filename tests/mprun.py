@@ -12,7 +12,7 @@ import sys
 
 
 def run(argv):
-    gc.threshold(1024)  # as firmware/main.py at boot, until the board's App.boot() ends it
+    gc.threshold(1024)  # as firmware/main.py in a small heap, until the board's App.boot() ends it
     # (the paths are locals and the short strings few: a precompiled module's globals and strings of up to
     # 10 characters are interned names)
     try:

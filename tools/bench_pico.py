@@ -2,7 +2,7 @@
 chips on its pins, flash writes taking the datasheet's typical times), in Pico time. Run by `make bench`;
 writes the "Emulated Pico" section of docs/benchmarks.md.
 
-    python tools/bench_pico.py [--quick]
+    python tools/bench_pico.py [--quick] [--board-only] [--rules-only]
 
 1. `bao sim --runtime pico`'s board (firmware as `make deploy` leaves it, main.py included) plays the 1994
    game through the pins: boot to HELLO, the scan loop's period (between two latches of the 74HC165s),
@@ -88,6 +88,24 @@ def board_game() -> dict[str, object]:
             "ruleset": core.ZANZIBAR}
 
 
+def board_table(g: dict[str, object]) -> Table:
+    """The board's rows of a game played through the pins (board_game())."""
+    st = g["stats"]
+    assert isinstance(st, dict)
+    scan = st["scan"]
+    touch, last = g["touch"], g["last"]
+    assert isinstance(touch, list) and isinstance(last, list)
+    board = Table(["the board (1994 game, 52 moves, through the pins)", "median", "p99", "worst", "target"])
+    board.add("boot (power on) to HELLO", ms(float(g["boot"])), "", "", "")  # type: ignore[arg-type]
+    board.add("scan loop period (74HC165 latch to latch)", ms(scan["medianMs"]), ms(scan["p99Ms"]),
+              ms(scan["maxMs"]), "")
+    board.add(f"pit touched -> LED frame latched, inside a move ({len(touch)})", ms(statistics.median(touch)),
+              ms(pct(touch, 0.99)), ms(max(touch)), "median < 10 ms, worst < 30 ms")
+    board.add(f"the touch that completes a move -> LED frame ({len(last)})", ms(statistics.median(last)),
+              ms(pct(last, 0.99)), ms(max(last)), "worst < 50 ms")
+    return board
+
+
 def pct(xs: list[float], q: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, int(q * len(s)))]
@@ -151,6 +169,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="100 random positions instead of 1000")
     ap.add_argument("--rules-only", action="store_true",
                     help="only the rules core's table (a few minutes): printed, docs/benchmarks.md unchanged")
+    ap.add_argument("--board-only", action="store_true",
+                    help="only the board's table (the 1994 game through the pins, about 3 minutes): printed, "
+                    "docs/benchmarks.md unchanged")
     args = ap.parse_args()
     from bao_host.boards.pico import PicoUnavailable, check_available
 
@@ -166,19 +187,12 @@ def main() -> int:
         return 0
 
     g = board_game()
+    board = board_table(g)
     st = g["stats"]
     assert isinstance(st, dict)
-    scan = st["scan"]
-    touch, last = g["touch"], g["last"]
-    assert isinstance(touch, list) and isinstance(last, list)
-    board = Table(["the board (1994 game, 52 moves, through the pins)", "median", "p99", "worst", "target"])
-    board.add("boot (power on) to HELLO", ms(float(g["boot"])), "", "", "")  # type: ignore[arg-type]
-    board.add("scan loop period (74HC165 latch to latch)", ms(scan["medianMs"]), ms(scan["p99Ms"]),
-              ms(scan["maxMs"]), "")
-    board.add(f"pit touched -> LED frame latched, inside a move ({len(touch)})", ms(statistics.median(touch)),
-              ms(pct(touch, 0.99)), ms(max(touch)), "median < 10 ms, worst < 30 ms")
-    board.add(f"the touch that completes a move -> LED frame ({len(last)})", ms(statistics.median(last)),
-              ms(pct(last, 0.99)), ms(max(last)), "worst < 50 ms")
+    if args.board_only:
+        print(board.render())
+        return 0
     flash = st["flash"]
     board_note = (f"Flash during the game: {flash['erases']} sector erases, {flash['programs']} page programs "
                   f"({flash['bytes']:,} bytes), {flash['busyMs'] / 1000:.1f} s busy. "
