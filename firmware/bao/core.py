@@ -47,19 +47,34 @@ _NAMUA = const(256)  # played in the namua stage (store seed first)
 _DROP = const(512)  # a placement drop (M22)
 _TAKE_SHIFT = const(10)  # drops: (taken ring + 1) << _TAKE_SHIFT when the drop takes a pit first (M21)
 
-# Account steps: tuples whose first item is one of these; pits are global indices.
+# Account steps. The rules core records a move's account compactly, 4 bytes a step, in a bytearray the
+# caller passes (play_raw's rec; nothing allocated per step): kind | mark << 4, pit, a, b (a & 255: a
+# direction -1 is 255). bao.explain.steps expands it into the tuples below, what core.account returns;
+# pits are global indices.
 STEP_STORE = const(1)  # (STEP_STORE, pit): a seed from the store into pit (2.2)
 STEP_LIFT = const(2)  # (STEP_LIFT, pit, n): the move lifts n seeds from pit
 STEP_TAX = const(3)  # (STEP_TAX, pit, 2): two seeds taken out of the lone house (2.4b)
 STEP_SOW = const(4)  # (STEP_SOW, first_pit, direction, n): n seeds, one per pit from first_pit on
-STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction) (1.4)
+STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction) (1.4); the bytes omit the
+# direction: it is +1 from the left kichwa (ring 0), -1 from the right one (ring 7)
 STEP_RELAY = const(6)  # (STEP_RELAY, pit, n): endelea, lift n seeds and sow on (1.6)
 STEP_HOUSE = const(7)  # (STEP_HOUSE, pit, played): the house decision (2.5b)
 STEP_END = const(8)  # (STEP_END, pit, reason)
-# In the kuu games a step may carry one more item, "kuu" (a step of the kuu rules: bao.explain names the
-# ruling) or the Malawi rule it follows ("M20"...); the board's recogniser reads the same kinds. The placement (M20-M22)
-# is told with the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the
-# nemo as the first seed placed, STEP_SOW of one seed per later drop.
+# In the kuu games a step may carry a mark (the high nibble of its kind byte; as a tuple, one more item):
+# 1 "kuu", a step of the kuu rules (bao.explain names the ruling), or 2-4 the Malawi rule it follows
+# ("M20", "M21", "M22"); the board's recogniser reads the same kinds. The placement (M20-M22) is told with
+# the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the nemo as the
+# first seed placed, STEP_SOW of one seed per later drop.
+_KUU = const(16)  # kind | _KUU: a step of the kuu rules
+
+
+def _note(rec: bytearray, kind: int, pit: int, a: int, b: int) -> None:
+    """One step of an account (4 bytes: no object allocated; the bytearray grows in place)."""
+    rec.append(kind)
+    rec.append(pit)
+    rec.append(a & 255)
+    rec.append(b)
+
 
 # Why a move ended (STEP_END reasons, and the low bits of _play's status)
 END_EMPTY = const(0)  # last seed into an empty pit (1.5)
@@ -361,7 +376,7 @@ def _front_empty(d: bytearray, base: int) -> bool:
 # The sowing engine, the hot path. @micropython.native was measured (unix port, .mpy, perft(8): 257-291 ms
 # as bytecode, 237 ms native) and left out: ~15 % is not worth .mpy files that load only on the MicroPython
 # release whose mpy-cross made them (bytecode .mpy load on every release since 1.19).
-def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped-def]
+def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-untyped-def]
     """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
     lift) so that the caller can detect a never-ending move, and returns a status (END_MASK bits:
     END_*, plus _CAPTURING and DECISION). With rec, each step of the account is appended to it."""
@@ -379,8 +394,8 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
     house_rules = namua or rules.mtaji_takasa_house_stop
     # 2.5b: the house stops a namua sowing with 6+ seeds; M12, M15: the kuu with status whatever it holds
     house_min = 0 if kuu else 6
-    kt = ("kuu",) if kuu else ()  # the account's mark of a kuu-game step (bao.explain cites M9-M18)
-    ktn = kt if namua else ()
+    kt = _KUU if kuu else 0  # the account's mark of a kuu-game step (bao.explain cites M9-M18)
+    ktn = kt if namua else 0
     takasia = d[TAKASIA]
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
@@ -390,7 +405,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            rec.append((STEP_STORE, me + r) + kt)
+            _note(rec, STEP_STORE | kt, me + r, 0, 0)
         if d[op + 7 - r]:
             capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
         else:
@@ -401,26 +416,26 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                     hand = 9
                     d[me + 4] = 0
                     if rec is not None:
-                        rec.append((STEP_LIFT, me + 4, 9) + kt)
+                        _note(rec, STEP_LIFT | kt, me + 4, 9, 0)
                 else:
                     hand = 2
                     d[me + 4] -= 2
                     if rec is not None:
-                        rec.append((STEP_TAX, me + 4, 2) + kt)
+                        _note(rec, STEP_TAX | kt, me + 4, 2, 0)
                 if not d[me + 4]:
                     d[HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
             elif r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
                 hand = 2  # 2.4b, R4: the 2-seed tax; the house stays owned
                 d[me + 4] -= 2
                 if rec is not None:
-                    rec.append((STEP_TAX, me + 4, 2))
+                    _note(rec, STEP_TAX, me + 4, 2, 0)
             else:
                 hand = d[me + r]
                 d[me + r] = 0
                 if r == 4:
                     d[HOUSE] &= ~hbit  # 2.5a: emptied
                 if rec is not None:
-                    rec.append((STEP_LIFT, me + r, hand))
+                    _note(rec, STEP_LIFT, me + r, hand, 0)
     else:
         direction = ring_direction(r, right)
         hand = d[me + r]
@@ -433,7 +448,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         if kuu and not capturing:
             d[HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
         if rec is not None:
-            rec.append((STEP_LIFT, me + r, hand))
+            _note(rec, STEP_LIFT, me + r, hand, 0)
     while True:
         if hand:
             if (pos == 7 and direction == 1) or (pos == 0 and direction == -1):
@@ -441,13 +456,13 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                     pos = (pos + direction) & 15
                     d[me + pos] += 1
                     if rec is not None:
-                        rec.append((STEP_SOW, me + pos, direction, 1))
-                        rec.append((STEP_END, me + pos, END_OWN_FRONT_EMPTY))
+                        _note(rec, STEP_SOW, me + pos, direction, 1)
+                        _note(rec, STEP_END, me + pos, END_OWN_FRONT_EMPTY, 0)
                     d[WINNER] = o
                     d[IN_HAND] = hand - 1
                     return END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)
             if rec is not None:
-                rec.append((STEP_SOW, me + ((pos + direction) & 15), direction, hand))
+                _note(rec, STEP_SOW, me + ((pos + direction) & 15), direction, hand)
             for _ in range(hand):
                 pos = (pos + direction) & 15
                 d[me + pos] += 1
@@ -455,7 +470,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         c = d[me + pos]
         if c == 1:
             if rec is not None:
-                rec.append((STEP_END, me + pos, END_EMPTY))
+                _note(rec, STEP_END, me + pos, END_EMPTY, 0)
             return END_EMPTY | (_CAPTURING if capturing else 0)
         if capturing and pos < 8 and d[op + 7 - pos]:
             # 1.4 / 1.6c: capture the opposite pit and sow its seeds in from a kichwa
@@ -471,10 +486,10 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             else:
                 k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
             if rec is not None:
-                rec.append((STEP_CAPTURE, t, n, me + k, direction) + ktn)
+                _note(rec, STEP_CAPTURE | ktn, t, n, me + k)
             if _front_empty(d, op):
                 if rec is not None:
-                    rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))
+                    _note(rec, STEP_END, t, END_OPP_FRONT_EMPTY, 0)
                 d[WINNER] = s
                 d[IN_HAND] = n
                 return END_OPP_FRONT_EMPTY | _CAPTURING
@@ -485,18 +500,18 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                 c >= house_min or (capturing and rules.house_stop_any_count)):
             if not capturing:
                 if rec is not None:
-                    rec.append((STEP_END, me + 4, END_HOUSE) + kt)
+                    _note(rec, STEP_END | kt, me + 4, END_HOUSE, 0)
                 return END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
             if not move & PLAY:
                 if rec is not None:
-                    rec.append((STEP_HOUSE, me + 4, 0) + kt)
-                    rec.append((STEP_END, me + 4, END_HOUSE_STOP) + kt)
+                    _note(rec, STEP_HOUSE | kt, me + 4, 0, 0)
+                    _note(rec, STEP_END | kt, me + 4, END_HOUSE_STOP, 0)
                 return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2); M15: sleep or relay the kuu
             if rec is not None:
-                rec.append((STEP_HOUSE, me + 4, 1) + kt)
+                _note(rec, STEP_HOUSE | kt, me + 4, 1, 0)
         elif pos == takasia and not capturing:
             if rec is not None:
-                rec.append((STEP_END, me + pos, END_TAKASIA) + kt)
+                _note(rec, STEP_END | kt, me + pos, END_TAKASIA, 0)
             return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
         yield pos if direction > 0 else pos | 16
         # 1.6: endelea
@@ -505,10 +520,10 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         if pos == 4:
             d[HOUSE] &= ~hbit  # 2.5a: the house is emptied (played or sown out)
         if rec is not None:
-            rec.append((STEP_RELAY, me + pos, hand))
+            _note(rec, STEP_RELAY, me + pos, hand, 0)
 
 
-def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1) -> int:
+def _run(p: Position, move: int, rec: "bytearray | None", stop_after: int = -1) -> int:
     """Drive _sow to its end; a never-ending move is found exactly by Brent's cycle detection on the
     state at each relay, in constant memory, or taken as never-ending once its relays have sown more
     seeds than the game's bound (R10, 1.5a). Returns the status; for a never-ending move END_INFINITE
@@ -539,7 +554,7 @@ def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1) -> in
         relays += 1
         if relays == stop_after:
             if rec is not None:
-                rec.append((STEP_END, me + (key & 15), END_SLEEP))
+                _note(rec, STEP_END, me + (key & 15), END_SLEEP, 0)
             return END_SLEEP | passed
         if key == saved_key and d == saved:
             return END_INFINITE | (lam << 8)
@@ -604,7 +619,7 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     return 0
 
 
-def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
+def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
@@ -629,7 +644,7 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
         if first:
             child = p.copy()
             if rec is not None:
-                del rec[:]
+                rec[:] = b""  # the account again, from its start
             status = _run(child, move, rec, first)
     d = child.d
     if p.rules.kuu:
@@ -742,9 +757,13 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
     return out
 
 
-def _expand(p: Position, move: int, out: list, flags: int, keep: bool = True) -> None:
-    """Simulate one candidate; append (move, child), or only the move when not keep."""
-    child, status = play_raw(p, move, None)
+def _expand(p: Position, move: int, out: list, flags: int, keep: "bool | bytearray" = True) -> None:
+    """Simulate one candidate; append (move, child), or only the move when keep is False, or (move,
+    child, account) when keep is a bytearray (the scratch the account is recorded in, then copied)."""
+    rec = None if keep is True or keep is False else keep
+    if rec is not None:
+        rec[:] = b""
+    child, status = play_raw(p, move, rec)
     if status & END_MASK == END_INFINITE:
         return
     m = move | flags
@@ -753,14 +772,17 @@ def _expand(p: Position, move: int, out: list, flags: int, keep: bool = True) ->
         if t != NONE:
             child.d[TAKASIA] = t
             m |= MAKES_TAKASIA
-    out.append((m, child) if keep else m)
+    out.append(m if keep is False else (m, child) if rec is None else (m, child, bytes(rec)))
     if status & DECISION:
-        child, status = play_raw(p, move | PLAY, None)
+        if rec is not None:
+            rec[:] = b""
+        child, status = play_raw(p, move | PLAY, rec)
         if status & END_MASK != END_INFINITE:
-            out.append((move | PLAY | flags, child) if keep else move | PLAY | flags)
+            m = move | PLAY | flags
+            out.append(m if keep is False else (m, child) if rec is None else (m, child, bytes(rec)))
 
 
-def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -> list:
+def _finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearray" = True) -> list:
     out = []  # type: list
     flags = _NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
     for m in _capture_starts(p):
@@ -770,7 +792,7 @@ def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -
     return out
 
 
-def _generate(p: Position, keep: bool) -> list:
+def _generate(p: Position, keep: "bool | bytearray") -> list:
     d = p.d
     if d[WINNER] != NONE:
         return []
@@ -793,10 +815,12 @@ def _generate(p: Position, keep: bool) -> list:
     return out
 
 
-def legal_moves(p: Position) -> "list[tuple[int, Position]]":
+def legal_moves(p: Position, accounts: bool = False) -> list:
     """Every legal move with the position it leads to: a list of (move, child). The stop and the
-    play-the-house choice of 2.5b are two moves. Empty when the game is over."""
-    return _generate(p, True)
+    play-the-house choice of 2.5b are two moves. Empty when the game is over. With accounts, each
+    candidate is played once with its account recorded: (move, child, account), the account compact
+    (bytes, 4 a step: bao.explain.steps reads them)."""
+    return _generate(p, bytearray() if accounts else True)
 
 
 def legal_move_codes(p: Position) -> "list[int]":
@@ -804,9 +828,9 @@ def legal_move_codes(p: Position) -> "list[int]":
     return _generate(p, False)
 
 
-def play(p: Position, move: int, rec: "list | None" = None) -> Position:
+def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     """The position after a legal move (as listed by legal_moves or legal_move_codes), with the
-    takasia it makes. Any object with an append method can take the account's steps."""
+    takasia it makes. With rec (a bytearray), the move's account is appended to it (4 bytes a step)."""
     child, _ = play_raw(p, move & IDENTITY, rec)
     if move & MAKES_TAKASIA:
         child.d[TAKASIA] = _takasia_pit(child)
@@ -895,9 +919,11 @@ def find_move(p: Position, move: int) -> "tuple[int, Position]":
 def account(p: Position, move: int) -> list:
     """The step-by-step account of a legal move (a list of STEP_* tuples)."""
     find_move(p, move)
-    rec = []  # type: list
+    rec = bytearray()
     play_raw(p, move & IDENTITY, rec)
-    return rec
+    from bao.explain import steps  # the host's reading of the compact account
+
+    return steps(rec)
 
 
 def perft(p: Position, depth: int) -> int:

@@ -23,6 +23,7 @@ from bao.core import (
     _capture_starts,
     _finite_captures,
     _front_empty,
+    _note,
     play_raw,
     ring_direction,
 )
@@ -41,6 +42,9 @@ _PLACING = const(40)
 _DROP = const(512)
 _TAKE_SHIFT = const(10)
 _NEMO = const(20)
+_M20 = const(32)  # an account step's mark (bao.core, kind | mark << 4): the rule it follows
+_M21 = const(48)
+_M22 = const(64)
 _DEFAULTS = {"kuu_twos": (6, 7), "threat_start": "front", "placement_capture": True}
 
 
@@ -91,7 +95,7 @@ def _take_ring(d: bytearray, me: int, k: int) -> int:
     return NONE
 
 
-def play(p: Position, move: int, rec: "list | None") -> None:
+def play(p: Position, move: int, rec: "bytearray | None") -> None:
     """One ply of the advanced placement (M20-M22) on p.d in place. The first drop lifts the mover's seeds
     outside the kuu, takes the pit chosen (M21, second player), and places the nemo; each later drop
     places one seed in hand. The turn passes when none is left."""
@@ -104,20 +108,20 @@ def play(p: Position, move: int, rec: "list | None") -> None:
         d[me + r] += 1
         d[_PLACING] -= 1
         if rec is not None:
-            rec.append((STEP_SOW, me + r, 1, 1, "M22"))
+            _note(rec, STEP_SOW | _M22, me + r, 1, 1)
     else:
         t = _take_ring(d, me, (move >> 4) & 3)  # faces an occupied pit before the lift (M21)
         n = 0
         for i in range(16):
             if i != 4 and d[me + i]:
                 if rec is not None:
-                    rec.append((STEP_LIFT, me + i, d[me + i], "M20"))
+                    _note(rec, STEP_LIFT | _M20, me + i, d[me + i], 0)
                 n += d[me + i]
                 d[me + i] = 0
         if t != NONE:
             k = d[op + t]
             if rec is not None:
-                rec.append((STEP_LIFT, op + t, k, "M21"))
+                _note(rec, STEP_LIFT | _M21, op + t, k, 0)
             n += k
             d[op + t] = 0
             if t == 4:
@@ -129,13 +133,13 @@ def play(p: Position, move: int, rec: "list | None") -> None:
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            rec.append((STEP_STORE, me + r, "M20"))
+            _note(rec, STEP_STORE | _M20, me + r, 0, 0)
         d[_PLACING] = n
     if not d[_PLACING]:
         d[TO_MOVE] = s ^ 1
 
 
-def moves(p: Position, keep: bool) -> list:
+def moves(p: Position, keep: "bool | bytearray") -> list:
     """M20-M22: the placement's plies: a drop into any of the mover's 16 pits, and before the second
     player's first drop, optionally the take of one opponent pit facing an occupied front pit (M21)."""
     d = p.d
@@ -154,10 +158,13 @@ def moves(p: Position, keep: bool) -> list:
     for t in takes:
         for r in range(16):
             m = r | t | _DROP
-            if keep:
+            if keep is True:
                 out.append((m, play_raw(p, m)[0]))
-            else:
+            elif keep is False:
                 out.append(m)
+            else:  # with its account (keep: the scratch it is recorded in)
+                keep[:] = b""
+                out.append((m, play_raw(p, m, keep)[0], bytes(keep)))
     return out
 
 

@@ -5,17 +5,17 @@
 # relay pit... Every legal move is a candidate; each activation keeps the candidates that expected it.
 # One left and complete: the move is recognised. An activation no candidate expects is flagged and
 # changes nothing, so a wrong drop never corrupts the state.
-# Sequences are built when the first activation picks the start pit (an allocation per move, not per
+# Sequences are built when the first activation picks the start pit (an allocation per candidate, not per
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
 # (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
 from bao.core import (
     RING,
     STEP_CAPTURE,
+    STEP_END,
     STEP_HOUSE,
     STEP_LIFT,
     STEP_RELAY,
     STEP_SOW,
-    STEP_STORE,
     STEP_TAX,
     STORE,
     TO_MOVE,
@@ -53,58 +53,65 @@ _TAPS = const(3)  # taps on one flagged pit that make the undo gesture
 _TAP_MS = const(2000)  # ... within this time
 
 
-class Sequence:
-    """The activations a player makes to perform a move, built from the rules core's account as it is
-    played (core.play(p, move, seq)): the steps are turned into bytes as they come, no account is kept."""
-
-    def __init__(self, namua: bool) -> None:
-        self.out = bytearray()
-        self.namua = namua
-        self.play = False
-        self.kichwa = False
-
-    def __delitem__(self, k: object) -> None:  # play_raw restarts the account of a sleeping move (M4)
-        self.out = bytearray()
-        self.play = False
-        self.kichwa = False
-
-    def append(self, st: tuple) -> None:
-        out = self.out
-        k = st[0]
-        if k == STEP_STORE:
-            out.append(st[1])
-        elif k == STEP_LIFT:
-            # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
-            # this pit, so the lift may come in the same hand movement
-            out.append(st[1] | LIFT | (OPT if self.namua else 0))
-        elif k == STEP_TAX:
-            out.append(st[1] | LIFT | OPT)  # 2.4b: two seeds out of the house, right after the store seed
-        elif k == STEP_SOW:
-            base = st[1] & 16
-            ring = st[1] & 15
-            dirn = st[2]
-            for j in range(st[3]):
-                out.append(base + ((ring + j * dirn) & 15) | (KICHWA if self.kichwa and j == 0 else 0))
-            self.kichwa = False
-        elif k == STEP_CAPTURE:
-            out.append(st[1] | LIFT)
-            self.kichwa = True
-        elif k == STEP_RELAY:
-            # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
-            out.append(st[1] | LIFT | (0 if self.play else OPT))
-            self.play = False
-        elif k == STEP_HOUSE:
-            self.play = bool(st[2])
-
-
-def sequence(p: object, move: int) -> bytearray:
-    """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p."""
+def sequence(p: object, move: int, rec: "bytearray | None" = None) -> bytearray:
+    """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p, from its account as the rules
+    core records it (4 bytes a step, in rec: a scratch bytearray kept between calls, or a new one). The
+    activations are counted first, so the sequence is allocated once, at its size (a sleeping Malawi
+    move has about 12,000)."""
     d = p.d  # type: ignore[attr-defined]
     # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
     # their own, not merged with the store seed's drop
-    seq = Sequence(d[STORE + d[TO_MOVE]] > 0 and not move & _DROP)
-    play(p, move, seq)  # type: ignore[arg-type]
-    return seq.out
+    namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
+    if rec is None:
+        rec = bytearray()
+    else:
+        rec[:] = b""
+    play(p, move, rec)  # type: ignore[arg-type]
+    n = 0
+    for i in range(0, len(rec), 4):
+        k = rec[i] & 15
+        if k == STEP_SOW:
+            n += rec[i + 3]
+        elif k != STEP_HOUSE and k != STEP_END:
+            n += 1
+    out = bytearray(n)
+    j = 0
+    kichwa = 0  # the next drop is the first of captured seeds
+    played = False  # the house is played on (2.5b): its lift is a gesture of its own
+    for i in range(0, len(rec), 4):
+        k = rec[i] & 15
+        pit = rec[i + 1]
+        if k == STEP_SOW:
+            ring = pit & 15
+            step = 1 if rec[i + 2] == 1 else 15  # a direction of -1 is recorded as 255
+            for _ in range(rec[i + 3]):
+                out[j] = (pit & 16) + ring | kichwa
+                kichwa = 0
+                ring = (ring + step) & 15
+                j += 1
+            kichwa = 0
+            continue
+        if k == STEP_HOUSE:
+            played = rec[i + 2] != 0
+            continue
+        if k == STEP_END:
+            continue
+        if k == STEP_LIFT:
+            # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
+            # this pit, so the lift may come in the same hand movement
+            pit |= LIFT | (OPT if namua else 0)
+        elif k == STEP_TAX:
+            pit |= LIFT | OPT  # 2.4b: two seeds out of the house, right after the store seed
+        elif k == STEP_CAPTURE:
+            pit |= LIFT
+            kichwa = KICHWA
+        elif k == STEP_RELAY:
+            # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
+            pit |= LIFT | (0 if played else OPT)
+            played = False
+        out[j] = pit
+        j += 1
+    return out
 
 
 class Recogniser:
@@ -206,8 +213,9 @@ class Recogniser:
         self.c_move = c_move
         self.c_seq = []  # the previous move's sequences may go first
         seqs = []
+        rec = bytearray()  # each candidate's account in turn
         for m in c_move:
-            seqs.append(sequence(self.p, m))
+            seqs.append(sequence(self.p, m, rec))
         self.c_seq = seqs
         self.c_pos = [1] * len(c_move)
         self.n = len(c_move)
