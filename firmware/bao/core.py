@@ -461,8 +461,11 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
                     d[WINNER] = o
                     d[IN_HAND] = hand - 1
                     return END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)
-            if rec is not None:
-                _note(rec, STEP_SOW, me + ((pos + direction) & 15), direction, hand)
+            if rec is not None:  # (_note inlined: the two steps of every relay)
+                rec.append(STEP_SOW)
+                rec.append(me + ((pos + direction) & 15))
+                rec.append(direction & 255)
+                rec.append(hand)
             for _ in range(hand):
                 pos = (pos + direction) & 15
                 d[me + pos] += 1
@@ -520,7 +523,10 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
         if pos == 4:
             d[HOUSE] &= ~hbit  # 2.5a: the house is emptied (played or sown out)
         if rec is not None:
-            _note(rec, STEP_RELAY, me + pos, hand, 0)
+            rec.append(STEP_RELAY)
+            rec.append(me + pos)
+            rec.append(hand)
+            rec.append(0)
 
 
 def _run(p: Position, move: int, rec: "bytearray | None", stop_after: int = -1) -> int:
