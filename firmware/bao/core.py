@@ -89,7 +89,8 @@ END_MASK = const(15)
 _CAPTURING = const(16)
 DECISION = const(32)  # the move reached a house decision and stopped
 BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a repeated state
-_ENDED = const(256)  # _sow's last yield: its status
+_ENDED = const(128)  # _sow's last yield: its status
+_STEPS = const(0)  # _sow's stop_after: no checks, a yield at every relay
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
@@ -377,12 +378,19 @@ def _front_empty(d: bytearray, base: int) -> bool:
 # The sowing engine, the hot path. @micropython.native was measured (unix port, .mpy, perft(8): 257-291 ms
 # as bytecode, 237 ms native) and left out: ~15 % is not worth .mpy files that load only on the MicroPython
 # release whose mpy-cross made them (bytecode .mpy load on every release since 1.19).
-def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-untyped-def]
-    """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
-    lift) so that the caller can detect a never-ending move, and at its end a status (END_MASK bits:
-    END_*, plus _CAPTURING and DECISION) | _ENDED: a for loop reads it (a return value needs next() and
-    StopIteration at every relay, 15 us of Pico time each). With rec, each step of the account is
-    appended to it."""
+def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]
+    """Play `move` on p.d in place; with rec, each step of the account is appended to it. A generator
+    whose one yield is the status | _ENDED (END_MASK bits: END_*, plus _CAPTURING and DECISION; next()
+    reads it): a never-ending move is found exactly by Brent's cycle detection on the state at each
+    relay, in constant memory, or taken as never-ending once its relays have sown more seeds than the
+    game's bound (R10, 1.5a). For a never-ending move the status is END_INFINITE (p is then garbage)
+    with, above bit 8, the loop's length, or with BOUNDED set the relay at whose end the bound was
+    passed. stop_after > 0 ends the move at that relay (M4's sleep, no bound). M4 (infinite "sleep"): a
+    move that passes the bound sleeps at the end of that relay at once, with BOUNDED and that relay
+    above bit 8 (play_raw checks that its state did not repeat before). stop_after _STEPS: no check,
+    the generator yields a key at every relay (the state before the lift, with p.d), then its status
+    (M4's searches step two runs). The checks are here, not in a caller driving the generator relay by
+    relay: a resumption and the caller's loop cost about 20 us of Pico time a relay."""
     d = p.d
     rules = p.rules
     s = d[TO_MOVE]
@@ -400,6 +408,18 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
     kt = _KUU if kuu else 0  # the account's mark of a kuu-game step (bao.explain cites M9-M18)
     ktn = kt if namua else 0
     takasia = d[TAKASIA]
+    # Brent's first saved state at relay 8, not 1: most moves end before it, with no copy of the state
+    # allocated (the loop and its exact length are found from any relay on; _first_repeat finds where
+    # it starts)
+    saved = None
+    saved_key = -1
+    power = 8
+    lam = 1
+    relays = 0
+    bound = rules.sow_bound if stop_after < 0 else 0
+    sleep = rules.infinite == "sleep"
+    passed = 0
+    sown = 0
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
     pos = r
@@ -525,7 +545,37 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
                 _note(rec, STEP_END | kt, me + pos, END_TAKASIA, 0)
             yield END_TAKASIA | _ENDED  # 4.1b; M18: a sowing ending in the threatened pit ends the move
             return
-        yield pos if direction > 0 else pos | 16
+        key = pos if direction > 0 else pos | 16  # with d, the state before the lift
+        if stop_after == _STEPS:
+            yield key
+        else:
+            relays += 1
+            if relays == stop_after:
+                if rec is not None:
+                    _note(rec, STEP_END, me + pos, END_SLEEP, 0)
+                yield END_SLEEP | passed | _ENDED
+                return
+            if key == saved_key and d == saved:
+                yield END_INFINITE | (lam << 8) | _ENDED
+                return
+            if bound:
+                sown += c  # the seeds this relay lifts and sows
+                if sown > bound:
+                    if not sleep:
+                        yield END_INFINITE | BOUNDED | ((relays + 1) << 8) | _ENDED
+                        return
+                    bound = 0
+                    stop_after = relays + 1  # M4: the move sleeps at the end of this relay
+                    passed = BOUNDED | (stop_after << 8)
+            if lam == power:
+                if saved is None:
+                    saved = bytearray(d)
+                else:
+                    saved[:] = d
+                saved_key = key
+                power <<= 1
+                lam = 0
+            lam += 1
         # 1.6: endelea
         hand = c
         d[me + pos] = 0
@@ -538,67 +588,14 @@ def _sow(p: Position, move: int, rec: "bytearray | None"):  # type: ignore[no-un
             rec.append(0)
 
 
-def _run(p: Position, move: int, rec: "bytearray | None", stop_after: int = -1) -> int:
-    """Drive _sow to its end; a never-ending move is found exactly by Brent's cycle detection on the
-    state at each relay, in constant memory, or taken as never-ending once its relays have sown more
-    seeds than the game's bound (R10, 1.5a). Returns the status; for a never-ending move END_INFINITE
-    (p is then garbage) with, above bit 8, the loop's length, or with BOUNDED set the relay at whose
-    end the bound was passed. stop_after >= 0 ends the move at that relay (M4's sleep, no bound).
-    M4 (infinite "sleep"): a move that passes the bound sleeps at the end of that relay at once, with
-    BOUNDED and that relay above bit 8 (play_raw checks that its state did not repeat before)."""
-    g = _sow(p, move, rec)
-    d = p.d
-    me = d[TO_MOVE] << 4
-    saved = None
-    saved_key = -1
-    # Brent's first saved state at relay 8, not 1: most moves end before it, with no copy of the state
-    # allocated (the loop and its exact length are found from any relay on; _first_repeat finds where
-    # it starts)
-    power = 8
-    lam = 1
-    relays = 0
-    bound = p.rules.sow_bound if stop_after < 0 else 0
-    sleep = p.rules.infinite == "sleep"
-    passed = 0
-    sown = 0
-    for key in g:
-        if key & _ENDED:
-            return key ^ _ENDED
-        relays += 1
-        if relays == stop_after:
-            if rec is not None:
-                _note(rec, STEP_END, me + (key & 15), END_SLEEP, 0)
-            return END_SLEEP | passed
-        if key == saved_key and d == saved:
-            return END_INFINITE | (lam << 8)
-        if bound:
-            sown += d[me + (key & 15)]  # the seeds this relay lifts and sows
-            if sown > bound:
-                if not sleep:
-                    return END_INFINITE | BOUNDED | ((relays + 1) << 8)
-                bound = 0
-                stop_after = relays + 1  # M4: the move sleeps at the end of this relay
-                passed = BOUNDED | (stop_after << 8)
-        if lam == power:
-            if saved is None:
-                saved = bytearray(d)
-            else:
-                saved[:] = d
-            saved_key = key
-            power <<= 1
-            lam = 0
-        lam += 1
-    return END_EMPTY  # (not reached: _sow's last yield is its status)
-
-
 def _first_repeat(p: Position, move: int, cycle: int) -> int:
     """M4: the relay number at which a never-ending move's state first repeats. `cycle` is the loop
     length Brent found; two runs `cycle` relays apart meet at the loop's start (mu); the first repeat
     is relay mu + cycle."""
     a = p.copy()
     b = p.copy()
-    ga = _sow(a, move, None)
-    gb = _sow(b, move, None)
+    ga = _sow(a, move, None, _STEPS)
+    gb = _sow(b, move, None, _STEPS)
     ka = 0
     for _ in range(cycle):
         ka = next(ga)
@@ -618,7 +615,7 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     before b, else 0 (2b relays, no account; Brent alone could need 3b to tell)."""
     q = p.copy()
     d = q.d
-    g = _sow(q, move, None)
+    g = _sow(q, move, None, _STEPS)
     key = 0
     for _ in range(b):
         key = next(g)
@@ -645,7 +642,7 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
         kuu_rules.play(child, move, rec)
         return child, END_EMPTY
     child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
-    status = _run(child, move, rec)
+    status = next(_sow(child, move, rec, -1)) ^ _ENDED
     if status & BOUNDED or status & END_MASK == END_INFINITE:
         if p.rules.infinite != "sleep":
             return child, status
@@ -659,7 +656,7 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
             child = p.copy()
             if rec is not None:
                 rec[:] = b""  # the account again, from its start
-            status = _run(child, move, rec, first)
+            status = next(_sow(child, move, rec, first)) ^ _ENDED
     d = child.d
     if p.rules.kuu:
         # M19: the threatened pit, still occupied (not started from, M18), must be captured first next

@@ -153,7 +153,9 @@ def _states_until_repeat(p: core.Position, move: int, limit: int = 200000) -> tu
     me = q.d[core.TO_MOVE] << 4
     seen: set[tuple[bytes, int]] = set()
     sown = bound_end = 0
-    for n, key in enumerate(core._sow(q, move, None), start=1):
+    for n, key in enumerate(core._sow(q, move, None, core._STEPS), start=1):  # a key at every relay
+        if key > 31:
+            break  # the move's status: it has ended
         state = (bytes(q.d), key)
         if state in seen:
             return n, bound_end
