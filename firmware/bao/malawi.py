@@ -110,7 +110,7 @@ def play(p: Position, move: int, rec: "bytearray | None") -> None:
         if rec is not None:
             _note(rec, STEP_SOW | _M22, me + r, 1, 1)
     else:
-        t = _take_ring(d, me, (move >> 4) & 3)  # faces an occupied pit before the lift (M21)
+        t = _take_ring(d, me, (move >> 4) & 3) if move & 48 else NONE  # faces an occupied pit before the lift (M21)
         n = 0
         for i in range(16):
             if i != 4 and d[me + i]:
@@ -155,16 +155,18 @@ def moves(p: Position, keep: "bool | bytearray") -> list:
                 if d[op + 7 - r] and k < 4:
                     takes.append((k << 4) | ((8 - r) << _TAKE_SHIFT))
     out = []  # type: list
+    rec = None if keep is True or keep is False else keep  # with their accounts: the scratch they go in
     for t in takes:
         for r in range(16):
             m = r | t | _DROP
-            if keep is True:
-                out.append((m, play_raw(p, m)[0]))
-            elif keep is False:
+            if keep is False:
                 out.append(m)
-            else:  # with its account (keep: the scratch it is recorded in)
-                keep[:] = b""
-                out.append((m, play_raw(p, m, keep)[0], bytes(keep)))
+                continue
+            child = Position(bytearray(d), p.rules)  # (play_raw's work, which a drop needs no more of)
+            if rec is not None:
+                rec[:] = b""
+            play(child, m, rec)
+            out.append((m, child) if rec is None else (m, child, bytes(rec)))
     return out
 
 
