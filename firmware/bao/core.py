@@ -413,13 +413,18 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
     # it starts)
     saved = None
     saved_key = -1
+    saved_at = 0
     power = 8
-    lam = 1
+    steps = stop_after == _STEPS
+    if steps:
+        stop_after = 1
+    next_save = -1 if steps else power  # stepping: no check (M4's searches compare the states)
     relays = 0
     bound = rules.sow_bound if stop_after < 0 else 0
     sleep = rules.infinite == "sleep"
     passed = 0
     sown = 0
+    add = None if rec is None else rec.append  # (a bound method: the account's hot steps)
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
     pos = r
@@ -486,10 +491,10 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
                     yield (END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
                     return
             if rec is not None:  # (_note inlined: the two steps of every relay)
-                rec.append(STEP_SOW)
-                rec.append(me + ((pos + direction) & 15))
-                rec.append(direction & 255)
-                rec.append(hand)
+                add(STEP_SOW)
+                add(me + ((pos + direction) & 15))
+                add(direction & 255)
+                add(hand)
             for _ in range(hand):
                 pos = (pos + direction) & 15
                 d[me + pos] += 1
@@ -546,46 +551,46 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
             yield END_TAKASIA | _ENDED  # 4.1b; M18: a sowing ending in the threatened pit ends the move
             return
         key = pos if direction > 0 else pos | 16  # with d, the state before the lift
-        if stop_after == _STEPS:
-            yield key
-        else:
-            relays += 1
-            if relays == stop_after:
+        relays += 1
+        if relays == stop_after:
+            if not steps:
                 if rec is not None:
                     _note(rec, STEP_END, me + pos, END_SLEEP, 0)
                 yield END_SLEEP | passed | _ENDED
                 return
-            if key == saved_key and d == saved:
-                yield END_INFINITE | (lam << 8) | _ENDED
-                return
-            if bound:
-                sown += c  # the seeds this relay lifts and sows
-                if sown > bound:
-                    if not sleep:
-                        yield END_INFINITE | BOUNDED | ((relays + 1) << 8) | _ENDED
-                        return
-                    bound = 0
-                    stop_after = relays + 1  # M4: the move sleeps at the end of this relay
-                    passed = BOUNDED | (stop_after << 8)
-            if lam == power:
-                if saved is None:
-                    saved = bytearray(d)
-                else:
-                    saved[:] = d
-                saved_key = key
-                power <<= 1
-                lam = 0
-            lam += 1
+            yield key
+            stop_after += 1
+        elif key == saved_key and d == saved:
+            yield END_INFINITE | ((relays - saved_at) << 8) | _ENDED
+            return
+        if bound:
+            sown += c  # the seeds this relay lifts and sows
+            if sown > bound:
+                if not sleep:
+                    yield END_INFINITE | BOUNDED | ((relays + 1) << 8) | _ENDED
+                    return
+                bound = 0
+                stop_after = relays + 1  # M4: the move sleeps at the end of this relay
+                passed = BOUNDED | (stop_after << 8)
+        if relays == next_save:
+            if saved is None:
+                saved = bytearray(d)
+            else:
+                saved[:] = d
+            saved_key = key
+            saved_at = relays
+            power <<= 1
+            next_save = relays + power
         # 1.6: endelea
         hand = c
         d[me + pos] = 0
         if pos == 4:
             d[HOUSE] &= ~hbit  # 2.5a: the house is emptied (played or sown out)
         if rec is not None:
-            rec.append(STEP_RELAY)
-            rec.append(me + pos)
-            rec.append(hand)
-            rec.append(0)
+            add(STEP_RELAY)
+            add(me + pos)
+            add(hand)
+            add(0)
 
 
 def _first_repeat(p: Position, move: int, cycle: int) -> int:
@@ -872,24 +877,25 @@ def _takasia_pit(child: Position) -> int:
     if occupied == 1:
         return NONE  # 4.1a: the only occupied front pit
     house = d[HOUSE] & (1 << y)
-    x_view = child.copy()
-    xd = x_view.d
-    xd[TO_MOVE] = y ^ 1
     xme = (y ^ 1) << 4
-    starts = _capture_starts(x_view)
+    d[TO_MOVE] = y ^ 1  # X's captures: child seen with X to move for a moment (no copy yet)
+    starts = _capture_starts(child)
+    d[TO_MOVE] = y
     for m in starts:
         r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)  # Y's pit this capture takes first
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * d[xme + r]) & 15)  # Y's pit this capture takes first
         if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
             break
     else:
         return NONE  # every pit X could take first is exempt (4.1a, 4.1c), or there is none
     if _finite_captures(child, True):
         return NONE
+    x_view = child.copy()
+    x_view.d[TO_MOVE] = y ^ 1
     target = NONE
     for m in starts:
         r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * d[xme + r]) & 15)
         if t == target:
             continue
         if play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
