@@ -940,9 +940,9 @@ def account(p: Position, move: int) -> list:
     find_move(p, move)
     rec = bytearray()
     play_raw(p, move & IDENTITY, rec)
-    from bao.explain import steps  # the host's reading of the compact account
+    from bao import explain  # the host's reading of the compact account (names the board has already)
 
-    return steps(rec)
+    return explain.steps(rec)
 
 
 def perft(p: Position, depth: int) -> int:
