@@ -425,6 +425,8 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
     passed = 0
     sown = 0
     add = None if rec is None else rec.append  # (a bound method: the account's hot steps)
+    # a recorder may take the account relay by relay (baoboard.recogniser.Sequence): a bytearray has no flush
+    flush = None if rec is None else getattr(rec, "flush", None)
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
     pos = r
@@ -591,6 +593,8 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
             add(me + pos)
             add(hand)
             add(0)
+            if flush is not None:
+                flush()
 
 
 def _first_repeat(p: Position, move: int, cycle: int) -> int:
@@ -848,7 +852,8 @@ def legal_move_codes(p: Position) -> "list[int]":
 
 def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     """The position after a legal move (as listed by legal_moves or legal_move_codes), with the
-    takasia it makes. With rec (a bytearray), the move's account is appended to it (4 bytes a step)."""
+    takasia it makes. With rec (a bytearray, or an object with append and slice assignment, and a flush
+    the core calls at each relay if it has one), the move's account is appended to it (4 bytes a step)."""
     child, _ = play_raw(p, move & IDENTITY, rec)
     if move & MAKES_TAKASIA:
         child.d[TAKASIA] = _takasia_pit(child)

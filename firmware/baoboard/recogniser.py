@@ -53,64 +53,113 @@ _TAPS = const(3)  # taps on one flagged pit that make the undo gesture
 _TAP_MS = const(2000)  # ... within this time
 
 
-def sequence(p: object, move: int, rec: "bytearray | None" = None) -> bytearray:
+_KEEP = const(512)  # account bytes a Sequence holds before it turns them into activations (128 steps)
+
+
+class Sequence:
+    """What sequence() records a move's account in (core.play(p, move, seq)): its append is its buffer's,
+    bytes at C speed, and the core calls flush at each relay. A short account stays whole in the buffer;
+    a longer one is turned into activations _KEEP bytes at a time, counted first (out None), then, the
+    move played again, written into out, allocated once at its size: a sleeping Malawi move's 12,000
+    activations never need its 19 KB account in RAM. One is kept for all the candidates of a lift."""
+
+    def __init__(self) -> None:
+        self.rec = bytearray()  # the account's bytes not yet turned into activations
+        self.append = self.rec.append
+        self.out = None  # type: bytearray | None
+        self.namua = False
+        self.n = 0  # activations counted, or written into out
+        self.kichwa = 0  # the next drop is the first of captured seeds
+        self.play = False  # the house is played on (2.5b): its lift is a gesture of its own
+
+    def __setitem__(self, key: object, value: object) -> None:  # rec[:] = b"": the account from its start
+        self.rec[:] = b""
+        self.n = 0
+        self.kichwa = 0
+        self.play = False
+
+    def flush(self) -> None:
+        if len(self.rec) >= _KEEP:
+            _convert(self)
+            self.rec[:] = b""
+
+
+def _convert(seq: Sequence) -> None:
+    """The activations of the steps in seq.rec (4 bytes each): counted into seq.n, or written into seq.out.
+    A run that goes past out's end is one that the core plays again from its start (M4: a never-ending
+    move sleeps where its state first repeated, found after): nothing more is written in it."""
+    rec = seq.rec
+    out = seq.out
+    j = seq.n
+    kichwa = seq.kichwa
+    try:
+        for i in range(0, len(rec), 4):
+            k = rec[i] & 15
+            pit = rec[i + 1]
+            if k == STEP_SOW:
+                if out is None:
+                    j += rec[i + 3]
+                    kichwa = 0
+                    continue
+                ring = pit & 15
+                step = 1 if rec[i + 2] == 1 else 15  # a direction of -1 is recorded as 255
+                for _ in range(rec[i + 3]):
+                    out[j] = (pit & 16) + ring | kichwa
+                    kichwa = 0
+                    ring = (ring + step) & 15
+                    j += 1
+                kichwa = 0
+                continue
+            if k == STEP_HOUSE:
+                seq.play = rec[i + 2] != 0
+                continue
+            if k == STEP_END:
+                continue
+            if k == STEP_LIFT:
+                # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
+                # this pit, so the lift may come in the same hand movement
+                pit |= LIFT | (OPT if seq.namua else 0)
+            elif k == STEP_TAX:
+                pit |= LIFT | OPT  # 2.4b: two seeds out of the house, right after the store seed
+            elif k == STEP_CAPTURE:
+                pit |= LIFT
+                kichwa = KICHWA
+            elif k == STEP_RELAY:
+                # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
+                pit |= LIFT | (0 if seq.play else OPT)
+                seq.play = False
+            if out is not None:
+                out[j] = pit
+            j += 1
+    except IndexError:
+        pass
+    seq.n = j
+    seq.kichwa = kichwa
+
+
+def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
     """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p, from its account as the rules
-    core records it (4 bytes a step, in rec: a scratch bytearray kept between calls, or a new one). The
-    activations are counted first, so the sequence is allocated once, at its size (a sleeping Malawi
-    move has about 12,000)."""
+    core records it, allocated once at its size (seq: a Sequence kept between calls, or a new one)."""
     d = p.d  # type: ignore[attr-defined]
+    if seq is None:
+        seq = Sequence()
+    seq[:] = b""
+    seq.out = None
     # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
     # their own, not merged with the store seed's drop
-    namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
-    if rec is None:
-        rec = bytearray()
-    else:
-        rec[:] = b""
-    play(p, move, rec)  # type: ignore[arg-type]
-    n = 0
-    for i in range(0, len(rec), 4):
-        k = rec[i] & 15
-        if k == STEP_SOW:
-            n += rec[i + 3]
-        elif k != STEP_HOUSE and k != STEP_END:
-            n += 1
-    out = bytearray(n)
-    j = 0
-    kichwa = 0  # the next drop is the first of captured seeds
-    played = False  # the house is played on (2.5b): its lift is a gesture of its own
-    for i in range(0, len(rec), 4):
-        k = rec[i] & 15
-        pit = rec[i + 1]
-        if k == STEP_SOW:
-            ring = pit & 15
-            step = 1 if rec[i + 2] == 1 else 15  # a direction of -1 is recorded as 255
-            for _ in range(rec[i + 3]):
-                out[j] = (pit & 16) + ring | kichwa
-                kichwa = 0
-                ring = (ring + step) & 15
-                j += 1
-            kichwa = 0
-            continue
-        if k == STEP_HOUSE:
-            played = rec[i + 2] != 0
-            continue
-        if k == STEP_END:
-            continue
-        if k == STEP_LIFT:
-            # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
-            # this pit, so the lift may come in the same hand movement
-            pit |= LIFT | (OPT if namua else 0)
-        elif k == STEP_TAX:
-            pit |= LIFT | OPT  # 2.4b: two seeds out of the house, right after the store seed
-        elif k == STEP_CAPTURE:
-            pit |= LIFT
-            kichwa = KICHWA
-        elif k == STEP_RELAY:
-            # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
-            pit |= LIFT | (0 if played else OPT)
-            played = False
-        out[j] = pit
-        j += 1
+    seq.namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
+    play(p, move, seq)  # type: ignore[arg-type]
+    long = seq.n > 0  # some steps were turned into activations already
+    _convert(seq)  # the count
+    out = bytearray(seq.n)
+    seq.out = out
+    seq.n = 0
+    seq.kichwa = 0
+    seq.play = False
+    if long:  # played again, written as it goes; a short account is still whole in seq.rec
+        seq.rec[:] = b""
+        play(p, move, seq)  # type: ignore[arg-type]
+    _convert(seq)
     return out
 
 
@@ -213,9 +262,9 @@ class Recogniser:
         self.c_move = c_move
         self.c_seq = []  # the previous move's sequences may go first
         seqs = []
-        rec = bytearray()  # each candidate's account in turn
+        seq = Sequence()  # each candidate's account in turn
         for m in c_move:
-            seqs.append(sequence(self.p, m, rec))
+            seqs.append(sequence(self.p, m, seq))
         self.c_seq = seqs
         self.c_pos = [1] * len(c_move)
         self.n = len(c_move)
