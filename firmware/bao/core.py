@@ -68,7 +68,7 @@ STEP_END = const(8)  # (STEP_END, pit, reason)
 _KUU = const(16)  # kind | _KUU: a step of the kuu rules
 
 
-def _note(rec: bytearray, kind: int, pit: int, a: int, b: int) -> None:
+def _write(rec: bytearray, kind: int, pit: int, a: int, b: int) -> None:
     """One step of an account (4 bytes: no object allocated; the bytearray grows in place)."""
     rec.append(kind)
     rec.append(pit)
@@ -424,9 +424,11 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
     sleep = rules.infinite == "sleep"
     passed = 0
     sown = 0
-    add = None if rec is None else rec.append  # (a bound method: the account's hot steps)
-    # a recorder may take the account relay by relay (baoboard.recogniser.Sequence): a bytearray has no flush
-    flush = None if rec is None else getattr(rec, "flush", None)
+    flush = None
+    if rec is not None:
+        add = rec.append  # (a bound method: the account's hot steps)
+        # a recorder may take the account relay by relay (baoboard.recogniser.Sequence); a bytearray has no flush
+        flush = getattr(rec, "flush", None)
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
     pos = r
@@ -435,7 +437,7 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            _note(rec, STEP_STORE | kt, me + r, 0, 0)
+            _write(rec, STEP_STORE | kt, me + r, 0, 0)
         if d[op + 7 - r]:
             capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
         else:
@@ -446,26 +448,26 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
                     hand = 9
                     d[me + 4] = 0
                     if rec is not None:
-                        _note(rec, STEP_LIFT | kt, me + 4, 9, 0)
+                        _write(rec, STEP_LIFT | kt, me + 4, 9, 0)
                 else:
                     hand = 2
                     d[me + 4] -= 2
                     if rec is not None:
-                        _note(rec, STEP_TAX | kt, me + 4, 2, 0)
+                        _write(rec, STEP_TAX | kt, me + 4, 2, 0)
                 if not d[me + 4]:
                     d[HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
             elif r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
                 hand = 2  # 2.4b, R4: the 2-seed tax; the house stays owned
                 d[me + 4] -= 2
                 if rec is not None:
-                    _note(rec, STEP_TAX, me + 4, 2, 0)
+                    _write(rec, STEP_TAX, me + 4, 2, 0)
             else:
                 hand = d[me + r]
                 d[me + r] = 0
                 if r == 4:
                     d[HOUSE] &= ~hbit  # 2.5a: emptied
                 if rec is not None:
-                    _note(rec, STEP_LIFT, me + r, hand, 0)
+                    _write(rec, STEP_LIFT, me + r, hand, 0)
     else:
         direction = ring_direction(r, right)
         hand = d[me + r]
@@ -478,7 +480,7 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
         if kuu and not capturing:
             d[HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
         if rec is not None:
-            _note(rec, STEP_LIFT, me + r, hand, 0)
+            _write(rec, STEP_LIFT, me + r, hand, 0)
     while True:
         if hand:
             if (pos == 7 and direction == 1) or (pos == 0 and direction == -1):
@@ -486,13 +488,13 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
                     pos = (pos + direction) & 15
                     d[me + pos] += 1
                     if rec is not None:
-                        _note(rec, STEP_SOW, me + pos, direction, 1)
-                        _note(rec, STEP_END, me + pos, END_OWN_FRONT_EMPTY, 0)
+                        _write(rec, STEP_SOW, me + pos, direction, 1)
+                        _write(rec, STEP_END, me + pos, END_OWN_FRONT_EMPTY, 0)
                     d[WINNER] = o
                     d[IN_HAND] = hand - 1
                     yield (END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
                     return
-            if rec is not None:  # (_note inlined: the two steps of every relay)
+            if rec is not None:  # (_write inlined: the two steps of every relay)
                 add(STEP_SOW)
                 add(me + ((pos + direction) & 15))
                 add(direction & 255)
@@ -504,7 +506,7 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
         c = d[me + pos]
         if c == 1:
             if rec is not None:
-                _note(rec, STEP_END, me + pos, END_EMPTY, 0)
+                _write(rec, STEP_END, me + pos, END_EMPTY, 0)
             yield (END_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
             return
         if capturing and pos < 8 and d[op + 7 - pos]:
@@ -521,10 +523,10 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
             else:
                 k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
             if rec is not None:
-                _note(rec, STEP_CAPTURE | ktn, t, n, me + k)
+                _write(rec, STEP_CAPTURE | ktn, t, n, me + k)
             if _front_empty(d, op):
                 if rec is not None:
-                    _note(rec, STEP_END, t, END_OPP_FRONT_EMPTY, 0)
+                    _write(rec, STEP_END, t, END_OPP_FRONT_EMPTY, 0)
                 d[WINNER] = s
                 d[IN_HAND] = n
                 yield END_OPP_FRONT_EMPTY | _CAPTURING | _ENDED
@@ -536,20 +538,20 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
                 c >= house_min or (capturing and rules.house_stop_any_count)):
             if not capturing:
                 if rec is not None:
-                    _note(rec, STEP_END | kt, me + 4, END_HOUSE, 0)
+                    _write(rec, STEP_END | kt, me + 4, END_HOUSE, 0)
                 yield END_HOUSE | _ENDED  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
                 return
             if not move & PLAY:
                 if rec is not None:
-                    _note(rec, STEP_HOUSE | kt, me + 4, 0, 0)
-                    _note(rec, STEP_END | kt, me + 4, END_HOUSE_STOP, 0)
+                    _write(rec, STEP_HOUSE | kt, me + 4, 0, 0)
+                    _write(rec, STEP_END | kt, me + 4, END_HOUSE_STOP, 0)
                 yield END_HOUSE_STOP | _CAPTURING | DECISION | _ENDED  # 2.5b(2); M15: sleep or relay the kuu
                 return
             if rec is not None:
-                _note(rec, STEP_HOUSE | kt, me + 4, 1, 0)
+                _write(rec, STEP_HOUSE | kt, me + 4, 1, 0)
         elif pos == takasia and not capturing:
             if rec is not None:
-                _note(rec, STEP_END | kt, me + pos, END_TAKASIA, 0)
+                _write(rec, STEP_END | kt, me + pos, END_TAKASIA, 0)
             yield END_TAKASIA | _ENDED  # 4.1b; M18: a sowing ending in the threatened pit ends the move
             return
         key = pos if direction > 0 else pos | 16  # with d, the state before the lift
@@ -557,7 +559,7 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
         if relays == stop_after:
             if not steps:
                 if rec is not None:
-                    _note(rec, STEP_END, me + pos, END_SLEEP, 0)
+                    _write(rec, STEP_END, me + pos, END_SLEEP, 0)
                 yield END_SLEEP | passed | _ENDED
                 return
             yield key

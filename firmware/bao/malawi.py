@@ -23,7 +23,7 @@ from bao.core import (
     _capture_starts,
     _finite_captures,
     _front_empty,
-    _note,
+    _write,
     play_raw,
     ring_direction,
 )
@@ -108,20 +108,20 @@ def play(p: Position, move: int, rec: "bytearray | None") -> None:
         d[me + r] += 1
         d[_PLACING] -= 1
         if rec is not None:
-            _note(rec, STEP_SOW | _M22, me + r, 1, 1)
+            _write(rec, STEP_SOW | _M22, me + r, 1, 1)
     else:
         t = _take_ring(d, me, (move >> 4) & 3) if move & 48 else NONE  # faces an occupied pit before the lift (M21)
         n = 0
         for i in range(16):
             if i != 4 and d[me + i]:
                 if rec is not None:
-                    _note(rec, STEP_LIFT | _M20, me + i, d[me + i], 0)
+                    _write(rec, STEP_LIFT | _M20, me + i, d[me + i], 0)
                 n += d[me + i]
                 d[me + i] = 0
         if t != NONE:
             k = d[op + t]
             if rec is not None:
-                _note(rec, STEP_LIFT | _M21, op + t, k, 0)
+                _write(rec, STEP_LIFT | _M21, op + t, k, 0)
             n += k
             d[op + t] = 0
             if t == 4:
@@ -133,7 +133,7 @@ def play(p: Position, move: int, rec: "bytearray | None") -> None:
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            _note(rec, STEP_STORE | _M20, me + r, 0, 0)
+            _write(rec, STEP_STORE | _M20, me + r, 0, 0)
         d[_PLACING] = n
     if not d[_PLACING]:
         d[TO_MOVE] = s ^ 1

@@ -80,11 +80,11 @@ class Sequence:
 
     def flush(self) -> None:
         if len(self.rec) >= _KEEP:
-            _convert(self)
+            _fill(self)
             self.rec[:] = b""
 
 
-def _convert(seq: Sequence) -> None:
+def _fill(seq: Sequence) -> None:
     """The activations of the steps in seq.rec (4 bytes each): counted into seq.n, or written into seq.out.
     A run that goes past out's end is one that the core plays again from its start (M4: a never-ending
     move sleeps where its state first repeated, found after): nothing more is written in it."""
@@ -150,7 +150,7 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
     seq.namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
     play(p, move, seq)  # type: ignore[arg-type]
     long = seq.n > 0  # some steps were turned into activations already
-    _convert(seq)  # the count
+    _fill(seq)  # the count
     out = bytearray(seq.n)
     seq.out = out
     seq.n = 0
@@ -159,7 +159,7 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
     if long:  # played again, written as it goes; a short account is still whole in seq.rec
         seq.rec[:] = b""
         play(p, move, seq)  # type: ignore[arg-type]
-    _convert(seq)
+    _fill(seq)
     return out
 
 
