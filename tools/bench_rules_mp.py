@@ -1,4 +1,6 @@
-# Rules-core benchmark run by the MicroPython unix port (and by CPython for comparison).
+# Rules-core benchmark run by the MicroPython unix port (and by CPython for comparison). "moves" times the
+# listing of every legal move with its child and its account (core.legal_moves(p, True): each candidate played
+# once) and the board's two steps at a boundary.
 # Usage: micropython tools/bench_rules_mp.py perft N [RULESET] | moves N_RANDOM | game SEED | slow 1
 # (also on the emulated Pico: tools/bench_pico.py runs it there with the firmware's armv6m .mpy)
 # Prints one "key value" line per figure; tools/bench_rules.py collects them into tables.

@@ -145,8 +145,8 @@ class Rules:
         # (M1); the kuu games' threatened pit (M18) is their takasia.
         self.takasia = (not malawi or kuu) if takasia is None else bool(takasia) and (not malawi or kuu)
         # M5-M22: () outside the kuu games; in them, bao.malawi.update makes it (advanced, the 2s' pits,
-        # threat_start is "any", placement_capture) from the options kuu_twos, threat_start and
-        # placement_capture (M7, M18, M21), which only that module names.
+        # threat_start is "any", placement_capture, bao.malawi.play) from the options kuu_twos, threat_start
+        # and placement_capture (M7, M18, M21), which only that module names.
         self.kuu = ()  # type: tuple
         if kuu:
             from bao import malawi as kuu_rules
@@ -647,10 +647,8 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
     never-ending move gives status END_INFINITE."""
     k = p.rules.kuu
     if k and k[0] and (p.d[_PLACING] or p.d[STORE + p.d[TO_MOVE]] == _NEMO):
-        from bao import malawi as kuu_rules  # M22: the advanced placement, one ply per seed
-
         child = p.copy()
-        kuu_rules.play(child, move, rec)
+        k[4](child, move, rec)  # M22: the advanced placement, one ply per seed (bao.malawi.play)
         return child, END_EMPTY
     child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
     status = next(_sow(child, move, rec, -1)) ^ _ENDED

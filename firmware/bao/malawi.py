@@ -50,9 +50,10 @@ _DEFAULTS = {"kuu_twos": (6, 7), "threat_start": "front", "placement_capture": T
 
 def update(rules: Rules, more: dict) -> None:
     """The kuu games' options, checked, into rules.kuu = (advanced, the 2s' pits, threat_start is "any",
-    placement_capture). M7: the front pits of the two 2s of the lost Figure 2 (ruling: 6 and 7, as Zanzibar
-    R1; any pair that leaves no capture at the start: not pit 4, which faces the other kuu, nor a pair whose
-    pits face each other). M18: a threatened pit may start a takata when it is the only start the basic
+    placement_capture, and play: the placement's ply, which bao.core calls without an import each time).
+    M7: the front pits of the two 2s of the lost Figure 2 (ruling: 6 and 7, as Zanzibar R1; any pair that
+    leaves no capture at the start: not pit 4, which faces the other kuu, nor a pair whose pits face each
+    other). M18: a threatened pit may start a takata when it is the only start the basic
     rules allow, front row first ("front", ruling), or only when no pit of either row could ("any"). M21:
     the second player may take one pit before placing (ruling: optional, "can also")."""
     for key in more:
@@ -69,12 +70,12 @@ def update(rules: Rules, more: dict) -> None:
     if threat not in ("front", "any"):
         raise InvalidPositionError("option threat_start must be 'front' or 'any'")
     rules.kuu = (rules.ruleset == "malawi-advanced", (min(twos), max(twos)), threat == "any",
-                 bool(more.get("placement_capture", True)))
+                 bool(more.get("placement_capture", True)), play)
 
 
 def options(rules: Rules, out: dict) -> None:
     """Adds to out the kuu options that differ from the defaults (as JSON values)."""
-    _, twos, threat_any, take = rules.kuu
+    _, twos, threat_any, take, _ = rules.kuu
     if twos != (6, 7):
         out["kuu_twos"] = list(twos)
     if threat_any:
@@ -110,14 +111,17 @@ def play(p: Position, move: int, rec: "bytearray | None") -> None:
         if rec is not None:
             _write(rec, STEP_SOW | _M22, me + r, 1, 1)
     else:
-        t = _take_ring(d, me, (move >> 4) & 3) if move & 48 else NONE  # faces an occupied pit before the lift (M21)
+        # M21: the pit taken faces an occupied pit before the lift
+        t = _take_ring(d, me, (move >> 4) & 3) if move & 48 else NONE
         n = 0
-        for i in range(16):
-            if i != 4 and d[me + i]:
+        kuu = me + 4
+        for i in range(me, me + 16):
+            k = d[i]
+            if k and i != kuu:
                 if rec is not None:
-                    _write(rec, STEP_LIFT | _M20, me + i, d[me + i], 0)
-                n += d[me + i]
-                d[me + i] = 0
+                    _write(rec, STEP_LIFT | _M20, i, k, 0)
+                n += k
+                d[i] = 0
         if t != NONE:
             k = d[op + t]
             if rec is not None:

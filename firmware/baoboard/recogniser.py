@@ -54,6 +54,7 @@ _TAP_MS = const(2000)  # ... within this time
 
 
 _KEEP = const(512)  # account bytes a Sequence holds before it turns them into activations (128 steps)
+_SCRATCH = const(128)  # activations a Sequence writes into its scratch before it counts first
 
 
 class Sequence:
@@ -61,7 +62,8 @@ class Sequence:
     bytes at C speed, and the core calls flush at each relay. A short account stays whole in the buffer;
     a longer one is turned into activations _KEEP bytes at a time, counted first (out None), then, the
     move played again, written into out, allocated once at its size: a sleeping Malawi move's 12,000
-    activations never need its 19 KB account in RAM. One is kept for all the candidates of a lift."""
+    activations never need its 19 KB account in RAM. One is kept for all the candidates of a lift: its
+    buffers are allocated once."""
 
     def __init__(self) -> None:
         self.rec = bytearray()  # the account's bytes not yet turned into activations
@@ -71,6 +73,7 @@ class Sequence:
         self.n = 0  # activations counted, or written into out
         self.kichwa = 0  # the next drop is the first of captured seeds
         self.play = False  # the house is played on (2.5b): its lift is a gesture of its own
+        self._buf = bytearray(_SCRATCH)  # a short sequence, before it is copied at its size
 
     def __setitem__(self, key: object, value: object) -> None:  # rec[:] = b"": the account from its start
         self.rec[:] = b""
@@ -143,20 +146,32 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
     d = p.d  # type: ignore[attr-defined]
     if seq is None:
         seq = Sequence()
-    seq[:] = b""
+    seq.rec[:] = b""
+    seq.n = 0
+    seq.kichwa = 0
+    seq.play = False
     seq.out = None
     # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
     # their own, not merged with the store seed's drop
     seq.namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
     play(p, move, seq)  # type: ignore[arg-type]
-    long = seq.n > 0  # some steps were turned into activations already
-    _fill(seq)  # the count
+    whole = not seq.n  # no step turned into activations yet: the account is all in seq.rec
+    if whole:
+        seq.out = seq._buf  # written into the scratch, copied at its size: one pass
+        _fill(seq)
+        if seq.n < _SCRATCH:
+            return seq._buf[:seq.n]
+        seq.out = None  # longer than the scratch: counted first
+        seq.n = 0
+        seq.kichwa = 0
+        seq.play = False
+    _fill(seq)  # the count (of what is left in seq.rec of a long account)
     out = bytearray(seq.n)
     seq.out = out
     seq.n = 0
     seq.kichwa = 0
     seq.play = False
-    if long:  # played again, written as it goes; a short account is still whole in seq.rec
+    if not whole:  # played again, written as it goes
         seq.rec[:] = b""
         play(p, move, seq)  # type: ignore[arg-type]
     _fill(seq)
