@@ -143,6 +143,8 @@ def rules_table(quick: bool) -> Table:
                   f"{int(slow[f'slow{i}_codes_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
         rules.add(f"slowest known: {name}: every candidate's account (as if each start were lifted)",
                   f"{int(slow[f'slow{i}_accounts_us']) / 1e6:.2f} s", "")
+        rules.add(f"slowest known: {name}: the board's worst start pit lifted (its candidates' sequences)",
+                  f"{int(slow[f'slow{i}_pit_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
     perft = pf["perft"].split()
     rules.add(f"perft(6) = {int(perft[1]):,}", f"{int(perft[2]) / 1e6:.1f} s "
               f"({int(perft[1]) * 1e6 / int(perft[2]):,.0f} leaves/s)", "")

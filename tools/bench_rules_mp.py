@@ -181,6 +181,7 @@ SLOW = (
 
 def bench_slow(_):
     from bao import core, position_json
+    from baoboard import recogniser
 
     for i, text in enumerate(SLOW):
         p = position_json.loads(text)
@@ -196,6 +197,7 @@ def bench_slow(_):
         t2 = ticks_us()
         print("slow" + str(i) + "_codes_us", ticks_diff(t1, t))
         print("slow" + str(i) + "_accounts_us", ticks_diff(t2, t1))
+        print("slow" + str(i) + "_pit_us", board_boundary(core, recogniser, p)[1])  # the board's worst lift
 
 
 def bench_game(seed):
