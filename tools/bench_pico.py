@@ -113,19 +113,23 @@ def pct(xs: list[float], q: float) -> float:
 
 RULES_NOTE = (
     "The rules core's rows (`python tools/bench_pico.py --rules-only` prints them alone, in about 25 minutes "
-    "of wall time on a shared machine): \"list all legal moves with their accounts\" is `core.legal_moves` "
-    "(every child position) and then every move played again with its account, best of 3 with a collection "
-    "before each. The board does less, in two steps (the next two rows): the legal move codes in the step "
-    "that completes a move, then, when a start pit is lifted, the sequences of that pit's candidates only "
-    "(`baoboard.recogniser`); its worst lift is the advanced game's first placement drop, whose 48 candidates"
-    " all start by lifting the same pit. Most of the time goes into playing each candidate (1 to 3 ms of Pico"
-    " time per candidate with its relays) and into allocation: MicroPython's allocator looks for a run of two"
-    " or more free blocks from the lowest free block up, so each account step (a tuple of 3-5 items, two "
-    "blocks) allocated since the last collection makes the next one slower; a long account costs more per "
-    "step than a short one. The slowest Malawi position's never-ending candidate sleeps at the bound (M4): it"
-    " is played once with its account to the end of the relay that passed the bound, then once more without "
-    "an account to twice that relay to make sure its state did not repeat before (docs/rules.md); it was "
-    "played five times that length, twice with its account."
+    "of wall time on a shared machine): \"list all legal moves with their accounts\" is "
+    "`core.legal_moves(p, True)`: every legal move with its child position and its account, each candidate "
+    "played once with its account recorded (4 bytes a step into one scratch bytearray, copied once per move; "
+    "no object per step), best of 3 with a collection before each. The board does less, in two steps (the "
+    "next two rows): the legal move codes in the step that completes a move, then, when a start pit is "
+    "lifted, the sequences of that pit's candidates only (`baoboard.recogniser`, from their accounts taken "
+    "relay by relay); its worst lift is the advanced game's first placement drop, whose 48 candidates all "
+    "start by lifting the same pit. The time now goes into the sowing itself: on the emulated Pico a bytecode "
+    "costs about 1 us and a bytearray read or write 3-6 us, so a seed sown costs about 11 us, a relay about "
+    "60 us more, and a candidate about 0.4 ms before its first relay (its child position, the sowing "
+    "generator with some 45 locals, the calls; a Python function with more than 11 words of locals and stack "
+    "allocates its frame on the heap at each call). The slowest positions of the random set are Zanzibar "
+    "mtaji positions with 6-14 takasa candidates and long relays (the legal move codes alone 17-24 ms) and the "
+    "advanced game's first placement drops (32-48 candidates). The slowest Malawi position's never-ending "
+    "candidate sleeps at the bound (M4): it is played once with its account to the end of the relay that "
+    "passed the bound, then once more without an account to twice that relay (docs/rules.md); its "
+    "accounts row records every candidate's account into one bytearray (A4L*: 4,799 steps, 19 KB)."
 )
 
 
@@ -157,6 +161,8 @@ def rules_table(quick: bool) -> Table:
                   f"{int(slow[f'slow{i}_codes_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
         rules.add(f"slowest known: {name}: every candidate's account (as if each start were lifted)",
                   f"{int(slow[f'slow{i}_accounts_us']) / 1e6:.2f} s", "")
+        rules.add(f"slowest known: {name}: the board's worst start pit lifted (its candidates' sequences)",
+                  f"{int(slow[f'slow{i}_pit_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
     perft = pf["perft"].split()
     rules.add(f"perft(6) = {int(perft[1]):,}", f"{int(perft[2]) / 1e6:.1f} s "
               f"({int(perft[1]) * 1e6 / int(perft[2]):,.0f} leaves/s)", "")

@@ -1,4 +1,6 @@
-# Rules-core benchmark run by the MicroPython unix port (and by CPython for comparison).
+# Rules-core benchmark run by the MicroPython unix port (and by CPython for comparison). "moves" times the
+# listing of every legal move with its child and its account (core.legal_moves(p, True): each candidate played
+# once) and the board's two steps at a boundary.
 # Usage: micropython tools/bench_rules_mp.py perft N [RULESET] | moves N_RANDOM | game SEED | slow 1
 # (also on the emulated Pico: tools/bench_pico.py runs it there with the firmware's armv6m .mpy)
 # Prints one "key value" line per figure; tools/bench_rules.py collects them into tables.
@@ -53,11 +55,11 @@ def bench_perft(depth, ruleset="zanzibar"):
 
 
 def list_with_accounts(core, p):
+    """Every legal move with its position and its account, each candidate played once
+    (core.legal_moves(p, True): the account compact, 4 bytes a step). Returns the steps."""
     n = 0
-    for m, _ in core.legal_moves(p):
-        rec = []
-        core.play_raw(p, m & core.IDENTITY, rec)
-        n += len(rec)
+    for _, _, acc in core.legal_moves(p, True):
+        n += len(acc) >> 2
     return n
 
 
@@ -164,19 +166,6 @@ def bench_moves(count):
     print("worst_position", worst[1])
 
 
-class Count:
-    """A recorder that counts the steps (a never-ending candidate's account has thousands)."""
-
-    def __init__(self):
-        self.n = 0
-
-    def append(self, step):
-        self.n += 1
-
-    def __delitem__(self, key):
-        self.n = 0
-
-
 # The slowest positions known: each has a candidate move that never ends, decided by R10's bound.
 SLOW = (
     # Malawi, from a random game: A4L* repeats only after 3.3 million relays (235 s of Pico time unbounded)
@@ -192,6 +181,7 @@ SLOW = (
 
 def bench_slow(_):
     from bao import core, position_json
+    from baoboard import recogniser
 
     for i, text in enumerate(SLOW):
         p = position_json.loads(text)
@@ -199,11 +189,15 @@ def bench_slow(_):
         t = ticks_us()
         codes = core.legal_move_codes(p)  # what the board computes at every move boundary
         t1 = ticks_us()
+        rec = bytearray()
         for m in codes:  # and the accounts of every candidate (as if each start pit were lifted)
-            core.play_raw(p, m & core.IDENTITY, Count())
+            rec[:] = b""
+            core.play_raw(p, m & core.IDENTITY, rec)  # compact: A4L*'s 4,799 steps in 19 KB
+        rec = None
         t2 = ticks_us()
         print("slow" + str(i) + "_codes_us", ticks_diff(t1, t))
         print("slow" + str(i) + "_accounts_us", ticks_diff(t2, t1))
+        print("slow" + str(i) + "_pit_us", board_boundary(core, recogniser, p)[1])  # the board's worst lift
 
 
 def bench_game(seed):
@@ -224,7 +218,7 @@ def bench_game(seed):
         gc.collect()
         start = gc.mem_alloc()
         m = moves[rnd.below(len(moves))]
-        steps = []
+        steps = bytearray()
         child = core.play(p, m, steps)
         text = notation.format_move(m, p.to_move)
         next_moves = core.legal_move_codes(child)

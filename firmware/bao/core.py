@@ -47,19 +47,34 @@ _NAMUA = const(256)  # played in the namua stage (store seed first)
 _DROP = const(512)  # a placement drop (M22)
 _TAKE_SHIFT = const(10)  # drops: (taken ring + 1) << _TAKE_SHIFT when the drop takes a pit first (M21)
 
-# Account steps: tuples whose first item is one of these; pits are global indices.
+# Account steps. The rules core records a move's account compactly, 4 bytes a step, in a bytearray the
+# caller passes (play_raw's rec; nothing allocated per step): kind | mark << 4, pit, a, b (a & 255: a
+# direction -1 is 255). bao.explain.steps expands it into the tuples below, what core.account returns;
+# pits are global indices.
 STEP_STORE = const(1)  # (STEP_STORE, pit): a seed from the store into pit (2.2)
 STEP_LIFT = const(2)  # (STEP_LIFT, pit, n): the move lifts n seeds from pit
 STEP_TAX = const(3)  # (STEP_TAX, pit, 2): two seeds taken out of the lone house (2.4b)
 STEP_SOW = const(4)  # (STEP_SOW, first_pit, direction, n): n seeds, one per pit from first_pit on
-STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction) (1.4)
+STEP_CAPTURE = const(5)  # (STEP_CAPTURE, captured_pit, n, kichwa_pit, direction) (1.4); the bytes omit the
+# direction: it is +1 from the left kichwa (ring 0), -1 from the right one (ring 7)
 STEP_RELAY = const(6)  # (STEP_RELAY, pit, n): endelea, lift n seeds and sow on (1.6)
 STEP_HOUSE = const(7)  # (STEP_HOUSE, pit, played): the house decision (2.5b)
 STEP_END = const(8)  # (STEP_END, pit, reason)
-# In the kuu games a step may carry one more item, "kuu" (a step of the kuu rules: bao.explain names the
-# ruling) or the Malawi rule it follows ("M20"...); the board's recogniser reads the same kinds. The placement (M20-M22)
-# is told with the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the
-# nemo as the first seed placed, STEP_SOW of one seed per later drop.
+# In the kuu games a step may carry a mark (the high nibble of its kind byte; as a tuple, one more item):
+# 1 "kuu", a step of the kuu rules (bao.explain names the ruling), or 2-4 the Malawi rule it follows
+# ("M20", "M21", "M22"); the board's recogniser reads the same kinds. The placement (M20-M22) is told with
+# the same kinds: STEP_LIFT of the pits gathered (and of the pit taken), STEP_STORE of the nemo as the
+# first seed placed, STEP_SOW of one seed per later drop.
+_KUU = const(16)  # kind | _KUU: a step of the kuu rules
+
+
+def _write(rec: bytearray, kind: int, pit: int, a: int, b: int) -> None:
+    """One step of an account (4 bytes: no object allocated; the bytearray grows in place)."""
+    rec.append(kind)
+    rec.append(pit)
+    rec.append(a & 255)
+    rec.append(b)
+
 
 # Why a move ended (STEP_END reasons, and the low bits of _play's status)
 END_EMPTY = const(0)  # last seed into an empty pit (1.5)
@@ -74,6 +89,8 @@ END_MASK = const(15)
 _CAPTURING = const(16)
 DECISION = const(32)  # the move reached a house decision and stopped
 BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a repeated state
+_ENDED = const(128)  # _sow's last yield: its status
+_STEPS = const(0)  # _sow's stop_after: no checks, a yield at every relay
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
@@ -128,8 +145,8 @@ class Rules:
         # (M1); the kuu games' threatened pit (M18) is their takasia.
         self.takasia = (not malawi or kuu) if takasia is None else bool(takasia) and (not malawi or kuu)
         # M5-M22: () outside the kuu games; in them, bao.malawi.update makes it (advanced, the 2s' pits,
-        # threat_start is "any", placement_capture) from the options kuu_twos, threat_start and
-        # placement_capture (M7, M18, M21), which only that module names.
+        # threat_start is "any", placement_capture, bao.malawi.play) from the options kuu_twos, threat_start
+        # and placement_capture (M7, M18, M21), which only that module names.
         self.kuu = ()  # type: tuple
         if kuu:
             from bao import malawi as kuu_rules
@@ -361,10 +378,19 @@ def _front_empty(d: bytearray, base: int) -> bool:
 # The sowing engine, the hot path. @micropython.native was measured (unix port, .mpy, perft(8): 257-291 ms
 # as bytecode, 237 ms native) and left out: ~15 % is not worth .mpy files that load only on the MicroPython
 # release whose mpy-cross made them (bytecode .mpy load on every release since 1.19).
-def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped-def]
-    """Play `move` on p.d in place. A generator: it yields a key at every relay (the state before the
-    lift) so that the caller can detect a never-ending move, and returns a status (END_MASK bits:
-    END_*, plus _CAPTURING and DECISION). With rec, each step of the account is appended to it."""
+def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]
+    """Play `move` on p.d in place; with rec, each step of the account is appended to it. A generator
+    whose one yield is the status | _ENDED (END_MASK bits: END_*, plus _CAPTURING and DECISION; next()
+    reads it): a never-ending move is found exactly by Brent's cycle detection on the state at each
+    relay, in constant memory, or taken as never-ending once its relays have sown more seeds than the
+    game's bound (R10, 1.5a). For a never-ending move the status is END_INFINITE (p is then garbage)
+    with, above bit 8, the loop's length, or with BOUNDED set the relay at whose end the bound was
+    passed. stop_after > 0 ends the move at that relay (M4's sleep, no bound). M4 (infinite "sleep"): a
+    move that passes the bound sleeps at the end of that relay at once, with BOUNDED and that relay
+    above bit 8 (play_raw checks that its state did not repeat before). stop_after _STEPS: no check,
+    the generator yields a key at every relay (the state before the lift, with p.d), then its status
+    (M4's searches step two runs). The checks are here, not in a caller driving the generator relay by
+    relay: a resumption and the caller's loop cost about 20 us of Pico time a relay."""
     d = p.d
     rules = p.rules
     s = d[TO_MOVE]
@@ -379,9 +405,30 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
     house_rules = namua or rules.mtaji_takasa_house_stop
     # 2.5b: the house stops a namua sowing with 6+ seeds; M12, M15: the kuu with status whatever it holds
     house_min = 0 if kuu else 6
-    kt = ("kuu",) if kuu else ()  # the account's mark of a kuu-game step (bao.explain cites M9-M18)
-    ktn = kt if namua else ()
+    kt = _KUU if kuu else 0  # the account's mark of a kuu-game step (bao.explain cites M9-M18)
+    ktn = kt if namua else 0
     takasia = d[TAKASIA]
+    # Brent's first saved state at relay 8, not 1: most moves end before it, with no copy of the state
+    # allocated (the loop and its exact length are found from any relay on; _first_repeat finds where
+    # it starts)
+    saved = None
+    saved_key = -1
+    saved_at = 0
+    power = 8
+    steps = stop_after == _STEPS
+    if steps:
+        stop_after = 1
+    next_save = -1 if steps else power  # stepping: no check (M4's searches compare the states)
+    relays = 0
+    bound = rules.sow_bound if stop_after < 0 else 0
+    sleep = rules.infinite == "sleep"
+    passed = 0
+    sown = 0
+    flush = None
+    if rec is not None:
+        add = rec.append  # (a bound method: the account's hot steps)
+        # a recorder may take the account relay by relay (baoboard.recogniser.Sequence); a bytearray has no flush
+        flush = getattr(rec, "flush", None)
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
     pos = r
@@ -390,7 +437,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            rec.append((STEP_STORE, me + r) + kt)
+            _write(rec, STEP_STORE | kt, me + r, 0, 0)
         if d[op + 7 - r]:
             capturing = True  # 2.3: the seed lands opposite a non-empty pit: capture at once
         else:
@@ -401,26 +448,26 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                     hand = 9
                     d[me + 4] = 0
                     if rec is not None:
-                        rec.append((STEP_LIFT, me + 4, 9) + kt)
+                        _write(rec, STEP_LIFT | kt, me + 4, 9, 0)
                 else:
                     hand = 2
                     d[me + 4] -= 2
                     if rec is not None:
-                        rec.append((STEP_TAX, me + 4, 2) + kt)
+                        _write(rec, STEP_TAX | kt, me + 4, 2, 0)
                 if not d[me + 4]:
                     d[HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
             elif r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
                 hand = 2  # 2.4b, R4: the 2-seed tax; the house stays owned
                 d[me + 4] -= 2
                 if rec is not None:
-                    rec.append((STEP_TAX, me + 4, 2))
+                    _write(rec, STEP_TAX, me + 4, 2, 0)
             else:
                 hand = d[me + r]
                 d[me + r] = 0
                 if r == 4:
                     d[HOUSE] &= ~hbit  # 2.5a: emptied
                 if rec is not None:
-                    rec.append((STEP_LIFT, me + r, hand))
+                    _write(rec, STEP_LIFT, me + r, hand, 0)
     else:
         direction = ring_direction(r, right)
         hand = d[me + r]
@@ -433,7 +480,7 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         if kuu and not capturing:
             d[HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
         if rec is not None:
-            rec.append((STEP_LIFT, me + r, hand))
+            _write(rec, STEP_LIFT, me + r, hand, 0)
     while True:
         if hand:
             if (pos == 7 and direction == 1) or (pos == 0 and direction == -1):
@@ -441,13 +488,17 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                     pos = (pos + direction) & 15
                     d[me + pos] += 1
                     if rec is not None:
-                        rec.append((STEP_SOW, me + pos, direction, 1))
-                        rec.append((STEP_END, me + pos, END_OWN_FRONT_EMPTY))
+                        _write(rec, STEP_SOW, me + pos, direction, 1)
+                        _write(rec, STEP_END, me + pos, END_OWN_FRONT_EMPTY, 0)
                     d[WINNER] = o
                     d[IN_HAND] = hand - 1
-                    return END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)
-            if rec is not None:
-                rec.append((STEP_SOW, me + ((pos + direction) & 15), direction, hand))
+                    yield (END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
+                    return
+            if rec is not None:  # (_write inlined: the two steps of every relay)
+                add(STEP_SOW)
+                add(me + ((pos + direction) & 15))
+                add(direction & 255)
+                add(hand)
             for _ in range(hand):
                 pos = (pos + direction) & 15
                 d[me + pos] += 1
@@ -455,8 +506,9 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
         c = d[me + pos]
         if c == 1:
             if rec is not None:
-                rec.append((STEP_END, me + pos, END_EMPTY))
-            return END_EMPTY | (_CAPTURING if capturing else 0)
+                _write(rec, STEP_END, me + pos, END_EMPTY, 0)
+            yield (END_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
+            return
         if capturing and pos < 8 and d[op + 7 - pos]:
             # 1.4 / 1.6c: capture the opposite pit and sow its seeds in from a kichwa
             t = op + 7 - pos
@@ -471,13 +523,14 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
             else:
                 k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
             if rec is not None:
-                rec.append((STEP_CAPTURE, t, n, me + k, direction) + ktn)
+                _write(rec, STEP_CAPTURE | ktn, t, n, me + k)
             if _front_empty(d, op):
                 if rec is not None:
-                    rec.append((STEP_END, t, END_OPP_FRONT_EMPTY))
+                    _write(rec, STEP_END, t, END_OPP_FRONT_EMPTY, 0)
                 d[WINNER] = s
                 d[IN_HAND] = n
-                return END_OPP_FRONT_EMPTY | _CAPTURING
+                yield END_OPP_FRONT_EMPTY | _CAPTURING | _ENDED
+                return
             pos = (k - direction) & 15
             hand = n
             continue
@@ -485,81 +538,65 @@ def _sow(p: Position, move: int, rec: "list | None"):  # type: ignore[no-untyped
                 c >= house_min or (capturing and rules.house_stop_any_count)):
             if not capturing:
                 if rec is not None:
-                    rec.append((STEP_END, me + 4, END_HOUSE) + kt)
-                return END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
+                    _write(rec, STEP_END | kt, me + 4, END_HOUSE, 0)
+                yield END_HOUSE | _ENDED  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
+                return
             if not move & PLAY:
                 if rec is not None:
-                    rec.append((STEP_HOUSE, me + 4, 0) + kt)
-                    rec.append((STEP_END, me + 4, END_HOUSE_STOP) + kt)
-                return END_HOUSE_STOP | _CAPTURING | DECISION  # 2.5b(2); M15: sleep or relay the kuu
+                    _write(rec, STEP_HOUSE | kt, me + 4, 0, 0)
+                    _write(rec, STEP_END | kt, me + 4, END_HOUSE_STOP, 0)
+                yield END_HOUSE_STOP | _CAPTURING | DECISION | _ENDED  # 2.5b(2); M15: sleep or relay the kuu
+                return
             if rec is not None:
-                rec.append((STEP_HOUSE, me + 4, 1) + kt)
+                _write(rec, STEP_HOUSE | kt, me + 4, 1, 0)
         elif pos == takasia and not capturing:
             if rec is not None:
-                rec.append((STEP_END, me + pos, END_TAKASIA) + kt)
-            return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
-        yield pos if direction > 0 else pos | 16
+                _write(rec, STEP_END | kt, me + pos, END_TAKASIA, 0)
+            yield END_TAKASIA | _ENDED  # 4.1b; M18: a sowing ending in the threatened pit ends the move
+            return
+        key = pos if direction > 0 else pos | 16  # with d, the state before the lift
+        relays += 1
+        if relays == stop_after:
+            if not steps:
+                if rec is not None:
+                    _write(rec, STEP_END, me + pos, END_SLEEP, 0)
+                yield END_SLEEP | passed | _ENDED
+                return
+            yield key
+            stop_after += 1
+        elif key == saved_key and d == saved:
+            yield END_INFINITE | ((relays - saved_at) << 8) | _ENDED
+            return
+        if bound:
+            sown += c  # the seeds this relay lifts and sows
+            if sown > bound:
+                if not sleep:
+                    yield END_INFINITE | BOUNDED | ((relays + 1) << 8) | _ENDED
+                    return
+                bound = 0
+                stop_after = relays + 1  # M4: the move sleeps at the end of this relay
+                passed = BOUNDED | (stop_after << 8)
+        if relays == next_save:
+            if saved is None:
+                saved = bytearray(d)
+            else:
+                saved[:] = d
+            saved_key = key
+            saved_at = relays
+            power <<= 1
+            next_save = relays + power
         # 1.6: endelea
         hand = c
         d[me + pos] = 0
         if pos == 4:
             d[HOUSE] &= ~hbit  # 2.5a: the house is emptied (played or sown out)
         if rec is not None:
-            rec.append((STEP_RELAY, me + pos, hand))
-
-
-def _run(p: Position, move: int, rec: "list | None", stop_after: int = -1) -> int:
-    """Drive _sow to its end; a never-ending move is found exactly by Brent's cycle detection on the
-    state at each relay, in constant memory, or taken as never-ending once its relays have sown more
-    seeds than the game's bound (R10, 1.5a). Returns the status; for a never-ending move END_INFINITE
-    (p is then garbage) with, above bit 8, the loop's length, or with BOUNDED set the relay at whose
-    end the bound was passed. stop_after >= 0 ends the move at that relay (M4's sleep, no bound).
-    M4 (infinite "sleep"): a move that passes the bound sleeps at the end of that relay at once, with
-    BOUNDED and that relay above bit 8 (play_raw checks that its state did not repeat before)."""
-    g = _sow(p, move, rec)
-    d = p.d
-    me = d[TO_MOVE] << 4
-    saved = None
-    saved_key = -1
-    # Brent's first saved state at relay 8, not 1: most moves end before it, with no copy of the state
-    # allocated (the loop and its exact length are found from any relay on; _first_repeat finds where
-    # it starts)
-    power = 8
-    lam = 1
-    relays = 0
-    bound = p.rules.sow_bound if stop_after < 0 else 0
-    sleep = p.rules.infinite == "sleep"
-    passed = 0
-    sown = 0
-    while True:
-        try:
-            key = next(g)
-        except StopIteration as e:
-            return e.value
-        relays += 1
-        if relays == stop_after:
-            if rec is not None:
-                rec.append((STEP_END, me + (key & 15), END_SLEEP))
-            return END_SLEEP | passed
-        if key == saved_key and d == saved:
-            return END_INFINITE | (lam << 8)
-        if bound:
-            sown += d[me + (key & 15)]  # the seeds this relay lifts and sows
-            if sown > bound:
-                if not sleep:
-                    return END_INFINITE | BOUNDED | ((relays + 1) << 8)
-                bound = 0
-                stop_after = relays + 1  # M4: the move sleeps at the end of this relay
-                passed = BOUNDED | (stop_after << 8)
-        if lam == power:
-            if saved is None:
-                saved = bytearray(d)
-            else:
-                saved[:] = d
-            saved_key = key
-            power <<= 1
-            lam = 0
-        lam += 1
+            add(STEP_RELAY)
+            add(me + pos)
+            add(hand)
+            add(0)
+            if flush is not None:
+                flush()
 
 
 def _first_repeat(p: Position, move: int, cycle: int) -> int:
@@ -568,8 +605,8 @@ def _first_repeat(p: Position, move: int, cycle: int) -> int:
     is relay mu + cycle."""
     a = p.copy()
     b = p.copy()
-    ga = _sow(a, move, None)
-    gb = _sow(b, move, None)
+    ga = _sow(a, move, None, _STEPS)
+    gb = _sow(b, move, None, _STEPS)
     ka = 0
     for _ in range(cycle):
         ka = next(ga)
@@ -589,7 +626,7 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     before b, else 0 (2b relays, no account; Brent alone could need 3b to tell)."""
     q = p.copy()
     d = q.d
-    g = _sow(q, move, None)
+    g = _sow(q, move, None, _STEPS)
     key = 0
     for _ in range(b):
         key = next(g)
@@ -604,19 +641,17 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     return 0
 
 
-def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Position, int]":
+def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
     k = p.rules.kuu
     if k and k[0] and (p.d[_PLACING] or p.d[STORE + p.d[TO_MOVE]] == _NEMO):
-        from bao import malawi as kuu_rules  # M22: the advanced placement, one ply per seed
-
         child = p.copy()
-        kuu_rules.play(child, move, rec)
+        k[4](child, move, rec)  # M22: the advanced placement, one ply per seed (bao.malawi.play)
         return child, END_EMPTY
     child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
-    status = _run(child, move, rec)
+    status = next(_sow(child, move, rec, -1)) ^ _ENDED
     if status & BOUNDED or status & END_MASK == END_INFINITE:
         if p.rules.infinite != "sleep":
             return child, status
@@ -629,8 +664,8 @@ def play_raw(p: Position, move: int, rec: "list | None" = None) -> "tuple[Positi
         if first:
             child = p.copy()
             if rec is not None:
-                del rec[:]
-            status = _run(child, move, rec, first)
+                rec[:] = b""  # the account again, from its start
+            status = next(_sow(child, move, rec, first)) ^ _ENDED
     d = child.d
     if p.rules.kuu:
         # M19: the threatened pit, still occupied (not started from, M18), must be captured first next
@@ -667,8 +702,10 @@ def _capture_starts(p: Position) -> "list[int]":
     for r in range(16):
         n = d[me + r]
         if 2 <= n <= 15:
+            if r > 7:
+                n = -n  # G6: R is +1 on the front row, -1 behind (ring_direction, inlined: the hot path)
             for right in (0, RIGHT):
-                e = (r + ring_direction(r, right) * n) & 15
+                e = (r + n if right else r - n) & 15
                 if e < 8 and d[me + e] and d[op + 7 - e] and (must == NONE or must == 7 - e):
                     out.append(r | right)
     return out
@@ -742,9 +779,13 @@ def _takasa_starts(p: Position, front: bool) -> "list[int]":
     return out
 
 
-def _expand(p: Position, move: int, out: list, flags: int, keep: bool = True) -> None:
-    """Simulate one candidate; append (move, child), or only the move when not keep."""
-    child, status = play_raw(p, move, None)
+def _expand(p: Position, move: int, out: list, flags: int, keep: "bool | bytearray" = True) -> None:
+    """Simulate one candidate; append (move, child), or only the move when keep is False, or (move,
+    child, account) when keep is a bytearray (the scratch the account is recorded in, then copied)."""
+    rec = None if keep is True or keep is False else keep
+    if rec is not None:
+        rec[:] = b""
+    child, status = play_raw(p, move, rec)
     if status & END_MASK == END_INFINITE:
         return
     m = move | flags
@@ -753,14 +794,17 @@ def _expand(p: Position, move: int, out: list, flags: int, keep: bool = True) ->
         if t != NONE:
             child.d[TAKASIA] = t
             m |= MAKES_TAKASIA
-    out.append((m, child) if keep else m)
+    out.append(m if keep is False else (m, child) if rec is None else (m, child, bytes(rec)))
     if status & DECISION:
-        child, status = play_raw(p, move | PLAY, None)
+        if rec is not None:
+            rec[:] = b""
+        child, status = play_raw(p, move | PLAY, rec)
         if status & END_MASK != END_INFINITE:
-            out.append((move | PLAY | flags, child) if keep else move | PLAY | flags)
+            m = move | PLAY | flags
+            out.append(m if keep is False else (m, child) if rec is None else (m, child, bytes(rec)))
 
 
-def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -> list:
+def _finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearray" = True) -> list:
     out = []  # type: list
     flags = _NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
     for m in _capture_starts(p):
@@ -770,7 +814,7 @@ def _finite_captures(p: Position, first_only: bool = False, keep: bool = True) -
     return out
 
 
-def _generate(p: Position, keep: bool) -> list:
+def _generate(p: Position, keep: "bool | bytearray") -> list:
     d = p.d
     if d[WINNER] != NONE:
         return []
@@ -793,10 +837,12 @@ def _generate(p: Position, keep: bool) -> list:
     return out
 
 
-def legal_moves(p: Position) -> "list[tuple[int, Position]]":
+def legal_moves(p: Position, accounts: bool = False) -> list:
     """Every legal move with the position it leads to: a list of (move, child). The stop and the
-    play-the-house choice of 2.5b are two moves. Empty when the game is over."""
-    return _generate(p, True)
+    play-the-house choice of 2.5b are two moves. Empty when the game is over. With accounts, each
+    candidate is played once with its account recorded: (move, child, account), the account compact
+    (bytes, 4 a step: bao.explain.steps reads them)."""
+    return _generate(p, bytearray() if accounts else True)
 
 
 def legal_move_codes(p: Position) -> "list[int]":
@@ -804,9 +850,10 @@ def legal_move_codes(p: Position) -> "list[int]":
     return _generate(p, False)
 
 
-def play(p: Position, move: int, rec: "list | None" = None) -> Position:
+def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     """The position after a legal move (as listed by legal_moves or legal_move_codes), with the
-    takasia it makes. Any object with an append method can take the account's steps."""
+    takasia it makes. With rec (a bytearray, or an object with append and slice assignment, and a flush
+    the core calls at each relay if it has one), the move's account is appended to it (4 bytes a step)."""
     child, _ = play_raw(p, move & IDENTITY, rec)
     if move & MAKES_TAKASIA:
         child.d[TAKASIA] = _takasia_pit(child)
@@ -835,24 +882,25 @@ def _takasia_pit(child: Position) -> int:
     if occupied == 1:
         return NONE  # 4.1a: the only occupied front pit
     house = d[HOUSE] & (1 << y)
-    x_view = child.copy()
-    xd = x_view.d
-    xd[TO_MOVE] = y ^ 1
     xme = (y ^ 1) << 4
-    starts = _capture_starts(x_view)
+    d[TO_MOVE] = y ^ 1  # X's captures: child seen with X to move for a moment (no copy yet)
+    starts = _capture_starts(child)
+    d[TO_MOVE] = y
     for m in starts:
         r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)  # Y's pit this capture takes first
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * d[xme + r]) & 15)  # Y's pit this capture takes first
         if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
             break
     else:
         return NONE  # every pit X could take first is exempt (4.1a, 4.1c), or there is none
     if _finite_captures(child, True):
         return NONE
+    x_view = child.copy()
+    x_view.d[TO_MOVE] = y ^ 1
     target = NONE
     for m in starts:
         r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
+        t = 7 - ((r + ring_direction(r, m & RIGHT) * d[xme + r]) & 15)
         if t == target:
             continue
         if play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
@@ -895,9 +943,11 @@ def find_move(p: Position, move: int) -> "tuple[int, Position]":
 def account(p: Position, move: int) -> list:
     """The step-by-step account of a legal move (a list of STEP_* tuples)."""
     find_move(p, move)
-    rec = []  # type: list
+    rec = bytearray()
     play_raw(p, move & IDENTITY, rec)
-    return rec
+    from bao import explain  # the host's reading of the compact account (names the board has already)
+
+    return explain.steps(rec)
 
 
 def perft(p: Position, depth: int) -> int:

@@ -32,6 +32,27 @@ _ENDS = {
 }
 
 
+_MARKS = ("", "kuu", "M20", "M21", "M22")  # an account step's mark (bao.core: kind | mark << 4)
+_LENGTH = (0, 2, 3, 3, 4, 4, 3, 3, 3)  # a step's items by kind, its mark aside
+
+
+def steps(account: "bytes | bytearray") -> list:
+    """A compact account (bao.core: 4 bytes a step) as the STEP_* tuples that bao.core documents."""
+    out = []
+    for i in range(0, len(account), 4):
+        kind = account[i] & 15
+        mark = account[i] >> 4
+        step = (kind, account[i + 1], account[i + 2], account[i + 3])[:_LENGTH[kind]]  # type: tuple
+        if kind == STEP_SOW and step[2] == 255:
+            step = (kind, step[1], -1, step[3])
+        elif kind == STEP_CAPTURE:
+            step = step + (1 if step[3] & 15 == 0 else -1,)  # from the left kichwa (ring 0) clockwise
+        if mark:
+            step = step + (_MARKS[mark],)
+        out.append(step)
+    return out
+
+
 def sown_pits(step: tuple) -> list:
     """The pits a STEP_SOW step drops one seed each into, in order."""
     first, direction, n = step[1], step[2], step[3]

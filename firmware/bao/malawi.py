@@ -23,6 +23,7 @@ from bao.core import (
     _capture_starts,
     _finite_captures,
     _front_empty,
+    _write,
     play_raw,
     ring_direction,
 )
@@ -41,14 +42,18 @@ _PLACING = const(40)
 _DROP = const(512)
 _TAKE_SHIFT = const(10)
 _NEMO = const(20)
+_M20 = const(32)  # an account step's mark (bao.core, kind | mark << 4): the rule it follows
+_M21 = const(48)
+_M22 = const(64)
 _DEFAULTS = {"kuu_twos": (6, 7), "threat_start": "front", "placement_capture": True}
 
 
 def update(rules: Rules, more: dict) -> None:
     """The kuu games' options, checked, into rules.kuu = (advanced, the 2s' pits, threat_start is "any",
-    placement_capture). M7: the front pits of the two 2s of the lost Figure 2 (ruling: 6 and 7, as Zanzibar
-    R1; any pair that leaves no capture at the start: not pit 4, which faces the other kuu, nor a pair whose
-    pits face each other). M18: a threatened pit may start a takata when it is the only start the basic
+    placement_capture, and play: the placement's ply, which bao.core calls without an import each time).
+    M7: the front pits of the two 2s of the lost Figure 2 (ruling: 6 and 7, as Zanzibar R1; any pair that
+    leaves no capture at the start: not pit 4, which faces the other kuu, nor a pair whose pits face each
+    other). M18: a threatened pit may start a takata when it is the only start the basic
     rules allow, front row first ("front", ruling), or only when no pit of either row could ("any"). M21:
     the second player may take one pit before placing (ruling: optional, "can also")."""
     for key in more:
@@ -65,12 +70,12 @@ def update(rules: Rules, more: dict) -> None:
     if threat not in ("front", "any"):
         raise InvalidPositionError("option threat_start must be 'front' or 'any'")
     rules.kuu = (rules.ruleset == "malawi-advanced", (min(twos), max(twos)), threat == "any",
-                 bool(more.get("placement_capture", True)))
+                 bool(more.get("placement_capture", True)), play)
 
 
 def options(rules: Rules, out: dict) -> None:
     """Adds to out the kuu options that differ from the defaults (as JSON values)."""
-    _, twos, threat_any, take = rules.kuu
+    _, twos, threat_any, take, _ = rules.kuu
     if twos != (6, 7):
         out["kuu_twos"] = list(twos)
     if threat_any:
@@ -91,7 +96,7 @@ def _take_ring(d: bytearray, me: int, k: int) -> int:
     return NONE
 
 
-def play(p: Position, move: int, rec: "list | None") -> None:
+def play(p: Position, move: int, rec: "bytearray | None") -> None:
     """One ply of the advanced placement (M20-M22) on p.d in place. The first drop lifts the mover's seeds
     outside the kuu, takes the pit chosen (M21, second player), and places the nemo; each later drop
     places one seed in hand. The turn passes when none is left."""
@@ -104,20 +109,23 @@ def play(p: Position, move: int, rec: "list | None") -> None:
         d[me + r] += 1
         d[_PLACING] -= 1
         if rec is not None:
-            rec.append((STEP_SOW, me + r, 1, 1, "M22"))
+            _write(rec, STEP_SOW | _M22, me + r, 1, 1)
     else:
-        t = _take_ring(d, me, (move >> 4) & 3)  # faces an occupied pit before the lift (M21)
+        # M21: the pit taken faces an occupied pit before the lift
+        t = _take_ring(d, me, (move >> 4) & 3) if move & 48 else NONE
         n = 0
-        for i in range(16):
-            if i != 4 and d[me + i]:
+        kuu = me + 4
+        for i in range(me, me + 16):
+            k = d[i]
+            if k and i != kuu:
                 if rec is not None:
-                    rec.append((STEP_LIFT, me + i, d[me + i], "M20"))
-                n += d[me + i]
-                d[me + i] = 0
+                    _write(rec, STEP_LIFT | _M20, i, k, 0)
+                n += k
+                d[i] = 0
         if t != NONE:
             k = d[op + t]
             if rec is not None:
-                rec.append((STEP_LIFT, op + t, k, "M21"))
+                _write(rec, STEP_LIFT | _M21, op + t, k, 0)
             n += k
             d[op + t] = 0
             if t == 4:
@@ -129,13 +137,13 @@ def play(p: Position, move: int, rec: "list | None") -> None:
         d[STORE + s] -= 1
         d[me + r] += 1
         if rec is not None:
-            rec.append((STEP_STORE, me + r, "M20"))
+            _write(rec, STEP_STORE | _M20, me + r, 0, 0)
         d[_PLACING] = n
     if not d[_PLACING]:
         d[TO_MOVE] = s ^ 1
 
 
-def moves(p: Position, keep: bool) -> list:
+def moves(p: Position, keep: "bool | bytearray") -> list:
     """M20-M22: the placement's plies: a drop into any of the mover's 16 pits, and before the second
     player's first drop, optionally the take of one opponent pit facing an occupied front pit (M21)."""
     d = p.d
@@ -151,13 +159,18 @@ def moves(p: Position, keep: bool) -> list:
                 if d[op + 7 - r] and k < 4:
                     takes.append((k << 4) | ((8 - r) << _TAKE_SHIFT))
     out = []  # type: list
+    rec = None if keep is True or keep is False else keep  # with their accounts: the scratch they go in
     for t in takes:
         for r in range(16):
             m = r | t | _DROP
-            if keep:
-                out.append((m, play_raw(p, m)[0]))
-            else:
+            if keep is False:
                 out.append(m)
+                continue
+            child = Position(bytearray(d), p.rules)  # (play_raw's work, which a drop needs no more of)
+            if rec is not None:
+                rec[:] = b""
+            play(child, m, rec)
+            out.append((m, child) if rec is None else (m, child, bytes(rec)))
     return out
 
 

@@ -5,17 +5,17 @@
 # relay pit... Every legal move is a candidate; each activation keeps the candidates that expected it.
 # One left and complete: the move is recognised. An activation no candidate expects is flagged and
 # changes nothing, so a wrong drop never corrupts the state.
-# Sequences are built when the first activation picks the start pit (an allocation per move, not per
+# Sequences are built when the first activation picks the start pit (an allocation per candidate, not per
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
 # (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
 from bao.core import (
     RING,
     STEP_CAPTURE,
+    STEP_END,
     STEP_HOUSE,
     STEP_LIFT,
     STEP_RELAY,
     STEP_SOW,
-    STEP_STORE,
     STEP_TAX,
     STORE,
     TO_MOVE,
@@ -53,58 +53,129 @@ _TAPS = const(3)  # taps on one flagged pit that make the undo gesture
 _TAP_MS = const(2000)  # ... within this time
 
 
+_KEEP = const(512)  # account bytes a Sequence holds before it turns them into activations (128 steps)
+_SCRATCH = const(128)  # activations a Sequence writes into its scratch before it counts first
+
+
 class Sequence:
-    """The activations a player makes to perform a move, built from the rules core's account as it is
-    played (core.play(p, move, seq)): the steps are turned into bytes as they come, no account is kept."""
+    """What sequence() records a move's account in (core.play(p, move, seq)): its append is its buffer's,
+    bytes at C speed, and the core calls flush at each relay. A short account stays whole in the buffer;
+    a longer one is turned into activations _KEEP bytes at a time, counted first (out None), then, the
+    move played again, written into out, allocated once at its size: a sleeping Malawi move's 12,000
+    activations never need its 19 KB account in RAM. One is kept for all the candidates of a lift: its
+    buffers are allocated once."""
 
-    def __init__(self, namua: bool) -> None:
-        self.out = bytearray()
-        self.namua = namua
+    def __init__(self) -> None:
+        self.rec = bytearray()  # the account's bytes not yet turned into activations
+        self.append = self.rec.append
+        self.out = None  # type: bytearray | None
+        self.namua = False
+        self.n = 0  # activations counted, or written into out
+        self.kichwa = 0  # the next drop is the first of captured seeds
+        self.play = False  # the house is played on (2.5b): its lift is a gesture of its own
+        self._buf = bytearray(_SCRATCH)  # a short sequence, before it is copied at its size
+
+    def __setitem__(self, key: object, value: object) -> None:  # rec[:] = b"": the account from its start
+        self.rec[:] = b""
+        self.n = 0
+        self.kichwa = 0
         self.play = False
-        self.kichwa = False
 
-    def __delitem__(self, k: object) -> None:  # play_raw restarts the account of a sleeping move (M4)
-        self.out = bytearray()
-        self.play = False
-        self.kichwa = False
-
-    def append(self, st: tuple) -> None:
-        out = self.out
-        k = st[0]
-        if k == STEP_STORE:
-            out.append(st[1])
-        elif k == STEP_LIFT:
-            # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
-            # this pit, so the lift may come in the same hand movement
-            out.append(st[1] | LIFT | (OPT if self.namua else 0))
-        elif k == STEP_TAX:
-            out.append(st[1] | LIFT | OPT)  # 2.4b: two seeds out of the house, right after the store seed
-        elif k == STEP_SOW:
-            base = st[1] & 16
-            ring = st[1] & 15
-            dirn = st[2]
-            for j in range(st[3]):
-                out.append(base + ((ring + j * dirn) & 15) | (KICHWA if self.kichwa and j == 0 else 0))
-            self.kichwa = False
-        elif k == STEP_CAPTURE:
-            out.append(st[1] | LIFT)
-            self.kichwa = True
-        elif k == STEP_RELAY:
-            # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
-            out.append(st[1] | LIFT | (0 if self.play else OPT))
-            self.play = False
-        elif k == STEP_HOUSE:
-            self.play = bool(st[2])
+    def flush(self) -> None:
+        if len(self.rec) >= _KEEP:
+            _fill(self)
+            self.rec[:] = b""
 
 
-def sequence(p: object, move: int) -> bytearray:
-    """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p."""
+def _fill(seq: Sequence) -> None:
+    """The activations of the steps in seq.rec (4 bytes each): counted into seq.n, or written into seq.out.
+    A run that goes past out's end is one that the core plays again from its start (M4: a never-ending
+    move sleeps where its state first repeated, found after): nothing more is written in it."""
+    rec = seq.rec
+    out = seq.out
+    j = seq.n
+    kichwa = seq.kichwa
+    try:
+        for i in range(0, len(rec), 4):
+            k = rec[i] & 15
+            pit = rec[i + 1]
+            if k == STEP_SOW:
+                if out is None:
+                    j += rec[i + 3]
+                    kichwa = 0
+                    continue
+                ring = pit & 15
+                step = 1 if rec[i + 2] == 1 else 15  # a direction of -1 is recorded as 255
+                for _ in range(rec[i + 3]):
+                    out[j] = (pit & 16) + ring | kichwa
+                    kichwa = 0
+                    ring = (ring + step) & 15
+                    j += 1
+                kichwa = 0
+                continue
+            if k == STEP_HOUSE:
+                seq.play = rec[i + 2] != 0
+                continue
+            if k == STEP_END:
+                continue
+            if k == STEP_LIFT:
+                # mtaji: lifting the start pit is the first gesture; namua: the store seed just went into
+                # this pit, so the lift may come in the same hand movement
+                pit |= LIFT | (OPT if seq.namua else 0)
+            elif k == STEP_TAX:
+                pit |= LIFT | OPT  # 2.4b: two seeds out of the house, right after the store seed
+            elif k == STEP_CAPTURE:
+                pit |= LIFT
+                kichwa = KICHWA
+            elif k == STEP_RELAY:
+                # playing the house on (2.5b) is chosen by lifting it: that lift cannot be merged away
+                pit |= LIFT | (0 if seq.play else OPT)
+                seq.play = False
+            if out is not None:
+                out[j] = pit
+            j += 1
+    except IndexError:
+        pass
+    seq.n = j
+    seq.kichwa = kichwa
+
+
+def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
+    """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p, from its account as the rules
+    core records it, allocated once at its size (seq: a Sequence kept between calls, or a new one)."""
     d = p.d  # type: ignore[attr-defined]
+    if seq is None:
+        seq = Sequence()
+    seq.rec[:] = b""
+    seq.n = 0
+    seq.kichwa = 0
+    seq.play = False
+    seq.out = None
     # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
     # their own, not merged with the store seed's drop
-    seq = Sequence(d[STORE + d[TO_MOVE]] > 0 and not move & _DROP)
+    seq.namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
     play(p, move, seq)  # type: ignore[arg-type]
-    return seq.out
+    whole = not seq.n  # no step turned into activations yet: the account is all in seq.rec
+    if whole:
+        seq.out = seq._buf  # written into the scratch, copied at its size: one pass
+        _fill(seq)
+        if seq.n < _SCRATCH:
+            return seq._buf[:seq.n]
+        seq.out = None  # longer than the scratch: counted first
+        seq.n = 0
+        seq.kichwa = 0
+        seq.play = False
+    _fill(seq)  # the count (of what is left in seq.rec of a long account)
+    out = bytearray(seq.n)
+    seq.out = out
+    seq.n = 0
+    seq.kichwa = 0
+    seq.play = False
+    if not whole:  # played again, written as it goes
+        seq.rec[:] = b""
+        play(p, move, seq)  # type: ignore[arg-type]
+    _fill(seq)
+    return out
 
 
 class Recogniser:
@@ -206,8 +277,9 @@ class Recogniser:
         self.c_move = c_move
         self.c_seq = []  # the previous move's sequences may go first
         seqs = []
+        seq = Sequence()  # each candidate's account in turn
         for m in c_move:
-            seqs.append(sequence(self.p, m))
+            seqs.append(sequence(self.p, m, seq))
         self.c_seq = seqs
         self.c_pos = [1] * len(c_move)
         self.n = len(c_move)

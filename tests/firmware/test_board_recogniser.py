@@ -108,3 +108,65 @@ def test_put_back_before_any_drop():
             assert rec.feed(acts[0]) == R.R_PROGRESS
             assert rec.feed(acts[0]) == R.R_PUTBACK and rec.phase == R.IDLE
             return
+
+
+
+def _follow(p, m):
+    """Lift m's start pit and perform m by reading the recogniser's own sequence of it (no copy)."""
+    rec = R.Recogniser()
+    rec.start(p, core.legal_move_codes(p))
+    r = rec.feed(rec.first_pit(m))
+    steps = 1
+    while r == R.R_PROGRESS:
+        i = [k for k in range(rec.n) if rec.c_move[k] & 63 == m][0]
+        r = rec.feed(rec.expected(i) & R.PIT)
+        steps += 1
+    assert r == R.R_DONE
+    assert rec.done_move & 63 == m
+    assert rec.done_child.d == core.play(p, m).d
+    return steps
+
+
+# The slowest Malawi position known (test_rules_positions' SLOW_MALAWI; that module is not imported here: its
+# code would fill a 64 KB heap): A4L* sleeps at the bound on seeds sown (M4).
+SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
+               '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
+               '"ruleset":"malawi"}')
+
+
+class Watched(R.Sequence):
+    """A Sequence that notes the most account bytes it held at a relay."""
+
+    def __init__(self):
+        super().__init__()
+        self.most = 0
+
+    def flush(self):
+        self.most = max(self.most, len(self.rec))
+        super().flush()
+
+
+def test_a_move_sleeping_at_the_bound_is_followed_pit_by_pit_its_account_never_held_whole():
+    # A4L* of SLOW_MALAWI: its sequence is built from its account a few hundred bytes at a time (counted,
+    # then the move played again and written into the sequence, allocated once at its size). With a
+    # bound of 1,000 seeds here; the default's 12,416 activations below.
+    from bao import position_json
+
+    p = position_json.loads(SLOW_MALAWI)
+    p = core.Position(p.d, core.Rules(core.MALAWI, sow_bound=1000))
+    m = 3  # A4, L
+    seq = Watched()
+    acts = R.sequence(p, m, seq)
+    assert 512 <= seq.most < 512 + 64  # taken in pieces: never more than a relay past _KEEP
+    assert len(acts) > 1000
+    acts = None  # (a 64 KB heap in pieces: the recogniser builds it again)
+    assert _follow(p, m) > 1000  # each activation fed, the move recognised at the last
+
+
+def test_the_sleeping_malawi_move_is_followed_through_its_12416_activations():
+    # at a Pico's 64 KB heap on the 32-bit build too: the sequence is one 12 KB piece, its 19 KB account
+    # never held whole
+    from bao import position_json
+
+    p = position_json.loads(SLOW_MALAWI)
+    assert _follow(p, 3) == 12416  # each activation fed, the move recognised at the last

@@ -108,3 +108,18 @@ def test_perft_malawi_intermediate_game():
 def test_perft_malawi_advanced_placement():
     p = core.initial("malawi-advanced")
     assert [core.perft(p, n) for n in range(1, 4)] == [16, 256, 4096]
+
+
+def test_1994_game_listed_with_accounts_in_one_pass():
+    # legal_moves(p, True) plays each candidate once and keeps its account (4 bytes a step): the same
+    # moves and positions as legal_moves(p), and accounts that read back as core.account's steps.
+    from bao import explain
+
+    for p in notation.replay(_game()):
+        listed = core.legal_moves(p, True)
+        assert [(m, c.d) for m, c in core.legal_moves(p)] == [(m, c.d) for m, c, _ in listed]
+        for m, _, acc in listed:
+            assert len(acc) % 4 == 0
+            steps = explain.steps(acc)
+            assert steps == core.account(p, m)
+            assert steps[-1][0] == core.STEP_END  # every legal move's account ends with its end

@@ -1,5 +1,5 @@
 # Hand-made positions for the rules the 1994 game never exercises; each test names its rule.
-from bao import core, position_json
+from bao import core, explain, position_json
 from baotest import names, play, position, raises, reason, row, steps_of
 
 INF_TAKASA = position({"A": "4 2 3 0 5 3 4 2", "B": "3 2 3 0 1 2 4 3", "a": "0 1 0 0 0 0 0 0",
@@ -187,20 +187,23 @@ def test_r10_without_a_bound_the_repeat_itself_is_found():
 
 
 class Tally:
-    """A recorder for core.play_raw that counts the seeds lifted for relays and keeps the last step."""
+    """A recorder for core.play_raw that counts the seeds lifted for relays and keeps the last step: the
+    account's bytes come one by one (4 a step: kind, pit, a, b), as they would into a bytearray."""
 
     def __init__(self):
         self.sown = 0
-        self.last = None
+        self.last = bytearray(4)
+        self.n = 0
 
-    def append(self, step):
-        if step[0] == core.STEP_RELAY:
-            self.sown += step[2]
-        self.last = step
+    def append(self, byte):
+        self.last[self.n & 3] = byte
+        self.n += 1
+        if not self.n & 3 and self.last[0] == core.STEP_RELAY:
+            self.sown += self.last[2]
 
-    def __delitem__(self, key):  # play_raw starts the account again (M4's second run)
+    def __setitem__(self, key, value):  # play_raw starts the account again (M4's second run)
         self.sown = 0
-        self.last = None
+        self.n = 0
 
 
 SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
@@ -230,10 +233,12 @@ def test_m4_a_finite_move_past_the_bound_sleeps_at_the_end_of_the_relay_that_pas
     _, status = core.play_raw(unbounded, 11)  # B5, L (ring 11)
     assert status & 15 == core.END_EMPTY
     bounded = core.Position(bytearray(p.d), core.Rules(core.MALAWI, sow_bound=40))
-    rec = Tally()
+    rec = bytearray()  # the account as the core records it, read back as steps
     child, status = core.play_raw(bounded, 11, rec)
     assert status & 15 == core.END_SLEEP
-    assert 40 < rec.sown <= 40 + 15 and rec.last[2] == core.END_SLEEP  # the last relay lifted past 40
+    steps = explain.steps(rec)
+    sown = sum(s[2] for s in steps if s[0] == core.STEP_RELAY)
+    assert 40 < sown <= 40 + 15 and steps[-1] == (core.STEP_END, steps[-1][1], core.END_SLEEP)  # past 40
     assert sum(child.d[:34]) == 64
 
 

@@ -7,7 +7,7 @@ import random
 import subprocess
 from pathlib import Path
 
-from bao import core, kuu, notation, position_json
+from bao import core, explain, kuu, notation, position_json
 from bao.kuu import stage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -153,7 +153,9 @@ def _states_until_repeat(p: core.Position, move: int, limit: int = 200000) -> tu
     me = q.d[core.TO_MOVE] << 4
     seen: set[tuple[bytes, int]] = set()
     sown = bound_end = 0
-    for n, key in enumerate(core._sow(q, move, None), start=1):
+    for n, key in enumerate(core._sow(q, move, None, core._STEPS), start=1):  # a key at every relay
+        if key > 31:
+            break  # the move's status: it has ended
         state = (bytes(q.d), key)
         if state in seen:
             return n, bound_end
@@ -179,8 +181,9 @@ LOOPS = [  # (position, move) pairs whose sowing never ends, found by a random s
 def _check_against_oracle(p: core.Position, move: int) -> bool:
     """The core's verdict (R10 illegal / M4 sleep, with the bound on seeds sown) equals the naive one;
     True when the move is never-ending."""
-    rec: list[tuple[int, ...]] = []
-    _, status = core.play_raw(p, move, rec)
+    acc = bytearray()
+    _, status = core.play_raw(p, move, acc)
+    rec = explain.steps(acc)
     first, bound_end = _states_until_repeat(p, move)
     end = status & core.END_MASK
     if not first and not bound_end:
