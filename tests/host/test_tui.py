@@ -120,6 +120,36 @@ def test_wrong_click_is_refused_with_the_boards_reason(tmp_path: Path) -> None:
     asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
 
 
+def test_the_title_names_the_ruleset_of_a_game_resumed_from_the_board(tmp_path: Path) -> None:
+    """`make run` again on a board in the middle of a Malawi game: the title says Malawi, not the default."""
+    from textual.widgets._header import HeaderTitle
+
+    def title(app: BaoApp) -> str:
+        return str(app.query_one(HeaderTitle).render())
+
+    async def play() -> None:
+        with Store(tmp_path / "data") as st:
+            lg = Logger(st)
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                await pilot.press("r", "n")  # a Malawi game, left unfinished
+                await _until(pilot, lambda: lg.view.position is not None
+                             and lg.view.position.rules.ruleset == core.MALAWI, "the Malawi game")
+                await _until(pilot, lambda: "malawi, teach mode" in title(app), "the title")
+            lg = Logger(st)
+            async with _ui(lg, tmp_path) as (app, pilot, board):  # the same board's flash: the game resumes
+                await _connected(pilot, board, lg)
+                await _until(pilot, lambda: "malawi, teach mode" in title(app), "the resumed game's ruleset")
+                assert "zanzibar" not in title(app), title(app)
+                await pilot.press("r")  # the player's choice for the next game is named, and kept
+                await _until(pilot, lambda: "malawi-intermediate (n starts it)" in title(app), "the choice")
+                for _ in range(5):
+                    await pilot.pause(0.02)
+                assert "malawi-intermediate (n starts it)" in title(app), title(app)
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
 def test_a_tick_after_the_screens_are_gone_does_nothing(tmp_path: Path) -> None:
     # The UI's interval timer may fire once more while the app closes (seen on a loaded machine: the tick
     # landed after the last screen was popped and raised ScreenStackError). A late tick must do nothing.

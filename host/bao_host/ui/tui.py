@@ -229,7 +229,8 @@ class BaoApp(App[int]):
         self.logger = logger
         self.pump = pump
         self.tick = tick
-        self.ruleset = core.ZANZIBAR
+        self.ruleset = core.ZANZIBAR  # for the next new game (n); the game under way's until r is pressed
+        self._ruleset_chosen = False
         self.mode = "teach"
         self.level = 0  # the computer's level (it plays North), 0: two players
         self.data_folder = data_folder
@@ -358,6 +359,10 @@ class BaoApp(App[int]):
         if lg.counters.flagged or lg.counters.duplicates:
             counters = f" · flagged {lg.counters.flagged} · duplicates dropped {lg.counters.duplicates}"
         game = "no game yet"
+        if v.position is not None and not self._ruleset_chosen and v.position.rules.ruleset != self.ruleset:
+            # a game resumed from the board: the title names its ruleset, not a default it is not playing
+            self.ruleset = v.position.rules.ruleset
+            self.sub_title = f"{self.ruleset}, {self.mode} mode"
         if v.game_id is not None:
             rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
             game = f"game {v.game_id}, {rules}, {len(v.plies)} move{'' if len(v.plies) == 1 else 's'}"
@@ -420,6 +425,7 @@ class BaoApp(App[int]):
         self.say(f"new game: {self.ruleset}")
 
     def action_ruleset(self) -> None:
+        self._ruleset_chosen = True
         self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
         self.sub_title = f"{self.ruleset} (n starts it), {self.mode} mode"
         self.say(f"ruleset {self.ruleset} for the next new game (n)")
