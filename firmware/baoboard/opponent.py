@@ -76,7 +76,12 @@ def think(a: "App", hint: bool) -> None:
     except MemoryError:  # the heap in too many pieces for this search: the smallest table, a shallower one
         if stale():
             return
-        r = _search(a, Engine, 1, 2, _TT_MIN_BITS, served)
+        try:
+            r = _search(a, Engine, 1, 2, _TT_MIN_BITS, served)
+        except MemoryError:  # not even that now: no move lit, the board goes on (a fault would restart it);
+            if not hint:  # the computer's move is searched again at the next step, after a collection
+                a.think_due = 1
+            return
     if r.move is None or stale():  # the game is over, or the board changed while it thought
         return
     light(a, r.move, not hint)
