@@ -77,6 +77,11 @@ class Sequence:
 
     def __setitem__(self, key: object, value: object) -> None:  # rec[:] = b"": the account from its start
         self.rec[:] = b""
+        self.start(self.out)
+
+    def start(self, out: "bytearray | None") -> None:
+        """Turn the steps from the move's first on into activations: written into out, or counted (None)."""
+        self.out = out
         self.n = 0
         self.kichwa = 0
         self.play = False
@@ -147,10 +152,7 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
     if seq is None:
         seq = Sequence()
     seq.rec[:] = b""
-    seq.n = 0
-    seq.kichwa = 0
-    seq.play = False
-    seq.out = None
+    seq.start(None)
     # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
     # their own, not merged with the store seed's drop
     seq.namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
@@ -161,16 +163,10 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
         _fill(seq)
         if seq.n < _SCRATCH:
             return seq._buf[:seq.n]
-        seq.out = None  # longer than the scratch: counted first
-        seq.n = 0
-        seq.kichwa = 0
-        seq.play = False
+        seq.start(None)  # longer than the scratch: counted first
     _fill(seq)  # the count (of what is left in seq.rec of a long account)
     out = bytearray(seq.n)
-    seq.out = out
-    seq.n = 0
-    seq.kichwa = 0
-    seq.play = False
+    seq.start(out)
     if not whole:  # played again, written as it goes
         seq.rec[:] = b""
         play(p, move, seq)  # type: ignore[arg-type]
