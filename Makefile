@@ -57,7 +57,9 @@ web-deps:
 	else echo "no chromium: as root, apt-get install chromium (the browser tests are skipped without it)"; fi
 
 # The board runs precompiled .mpy files; so do the MicroPython tests (compiling source would need more
-# heap than a Pico has). build/mpy-host holds bytecode-only .mpy for the unix port.
+# heap than a Pico has). build/mpy-host holds bytecode .mpy for the unix port, and the host's native code for
+# baoboard/drivers/pico_loops (viper): the 64-bit port runs it, the 32-bit one cannot load it and takes the
+# portable loops, as a Pico whose MicroPython differs from mpy-cross's would.
 test-mp: $(STAMP)
 	rm -rf build/mpy-host
 	@for f in $(FIRMWARE_PY); do \

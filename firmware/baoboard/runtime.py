@@ -23,7 +23,7 @@ except ImportError:
 
 from baoboard.compat import const, ticks_diff
 
-_SCAN_MS = const(1)  # the pause between two scans on the Pico (firmware/main.py: ~2 ms a scan)
+_SCAN_MS = const(1)  # the pause between two scans on the Pico (firmware/main.py: ~1.8 ms a scan)
 _RETRY_MS = const(200)  # the pause before a restart...
 _RETRY_SLOW_MS = const(2000)  # ... and from the _SLOW_AFTER-th restart on
 _SLOW_AFTER = const(5)

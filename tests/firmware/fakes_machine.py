@@ -178,3 +178,6 @@ def install():
         import micropython  # noqa: F401
     except ImportError:
         sys.modules["micropython"] = _micropython_module()
+        import builtins
+
+        builtins.ptr8 = memoryview  # viper's pointer type, in baoboard.drivers.pico_loops' annotations

@@ -136,3 +136,42 @@ def test_a_calibrated_mapping_replaces_the_table():
     board.touch([c[0:2]])
     hw.read_pits(bm)
     assert bm == _only(p)
+
+
+def test_the_viper_loops_give_the_portable_loops_bytes():
+    # baoboard.drivers.pico_loops: on the Pico and the 64-bit port native code (make test-mp compiles it for
+    # the host), on CPython plain Python; the 32-bit port cannot load the host's native code, and there
+    # PicoHardware takes the portable loops (which the tests above then check)
+    import sys
+
+    from baoboard.drivers import pico as pico_driver
+    from baoboard.drivers.apa102 import APA102
+    from baoboard.drivers.sr74hc165 import to_pits
+
+    if pico_driver.chain_frame is None:
+        assert sys.implementation.name == "micropython" and sys.maxsize < 1 << 32
+        return
+    seed = 12345
+    order = list(range(32))
+    for trial in range(20):
+        for i in range(31, 0, -1):  # a shuffled mapping: any calibration's table
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            j = seed % (i + 1)
+            order[i], order[j] = order[j], order[i]
+        table = bytes(order)
+        frame = bytearray(96)
+        raw = bytearray(4)
+        for i in range(96):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            frame[i] = seed >> 16 & 255
+            if i < 4:
+                raw[i] = seed >> 8 & 255
+        portable = APA102(lambda b: None, 32, 31, 6, table)
+        portable.show(frame)
+        fast = APA102(lambda b: None, 32, 31, 6, table)
+        pico_driver.chain_frame(fast.buf, frame, fast.led_pit, 32)
+        assert fast.buf == portable.buf, trial
+        a, b = bytearray(4), bytearray(b"\xff\xff\xff\xff")
+        to_pits(raw, table, a)
+        pico_driver.chain_pits(raw, table, b)
+        assert a == b, trial

@@ -10,12 +10,13 @@
 //   board -> host   S <hex>           bytes the Pico wrote to USB CDC
 //                   L <ms> <rgb> <brightness>   the LED chain latched a new frame at Pico time <ms>: R,G,B
 //                                     per pit (96 bytes, pit-index order) and the 5-bit brightness per pit
+//                   K <ms>            the sensor chain was latched (/PL) at Pico time <ms> (with --latches)
 //                   D <ms>            end of an R or C: the Pico's time
 //                   T <json>          answer to T
 //                   E <text>          an error in the emulator itself (the process then exits 3)
 // Options: --fs-image IMG (the flash's filesystem; required), --save-fs IMG (written at Q),
 //          --fault swap-latch-clock | reverse-chain (a wrongly wired sensor chain; repeatable),
-//          --no-flash-timing, --uf2 FILE, --bootrom FILE.
+//          --no-flash-timing, --latches (a K line per sensor read), --uf2 FILE, --bootrom FILE.
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { defaults } from './paths.mjs';
@@ -31,6 +32,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--uf2') opt.uf2 = val();
   else if (a === '--bootrom') opt.bootrom = val();
   else if (a === '--no-flash-timing') opt.flashTiming = false;
+  else if (a === '--latches') opt.latches = true;
   else if (a === '--fault') {
     const f = val();
     if (f === 'swap-latch-clock') opt.faults.swapLatchClock = true;
@@ -78,6 +80,7 @@ function attach(p) {
   p.chips.sensors.onLoad = () => {
     const t = p.ms;
     if (scan.last >= 0) scan.gaps.push(t - scan.last);
+    if (opt.latches) put(`K ${t.toFixed(3)}`);
     scan.last = t;
   };
   p.onSerial = (data) => put(`S ${hex(data)}`);

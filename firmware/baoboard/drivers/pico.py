@@ -18,6 +18,11 @@ from baoboard.drivers.apa102 import APA102
 from baoboard.drivers.sr74hc165 import SR74HC165, to_pits
 from baoboard.hal import Hardware
 
+try:  # the per-scan and per-frame loops as viper code; the portable loops where it cannot load (its header)
+    from baoboard.drivers.pico_loops import chain_frame, chain_pits
+except (ImportError, ValueError):
+    chain_frame = chain_pits = None  # type: ignore[assignment]
+
 _WDT_MAX_MS = const(8388)  # the RP2040 watchdog's longest timeout
 
 
@@ -63,10 +68,18 @@ class PicoHardware(Hardware):
         self.pit_sensor_bit = pit_sensor_bit
 
     def read_pits(self, bitmap: bytearray) -> None:
-        to_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
+        if chain_pits is None:
+            to_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
+        else:
+            chain_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
 
     def show(self, frame: bytearray) -> None:
-        self.leds.show(frame)
+        leds = self.leds
+        if chain_frame is None:
+            leds.show(frame)
+        else:
+            chain_frame(leds.buf, frame, leds.led_pit, leds.count)
+            leds.write()
 
     def ticks_ms(self) -> int:
         return time.ticks_ms()  # type: ignore[return-value]

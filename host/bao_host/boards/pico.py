@@ -99,10 +99,12 @@ def build_flash(image: Path, firmware: Path) -> None:
 
 class PicoBoard(Board):
     """The firmware on the emulated Pico. `faults` wire the sensor chain wrongly ('swap-latch-clock',
-    'reverse-chain'); `flash_timing` False makes flash writes instant (the datasheet's times by default)."""
+    'reverse-chain'); `flash_timing` False makes flash writes instant (the datasheet's times by default);
+    `latches` keeps the Pico time of every sensor read in self.latches (the benchmark's breakdown)."""
 
     def __init__(self, data_dir: str, on_serial: Callable[[bytes], None] | None = None,
-                 faults: tuple[str, ...] = (), flash_timing: bool = True, seed: int = 1) -> None:
+                 faults: tuple[str, ...] = (), flash_timing: bool = True, seed: int = 1,
+                 latches: bool = False) -> None:
         super().__init__(on_serial)
         check_available()
         data = Path(data_dir)
@@ -116,6 +118,9 @@ class PicoBoard(Board):
             cmd += ["--fault", f]
         if not flash_timing:
             cmd.append("--no-flash-timing")
+        if latches:
+            cmd.append("--latches")
+        self.latches: list[float] = []  # Pico ms of each sensor read (with latches), until cleared
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.rng = random.Random(seed)
         self.pico_ms = 0.0
@@ -167,6 +172,8 @@ class PicoBoard(Board):
                 self.brightness = bytes.fromhex(bright)
                 if self.keep_frames:
                     self.frames.append((float(ms), self.frame, self.brightness))
+            elif kind == "K":
+                self.latches.append(float(rest))
             elif kind == "E":
                 self.errors.append(rest)
             elif kind == "D":
