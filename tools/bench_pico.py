@@ -2,7 +2,7 @@
 chips on its pins, flash writes taking the datasheet's typical times), in Pico time. Run by `make bench`;
 writes the "Emulated Pico" section of docs/benchmarks.md.
 
-    python tools/bench_pico.py [--quick] [--board-only] [--rules-only]
+    python tools/bench_pico.py [--quick] [--board-only] [--rules-only] [--positions FILE] [--slowest N]
 
 1. `bao sim --runtime pico`'s board (firmware as `make deploy` leaves it, main.py included) plays the 1994
    game through the pins: boot to HELLO, the scan loop's period (between two latches of the 74HC165s),
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -170,6 +171,30 @@ def rules_table(quick: bool) -> Table:
     return rules
 
 
+def slowest_positions(n: int, out: Path) -> Path:
+    """The n slowest of the 1,000 random positions, ranked once on the 32-bit unix port (whose per-position
+    costs rank roughly like the Pico's; build/mpy-host must hold the firmware's .mpy: make test-mp) into out."""
+    mp32 = Path(os.environ.get("MP32", ROOT.parent / "shared" / "pico" / "micropython-unix32"))
+    proc = subprocess.run([str(mp32), "-X", "heapsize=1m", "tools/bench_rules_mp.py", "random", "1000"],
+                          capture_output=True, text=True, cwd=ROOT, check=True)
+    timed = sorted((line.split(" ", 1) for line in proc.stdout.splitlines()), key=lambda x: -int(x[0]))
+    out.write_text("".join(text + "\n" for _, text in timed[:n]))
+    return out
+
+
+def time_positions(path: Path) -> None:
+    """Each position of a file (one JSON a line) listed with its accounts on the Pico: fast feedback."""
+    code = "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], " \
+           "'__name__': 'bench'})"
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "positions.txt").write_text(path.read_text())
+        out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/", code=code)
+    kv = keyvals(out)
+    times = [int(kv[f"position{i}_us"]) for i in range(int(kv["positions"]))]
+    print(" ".join(f"{t / 1000:.1f}" for t in times))
+    print(f"{len(times)} positions: worst {max(times) / 1000:.1f} ms, total {sum(times) / 1000:.1f} ms")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 random positions instead of 1000")
@@ -178,6 +203,9 @@ def main() -> int:
     ap.add_argument("--board-only", action="store_true",
                     help="only the board's table (the 1994 game through the pins, about 3 minutes): printed, "
                     "docs/benchmarks.md unchanged")
+    ap.add_argument("--positions", type=Path, help="time only these positions (one JSON a line) on the Pico")
+    ap.add_argument("--slowest", type=int, metavar="N",
+                    help="time only the N slowest of the 1,000 random positions (ranked on the 32-bit unix port)")
     args = ap.parse_args()
     from bao_host.boards.pico import PicoUnavailable, check_available
 
@@ -188,6 +216,11 @@ def main() -> int:
         return 0
     if not (ROOT / "build" / "firmware").is_dir():
         subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
+    if args.slowest:
+        args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions.txt")
+    if args.positions:
+        time_positions(args.positions)
+        return 0
     if args.rules_only:
         print(rules_table(args.quick).render())
         return 0

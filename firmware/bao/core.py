@@ -805,6 +805,20 @@ def _expand(p: Position, move: int, out: list, flags: int, keep: "bool | bytearr
 
 
 def _finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearray" = True) -> list:
+    """The capture moves that end (R10), as legal_moves lists them; first_only: whether there is one, as
+    a list of at most one move code (played in one scratch position, no child kept: the takasia checks)."""
+    if first_only:
+        starts = _capture_starts(p)
+        k = p.rules.kuu
+        if not starts or p.rules.infinite == "sleep" or (
+                k and k[0] and (p.d[_PLACING] or p.d[STORE + p.d[TO_MOVE]] == _NEMO)):
+            return starts[:1]  # M4: a never-ending move sleeps, a legal move; a placement drop always ends
+        q = p.copy()
+        for m in starts:
+            q.d[:] = p.d
+            if next(_sow(q, m, None, -1)) & END_MASK != END_INFINITE:
+                return [m]
+        return []
     out = []  # type: list
     flags = _NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
     for m in _capture_starts(p):
@@ -897,14 +911,20 @@ def _takasia_pit(child: Position) -> int:
         return NONE
     x_view = child.copy()
     x_view.d[TO_MOVE] = y ^ 1
+    q = None  # the scratch X's captures are played in (R10: a never-ending one does not count)
     target = NONE
     for m in starts:
         r = m & RING
         t = 7 - ((r + ring_direction(r, m & RIGHT) * d[xme + r]) & 15)
         if t == target:
             continue
-        if play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
-            continue
+        if child.rules.infinite != "sleep":
+            if q is None:
+                q = x_view.copy()
+            else:
+                q.d[:] = x_view.d
+            if next(_sow(q, m, None, -1)) & END_MASK == END_INFINITE:
+                continue
         if target != NONE:
             return NONE  # two or more targets
         target = t
