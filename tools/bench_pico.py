@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import statistics
 import subprocess
@@ -172,10 +171,10 @@ def rules_table(quick: bool) -> Table:
 
 
 def slowest_positions(n: int, out: Path) -> Path:
-    """The n slowest of the 1,000 random positions, ranked once on the 32-bit unix port (whose per-position
-    costs rank roughly like the Pico's; build/mpy-host must hold the firmware's .mpy: make test-mp) into out."""
-    mp32 = Path(os.environ.get("MP32", ROOT.parent / "shared" / "pico" / "micropython-unix32"))
-    proc = subprocess.run([str(mp32), "-X", "heapsize=1m", "tools/bench_rules_mp.py", "random", "1000"],
+    """The n slowest of the 1,000 random positions, ranked once on the 64-bit unix port (whose per-position
+    costs rank roughly like the Pico's; build/mpy-host must hold its firmware .mpy: make test-mp) into out."""
+    proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=1m", "tools/bench_rules_mp.py",
+                           "random", "1000"],
                           capture_output=True, text=True, cwd=ROOT, check=True)
     timed = sorted((line.split(" ", 1) for line in proc.stdout.splitlines()), key=lambda x: -int(x[0]))
     out.write_text("".join(text + "\n" for _, text in timed[:n]))

@@ -23,8 +23,8 @@ from bao.core import (
     _capture_starts,
     _finite_captures,
     _front_empty,
-    _write,
     _sow,
+    _write,
     ring_direction,
 )
 
