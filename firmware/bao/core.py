@@ -378,14 +378,15 @@ def _front_empty(d: bytearray, base: int) -> bool:
 
 
 # The sowing engine, the hot path: _sow in bytecode, and on MicroPython a small native kernel, _advance, for
-# its plain stretch (seeds sown one by one, and relays that nothing but a relay can happen at). In bytecode
-# a seed cost about 11 us of Pico time and a relay 60 us more (each step of the account 24 us); native, the
-# kernel does a relay in a few us, and _sow calls it once for each sowing that the rules (captures, houses,
-# takasia, R9, Brent's check, the bound) do not stop at (about 20 us a call). So the firmware's .mpy are
-# made for the machine that runs them (mpy-cross -march: armv6m for a Pico, x64 and x86 for the unix ports),
-# and load only on the MicroPython release whose mpy-cross made them. @micropython.native on all of _sow was
-# measured before (unix port, perft(8): 257-291 ms as bytecode, 237 ms native) and left out: 15 % for
-# several KB more of code in a Pico's heap.
+# its plain stretch: the seeds sown one by one, and the relays and captures at which nothing else can happen,
+# with their steps of the account (a bytearray's, up to 36 bytes a call). In bytecode a seed cost about 11 us
+# of Pico time and a relay 60 us more; native, a few us. _sow calls the kernel for each sowing and keeps
+# every decision (the end of a move, the houses, takasia, R9, Brent's check, the bound), about 60 us around
+# each call. CPython, and a recorder that takes the account relay by relay, run _sow's bytecode alone. So
+# the firmware's .mpy carry machine code, made for the machine that runs them (mpy-cross -march: armv6m for
+# a Pico, x64 and x86 for the unix ports), and load only on the MicroPython release whose mpy-cross made
+# them; on a Pico the kernels take about 3.2 KB of heap. @micropython.native on all of _sow was measured
+# before (unix port, perft(8): 257-291 ms as bytecode, 237 ms native) and left out: 15 % for several KB more.
 if micropython:
 
     @micropython.viper
