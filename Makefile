@@ -57,11 +57,11 @@ web-deps:
 	else echo "no chromium: as root, apt-get install chromium (the browser tests are skipped without it)"; fi
 
 # The board runs precompiled .mpy files; so do the MicroPython tests (compiling source would need more
-# heap than a Pico has). build/mpy-host holds bytecode .mpy for the unix port, and the host's native code for
-# baoboard/drivers/pico_loops (viper): the 64-bit port runs it, the 32-bit one cannot load it and takes the
-# portable loops, as a Pico whose MicroPython differs from mpy-cross's would.
+# heap than a Pico has). build/mpy-host holds the .mpy for the 64-bit unix port, build/mpy-host32 for the
+# 32-bit build: bao.core (its sowing kernel) and baoboard/drivers/pico_loops have native code, made for the
+# machine that runs it.
 test-mp: $(STAMP)
-	rm -rf build/mpy-host
+	rm -rf build/mpy-host build/mpy-host32
 	@for f in $(FIRMWARE_PY); do \
 	  out=build/mpy-host/$${f#firmware/}; out=$${out%.py}.mpy; mkdir -p $$(dirname $$out); \
 	  $(MPYX) $(MPYOPT) -march=host -s $${out#build/mpy-host/} -o $$out $$f || exit 1; \
@@ -76,6 +76,10 @@ test-mp: $(STAMP)
 	@for d in games hardware; do ln -sfn ../../$$d build/mpy-host/$$d; done
 	@# the runner too, run from there (-m mprun): compiled as a script in the heap, its names would count
 	$(MPYX) -s tests/mprun.mpy -o build/mpy-host/tests/mprun.mpy tests/mprun.py
+	@if [ -f '$(MP32)' ]; then cp -a build/mpy-host build/mpy-host32 && for f in $(FIRMWARE_PY); do \
+	  out=build/mpy-host32/$${f#firmware/}; out=$${out%.py}.mpy; \
+	  $(MPYX) $(MPYOPT) -march=x86 -s $${out#build/mpy-host32/} -o $$out $$f || exit 1; \
+	done; fi
 	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --heap $(HEAP)k
 
 test-py: $(STAMP)

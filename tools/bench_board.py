@@ -157,15 +157,22 @@ gc.collect(); print("MOD total", gc.mem_alloc() - a0)
 """
 
 
-def compile_mpy(out: Path) -> Path:
-    """Bytecode .mpy of the firmware in `out`, as `make test-mp` builds it: each module named by the path it is
-    loaded from (baoboard/app.mpy, as on a Pico), which the runs below load from `out` itself (cwd)."""
+def march(binary: str = "") -> str:
+    """mpy-cross's -march for a unix port: bao.core's native code (its sowing kernel) is made for the machine
+    that runs it, x86 for the 32-bit build."""
+    return "-march=x86" if (binary or MP) == MP32 else "-march=host"
+
+
+def compile_mpy(out: Path, binary: str = "") -> Path:
+    """.mpy of the firmware in `out`, as `make test-mp` builds it for the port `binary` (default MP): each module
+    named by the path it is loaded from (baoboard/app.mpy, as on a Pico), which the runs below load from `out`
+    itself (cwd)."""
     for src in sorted((ROOT / "firmware").rglob("*.py")):
         rel = src.relative_to(ROOT / "firmware").with_suffix(".mpy")
         if str(rel) == "main.mpy":
             continue
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([MPYX, "-O3", "-march=host", "-s", str(rel), "-o", str(out / rel), str(src)], check=True)
+        subprocess.run([MPYX, "-O3", march(binary), "-s", str(rel), "-o", str(out / rel), str(src)], check=True)
     return out
 
 
@@ -215,10 +222,15 @@ def smallest(ok: object, lo: int = 32, hi: int = 256, step: int = 2) -> int:
 
 
 def build_tests() -> None:
-    """build/mpy-host as `make test-mp` builds it: the firmware and the tests as .mpy (each named by the path
-    tests/mprun.py loads it from), the game's folder linked."""
-    out = ROOT / "build/mpy-host"
-    compile_mpy(out)
+    """build/mpy-host (and build/mpy-host32 for the 32-bit build) as `make test-mp` builds it: the firmware and
+    the tests as .mpy (each named by the path tests/mprun.py loads it from), the game's folder linked."""
+    if Path(MP32).is_file():
+        build_tests_in(ROOT / "build/mpy-host32", MP32)
+    build_tests_in(ROOT / "build/mpy-host", MP64)
+
+
+def build_tests_in(out: Path, binary: str) -> None:
+    compile_mpy(out, binary)
     (out / "tests/firmware").mkdir(parents=True, exist_ok=True)
     for src in (ROOT / "tests/firmware").glob("*.py"):
         rel = f"tests/firmware/{src.stem}.mpy"
@@ -254,7 +266,8 @@ def main() -> int:
         res["live_max"], res["live_end"] = quiet["live_max"], quiet["live_end"]
         alone = smallest(lambda kb: run_mp(lib, f"{kb}k", str(flash), False) is not None)
         alone_fails = board_sweep(lib, str(flash), alone, MP, "k")
-        alone64 = smallest(lambda kw: run_mp(lib, f"{kw}wk", str(flash), False, MP64) is not None)
+        lib64 = lib if MP == MP64 else compile_mpy(Path(d) / "mpy64", MP64)
+        alone64 = smallest(lambda kw: run_mp(lib64, f"{kw}wk", str(flash), False, MP64) is not None)
         mods = modules(lib, MODULES)
         lazy = modules(lib, MODULES + LAZY)[len(MODULES):-1]
 

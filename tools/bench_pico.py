@@ -2,7 +2,7 @@
 chips on its pins, flash writes taking the datasheet's typical times), in Pico time. Run by `make bench`;
 writes the "Emulated Pico" section of docs/benchmarks.md.
 
-    python tools/bench_pico.py [--quick] [--board-only] [--rules-only]
+    python tools/bench_pico.py [--quick] [--board-only] [--rules-only] [--positions FILE] [--slowest N]
 
 1. `bao sim --runtime pico`'s board (firmware as `make deploy` leaves it, main.py included) plays the 1994
    game through the pins: boot to HELLO, the scan loop's period (between two latches of the 74HC165s),
@@ -133,13 +133,18 @@ RULES_NOTE = (
     "next two rows): the legal move codes in the step that completes a move, then, when a start pit is "
     "lifted, the sequences of that pit's candidates only (`baoboard.recogniser`, from their accounts taken "
     "relay by relay); its worst lift is the advanced game's first placement drop, whose 48 candidates all "
-    "start by lifting the same pit. The time now goes into the sowing itself: on the emulated Pico a bytecode "
-    "costs about 1 us and a bytearray read or write 3-6 us, so a seed sown costs about 11 us, a relay about "
-    "60 us more, and a candidate about 0.4 ms before its first relay (its child position, the sowing "
-    "generator with some 45 locals, the calls; a Python function with more than 11 words of locals and stack "
-    "allocates its frame on the heap at each call). The slowest positions of the random set are Zanzibar "
-    "mtaji positions with 6-14 takasa candidates and long relays (the legal move codes alone 17-24 ms) and the "
-    "advanced game's first placement drops (32-48 candidates). The slowest Malawi position's never-ending "
+    "start by lifting the same pit. The sowing's plain stretch (seeds, relays, captures and their steps of "
+    "the account) runs in a native kernel (`bao.core._advance`, docs/rules.md \"Speed on the board\"): in "
+    "bytecode, where a bytecode costs about 1 us and a bytearray read or write 3-6 us, a seed cost about 11 us "
+    "and a relay 60 us more; the kernel does either in a few us, about 20 us a call. What is left is "
+    "bytecode: a candidate costs about 0.3-0.4 ms before its first seed (its child position, the sowing "
+    "generator, the calls: a Python function with more than 11 words of locals and stack allocates its frame "
+    "on the heap at each call, and after a collection each allocation of more than 16 bytes searches the "
+    "heap from its start), `_sow` about 60 us around each call of the kernel, and R8's takasia checks list "
+    "both sides' captures after each mtaji takasa. The slowest random positions are now Zanzibar mtaji "
+    "positions with 8-14 takasa candidates and Malawi captures from 2s everywhere (16 candidates). "
+    "`python tools/bench_pico.py --slowest 40` times the 40 slowest of the random positions (ranked on the "
+    "64-bit unix port) in about 10 s; `--positions FILE` any positions. The slowest Malawi position's never-ending "
     "candidate sleeps at the bound (M4): it is played once with its account to the end of the relay that "
     "passed the bound, then once more without an account to twice that relay (docs/rules.md); its "
     "accounts row records every candidate's account into one bytearray (A4L*: 4,799 steps, 19 KB)."
@@ -183,6 +188,30 @@ def rules_table(quick: bool) -> Table:
     return rules
 
 
+def slowest_positions(n: int, out: Path) -> Path:
+    """The n slowest of the 1,000 random positions, ranked once on the 64-bit unix port (whose per-position
+    costs rank roughly like the Pico's; build/mpy-host must hold its firmware .mpy: make test-mp) into out."""
+    proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=1m", "tools/bench_rules_mp.py",
+                           "random", "1000"],
+                          capture_output=True, text=True, cwd=ROOT, check=True)
+    timed = sorted((line.split(" ", 1) for line in proc.stdout.splitlines()), key=lambda x: -int(x[0]))
+    out.write_text("".join(text + "\n" for _, text in timed[:n]))
+    return out
+
+
+def time_positions(path: Path) -> None:
+    """Each position of a file (one JSON a line) listed with its accounts on the Pico: fast feedback."""
+    code = "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], " \
+           "'__name__': 'bench'})"
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "positions.txt").write_text(path.read_text())
+        out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/", code=code)
+    kv = keyvals(out)
+    times = [int(kv[f"position{i}_us"]) for i in range(int(kv["positions"]))]
+    print(" ".join(f"{t / 1000:.1f}" for t in times))
+    print(f"{len(times)} positions: worst {max(times) / 1000:.1f} ms, total {sum(times) / 1000:.1f} ms")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 random positions instead of 1000")
@@ -191,6 +220,9 @@ def main() -> int:
     ap.add_argument("--board-only", action="store_true",
                     help="only the board's table (the 1994 game through the pins, about 3 minutes): printed, "
                     "docs/benchmarks.md unchanged")
+    ap.add_argument("--positions", type=Path, help="time only these positions (one JSON a line) on the Pico")
+    ap.add_argument("--slowest", type=int, metavar="N",
+                    help="time only the N slowest of the 1,000 random positions (ranked on the 32-bit unix port)")
     args = ap.parse_args()
     from bao_host.boards.pico import PicoUnavailable, check_available
 
@@ -201,6 +233,11 @@ def main() -> int:
         return 0
     if not (ROOT / "build" / "firmware").is_dir():
         subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
+    if args.slowest:
+        args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions.txt")
+    if args.positions:
+        time_positions(args.positions)
+        return 0
     if args.rules_only:
         print(rules_table(args.quick).render())
         return 0

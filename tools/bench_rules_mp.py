@@ -2,6 +2,7 @@
 # listing of every legal move with its child and its account (core.legal_moves(p, True): each candidate played
 # once) and the board's two steps at a boundary.
 # Usage: micropython tools/bench_rules_mp.py perft N [RULESET] | moves N_RANDOM | game SEED | slow 1
+#        | random N (each random position's time and JSON) | positions FILE (one JSON a line: each one's time)
 # (also on the emulated Pico: tools/bench_pico.py runs it there with the firmware's armv6m .mpy)
 # Prints one "key value" line per figure; tools/bench_rules.py collects them into tables.
 import gc
@@ -95,6 +96,59 @@ def _mixed_ruleset(rnd):
     return "zanzibar" if k < 5 else ("malawi", "malawi-intermediate", "malawi-advanced")[k - 5]
 
 
+def listing_us(core, p):
+    """core.legal_moves(p, True), best of 3 with a collection before each: the machine's other work (and a
+    collection) must not count against the position."""
+    dt = None
+    for _ in range(3):
+        gc.collect()
+        t = ticks_us()
+        list_with_accounts(core, p)
+        one = ticks_diff(ticks_us(), t)
+        if dt is None or one < dt:
+            dt = one
+    return dt
+
+
+def random_positions(core, count):
+    """The random positions of bench_moves, in its order (mixed rulesets, one position in ten of each game)."""
+    rnd = Lcg(1994)
+    taken = 0
+    while taken < count:
+        for p in game_positions(core, rnd, _mixed_ruleset(rnd), 1 + rnd.below(120)):
+            if rnd.below(10) == 0 and taken < count:
+                yield p
+                taken += 1
+
+
+def bench_random(count):
+    """Each random position's listing time and its JSON, one line each: ranks them (tools/bench_pico.py
+    --slowest finds the slowest once on a unix port, then times those on the Pico)."""
+    from bao import core, position_json
+
+    for p in random_positions(core, count):
+        print(listing_us(core, p), position_json.dumps(p, False))
+
+
+def bench_positions(path):
+    """The positions of a file (one JSON a line), each listed with its accounts: its time, then the worst."""
+    from bao import core, position_json
+
+    worst = total = n = 0
+    f = open(path)
+    for line in f:
+        if line.strip():
+            dt = listing_us(core, position_json.loads(line))
+            print("position" + str(n) + "_us", dt)
+            total += dt
+            worst = max(worst, dt)
+            n += 1
+    f.close()
+    print("positions", n)
+    print("total_us", total)
+    print("worst_us", worst)
+
+
 def bench_moves(count):
     """Each position measured as soon as it is made and then dropped: a Pico's heap holds no thousand."""
     from bao import core, notation, position_json
@@ -117,15 +171,7 @@ def bench_moves(count):
                 best = two
         board[0].append(best[0])
         board[1].append(best[1])
-        # best of 3: the machine's other work (and a collection) must not count against the position
-        dt = None
-        for _ in range(3):
-            gc.collect()
-            t = ticks_us()
-            list_with_accounts(core, p)
-            one = ticks_diff(ticks_us(), t)
-            if dt is None or one < dt:
-                dt = one
+        dt = listing_us(core, p)
         times.append(dt)
         if dt > worst[0]:
             worst[0] = dt
@@ -139,13 +185,8 @@ def bench_moves(count):
     print("game_median_us", g[len(g) // 2])
     print("game_worst_us", g[-1])
     g = None
-    rnd = Lcg(1994)
-    taken = 0
-    while taken < count:
-        for p in game_positions(core, rnd, _mixed_ruleset(rnd), 1 + rnd.below(120)):
-            if rnd.below(10) == 0 and taken < count:
-                measure(p)
-                taken += 1
+    for p in random_positions(core, count):
+        measure(p)
     r = sorted(times[len(times) - count :])  # the random positions apart
     print("random_positions", len(r))
     print("random_median_us", r[len(r) // 2])
@@ -239,6 +280,9 @@ def bench_game(seed):
 def main():
     argv = globals().get("ARGV") or sys.argv  # the Pico's sys has no argv: the runner sets ARGV
     what = argv[1]
+    if what == "positions":
+        bench_positions(argv[2])
+        return
     arg = int(argv[2])
     if what == "perft":
         bench_perft(arg, argv[3] if len(argv) > 3 else "zanzibar")
@@ -248,6 +292,8 @@ def main():
         bench_game(arg)
     elif what == "slow":
         bench_slow(arg)
+    elif what == "random":
+        bench_random(arg)
 
 
 main()

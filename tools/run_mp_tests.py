@@ -68,9 +68,10 @@ def sweep_arg(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def run_module(binary: str, heap: str, mod: str) -> tuple[int, int, str]:
-    """One test module at one heap: the runner precompiled in build/mpy-host (make test-mp), else its source."""
-    lib = ROOT / "build/mpy-host"
+def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[int, int, str]:
+    """One test module at one heap: the runner precompiled in build/mpy-host (make test-mp; build/mpy-host32
+    for the 32-bit build: bao.core's native code is made for the machine that runs it), else its source."""
+    lib = ROOT / ("build/mpy-host32" if port == "32-bit" else "build/mpy-host")
     if (lib / "tests/mprun.mpy").is_file():
         cmd, cwd, env = ["-m", "mprun"], lib, dict(os.environ, MICROPYPATH="tests")
     else:
@@ -137,7 +138,7 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
 
     def one(task: tuple[str, str, str, str, int]) -> tuple[tuple[str, str, str, str, int], tuple[int, int, str]]:
         port, binary, unit, mod, h = task
-        return task, run_module(binary, f"{h}{unit}", mod)
+        return task, run_module(binary, f"{h}{unit}", mod, port)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for (port, _, unit, mod, h), (p, f, out) in pool.map(one, tasks):

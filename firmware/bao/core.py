@@ -13,8 +13,10 @@
 # the pit he takes, M21) with the descriptive bits _DROP and the taken pit's ring + 1 above _TAKE_SHIFT:
 # only one kind of move is legal in a position, so identities stay within 6 bits (the engine's tables).
 try:
+    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
     from micropython import const
 except ImportError:  # CPython
+    micropython = None  # type: ignore[assignment]
 
     def const(x: int) -> int:  # type: ignore[misc]
         return x
@@ -375,9 +377,140 @@ def _front_empty(d: bytearray, base: int) -> bool:
     return True
 
 
-# The sowing engine, the hot path. @micropython.native was measured (unix port, .mpy, perft(8): 257-291 ms
-# as bytecode, 237 ms native) and left out: ~15 % is not worth .mpy files that load only on the MicroPython
-# release whose mpy-cross made them (bytecode .mpy load on every release since 1.19).
+# The sowing engine, the hot path: _sow in bytecode, and on MicroPython a small native kernel, _advance, for
+# its plain stretch: the seeds sown one by one, and the relays and captures at which nothing else can happen,
+# with their steps of the account (a bytearray's, up to 36 bytes a call). In bytecode a seed cost about 11 us
+# of Pico time and a relay 60 us more; native, a few us. _sow calls the kernel for each sowing and keeps
+# every decision (the end of a move, the houses, takasia, R9, Brent's check, the bound), about 60 us around
+# each call. CPython, and a recorder that takes the account relay by relay, run _sow's bytecode alone. So
+# the firmware's .mpy carry machine code, made for the machine that runs them (mpy-cross -march: armv6m for
+# a Pico, x64 and x86 for the unix ports), and load only on the MicroPython release whose mpy-cross made
+# them; on a Pico the kernels take about 3.2 KB of heap. @micropython.native on all of _sow was measured
+# before (unix port, perft(8): 257-291 ms as bytecode, 237 ms native) and left out: 15 % for several KB more.
+if micropython:
+
+    @micropython.viper
+    def _advance(d: ptr8, rec: ptr8, a: int, p: int, k: int, x: int, limit: int,  # noqa: F821 (viper)
+                 budget: int) -> int:
+        """_sow's plain stretch, native: sow the k seeds in hand on from pit p (me + ring; bit 5 set:
+        anti-clockwise), then capture and relay on while only a capture that leaves the opponent a front
+        row, or a relay, can happen where the last seed falls: no end (1.5), not the owned house, not the
+        takasia-ed ring, not Brent's saved key, no sowing round the row's end next (R9's check), at most
+        `limit` relays more (_sow checks the next one) and `budget` seeds relayed (R10's bound). x: bit 0
+        capturing, bit 1 a capture empties both houses (R6), bit 2 the capture's kuu mark, bits 3-10 the
+        takasia-ed ring, bits 11-16 the saved key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY,
+        STEP_CAPTURE) go into rec from offset a, 36 bytes at most (a < 0: no account). Returns the ring the
+        last seed fell in | bit 4: anti-clockwise | captures << 5 | relays << 8 | seeds relayed << 14."""
+        me = p & 16
+        pos = p & 15
+        step = 1
+        if p & 32:
+            step = -1
+        op = me ^ 16
+        hbit = 1 << (me >> 4)
+        takasia = (x >> 3) & 255
+        key0 = (x >> 11) - 1
+        capturing = x & 1
+        end = a + 28  # room for one more relay or capture and its sowing in 36 bytes
+        if limit > 63:
+            limit = 63
+        done = 0
+        caps = 0
+        seeds = 0
+        while True:
+            if a >= 0:
+                rec[a] = 4  # STEP_SOW, first pit, direction, n
+                rec[a + 1] = me + ((pos + step) & 15)
+                rec[a + 2] = step & 255
+                rec[a + 3] = k
+                a += 4
+            while k > 0:
+                pos = (pos + step) & 15
+                d[me + pos] += 1
+                k -= 1
+            c = int(d[me + pos])
+            if c == 1 or a > end:
+                break  # the move ends here (1.5), or no room for the next steps
+            if capturing and pos < 8 and int(d[op + 7 - pos]):
+                t = op + 7 - pos  # 1.4, 1.6c: capture the opposite pit, sow it in from a kichwa
+                i = op
+                while i < op + 8 and (i == t or d[i] == 0):
+                    i += 1
+                if i == op + 8:
+                    break  # the capture empties the opponent's front row: the move ends (1.2), _sow's end
+                k = int(d[t])
+                d[t] = 0
+                if pos == 3:
+                    d[34] = int(d[34]) & (255 - (1 << (op >> 4)))  # 2.5a: HOUSE, the opponent's emptied
+                if x & 2:
+                    d[34] = 0  # R6
+                kichwa = 7
+                if pos < 2 or (pos < 6 and step == 1):
+                    kichwa = 0
+                step = 1 - ((kichwa >> 2) << 1)  # from the left kichwa clockwise, from the right anti-clockwise
+                if a >= 0:
+                    rec[a] = 5 | ((x & 4) << 2)  # STEP_CAPTURE (| _KUU), pit, n, kichwa
+                    rec[a + 1] = t
+                    rec[a + 2] = k
+                    rec[a + 3] = me + kichwa
+                    a += 4
+                pos = (kichwa - step) & 15
+                caps += 1
+                continue
+            if pos == 4 and int(d[34]) & hbit:
+                break  # the owned house (2.5b, R5; M12, M15): HOUSE
+            if pos == takasia:
+                break  # 4.1b, M18
+            key = pos
+            if step < 0:
+                key = pos | 16
+            if key == key0 or done == limit or c > budget:
+                break  # maybe the state Brent saved; a relay _sow checks; the bound
+            if (pos == 7 and step == 1) or (pos == 0 and step == -1):
+                break  # the next sowing starts behind: R9's check is _sow's
+            done += 1
+            seeds += c
+            budget -= c
+            k = c
+            d[me + pos] = 0
+            if a >= 0:
+                rec[a] = 6  # STEP_RELAY, pit, n
+                rec[a + 1] = me + pos
+                rec[a + 2] = c
+                rec[a + 3] = 0
+                a += 4
+        neg = 0
+        if step < 0:
+            neg = 16
+        return pos | neg | (caps << 5) | (done << 8) | (seeds << 14)
+
+    @micropython.viper
+    def _starts(d: ptr8, out: object, me: int, must: int) -> int:  # noqa: F821 (viper)
+        """_capture_starts' mtaji stage, native: appends to out each start whose first sowing ends in
+        an occupied front pit facing seeds (3.4), M19's pit (must) if there is one."""
+        op = me ^ 16
+        ends = 0
+        for e in range(8):
+            if int(d[me + e]) and int(d[op + 7 - e]) and (must == 255 or must == 7 - e):
+                ends |= 1 << e
+        if ends == 0:
+            return 0
+        for r in range(16):
+            n = int(d[me + r])
+            if n >= 2 and n <= 15:
+                if r > 7:
+                    n = -n  # G6
+                if (ends >> ((r - n) & 15)) & 1:
+                    out.append(r)  # type: ignore[attr-defined]
+                if (ends >> ((r + n) & 15)) & 1:
+                    out.append(r | 16)  # type: ignore[attr-defined]  # RIGHT
+        return 0
+
+else:
+    _advance = _starts = None  # type: ignore[assignment]
+_buf = None  # the kernel's account scratch: views of its first 4, 12, 20, 28 and 36 bytes (made at first use)
+
+
 def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]
     """Play `move` on p.d in place; with rec, each step of the account is appended to it. A generator
     whose one yield is the status | _ENDED (END_MASK bits: END_*, plus _CAPTURING and DECISION; next()
@@ -391,6 +524,7 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
     the generator yields a key at every relay (the state before the lift, with p.d), then its status
     (M4's searches step two runs). The checks are here, not in a caller driving the generator relay by
     relay: a resumption and the caller's loop cost about 20 us of Pico time a relay."""
+    global _buf
     d = p.d
     rules = p.rules
     s = d[TO_MOVE]
@@ -423,12 +557,25 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
     bound = rules.sow_bound if stop_after < 0 else 0
     sleep = rules.infinite == "sleep"
     passed = 0
-    sown = 0
+    left = bound if bound else 1 << 29  # seeds the relays may still lift and sow before the bound
     flush = None
+    fast = _advance  # the native kernel (MicroPython), with a bytearray account or none
+    out = d  # where the kernel writes the account's steps (from offset at; at -1: no account)
+    at = -1
     if rec is not None:
         add = rec.append  # (a bound method: the account's hot steps)
         # a recorder may take the account relay by relay (baoboard.recogniser.Sequence); a bytearray has no flush
         flush = getattr(rec, "flush", None)
+        if flush is not None or not isinstance(rec, bytearray) or fast is None:
+            fast = None  # type: ignore[assignment]
+        else:
+            if _buf is None:
+                # (whole views made once: a slice at each call would be an object allocated right behind
+                # the account, which then could not grow in place; a long account would be copied instead)
+                b = memoryview(bytearray(36))
+                _buf = (b[:4], b[:12], b[:20], b[:28], b)  # type: ignore[assignment]
+            out = _buf[4]  # type: ignore[index, assignment]
+            at = 0
     direction = 0  # namua captures choose their direction at the first capture
     hand = 0
     pos = r
@@ -481,6 +628,9 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
             d[HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
         if rec is not None:
             _write(rec, STEP_LIFT, me + r, hand, 0)
+    # the kernel's flags (_advance) and the next relay it must leave to the checks below
+    flags = (1 if capturing else 0) | (0 if namua or kuu else 2) | (ktn >> 2) | (takasia << 3)
+    limit = stop_after if stop_after > 0 and (next_save < 0 or stop_after < next_save) else next_save
     while True:
         if hand:
             if (pos == 7 and direction == 1) or (pos == 0 and direction == -1):
@@ -494,14 +644,24 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
                     d[IN_HAND] = hand - 1
                     yield (END_OWN_FRONT_EMPTY | (_CAPTURING if capturing else 0)) | _ENDED
                     return
-            if rec is not None:  # (_write inlined: the two steps of every relay)
-                add(STEP_SOW)
-                add(me + ((pos + direction) & 15))
-                add(direction & 255)
-                add(hand)
-            for _ in range(hand):
-                pos = (pos + direction) & 15
-                d[me + pos] += 1
+            if fast is not None:
+                n = fast(d, out, at, me + pos + (direction & 32), hand, flags, limit - relays - 1,  # type: ignore[arg-type]
+                         left)
+                if at == 0:  # the steps it wrote: a sowing, then two for each relay or capture
+                    rec.extend(_buf[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[index, union-attr]
+                pos = n & 15
+                direction = 1 - ((n >> 3) & 2)
+                relays += (n >> 8) & 63
+                left -= n >> 14
+            else:
+                if rec is not None:  # (_write inlined: the two steps of every relay)
+                    add(STEP_SOW)
+                    add(me + ((pos + direction) & 15))
+                    add(direction & 255)
+                    add(hand)
+                for _ in range(hand):
+                    pos = (pos + direction) & 15
+                    d[me + pos] += 1
             hand = 0
         c = d[me + pos]
         if c == 1:
@@ -564,17 +724,18 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
                 return
             yield key
             stop_after += 1
+            limit = stop_after
         elif key == saved_key and d == saved:
             yield END_INFINITE | ((relays - saved_at) << 8) | _ENDED
             return
         if bound:
-            sown += c  # the seeds this relay lifts and sows
-            if sown > bound:
+            left -= c  # the seeds this relay lifts and sows
+            if left < 0:
                 if not sleep:
                     yield END_INFINITE | BOUNDED | ((relays + 1) << 8) | _ENDED
                     return
                 bound = 0
-                stop_after = relays + 1  # M4: the move sleeps at the end of this relay
+                stop_after = limit = relays + 1  # M4: the move sleeps at the end of this relay
                 passed = BOUNDED | (stop_after << 8)
         if relays == next_save:
             if saved is None:
@@ -582,9 +743,11 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
             else:
                 saved[:] = d
             saved_key = key
+            flags = (flags & 2047) | ((key + 1) << 11)
             saved_at = relays
             power <<= 1
             next_save = relays + power
+            limit = stop_after if 0 < stop_after < next_save else next_save
         # 1.6: endelea
         hand = c
         d[me + pos] = 0
@@ -695,8 +858,11 @@ def _capture_starts(p: Position) -> "list[int]":
                 elif r > 5:
                     out.append(r | RIGHT)
                 else:
-                    out.append(r)
+                    out.append(r)  # type: ignore[attr-defined]
                     out.append(r | RIGHT)
+        return out
+    if _starts is not None:
+        _starts(d, out, me, d[_MUST])  # type: ignore[arg-type]  # (native: the loops below cost 0.4 ms of Pico time in bytecode)
         return out
     must = d[_MUST]  # M19: only captures whose first captured pit is this one
     for r in range(16):
@@ -805,6 +971,20 @@ def _expand(p: Position, move: int, out: list, flags: int, keep: "bool | bytearr
 
 
 def _finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearray" = True) -> list:
+    """The capture moves that end (R10), as legal_moves lists them; first_only: whether there is one, as
+    a list of at most one move code (played in one scratch position, no child kept: the takasia checks)."""
+    if first_only:
+        starts = _capture_starts(p)
+        k = p.rules.kuu
+        if not starts or p.rules.infinite == "sleep" or (
+                k and k[0] and (p.d[_PLACING] or p.d[STORE + p.d[TO_MOVE]] == _NEMO)):
+            return starts[:1]  # M4: a never-ending move sleeps, a legal move; a placement drop always ends
+        q = p.copy()
+        for m in starts:
+            q.d[:] = p.d
+            if next(_sow(q, m, None, -1)) & END_MASK != END_INFINITE:
+                return [m]
+        return []
     out = []  # type: list
     flags = _NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
     for m in _capture_starts(p):

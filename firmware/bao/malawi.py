@@ -23,8 +23,8 @@ from bao.core import (
     _capture_starts,
     _finite_captures,
     _front_empty,
+    _sow,
     _write,
-    play_raw,
     ring_direction,
 )
 
@@ -161,16 +161,29 @@ def moves(p: Position, keep: "bool | bytearray") -> list:
     out = []  # type: list
     rec = None if keep is True or keep is False else keep  # with their accounts: the scratch they go in
     for t in takes:
+        if keep is False:
+            for r in range(16):
+                out.append(r | t | _DROP)
+            continue
+        # The drop into ring 0 played once; the other 15 drops of this take differ from it only in the pit
+        # the last seed goes into, the pit of the account's last step (the first drop's lift and take are
+        # the same): each is a copy of it with that seed moved (a first drop that ends the game at its
+        # take, M23, places nothing: its 16 drops lead to the same position)
+        first = Position(bytearray(d), p.rules)
+        if rec is not None:
+            rec[:] = b""
+        play(first, t | _DROP, rec)
+        fd = first.d
+        placed = fd[WINNER] == NONE
         for r in range(16):
-            m = r | t | _DROP
-            if keep is False:
-                out.append(m)
-                continue
-            child = Position(bytearray(d), p.rules)  # (play_raw's work, which a drop needs no more of)
-            if rec is not None:
-                rec[:] = b""
-            play(child, m, rec)
-            out.append((m, child) if rec is None else (m, child, bytes(rec)))
+            cd = bytearray(fd)
+            if placed:
+                cd[me] -= 1
+                cd[me + r] += 1
+                if rec is not None:
+                    rec[len(rec) - 3] = me + r
+            child = Position(cd, p.rules)
+            out.append((r | t | _DROP, child) if rec is None else (r | t | _DROP, child, bytes(rec)))
     return out
 
 
@@ -189,14 +202,20 @@ def takasia(child: Position) -> int:
     xd[TAKASIA] = NONE
     xme = (y ^ 1) << 4
     check = child.rules.infinite != "sleep"  # a sleeping move is legal (M24): nothing to check
+    q = None  # the scratch X's captures are played in
     target = NONE
     for m in _capture_starts(x_view):
         r = m & RING
         t = 7 - ((r + ring_direction(r, m & RIGHT) * xd[xme + r]) & 15)
         if t == target:
             continue
-        if check and play_raw(x_view, m)[1] & END_MASK == END_INFINITE:
-            continue
+        if check:
+            if q is None:
+                q = x_view.copy()
+            else:
+                q.d[:] = xd
+            if next(_sow(q, m, None, -1)) & END_MASK == END_INFINITE:
+                continue
         if target != NONE:
             return NONE
         target = t

@@ -219,8 +219,8 @@ def micropython_binary() -> str:
     return found
 
 
-# native-code functions (@micropython.native) need the host's architecture for the unix port
-_MARCH = ["-march=x64"] if __import__("platform").machine() in ("x86_64", "AMD64") else []
+# native code (bao.core's sowing kernel, @micropython.viper) is made for the unix port's machine
+_MARCH = ["-march=host"]
 
 
 def compile_firmware(out: Path) -> Path:

@@ -21,19 +21,20 @@ class InputError(Exception):
 
 def read_text(path: str) -> str:
     """The text of a UTF-8 file (a leading byte order mark is dropped)."""
+    shown = path if path.isprintable() else repr(path)  # the message stays one line ("@\n" typed as a path)
     try:
         with Path(path).open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+        raise InputError(f"cannot read {shown}: {e.strerror or e}") from None
     if len(data) > MAX_BYTES:
-        raise InputError(f"{path}: larger than {MAX_BYTES // 1024} KB: not a transcript or a position")
+        raise InputError(f"{shown}: larger than {MAX_BYTES // 1024} KB: not a transcript or a position")
     if b"\0" in data:
-        raise InputError(f"{path}: a binary file, not text")
+        raise InputError(f"{shown}: a binary file, not text")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 text (byte {e.start})") from None
+        raise InputError(f"{shown}: not UTF-8 text (byte {e.start})") from None
 
 
 def read_transcript(path: str, dialect: str | None = None) -> tuple[notation.Transcript, str]:
