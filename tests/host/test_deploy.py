@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import check_board  # noqa: E402
 
-PICO = "BAO-CHECK micropython 1.24.1 2822 Raspberry Pi Pico with RP2040"
+PICO = "BAO-CHECK micropython 1.29.0 4870 Raspberry Pi Pico with RP2040"  # .mpy 6.3, armv6m
 
 
 def deployed_files() -> list[str]:
@@ -28,8 +28,8 @@ def deployed_files() -> list[str]:
 
 
 @pytest.mark.parametrize("reply, ok, says", [
-    (PICO, True, "MicroPython 1.24.1 on Raspberry Pi Pico with RP2040"),
-    ("BAO-CHECK micropython 1.29.0 2822 Raspberry Pi Pico W with RP2040", True, "1.29.0"),
+    (PICO, True, "MicroPython 1.29.0 on Raspberry Pi Pico with RP2040"),
+    ("BAO-CHECK micropython 1.29.0 4870 Raspberry Pi Pico W with RP2040", True, "1.29.0"),
     ("BAO-CHECK micropython 1.19.1 1542 Raspberry Pi Pico with RP2040", False, "needs 1.22 or later"),
     ("BAO-CHECK micropython 1.22.0 5 Raspberry Pi Pico with RP2040", False, ".mpy format 5"),
     ("BAO-CHECK circuitpython 9.0.0 0 Raspberry Pi Pico with rp2040", False, "not MicroPython"),
@@ -44,6 +44,22 @@ def test_the_board_s_answer_is_judged(reply: str, ok: bool, says: str) -> None:
         assert "RPI_PICO .uf2" in message and "\n" not in message
 
 
+def test_the_firmware_s_native_code_needs_the_same_abi_on_the_board(tmp_path: Path) -> None:
+    # bao/core.mpy's sowing kernel is armv6m machine code of .mpy 6.3: a board that loads another native ABI
+    # (another release's, or another machine's) would fail to import the rules core at every boot
+    (tmp_path / "bao").mkdir()
+    (tmp_path / "bao" / "core.mpy").write_bytes(b"M\x06\x13\x1f" + bytes(20))
+    native = check_board.native_abi(tmp_path)
+    assert native == 0x1306 and check_board.mpy_name(native) == "6.3 for armv6m"
+    assert check_board.verdict(PICO, native)[0]
+    ok, message = check_board.verdict("BAO-CHECK micropython 1.22.2 4614 Raspberry Pi Pico with RP2040", native)
+    assert not ok and "loads native .mpy 6.2 for armv6m, the firmware's native code is 6.3 for armv6m" in message
+    ok, message = check_board.verdict("BAO-CHECK micropython 1.29.0 2822 Generic ESP32 with x64", native)
+    assert not ok and "6.3 for x64" in message and "\n" not in message
+    (tmp_path / "bao" / "core.mpy").write_bytes(b"M\x06\x00\x1f" + bytes(20))  # bytecode only: any 6.x
+    assert check_board.native_abi(tmp_path) is None and check_board.native_abi(tmp_path / "none") is None
+
+
 def fake_mpremote(tmp: Path, stdout: str, status: int = 0, stderr: str = "") -> str:
     script = tmp / "mpremote"
     script.write_text(f"#!{sys.executable}\nimport sys\n"
@@ -55,7 +71,7 @@ def fake_mpremote(tmp: Path, stdout: str, status: int = 0, stderr: str = "") -> 
 
 def test_check_board_through_mpremote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert check_board.main(["--mpremote", fake_mpremote(tmp_path, PICO + "\n")]) == 0
-    assert "board: MicroPython 1.24.1" in capsys.readouterr().out
+    assert "board: MicroPython 1.29.0" in capsys.readouterr().out
     old = fake_mpremote(tmp_path, "BAO-CHECK micropython 1.20.0 2822 Raspberry Pi Pico with RP2040\n")
     assert check_board.main(["--mpremote", old]) == 1
     err = capsys.readouterr().err
