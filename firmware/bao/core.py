@@ -309,16 +309,6 @@ def pit_name(pit: int) -> str:
     return ("B" if side == SOUTH else "b") + str(16 - ring)
 
 
-def pit_index(name: str) -> int:
-    """"A1".."b8" -> global pit index; raises NotationError."""
-    if len(name) != 2 or name[0] not in "ABab" or name[1] not in "12345678":
-        raise NotationError("not a pit name: %r (A1..A8, B1..B8, a1..a8, b1..b8)" % (name,))
-    side = SOUTH if name[0] in "AB" else NORTH
-    k = int(name[1])
-    ring = k - 1 if name[0] in "Aa" else 16 - k
-    return (side << 4) + ring
-
-
 def ring_direction(ring: int, right: int) -> int:
     """G6: the letter R moves towards pit 8 on either row: +1 (clockwise) on the front row, -1 behind."""
     if ring < 8:
@@ -913,10 +903,6 @@ def _takasia_pit(child: Position) -> int:
     return target
 
 
-def is_game_over(p: Position) -> bool:
-    return p.d[WINNER] != NONE or not legal_moves(p)
-
-
 def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     """The winner if the game is over (1.2: front row emptied, possibly half-way through a move, or no
     legal move for the side to move), else None."""
@@ -927,48 +913,12 @@ def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     return None if moves else p.d[TO_MOVE] ^ 1
 
 
-def find_move(p: Position, move: int) -> "tuple[int, Position]":
-    """The legal (move, child) whose identity (ring, letter, house play) is `move`; IllegalMoveError
-    with the reason and rule otherwise."""
-    want = move & IDENTITY
-    for entry in legal_moves(p):
-        if entry[0] & IDENTITY == want:
-            return entry
-    from bao.reasons import why_illegal  # only on the error path: keeps the core small in RAM
-
-    rule, reason = why_illegal(p, want)
-    raise IllegalMoveError(rule + ": " + reason, rule)
 
 
-def account(p: Position, move: int) -> list:
-    """The step-by-step account of a legal move (a list of STEP_* tuples)."""
-    find_move(p, move)
-    rec = bytearray()
-    play_raw(p, move & IDENTITY, rec)
-    from bao import explain  # the host's reading of the compact account (names the board has already)
+def __getattr__(name: str) -> object:
+    """core.perft, core.find_move, core.account, core.seed_total, core.pit_index, core.is_game_over: the
+    host's questions, in bao.query (loaded when first asked for: the board never asks, so their code and
+    names are not in its RAM)."""
+    from bao import query
 
-    return explain.steps(rec)
-
-
-def perft(p: Position, depth: int) -> int:
-    """Leaf count: every distinct legal move is one leaf; a finished game is one leaf at any depth."""
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return len(_generate(p, False)) or 1
-    moves = legal_moves(p)
-    if not moves:
-        return 1
-    total = 0
-    for _, child in moves:
-        total += perft(child, depth - 1)
-    return total
-
-
-def seed_total(p: Position) -> int:
-    """All 64 seeds: pits, stores and seeds in hand (an invariant)."""
-    d = p.d
-    t = d[STORE] + d[STORE + 1] + d[IN_HAND] + d[_PLACING]
-    for i in range(32):
-        t += d[i]
-    return t
+    return getattr(query, name)

@@ -24,11 +24,11 @@ from bao.core import (
     NotationError,
     Position,
     _marks,
-    find_move,
     outcome,
 )
 from bao.core import KIBA as KIBA
 from bao.core import format_move as format_move
+from bao.query import find_move
 
 
 def _short(text: str) -> str:
