@@ -913,12 +913,10 @@ def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     return None if moves else p.d[TO_MOVE] ^ 1
 
 
-
-
 def __getattr__(name: str) -> object:
-    """core.perft, core.find_move, core.account, core.seed_total, core.pit_index, core.is_game_over: the
-    host's questions, in bao.query (loaded when first asked for: the board never asks, so their code and
-    names are not in its RAM)."""
+    """core.find_move, core.account, core.perft, core.seed_total, core.pit_index, core.is_game_over: the
+    host's questions, in bao.query (loaded the first time one is asked for: the board never asks, so their
+    code is not in its RAM; the board's SHOW finds a move through bao.notation, where find_move is)."""
     from bao import query
 
     return getattr(query, name)

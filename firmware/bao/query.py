@@ -1,8 +1,9 @@
-# Questions about positions and moves that the host asks of the rules core and the board in play never does:
-# a move found by its identity (or why it is illegal), its account as steps, perft, the seed count, a pit by
-# its name. Split from bao.core so that their code and names are not in a Pico's RAM (docs/architecture.md,
-# "Memory on the board"); bao.core still answers them (core.perft...) through its __getattr__, which loads
-# this module the first time one is asked for.
+# Questions about positions and moves that the host asks of the rules core and the board never does: a move's
+# account as steps, perft, the seed count, whether the game is over, a pit by its name (and find_move, from
+# bao.notation, which the board loads only for a SHOW written another way than it writes moves). Split from
+# bao.core so that their code and names are not in a Pico's RAM (docs/architecture.md, "Memory on the
+# board"); bao.core still answers them (core.perft...) through its __getattr__, which loads this module the
+# first time one is asked for.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -19,13 +20,13 @@ from bao.core import (
     SOUTH,
     STORE,
     WINNER,
-    IllegalMoveError,
     NotationError,
     Position,
     legal_move_codes,
     legal_moves,
     play_raw,
 )
+from bao.notation import find_move as find_move
 
 _PLACING = const(40)  # bao.core's private layout: M22's seeds still to place
 
@@ -42,19 +43,6 @@ def pit_index(name: str) -> int:
 
 def is_game_over(p: Position) -> bool:
     return p.d[WINNER] != NONE or not legal_moves(p)
-
-
-def find_move(p: Position, move: int) -> "tuple[int, Position]":
-    """The legal (move, child) whose identity (ring, letter, house play) is `move`; IllegalMoveError
-    with the reason and rule otherwise."""
-    want = move & IDENTITY
-    for entry in legal_moves(p):
-        if entry[0] & IDENTITY == want:
-            return entry  # type: ignore[no-any-return]
-    from bao.reasons import why_illegal  # only on the error path
-
-    rule, reason = why_illegal(p, want)
-    raise IllegalMoveError(rule + ": " + reason, rule)
 
 
 def account(p: Position, move: int) -> list:
