@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # hundreds of 16- and 32-byte holes; in play, one once half the room left after the boot has been allocated
 # (App.boot). That took 1 to 8 K off each module below (2026-11-25).
 # Names count too: the 621st interned name (qstr) allocates a 6th pool, 4.5 KB in one piece. test_board_app
-# and test_board_runtime hold 616 (the runner precompiled, board_util's and the tests' helpers under
+# and test_board_runtime hold 617 (the runner precompiled, board_util's and the tests' helpers under
 # names already in use, the idle loop's heap-lock test in a module of its own): one more name in the board or
 # its harness past 620 costs each 4.5 KB again (a string constant of up to 10 characters is a name too). The others
 # load enough code (a kuu game, the engine, the rare commands) or test names to pass 620.
