@@ -1,5 +1,5 @@
 # Questions about positions and moves that the host asks of the rules core and the board never does: a move's
-# account as steps, perft, the seed count, whether the game is over, a pit by its name (and find_move, from
+# account as steps, perft, the seed count, a pit by its name (and find_move, from
 # bao.notation, which the board loads only for a SHOW written another way than it writes moves). Split from
 # bao.core so that their code and names are not in a Pico's RAM (docs/architecture.md, "Memory on the
 # board"); bao.core still answers them (core.perft...) through its __getattr__, which loads this module the
@@ -15,11 +15,9 @@ except ImportError:  # CPython
 from bao.core import (
     IDENTITY,
     IN_HAND,
-    NONE,
     NORTH,
     SOUTH,
     STORE,
-    WINNER,
     NotationError,
     Position,
     legal_move_codes,
@@ -39,10 +37,6 @@ def pit_index(name: str) -> int:
     k = int(name[1])
     ring = k - 1 if name[0] in "Aa" else 16 - k
     return (side << 4) + ring
-
-
-def is_game_over(p: Position) -> bool:
-    return p.d[WINNER] != NONE or not legal_moves(p)
 
 
 def account(p: Position, move: int) -> list:
