@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # from which every heap passed (docs/benchmarks.md, Heaps). The binding port is the 32-bit build (a Pico's
 # object sizes); the 64-bit port passes them at 64wk. Each holds the whole board application and its test
 # harness in one heap. What fills it (32-bit build, docs/architecture.md "Memory on the board"): the modules'
-# bytecode and names, about 41 KB for the board alone (bao.core 12.2 KB; no ROMFS on the Pico image: bytecode
+# bytecode and names, about 41 KB for the board alone (bao.core 12.4 KB; no ROMFS on the Pico image: bytecode
 # lives in the heap), 3.6 KB of the application's buffers and state, and the test harness (board_util, simhw's
 # Hands, the test module, about 6 KB). What is left must take a move's records (280 bytes each, several alive
 # at once) in one piece each. The collection policy keeps it whole: while the modules load, a collection every
@@ -44,12 +44,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # Issue #9 keeps this open: no exceptions, 20 of 20 at 64 KB.
 HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, every heap from N to 96 passed (1 K steps,
     # 2026-11-25, bao.query split from bao.core); (M): main measured the same way that day, before it
-    "test_board_kuu_games": 79,  # kuu games: starting one interns bao.malawi's names; from 75 (76)
-    "test_board_protocol": 84,  # the rare commands' modules and bao.notation (SHOW) beside the game; from 80 (82)
-    "test_board_power": 84,  # a compaction's records in a heap torn by power cuts; from 80, 79 in another run (80)
-    "test_board_health": 78,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 74 (75)
+    "test_board_kuu_games": 80,  # kuu games: starting one interns bao.malawi's names; from 76 (76)
+    "test_board_protocol": 85,  # the rare commands' modules and bao.notation (SHOW) beside the game; from 81 (82)
+    "test_board_power": 83,  # a compaction's records in a heap torn by power cuts; from 79, 80 in another run (80)
+    "test_board_health": 79,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 75 (75)
     "test_board_runtime": 71,  # the whole application, restarted after a fault (617 names); from 67 (68)
-    "test_board_play": 85,  # the application and the engine loaded beside it for each search; from 81 (81)
+    "test_board_play": 86,  # the application and the engine loaded beside it for each search; from 82 (81)
 }
 
 
