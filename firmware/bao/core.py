@@ -923,6 +923,8 @@ def __getattr__(name: str) -> object:
     the board's SHOW finds a move through bao.notation, where find_move is). (is_game_over stays: with it
     this module has 74 globals, a table of 97; with 73 the table is full, and every name of a builtin its
     functions look up (range, len) probes all of it before it reaches the builtins: 4% slower.)"""
+    if name.startswith("__"):  # (CPython's import asks for __path__ and the like: not a question)
+        raise AttributeError(name)
     from bao import query
 
     return getattr(query, name)
