@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # from which every heap passed (docs/benchmarks.md, Heaps). The binding port is the 32-bit build (a Pico's
 # object sizes); the 64-bit port passes them at 64wk. Each holds the whole board application and its test
 # harness in one heap. What fills it (32-bit build, docs/architecture.md "Memory on the board"): the modules'
-# bytecode and names, about 41 KB for the board alone (bao.core 12.5 KB; no ROMFS on the Pico image: bytecode
+# bytecode and names, about 41 KB for the board alone (bao.core 12.4 KB; no ROMFS on the Pico image: bytecode
 # lives in the heap), 3.6 KB of the application's buffers and state, and the test harness (board_util, simhw's
 # Hands, the test module, about 6 KB). What is left must take a move's records (280 bytes each, several alive
 # at once) in one piece each. The collection policy keeps it whole: while the modules load, a collection every
@@ -37,19 +37,19 @@ ROOT = Path(__file__).resolve().parent.parent
 # hundreds of 16- and 32-byte holes; in play, one once half the room left after the boot has been allocated
 # (App.boot). That took 1 to 8 K off each module below (2026-11-25).
 # Names count too: the 621st interned name (qstr) allocates a 6th pool, 4.5 KB in one piece. test_board_app
-# and test_board_runtime hold exactly 620 (the runner precompiled, board_util's and the tests' helpers under
+# and test_board_runtime hold 617 (the runner precompiled, board_util's and the tests' helpers under
 # names already in use, the idle loop's heap-lock test in a module of its own): one more name in the board or
-# its harness costs each 4.5 KB again (a string constant of up to 10 characters is a name too). The others
+# its harness past 620 costs each 4.5 KB again (a string constant of up to 10 characters is a name too). The others
 # load enough code (a kuu game, the engine, the rare commands) or test names to pass 620.
 # Issue #9 keeps this open: no exceptions, 20 of 20 at 64 KB.
-HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, every heap from N to 90 passed (1 K steps,
-    # 2026-11-25, the collection policy only in a small heap); (M): main, measured the same way the day before
-    "test_board_kuu_games": 77,  # kuu games: starting one interns bao.malawi's names; from 73 (77)
-    "test_board_protocol": 84,  # the rare commands' modules loaded beside the game; from 80 (84)
-    "test_board_power": 83,  # a compaction's records in a heap torn by power cuts; from 79 (81)
-    "test_board_health": 78,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 74 (82)
-    "test_board_runtime": 71,  # the whole application, restarted after a fault (620 names); from 67 (68)
-    "test_board_play": 85,  # the application and the engine loaded beside it for each search; from 81 (82)
+HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, every heap from N to 96 passed (1 K steps,
+    # 2026-11-25, bao.query split from bao.core); (M): main measured the same way that day, before it
+    "test_board_kuu_games": 80,  # kuu games: starting one interns bao.malawi's names; from 76 (76)
+    "test_board_protocol": 85,  # the rare commands' modules and bao.notation (SHOW) beside the game; from 81 (82)
+    "test_board_power": 83,  # a compaction's records in a heap torn by power cuts; from 79, 80 in another run (80)
+    "test_board_health": 79,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 75 (75)
+    "test_board_runtime": 71,  # the whole application, restarted after a fault (617 names); from 67 (68)
+    "test_board_play": 86,  # the application and the engine loaded beside it for each search; from 82 (81)
 }
 
 

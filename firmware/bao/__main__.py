@@ -6,7 +6,7 @@
 import json
 import sys
 
-from bao import core, notation, position_json
+from bao import core, notation, position_json, query
 
 USAGE = "usage: bao moves | replay [--dialect donkers|kiba] FILE | perft N [--ruleset %s]" % "|".join(core.RULESETS)
 
@@ -70,7 +70,7 @@ def _replay(path: str, dialect: "str | None") -> int:
 def _perft(depth: int, ruleset: str) -> int:
     p = core.initial(ruleset)
     for n in range(1, depth + 1):
-        print(n, core.perft(p, n))
+        print(n, query.perft(p, n))
     return 0
 
 

@@ -311,16 +311,6 @@ def pit_name(pit: int) -> str:
     return ("B" if side == SOUTH else "b") + str(16 - ring)
 
 
-def pit_index(name: str) -> int:
-    """"A1".."b8" -> global pit index; raises NotationError."""
-    if len(name) != 2 or name[0] not in "ABab" or name[1] not in "12345678":
-        raise NotationError("not a pit name: %r (A1..A8, B1..B8, a1..a8, b1..b8)" % (name,))
-    side = SOUTH if name[0] in "AB" else NORTH
-    k = int(name[1])
-    ring = k - 1 if name[0] in "Aa" else 16 - k
-    return (side << 4) + ring
-
-
 def ring_direction(ring: int, right: int) -> int:
     """G6: the letter R moves towards pit 8 on either row: +1 (clockwise) on the front row, -1 behind."""
     if ring < 8:
@@ -1107,48 +1097,14 @@ def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     return None if moves else p.d[TO_MOVE] ^ 1
 
 
-def find_move(p: Position, move: int) -> "tuple[int, Position]":
-    """The legal (move, child) whose identity (ring, letter, house play) is `move`; IllegalMoveError
-    with the reason and rule otherwise."""
-    want = move & IDENTITY
-    for entry in legal_moves(p):
-        if entry[0] & IDENTITY == want:
-            return entry
-    from bao.reasons import why_illegal  # only on the error path: keeps the core small in RAM
+def __getattr__(name: str) -> object:
+    """core.find_move, core.account, core.perft, core.seed_total, core.pit_index: the host's questions, in
+    bao.query (loaded the first time one is asked for: the board never asks, so their code is not in its RAM;
+    the board's SHOW finds a move through bao.notation, where find_move is). (is_game_over stays: with it
+    this module has 74 globals, a table of 97; with 73 the table is full, and every name of a builtin its
+    functions look up (range, len) probes all of it before it reaches the builtins: 4% slower.)"""
+    if name.startswith("__"):  # (CPython's import asks for __path__ and the like: not a question)
+        raise AttributeError(name)
+    from bao import query
 
-    rule, reason = why_illegal(p, want)
-    raise IllegalMoveError(rule + ": " + reason, rule)
-
-
-def account(p: Position, move: int) -> list:
-    """The step-by-step account of a legal move (a list of STEP_* tuples)."""
-    find_move(p, move)
-    rec = bytearray()
-    play_raw(p, move & IDENTITY, rec)
-    from bao import explain  # the host's reading of the compact account (names the board has already)
-
-    return explain.steps(rec)
-
-
-def perft(p: Position, depth: int) -> int:
-    """Leaf count: every distinct legal move is one leaf; a finished game is one leaf at any depth."""
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return len(_generate(p, False)) or 1
-    moves = legal_moves(p)
-    if not moves:
-        return 1
-    total = 0
-    for _, child in moves:
-        total += perft(child, depth - 1)
-    return total
-
-
-def seed_total(p: Position) -> int:
-    """All 64 seeds: pits, stores and seeds in hand (an invariant)."""
-    d = p.d
-    t = d[STORE] + d[STORE + 1] + d[IN_HAND] + d[_PLACING]
-    for i in range(32):
-        t += d[i]
-    return t
+    return getattr(query, name)

@@ -20,10 +20,10 @@ from bao.core import (
     _finite_captures,
     format_move,
     legal_move_codes,
-    pit_index,
     pit_name,
     play,
 )
+from bao.query import pit_index
 
 MALAWI_INTERMEDIATE = "malawi-intermediate"  # M5: the kuu and the nemo stage
 MALAWI_ADVANCED = "malawi-advanced"  # M5: the intermediate game after a free placement (M20-M22)

@@ -5,6 +5,8 @@
 # the captured seeds go in from (L = pit 1, R = pit 8) and is omitted where the kichwa is forced (1.4b).
 # Writing a move (format_move, the dialects) is in bao.core, which the board loads anyway, so that the board
 # needs no bao.notation for the moves it reports; re-exported here, the notation's one place.
+# find_move (the legal move of an identity, or why it is illegal) is here and not in bao.core: the board
+# needs it only to read a move (SHOW), with this module (docs/architecture.md, Memory on the board).
 # The kuu games (M25): nemo moves are written as namua moves; a placement drop is "@A4", the second player's
 # first drop "xA3@a4" (takes A3 first, M21); a transcript writes a player's placement as one token, its
 # plies concatenated ("@A4@A3@A3@B1@A5"), and Transcript.plies holds them one ply each.
@@ -24,7 +26,7 @@ from bao.core import (
     NotationError,
     Position,
     _marks,
-    find_move,
+    legal_moves,
     outcome,
 )
 from bao.core import KIBA as KIBA
@@ -78,6 +80,19 @@ def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
         form = "[row]pit[%s|%s][*|**][%s]" % (left, right, house)
         raise NotationError("%r: unexpected %r (a move is %s)" % (_short(text), _short(s[i:]), form))
     return ParsedMove(row, pit, letter, takasa, play)
+
+
+def find_move(p: Position, move: int) -> "tuple[int, Position]":
+    """The legal (move, child) whose identity (ring, letter, house play) is `move`; IllegalMoveError
+    with the reason and rule otherwise."""
+    want = move & IDENTITY
+    for entry in legal_moves(p):
+        if entry[0] & IDENTITY == want:
+            return entry
+    from bao.reasons import why_illegal  # only on the error path
+
+    rule, reason = why_illegal(p, want)
+    raise IllegalMoveError(rule + ": " + reason, rule)
 
 
 def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Position]":

@@ -60,6 +60,7 @@ class App:
                  stable: int = 3) -> None:
         if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
             gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)
+        intern_rare()  # the qstr pool at its final size while the heap is young (baoboard.compat)
         self.hw = hw
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
@@ -91,11 +92,16 @@ class App:
 
     # ---- boot and game state
     def boot(self) -> None:
-        intern_rare()  # the qstr pool at its final size while the heap is young (baoboard.compat)
         self.journal.open()
         self._f[_RX_AT] = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
-        self.rare("restore")  # the game the journal holds, or a new one
+        p = self.rare("restore")  # the game the journal holds (baoboard.commands, dropped before its moves)
+        if p is None:
+            self.post_game(core.initial(), None)
+        else:
+            self.boundary(p, self.hw.ticks_ms())
+            if self.guide.winner >= 0 and self.journal.ended is None:
+                self.post_end()  # the power went between the last move and its END event
         self.recording()
         if hasattr(gc, "mem_free"):  # play (this ends main.py's collection every KB while loading): in a small
             gc.threshold(-1)  # heap, a collection once half the room left is allocated, so the garbage is

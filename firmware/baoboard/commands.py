@@ -48,18 +48,15 @@ def position_after(app: "App", n: int) -> "core.Position":
     return position_json.loads(split_move(j.move(n - 1))[1])
 
 
-def restore(a: "App") -> None:
+def restore(a: "App") -> "core.Position | None":
+    """The position of the game the journal holds (None: it holds none), and the computer's mode; App.boot
+    takes the game up once this module is dropped (its legal moves need the room)."""
     j = a.journal
     m = j.cpu  # the computer's side and level, journalled ("S 2", "off"; baoboard.opponent.setup)
     a.cpu = "SN".find(m[:1]) if m else -1
     if a.cpu >= 0:
         a.level = int(m[2:])
-    if j.game is None:
-        a.post_game(core.initial(), None)
-        return
-    a.boundary(position_after(a, j.nmoves), a.hw.ticks_ms())
-    if a.guide.winner >= 0 and j.ended is None:
-        a.post_end()  # the power went between the last move and its END event
+    return None if j.game is None else position_after(a, j.nmoves)
 
 
 def undo(a: "App", now: int) -> bool:

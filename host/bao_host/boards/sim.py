@@ -38,7 +38,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from bao import core
+from bao import core, query
 from baoboard import recogniser as R
 from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
 from baoboard.simhw import Hands as SimHands
@@ -188,7 +188,7 @@ def expected_counts(p: core.Position, move: int, done: int) -> list[int]:
     d = list(p.d[:34])
     store = core.STORE + p.to_move
     n = 0
-    for st in core.account(p, move):
+    for st in query.account(p, move):
         if n >= done:
             break
         k = st[0]

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from bao import core, explain, kuu, notation, position_json
+from bao import core, explain, kuu, notation, position_json, query
 from rich.console import Console
 
 from bao_host.cli import inputs
@@ -78,7 +78,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     except core.BaoError as e:
         return _fail(f"{args.move}: {e}")
     if args.trace:
-        for i, sentence in enumerate(explain.describe(core.account(p, move)), start=1):
+        for i, sentence in enumerate(explain.describe(query.account(p, move)), start=1):
             print(f"{i:3d}. {sentence}")
     print(position_json.dumps(child))
     return 0
@@ -125,7 +125,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
         return _fail(f"perft: the depth is a number of plies, 1 or more, not {args.depth}")
     p = core.initial(args.ruleset)
     for depth in range(1, args.depth + 1):
-        print(depth, core.perft(p, depth))
+        print(depth, query.perft(p, depth))
     return 0
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bao import core, kuu, position_json
+from bao import core, kuu, position_json, query
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -73,7 +73,7 @@ def render(p: core.Position, highlight: set[int] | None = None) -> Group:
     for row, counts in rows_top_down(p):
         cells = []
         for pit_name, n in zip(names[row], counts):
-            pit = core.pit_index(pit_name)
+            pit = query.pit_index(pit_name)
             style = ""
             if pit & 15 == 4 and p.owns_house(pit >> 4):
                 style = "bold yellow"

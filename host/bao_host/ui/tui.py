@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from bao import core
+from bao import core, query
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -69,7 +69,7 @@ def pit_label(pit: int) -> str:
 def parse_pit(name: str) -> int | None:
     """A pit's name as typed (`a6`, `B3`) -> its index, or None."""
     try:
-        return core.pit_index(name)
+        return query.pit_index(name)
     except core.NotationError:
         return None
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bao import core, explain, notation
+from bao import core, explain, notation, query
 
 from bao_host.record.store import Game, Store
 
@@ -37,7 +37,7 @@ class Search:
 
 
 def ply_frames(p: core.Position, move: int) -> list[dict[str, Any]]:
-    """The frames of one move from p (core.account: the rules core's steps), drop by drop."""
+    """The frames of one move from p (query.account: the rules core's steps), drop by drop."""
     d = list(p.d[:34])
     store = core.STORE + p.to_move
     frames: list[dict[str, Any]] = []
@@ -45,7 +45,7 @@ def ply_frames(p: core.Position, move: int) -> list[dict[str, Any]]:
     def frame(pit: int, text: str) -> None:
         frames.append({"counts": list(d), "pit": pit, "text": text, "kind": KINDS.get(kind, "end")})
 
-    for st in core.account(p, move):
+    for st in query.account(p, move):
         kind = st[0]
         text = explain.describe_step(st)
         if kind == core.STEP_STORE:
