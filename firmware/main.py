@@ -35,7 +35,7 @@ def main():
     except Exception:
         pass
     # A scan every ~1.8 ms on the emulated Pico (runtime._SCAN_MS): 3 agreeing scans make an activation, so a
-    # touch reaches the LEDs in 7.5 ms (median). KeyboardInterrupt (raw_serial off) leaves to the REPL.
+    # touch reaches the LEDs in 7.8 ms (median). KeyboardInterrupt (raw_serial off) leaves to the REPL.
     # The journal on flash sectors of its own: an append programs pages, never erases. baoboard.flashres
     # runs once, at boot, and is dropped after (its storage's modules stay).
     import baoboard.flashlog  # noqa: F401

@@ -4,14 +4,6 @@
 # bao.core so that their code and names are not in a Pico's RAM (docs/architecture.md, "Memory on the
 # board"); bao.core still answers them (core.perft...) through its __getattr__, which loads this module the
 # first time one is asked for.
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x: int) -> int:  # type: ignore[misc]
-        return x
-
-
 from bao.core import (
     IDENTITY,
     IN_HAND,
@@ -26,7 +18,7 @@ from bao.core import (
 )
 from bao.notation import find_move as find_move
 
-_PLACING = const(40)  # bao.core's private layout: M22's seeds still to place
+_PLACING = 40  # bao.core's private layout (a private const there, not a global): M22's seeds still to place
 
 
 def pit_index(name: str) -> int:

@@ -21,7 +21,8 @@ from baoboard.hal import Hardware
 try:  # the per-scan and per-frame loops as viper code; the portable loops where it cannot load (its header)
     from baoboard.drivers.pico_loops import chain_frame, chain_pits
 except (ImportError, ValueError):
-    chain_frame = chain_pits = None  # type: ignore[assignment]
+    chain_frame = None  # type: ignore[assignment]
+    chain_pits = to_pits  # type: ignore[assignment]  # (the same arguments)
 
 _WDT_MAX_MS = const(8388)  # the RP2040 watchdog's longest timeout
 
@@ -68,10 +69,7 @@ class PicoHardware(Hardware):
         self.pit_sensor_bit = pit_sensor_bit
 
     def read_pits(self, bitmap: bytearray) -> None:
-        if chain_pits is None:
-            to_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
-        else:
-            chain_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
+        chain_pits(self.sensors.read(), self.pit_sensor_bit, bitmap)
 
     def show(self, frame: bytearray) -> None:
         leds = self.leds
