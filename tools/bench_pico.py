@@ -188,11 +188,12 @@ def rules_table(quick: bool) -> Table:
     return rules
 
 
-def slowest_positions(n: int, out: Path) -> Path:
-    """The n slowest of the 1,000 random positions, ranked once on the 64-bit unix port (whose per-position
-    costs rank roughly like the Pico's; build/mpy-host must hold its firmware .mpy: make test-mp) into out."""
+def slowest_positions(n: int, out: Path, among: int = 1000) -> Path:
+    """The n slowest of the first `among` random positions (the first 1,000 are the rules table's), ranked once
+    on the 64-bit unix port (whose per-position costs rank roughly like the Pico's; build/mpy-host must hold its
+    firmware .mpy: make test-mp) into out."""
     proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=1m", "tools/bench_rules_mp.py",
-                           "random", "1000"],
+                           "random", str(among)],
                           capture_output=True, text=True, cwd=ROOT, check=True)
     timed = sorted((line.split(" ", 1) for line in proc.stdout.splitlines()), key=lambda x: -int(x[0]))
     out.write_text("".join(text + "\n" for _, text in timed[:n]))
@@ -222,7 +223,9 @@ def main() -> int:
                     "docs/benchmarks.md unchanged")
     ap.add_argument("--positions", type=Path, help="time only these positions (one JSON a line) on the Pico")
     ap.add_argument("--slowest", type=int, metavar="N",
-                    help="time only the N slowest of the 1,000 random positions (ranked on the 32-bit unix port)")
+                    help="time only the N slowest of the random positions (ranked on the 64-bit unix port)")
+    ap.add_argument("--among", type=int, default=1000, metavar="M",
+                    help="with --slowest: rank the first M random positions (default 1,000, the rules table's)")
     args = ap.parse_args()
     from bao_host.boards.pico import PicoUnavailable, check_available
 
@@ -234,7 +237,7 @@ def main() -> int:
     if not (ROOT / "build" / "firmware").is_dir():
         subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
     if args.slowest:
-        args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions.txt")
+        args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions.txt", args.among)
     if args.positions:
         time_positions(args.positions)
         return 0

@@ -277,12 +277,19 @@ def bench_game(seed):
     print("plies", plies)
 
 
+USAGE = ("usage: micropython tools/bench_rules_mp.py perft N [RULESET] | moves N_RANDOM | game SEED | slow 1"
+         " | random N | positions FILE")
+
+
 def main():
     argv = globals().get("ARGV") or sys.argv  # the Pico's sys has no argv: the runner sets ARGV
-    what = argv[1]
+    what = argv[1] if len(argv) > 2 else ""
     if what == "positions":
         bench_positions(argv[2])
         return
+    if what not in ("perft", "moves", "game", "slow", "random") or not argv[2].isdigit():
+        print(USAGE)
+        sys.exit(2)
     arg = int(argv[2])
     if what == "perft":
         bench_perft(arg, argv[3] if len(argv) > 3 else "zanzibar")
