@@ -144,11 +144,15 @@ RULES_NOTE = (
     "both sides' captures after each mtaji takasa. The slowest random positions are now Zanzibar mtaji "
     "positions with 8-14 takasa candidates and Malawi captures from 2s everywhere (16 candidates). "
     "`python tools/bench_pico.py --slowest 40` times the 40 slowest of the random positions (ranked on the "
-    "64-bit unix port) in about 10 s; `--positions FILE` any positions. The slowest Malawi position's never-ending "
+    "64-bit unix port) in about 10 s (`--among 20000`: of the first 20,000, the table's wider row); "
+    "`--positions FILE` any positions. The slowest Malawi position's never-ending "
     "candidate sleeps at the bound (M4): it is played once with its account to the end of the relay that "
     "passed the bound, then once more without an account to twice that relay (docs/rules.md); its "
     "accounts row records every candidate's account into one bytearray (A4L*: 4,799 steps, 19 KB)."
 )
+
+
+WIDE_SLOWEST, WIDE_AMONG = 40, 20000  # the rules table's wider sample
 
 
 def rules_table(quick: bool) -> Table:
@@ -167,6 +171,11 @@ def rules_table(quick: bool) -> Table:
                   "worst < 20 ms")
     rules.add(f"... both, {mv['positions']} positions", f"median {int(mv['median_us']) / 1000:.1f} ms, p99 "
               f"{int(mv['p99_us']) / 1000:.1f} ms, worst {int(mv['worst_us']) / 1000:.1f} ms", "worst < 20 ms")
+    # The fixed sample's worst is one position: the slowest of a wider one, ranked on the unix port, say how
+    # close to it the tail is (2026-11-27: 24.7 ms among 20,000, where the 1,000 gave 19.9 ms)
+    wide = positions_on_pico(slowest_positions(WIDE_SLOWEST, ROOT / "build" / "slowest-positions.txt", WIDE_AMONG))
+    rules.add(f"... the {WIDE_SLOWEST} slowest of {WIDE_AMONG:,} random positions (ranked on the 64-bit unix port)",
+              f"worst {max(wide) / 1000:.1f} ms, {sum(t > 20000 for t in wide)} over 20 ms", "worst < 20 ms")
     rules.add("the board at a move boundary, both sets: the legal move codes (in the step completing a move)",
               f"median {int(mv['board_codes_median_us']) / 1000:.1f} ms, "
               f"worst {int(mv['board_codes_worst_us']) / 1000:.1f} ms", "")
@@ -200,15 +209,20 @@ def slowest_positions(n: int, out: Path, among: int = 1000) -> Path:
     return out
 
 
-def time_positions(path: Path) -> None:
-    """Each position of a file (one JSON a line) listed with its accounts on the Pico: fast feedback."""
+def positions_on_pico(path: Path) -> list[int]:
+    """Each position of a file (one JSON a line) listed with its accounts on the Pico: its time in us."""
     code = "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], " \
            "'__name__': 'bench'})"
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "positions.txt").write_text(path.read_text())
         out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/", code=code)
     kv = keyvals(out)
-    times = [int(kv[f"position{i}_us"]) for i in range(int(kv["positions"]))]
+    return [int(kv[f"position{i}_us"]) for i in range(int(kv["positions"]))]
+
+
+def time_positions(path: Path) -> None:
+    """Each position of a file listed with its accounts on the Pico, printed: fast feedback."""
+    times = positions_on_pico(path)
     print(" ".join(f"{t / 1000:.1f}" for t in times))
     print(f"{len(times)} positions: worst {max(times) / 1000:.1f} ms, total {sum(times) / 1000:.1f} ms")
 
