@@ -10,6 +10,9 @@ MPYOPT  := -O3
 STAMP   := $(VENV)/.installed
 HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
+# A 32-bit build with the firmware frozen in (tools/frozen_unix32.sh; empty: none): make test-mp runs there too,
+# every module at 64k (docs/architecture.md, Memory on the board)
+FROZEN32 ?=
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
 
 .PHONY: run test test-mp test-py test-pico pico-deps web-deps lint typecheck firmware deploy bench clean venv
@@ -80,7 +83,7 @@ test-mp: $(STAMP)
 	  out=build/mpy-host32/$${f#firmware/}; out=$${out%.py}.mpy; \
 	  $(MPYX) $(MPYOPT) -march=x86 -s $${out#build/mpy-host32/} -o $$out $$f || exit 1; \
 	done; fi
-	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --heap $(HEAP)k
+	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --frozen32 '$(FROZEN32)' --heap $(HEAP)k
 
 test-py: $(STAMP)
 	$(PY) -m pytest tests

@@ -5,10 +5,12 @@
 #     include("$(PORT_DIR)/boards/manifest.py")
 #     include("/path/to/bao-board/firmware/manifest.py")
 # then `make -C ports/rp2 BOARD=RPI_PICO submodules all` and copy build-RPI_PICO/firmware.uf2 to the Pico in
-# BOOTSEL mode (hardware/README.md). main.py is frozen too: MicroPython runs a frozen main.py at boot, and
+# BOOTSEL mode (hardware/README.md); tools/frozen_unix32.sh builds the unix port the same way, to measure the
+# heap. main.py is frozen too: MicroPython runs a frozen main.py at boot, and
 # the board's flash then holds only the journal. `make deploy` copies the same files as .mpy instead.
 metadata(description="Bao board: the rules core and the board application", version="0.1.0", license="MIT")
 
-package("bao")
-package("baoboard")
-module("main.py")
+# opt=3: the same bytecode as `make firmware` (mpy-cross -O3: no line-number tables)
+package("bao", opt=3)
+package("baoboard", opt=3)
+module("main.py", opt=3)

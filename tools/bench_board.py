@@ -251,7 +251,15 @@ def board_sweep(lib: Path, flash: str, lo: int, binary: str, unit: str) -> list[
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
+    made = ROOT / "build/micropython-frozen32"  # where tools/frozen_unix32.sh puts it
+    ap.add_argument("--frozen", metavar="BIN", default=str(made) if made.is_file() else "",
+                    help="also the board alone on a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh; "
+                    "default: build/micropython-frozen32 if it is there)")
     args = ap.parse_args()
+    if args.frozen and not Path(args.frozen).is_file():
+        print(f"bench_board: no frozen build at {args.frozen} (tools/frozen_unix32.sh makes one)", file=sys.stderr)
+        return 2
+    args.frozen = os.path.abspath(args.frozen) if args.frozen else ""  # (run from the module folder)
     port = "32-bit build (a Pico's object sizes)" if MP == MP32 else "64-bit unix port"
     with tempfile.TemporaryDirectory() as d:
         lib = compile_mpy(Path(d) / "mpy")
@@ -270,6 +278,15 @@ def main() -> int:
         alone64 = smallest(lambda kw: run_mp(lib64, f"{kw}wk", str(flash), False, MP64) is not None)
         mods = modules(lib, MODULES)
         lazy = modules(lib, MODULES + LAZY)[len(MODULES):-1]
+        if args.frozen:  # from a folder holding only the driver: the firmware comes from the image
+            flib = Path(d) / "frozen"
+            flib.mkdir()
+            frozen = run_mp(flib, "256k", str(flash), False, args.frozen)
+            if frozen is None:
+                print("the frozen build did not play the game at 256k", file=sys.stderr)
+                return 1
+            frozen_alone = smallest(lambda kb: run_mp(flib, f"{kb}k", str(flash), False, args.frozen) is not None,
+                                    lo=4)
 
     scan = Table(["scan loop (idle)", "value"])
     scan.add("time per iteration", f"{res['idle_us']} µs")
@@ -291,6 +308,10 @@ def main() -> int:
     heap.add(f"every heap from {alone} KB to 256 KB in 4 KB steps plays it",
              "yes" if not alone_fails else "no: fails at " + ", ".join(f"{kb} KB" for kb in alone_fails))
     heap.add("the same on the 64-bit port, word-scaled (`-X heapsize=NNwk`, bisection)", f"{alone64} K words")
+    if args.frozen:
+        heap.add("the firmware frozen into the image (`--frozen`, tools/frozen_unix32.sh): modules loaded / live heap "
+                 "at a move boundary / smallest heap that plays the game",
+                 f"{frozen['code']} / {frozen['live_max']} / {frozen_alone} KB")
     ram = Table(["module (imported in the application's order)", "RAM, bytes"])
     for name, b in mods:
         ram.add(name if name != "total" else "**resident total**", str(b))
@@ -334,6 +355,14 @@ def main() -> int:
         "(docs/architecture.md, Memory on the board). "
         "MicroPython 1.25+ can also run the .mpy from a ROMFS "
         "partition in place, leaving only the objects in RAM.")
+    if args.frozen:
+        note += (
+            f"\n\nWith the firmware frozen into the MicroPython image (firmware/manifest.py; the last row of the "
+            f"heap table, on a 32-bit unix build made by tools/frozen_unix32.sh) its bytecode and names are in the "
+            f"image, not in the heap: the modules take {frozen['code']} bytes (their function and class objects "
+            f"and dictionaries), the live heap at a move boundary is {frozen['live_max']} bytes, and the board "
+            f"alone plays the game in {frozen_alone} KB. The Pico's stock MicroPython image cannot hold the "
+            "firmware that way; an image of its own can (docs/architecture.md, Memory on the board).")
     body = "\n\n".join([intro, scan.render(), lat.render(), heap.render(), ram.render(), fl.render(), note])
     print(body)
     if not args.no_write:

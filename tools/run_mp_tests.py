@@ -10,7 +10,9 @@ for the same objects, whose words are twice as large). A module listed in HEAPS 
   --runs N        each module N times at its heap: it passes only if all N runs pass
   --sweep HI:STEP and again at every heap from its own up to HI K words in STEP steps (--sweep-runs at
                   each, default --runs), so that no result depends on where the heap's layout happens to fall
-  -j N            N interpreters at a time"""
+  -j N            N interpreters at a time
+  --frozen32 BIN  also on a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh): the firmware's code
+                  then takes no heap, as on a Pico image with it frozen; every module at the base heap, no HEAPS"""
 
 from __future__ import annotations
 
@@ -68,9 +70,33 @@ def sweep_arg(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+FROZEN = "32-bit frozen"  # the port name of a --frozen32 build
+
+
+def frozen_lib() -> Path:
+    """build/mpy-frozen32: the compiled tests and their runner (from build/mpy-host) without the firmware's
+    .mpy, so that the frozen firmware is what they import."""
+    lib = ROOT / "build/mpy-frozen32"
+    if not (lib / "tests/mprun.mpy").is_file():
+        (lib / "tests").mkdir(parents=True, exist_ok=True)
+        for f in (ROOT / "build/mpy-host/tests").rglob("*.mpy"):
+            dest = lib / "tests" / f.relative_to(ROOT / "build/mpy-host/tests")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(f.read_bytes())
+        for d in ("games", "hardware"):
+            if not (lib / d).exists():
+                (lib / d).symlink_to(Path("../..") / d)
+    return lib
+
+
 def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[int, int, str]:
     """One test module at one heap: the runner precompiled in build/mpy-host (make test-mp; build/mpy-host32
     for the 32-bit build: bao.core's native code is made for the machine that runs it), else its source."""
+    if port == FROZEN:  # (MICROPYPATH replaces the default path, which holds the frozen modules' .frozen)
+        env = dict(os.environ, MICROPYPATH="tests:.frozen")
+        proc = subprocess.run([os.path.abspath(binary), "-X", f"heapsize={heap}", "-m", "mprun", mod],
+                              cwd=frozen_lib(), env=env, capture_output=True, text=True, timeout=900)
+        return parse_run(proc.stdout + proc.stderr)
     lib = ROOT / ("build/mpy-host32" if port == "32-bit" else "build/mpy-host")
     if (lib / "tests/mprun.mpy").is_file():
         cmd, cwd, env = ["-m", "mprun"], lib, dict(os.environ, MICROPYPATH="tests")
@@ -80,21 +106,30 @@ def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[
         binary = os.path.abspath(binary)
     proc = subprocess.run([binary, "-X", f"heapsize={heap}", *cmd, mod],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
-    out = proc.stdout + proc.stderr
+    return parse_run(proc.stdout + proc.stderr)
+
+
+def parse_run(out: str) -> tuple[int, int, str]:
+    """(passed, failed, output) of one run: its closing line, or one failure when it has none (a crash)."""
     m = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
     if not m:
         return 0, 1, out
     return int(m.group(1)), int(m.group(2)), out
 
 
-def ports(micropython: str, micropython32: str) -> list[tuple[str, str, str]]:
-    """(name, binary, heap unit) of each port to run: the 64-bit one, and the 32-bit build if present."""
+def ports(micropython: str, micropython32: str, frozen32: str = "") -> list[tuple[str, str, str]]:
+    """(name, binary, heap unit) of each port to run: the 64-bit one, the 32-bit build if present, and the
+    32-bit build with the firmware frozen in if asked for."""
     out = [("64-bit", micropython, "wk")]
     if micropython32:
         if Path(micropython32).is_file():
             out.append(("32-bit", micropython32, "k"))
         else:
             print(f"micropython: no 32-bit build at {micropython32}: its runs are skipped")
+    if frozen32:
+        if not Path(frozen32).is_file():
+            raise SystemExit(f"micropython: no frozen 32-bit build at {frozen32} (tools/frozen_unix32.sh makes one)")
+        out.append((FROZEN, frozen32, "k"))
     return out
 
 
@@ -103,8 +138,8 @@ def modules(filters: list[str]) -> list[str]:
     return [m for m in names if not filters or any(f in m for f in filters)]
 
 
-def heap_of(mod: str, base: int) -> int:
-    return max(base, HEAPS.get(mod, 0))
+def heap_of(mod: str, base: int, port: str = "") -> int:
+    return base if port == FROZEN else max(base, HEAPS.get(mod, 0))
 
 
 class Outcome:
@@ -124,11 +159,11 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
             sweep_skip: tuple[str, ...] = ()) -> list[Outcome]:
     """Each module `runs` times at its heap, and with a sweep `sweep_runs` times (default `runs`) at every
     heap above it (modules in sweep_skip are not swept)."""
-    outcomes = {(p, m): Outcome(p, m, heap_of(m, base)) for p, _, _ in port_list for m in mods}
+    outcomes = {(p, m): Outcome(p, m, heap_of(m, base, p)) for p, _, _ in port_list for m in mods}
     tasks = []
     for port, binary, unit in port_list:
         for mod in mods:
-            kw = heap_of(mod, base)
+            kw = heap_of(mod, base, port)
             for _ in range(runs):
                 tasks.append((port, binary, unit, mod, kw))
             if sweep is not None and mod not in sweep_skip:
@@ -171,10 +206,12 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=1, help="runs of each module at its heap (default 1)")
     ap.add_argument("--sweep", type=sweep_arg, default=None, help="HI:STEP: every heap above a module's own too")
     ap.add_argument("--sweep-runs", type=int, default=0, help="runs at each heap of the sweep (default --runs)")
+    ap.add_argument("--frozen32", default="", metavar="BIN",
+                    help="also a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh), no HEAPS")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="interpreters at a time")
     ap.add_argument("filters", nargs="*")
     args = ap.parse_args()
-    port_list = ports(args.micropython, args.micropython32)
+    port_list = ports(args.micropython, args.micropython32, args.frozen32)
     mods = modules(args.filters)
     outcomes = run_all(port_list, mods, args.heap, max(1, args.runs), args.sweep, args.jobs, args.sweep_runs)
     units = {p: u for p, _, u in port_list}
