@@ -119,3 +119,6 @@ def test_manifest_freezes_the_same_firmware() -> None:
                    if "__pycache__" not in p.parts]
     frozen += [a[0] for a, _ in calls["module"]]
     assert sorted(frozen) == deployed_files()
+    # frozen with the optimisation `make firmware` compiles with (MPYOPT): the same bytecode in flash as in RAM
+    level = int(re.search(r"^MPYOPT\s*:=\s*-O(\d)", (ROOT / "Makefile").read_text(), re.M).group(1))  # type: ignore[union-attr]
+    assert [k.get("opt") for _, k in calls["package"] + calls["module"]] == [level] * 3

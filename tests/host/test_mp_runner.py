@@ -1,0 +1,36 @@
+"""The MicroPython test runner's heaps (tools/run_mp_tests.py, `make test-mp`): which heap each port gives a
+module, and what it says of a build it cannot find."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import run_mp_tests as runner  # noqa: E402
+
+
+def test_the_larger_heaps_are_the_32_bit_builds_only() -> None:
+    big = max(runner.HEAPS, key=runner.HEAPS.__getitem__)
+    assert runner.heap_of(big, 64, "32-bit") == runner.HEAPS[big] > 64
+    assert runner.heap_of(big, 64, "64-bit") == 64  # word-scaled: the 64-bit port runs every module at 64wk
+    assert runner.heap_of(big, 64, runner.FROZEN) == 64  # the firmware frozen in: no exception at all
+    assert runner.heap_of("test_rules_game", 64, "32-bit") == 64
+
+
+def test_a_heap_is_read_as_micropython_reads_it() -> None:
+    assert runner.words("64wk") == runner.words("64k") == 64
+    with pytest.raises(Exception, match="NNk or NNwk"):
+        runner.words("64 KB")
+
+
+def test_a_missing_frozen_build_is_named_with_how_to_make_one(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="tools/frozen_unix32.sh") as e:
+        runner.ports("micropython", "", str(tmp_path / "nothing"))
+    assert str(tmp_path / "nothing") in str(e.value)
+    names = [name for name, _, _ in runner.ports("micropython", str(tmp_path / "absent32"))]
+    assert names == ["64-bit"]  # an absent 32-bit build is skipped with one line
