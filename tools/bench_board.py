@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
 
 from bench_common import Table, replace_section  # noqa: E402
+from run_mp_tests import default_frozen  # noqa: E402
 
 MP64 = str(ROOT / ".venv/bin/micropython")
 MP32 = os.environ.get("MP32", str((ROOT / "../shared/pico/micropython-unix32").resolve()))
@@ -251,8 +252,7 @@ def board_sweep(lib: Path, flash: str, lo: int, binary: str, unit: str) -> list[
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
-    made = ROOT / "build/micropython-frozen32"  # where tools/frozen_unix32.sh puts it
-    ap.add_argument("--frozen", metavar="BIN", default=str(made) if made.is_file() else "",
+    ap.add_argument("--frozen", metavar="BIN", default=default_frozen(),
                     help="also the board alone on a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh; "
                     "default: build/micropython-frozen32 if it is there)")
     args = ap.parse_args()

@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
 
 from bench_board import build_tests  # noqa: E402
 from bench_common import Table, replace_section  # noqa: E402
-from run_mp_tests import HEAPS, modules, ports, run_all, sweep_arg  # noqa: E402
+from run_mp_tests import HEAPS, default_frozen, modules, ports, run_all, sweep_arg  # noqa: E402
 
 MP32 = os.environ.get("MP32", str((ROOT / "../shared/pico/micropython-unix32").resolve()))
 
@@ -36,8 +36,7 @@ def main() -> int:
     ap.add_argument("--sweep-runs", type=int, default=3)
     ap.add_argument("--sweep-skip", action="append", default=[], help="a module not to sweep (run time)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
-    made = ROOT / "build/micropython-frozen32"
-    ap.add_argument("--frozen", metavar="BIN", default=str(made) if made.is_file() else "",
+    ap.add_argument("--frozen", metavar="BIN", default=default_frozen(),
                     help="a 32-bit build with the firmware frozen in (default: build/micropython-frozen32 if there)")
     ap.add_argument("filters", nargs="*")
     args = ap.parse_args()

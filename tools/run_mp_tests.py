@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -72,22 +73,22 @@ def sweep_arg(text: str) -> tuple[int, int]:
 
 
 FROZEN = "32-bit frozen"  # the port name of a --frozen32 build
+FROZEN_BUILD = ROOT / "build/micropython-frozen32"  # where tools/frozen_unix32.sh puts it
+FROZEN_LIB = ROOT / "build/mpy-frozen32"  # the frozen build's runs: the tests without the firmware's .mpy
 
 
-def frozen_lib() -> Path:
-    """build/mpy-frozen32: the compiled tests and their runner (from build/mpy-host) without the firmware's
+def default_frozen() -> str:
+    """The frozen build the benchmarks use unless told otherwise: FROZEN_BUILD when it has been made."""
+    return str(FROZEN_BUILD) if FROZEN_BUILD.is_file() else ""
+
+
+def make_frozen_lib() -> None:
+    """FROZEN_LIB anew from build/mpy-host (make test-mp): the compiled tests and their runner, no firmware
     .mpy, so that the frozen firmware is what they import."""
-    lib = ROOT / "build/mpy-frozen32"
-    if not (lib / "tests/mprun.mpy").is_file():
-        (lib / "tests").mkdir(parents=True, exist_ok=True)
-        for f in (ROOT / "build/mpy-host/tests").rglob("*.mpy"):
-            dest = lib / "tests" / f.relative_to(ROOT / "build/mpy-host/tests")
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(f.read_bytes())
-        for d in ("games", "hardware"):
-            if not (lib / d).exists():
-                (lib / d).symlink_to(Path("../..") / d)
-    return lib
+    shutil.rmtree(FROZEN_LIB, ignore_errors=True)
+    shutil.copytree(ROOT / "build/mpy-host/tests", FROZEN_LIB / "tests")
+    for d in ("games", "hardware"):
+        (FROZEN_LIB / d).symlink_to(Path("../..") / d)
 
 
 def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[int, int, str]:
@@ -96,7 +97,7 @@ def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[
     if port == FROZEN:  # (MICROPYPATH replaces the default path, which holds the frozen modules' .frozen)
         env = dict(os.environ, MICROPYPATH="tests:.frozen")
         proc = subprocess.run([os.path.abspath(binary), "-X", f"heapsize={heap}", "-m", "mprun", mod],
-                              cwd=frozen_lib(), env=env, capture_output=True, text=True, timeout=900)
+                              cwd=FROZEN_LIB, env=env, capture_output=True, text=True, timeout=900)
         return parse_run(proc.stdout + proc.stderr)
     lib = ROOT / ("build/mpy-host32" if port == "32-bit" else "build/mpy-host")
     if (lib / "tests/mprun.mpy").is_file():
@@ -130,6 +131,7 @@ def ports(micropython: str, micropython32: str, frozen32: str = "") -> list[tupl
     if frozen32:
         if not Path(frozen32).is_file():
             raise SystemExit(f"micropython: no frozen 32-bit build at {frozen32} (tools/frozen_unix32.sh makes one)")
+        make_frozen_lib()
         out.append((FROZEN, frozen32, "k"))
     return out
 
