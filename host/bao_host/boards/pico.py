@@ -2,10 +2,11 @@
 
 The firmware runs as a maker's board runs it: the Bao-board image of `make image` (MicroPython for the Pico
 with the firmware frozen in; its flash's file system holds only the journal), in rp2040js (tools/pico/).
-`image="stock"` runs it as `make deploy` puts it on a stock MicroPython instead: the armv6m `.mpy` of
-`make firmware` and `firmware/main.py` on the emulated flash's LittleFS. Its `PicoHardware` and drivers talk to models of the board's chips on the pins of
-hardware/board.json (tools/pico/chips.mjs): the hands' touches reach it through the 74HC165 chain, its LED
-frames are decoded from the SK9822 chain's clock and data, its serial side is the USB CDC device.
+`image="stock"` runs it as `make deploy` puts it on a stock MicroPython instead: the armv6m `.mpy` of `make
+firmware` and `firmware/main.py` on the emulated flash's LittleFS. Its `PicoHardware` and drivers talk to
+models of the board's chips on the pins of hardware/board.json (tools/pico/chips.mjs): the hands' touches
+reach it through the 74HC165 chain, its LED frames are decoded from the SK9822 chain's clock and data, its
+serial side is the USB CDC device.
 
     board = PicoBoard(data_dir)          # boots; data_dir/pico-flash.img is its flash (kept when it exists)
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
