@@ -117,8 +117,10 @@ test-mp: $(STAMP) $(FROZEN32)
 $(FROZEN32): $(FIRMWARE_PY) firmware/manifest.py tools/frozen_unix32.sh | image-deps $(PICO_SRC)/.ready
 	tools/frozen_unix32.sh $(PICO_SRC)/micropython $@
 
+# The host's tests on every core (pytest-xdist; PYTEST_JOBS=0 runs them in one process)
+PYTEST_JOBS ?= auto
 test-py: $(STAMP)
-	$(PY) -m pytest tests
+	$(PY) -m pytest -n $(PYTEST_JOBS) tests
 
 lint: $(STAMP) typecheck
 	$(VENV)/bin/ruff check firmware host tests tools
