@@ -69,7 +69,7 @@ def unload_new(before: "set | None") -> None:
 # heap with tens of KB free; met at boot, it cannot. bao.notation is not here: the board needs it only for a
 # SHOW written in another way than the board writes moves (baoboard.checks), and its 26 names would take
 # the board alone past 620 (a 60 KB game would need 65 KB; docs/benchmarks.md, Board).
-RARE = ("baoboard.journal_io", "baoboard.commands", "baoboard.refusal", "bao.reasons", "bao.position_read")
+RARE = ("baoboard.journal_io", "baoboard.commands", "baoboard.refusal", "bao.reasons")
 
 
 _interned = [False]  # names stay interned for the interpreter's life: a restart in the same heap skips it

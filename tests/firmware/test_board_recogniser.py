@@ -1,5 +1,5 @@
 # The recogniser: the 1994 game performed through activations, wrong drops, house decisions, gestures.
-from bao import core
+from bao import core, notation
 from baoboard import recogniser as R
 from board_util import plies
 
@@ -22,7 +22,7 @@ def test_1994_game_through_activations():
                 r = rec.decide_stop()
             assert r == R.R_DONE, (text, r)
             assert rec.done_move & 63 == m & 63, text
-            assert rec.done_child.d == core.find_move(p, m)[1].d, text
+            assert rec.done_child.d == notation.find_move(p, m)[1].d, text
 
 
 def test_wrong_drop_is_flagged_and_changes_nothing():

@@ -7,7 +7,7 @@ import random
 import subprocess
 from pathlib import Path
 
-from bao import core, explain, kuu, notation, position_json
+from bao import core, explain, kuu, notation, position_json, query, sowing
 from bao.kuu import stage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -53,9 +53,9 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 @given(games)
 def test_64_seeds_always(game: tuple[str, list[int]]) -> None:
     for p in playout(*game):
-        assert core.seed_total(p) == 64
+        assert query.seed_total(p) == 64
         for _, child in core.legal_moves(p):
-            assert core.seed_total(child) == 64  # stores and seeds in hand included
+            assert query.seed_total(child) == 64  # stores and seeds in hand included
 
 
 @SETTINGS
@@ -109,7 +109,7 @@ def test_kuu_games_stage_is_derived_and_no_move_leaves_a_forbidden_kuu(game: tup
         assert stage(p) == ("placement" if placing else "nemo" if p.store(s) else "mtaji")
         assert p.store(s) <= 20 and abs(p.store(0) - p.store(1)) <= 1
         if kuu.placing(p):
-            assert p.rules.kuu[0] and p.store(s) == 19
+            assert p.rules.kuu.advanced and p.store(s) == 19
         for m in moves:
             r = m & core.RING
             assert bool(m & kuu.DROP) == placing
@@ -118,14 +118,14 @@ def test_kuu_games_stage_is_derived_and_no_move_leaves_a_forbidden_kuu(game: tup
             captures = not all(x & core.TAKASA for x in moves)
             status = p.owns_house(s)
             if p.store(s):
-                assert m & core._NAMUA and r < 8 and d[me + r] > 0  # M9
+                assert m & core.NAMUA and r < 8 and d[me + r] > 0  # M9
                 lone = all(d[me + i] == 0 for i in range(8) if i != 4)
                 if m & core.TAKASA and status and r == 4:
                     assert lone  # M12, M13
                 if not m & core.TAKASA and r == 3 and p.owns_house(s ^ 1) and status and d[op + 3]:
                     raise AssertionError("M11: the opponent's kuu captured directly while one's own is threatened")
             else:
-                assert not m & core._NAMUA
+                assert not m & core.NAMUA
                 if status and d[me + 4] > 1 and not captures:
                     assert r == 4  # M17
         if kuu.must_capture(p) is not None:
@@ -153,7 +153,7 @@ def _states_until_repeat(p: core.Position, move: int, limit: int = 200000) -> tu
     me = q.d[core.TO_MOVE] << 4
     seen: set[tuple[bytes, int]] = set()
     sown = bound_end = 0
-    for n, key in enumerate(core._sow(q, move, None, core._STEPS), start=1):  # a key at every relay
+    for n, key in enumerate(sowing.sow(q, move, None, sowing.STEPS), start=1):  # a key at every relay
         if key > 31:
             break  # the move's status: it has ended
         state = (bytes(q.d), key)
