@@ -142,22 +142,26 @@ class _RelayByRelay:
 
 def test_sowing_kernel_plays_as_the_bytecode_does():
     # On MicroPython the same moves through both engines: children, statuses and accounts equal, in random
-    # games of every ruleset (captures, relays, houses, takasia, sleeping and never-ending moves included)
+    # games of every ruleset
+    # games (captures, relays, houses, takasia, sleeping and never-ending moves included), and with a bound
+    # of 30 seeds, which many moves pass (R10, M4)
     x = 1994
     compared = 0
     for ruleset in core.RULESETS:
         p = core.initial(ruleset)
+        small = core.Rules(ruleset, sow_bound=30)
         for _ in range(60):
             moves = core.legal_move_codes(p)
             if not moves:
                 break
             for m in moves:
-                fast = bytearray()
-                child, status = core.play_raw(p, m & core.IDENTITY, fast)
-                slow = _RelayByRelay()
-                child2, status2 = core.play_raw(p, m & core.IDENTITY, slow)
-                assert (child.d, status, bytes(fast)) == (child2.d, status2, bytes(slow.b)), (ruleset, m)
-                compared += 1
+                for q in (p, core.Position(p.d, small)):
+                    fast = bytearray()
+                    child, status = core.play_raw(q, m & core.IDENTITY, fast)
+                    slow = _RelayByRelay()
+                    child2, status2 = core.play_raw(q, m & core.IDENTITY, slow)
+                    assert (child.d, status, bytes(fast)) == (child2.d, status2, bytes(slow.b)), (ruleset, m)
+                    compared += 1
             x = (x * 1103515245 + 12345) & 0x7FFFFFFF
             p = core.play(p, moves[(x >> 8) % len(moves)])
     assert compared > 500
