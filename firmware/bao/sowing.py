@@ -57,33 +57,30 @@ from bao.layout import (
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
 STEPS = const(0)  # sow()'s stop_after: no checks, a yield at every relay (M4's searches)
 _NO_BOUND = const(1 << 29)  # seeds a move may drop when the game has no bound (sow_bound 0)
+_NAMUA_MOVE = const(2048)  # sow()'s first lift was a namua (nemo) move's
 
 
 if micropython:
 
+    # _advance: sow()'s plain stretch, native. Sow the k seeds in hand on from pit p (me + ring; bit 5 set:
+    # anti-clockwise), then capture and relay on while only a capture that leaves the opponent a front row,
+    # or a relay, can happen where the last seed falls: no end (1.5), not the owned house, not the
+    # takasia-ed ring, not Brent's saved key, no sowing round the row's end next (R9's check), at most
+    # `limit` relays more (sow() checks the next one), and the bound not passed: `budget` is the seeds the
+    # move may still drop (R10, M4: every seed sown counts). x: bit 0 capturing, bit 1 a capture empties
+    # both houses (R6), bit 2 the capture's kuu mark, bits 3-10 the takasia-ed ring, bits 11-16 the saved
+    # key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, 36 bytes
+    # at most (a < 0: no account); d[34] is HOUSE. Returns the ring the last seed fell in | bit 4:
+    # anti-clockwise | captures << 5 | relays << 8 | seeds sown << 14.
     @micropython.viper
     def _advance(d: ptr8, rec: ptr8, a: int, p: int, k: int, x: int, limit: int,  # noqa: F821 (viper)
                  budget: int) -> int:
-        """sow()'s plain stretch, native: sow the k seeds in hand on from pit p (me + ring; bit 5 set:
-        anti-clockwise), then capture and relay on while only a capture that leaves the opponent a front
-        row, or a relay, can happen where the last seed falls: no end (1.5), not the owned house, not the
-        takasia-ed ring, not Brent's saved key, no sowing round the row's end next (R9's check), at most
-        `limit` relays more (sow() checks the next one), and the bound not passed: `budget` is the seeds the
-        move may still drop (R10, M4: every seed sown counts). x: bit 0 capturing, bit 1 a capture empties
-        both houses (R6), bit 2 the capture's kuu mark, bits 3-10 the takasia-ed ring, bits 11-16 the saved
-        key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, 36
-        bytes at most (a < 0: no account); d[34] is HOUSE. Returns the ring the last seed fell in | bit 4:
-        anti-clockwise | captures << 5 | relays << 8 | seeds sown << 14."""
+        """sow()'s plain stretch, native (the comment above)."""
         me = p & 16
         pos = p & 15
-        step = 1
-        if p & 32:
-            step = -1
+        step = 1 - ((p >> 4) & 2)  # bit 5: -1
         op = me ^ 16
-        hbit = 1 << (me >> 4)
-        takasia = (x >> 3) & 255
         key0 = (x >> 11) - 1
-        capturing = x & 1
         end = a + 28  # room for one more relay or capture and its sowing in 36 bytes
         if limit > 63:
             limit = 63
@@ -106,7 +103,7 @@ if micropython:
             c = int(d[me + pos])
             if c == 1 or a > end:
                 break  # the move ends here (1.5), or no room for the next steps
-            if capturing and pos < 8 and int(d[op + 7 - pos]):
+            if x & 1 and pos < 8 and int(d[op + 7 - pos]):  # capturing
                 t = op + 7 - pos  # 1.4, 1.6c: capture the opposite pit, sow it in from a kichwa
                 i = op
                 while i < op + 8 and (i == t or d[i] == 0):
@@ -132,9 +129,9 @@ if micropython:
                 pos = (kichwa - step) & 15
                 caps += 1
                 continue
-            if pos == 4 and int(d[34]) & hbit:
+            if pos == 4 and int(d[34]) & (1 << (me >> 4)):
                 break  # the owned house (2.5b, R5; M12, M15)
-            if pos == takasia:
+            if pos == (x >> 3) & 255:
                 break  # 4.1b, M18
             key = pos
             if step < 0:
@@ -162,7 +159,7 @@ else:
 _buf = None  # the kernel's account scratch: views of its first 4, 12, 20, 28 and 36 bytes (made at first use)
 
 
-def _scratch(rec: object) -> "tuple | None":
+def _scratch(rec: "bytearray | None") -> "tuple | None":
     """The kernel's account scratch for rec, or None when the kernel cannot write rec's steps: no kernel
     (CPython), or a recorder that is not a bytearray (baoboard.recogniser takes the account relay by relay)."""
     global _buf
@@ -301,61 +298,61 @@ def _verdict(status: int, left: int, sleep: bool, relays: int) -> int:
     return status | ENDED
 
 
+# sow(p, move, rec, stop_after) plays `move` on p.d in place; with rec, each step of the account is appended
+# to it. It returns a generator whose one yield is the status | ENDED (END_MASK bits: END_*, plus CAPTURING
+# and DECISION). A never-ending move (status END_INFINITE; p is then garbage) is found exactly by Brent's
+# cycle detection on the state at each relay, in constant memory (above bit 8: the loop's length), or is
+# taken as one once it has dropped more seeds than the game's bound since it began: the store's seed, the
+# first sowing's and the captured seeds' count (R10, 1.5a; BOUNDED, above bit 8 the relay at which it
+# stopped). A finite move that passed the bound is never-ending too. Under M4 (infinite "sleep") a move that
+# passed it sleeps at the next relay, the end of the sowing that passed it (END_SLEEP | BOUNDED;
+# bao.rules.play_raw checks that its state did not repeat before), and one that ends by itself before that
+# relay ends so. stop_after > 0 ends the move at that relay (M4's sleep, no bound). stop_after STEPS: no
+# check, a yield of the key (the state before the lift, with p.d) at every relay, then the status (M4's
+# searches step two runs). The checks are here, not in a caller driving the generator relay by relay: a
+# resumption and the caller's loop would cost more. Brent's first saved state is at relay 8, not 1: most
+# moves end before it, with no copy of the state allocated (the loop and its exact length are found from
+# any relay on; bao.rules finds where it starts).
 def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]
-    """Play `move` on p.d in place (p: a bao.position.Position); with rec, each step of the account is
-    appended to it. A generator whose one yield is the status | ENDED (END_MASK bits: END_*, plus CAPTURING
-    and DECISION). A never-ending move (status END_INFINITE; p is then garbage) is found exactly by Brent's
-    cycle detection on the state at each relay, in constant memory (above bit 8: the loop's length), or is
-    taken as one once it has dropped more seeds than the game's bound since it began, the first sowing's
-    and the captured seeds' included (R10, 1.5a; BOUNDED, above bit 8 the relay at which it stopped). A
-    finite move that passed the bound is never-ending too; under M4 (infinite "sleep") a move that passed
-    it sleeps at the next relay (END_SLEEP | BOUNDED; bao.rules.play_raw checks that its state did not
-    repeat before) and a move that ends by itself before that relay ends so. stop_after > 0 ends the move
-    at that relay (M4's sleep, no bound). stop_after STEPS: no check, a yield of the key (the state before
-    the lift, with p.d) at every relay, then the status (M4's searches step two runs). The checks are here,
-    not in a caller driving the generator relay by relay: a resumption and the caller's loop cost more."""
+    """The first lift of `move` on p.d (a bao.position.Position's), then the generator of its relays."""
     d = p.d  # type: ignore[attr-defined]
     rules = p.rules  # type: ignore[attr-defined]
-    s = d[TO_MOVE]
-    me = s << 4
-    op = me ^ 16
-    hbit = 1 << s
+    me = d[TO_MOVE] << 4
     kuu = rules.kuu is not None
-    namua = d[STORE + s] > 0
-    if namua:
-        first = _namua_lift(d, me, move & RING, move & RIGHT, kuu, rec)
-    else:
-        first = _mtaji_lift(d, me, move & RING, move & RIGHT, kuu, rec)
-    hand = first & 255
-    direction = ((first >> 8) & 3) - 1
-    capturing = first >> 10
-    pos = move & RING
-    house_rules = namua or rules.mtaji_takasa_house_stop
-    house_min = 0 if kuu else 6  # 2.5b: 6+ seeds stop a namua sowing; M12, M15: the kuu whatever it holds
-    any_count = rules.house_stop_any_count
-    mark = MARK_KUU if kuu and namua else 0  # the account's mark of a nemo-stage step (bao.explain: M9-M18)
-    takasia = d[TAKASIA]
-    steps = stop_after == STEPS
-    if steps:
-        stop_after = 1
+    namua = d[STORE + (me >> 4)] > 0
+    lift = _namua_lift if namua else _mtaji_lift
+    first = lift(d, me, move & RING, move & RIGHT, kuu, rec)
+    mark = MARK_KUU if namua and kuu else 0  # the account's mark of a nemo-stage step (bao.explain: M9-M18)
+    # the kernel's flags (_advance): capturing, R6, the capture's mark, the takasia-ed ring
+    flags = ((first >> 10) & 1) | (0 if namua or kuu else 2) | (mark >> 2) | (d[TAKASIA] << 3)
     bound = rules.sow_bound if stop_after < 0 else 0
     left = (bound - (1 if namua else 0)) if bound else _NO_BOUND  # the store's seed is dropped too (2.2)
+    return _relays(p, move, rec, stop_after, first | (_NAMUA_MOVE if namua else 0), flags, left)
+
+
+def _relays(p: object, move: int, rec: "bytearray | None", stop_after: int, first: int, flags: int,  # type: ignore[no-untyped-def]
+            left: int):
+    """sow()'s loop: the relays of a move lifted as `first` says, `left` seeds to drop before the bound."""
+    d = p.d  # type: ignore[attr-defined]
+    rules = p.rules  # type: ignore[attr-defined]
+    me = d[TO_MOVE] << 4
+    hbit = 1 << (me >> 4)
+    hand = first & 255
+    direction = ((first >> 8) & 3) - 1
+    capturing = (first >> 10) & 1
+    namua = first & _NAMUA_MOVE
+    pos = move & RING
+    takasia = d[TAKASIA]
+    bounded = left != _NO_BOUND
     sleep = rules.infinite == "sleep"
-    # Brent's first saved state at relay 8, not 1: most moves end before it, with no copy of the state
-    # allocated (the loop and its exact length are found from any relay on; bao.rules finds its start)
-    saved = None
+    steps = stop_after == STEPS
+    stop_after = 1 if steps else stop_after
+    saved = None  # Brent's state, first saved at relay 8 (most moves end before it: nothing copied)
     saved_key = -1
     saved_at = relays = 0
-    power = 8
-    next_save = -1 if steps else power  # stepping: no check (M4's searches compare the states)
-    flush = getattr(rec, "flush", None)  # a recorder may take the account relay by relay
-    add = rec.append if rec is not None else None  # (a bound method: the account's hot steps)
-    bufs = _scratch(rec) if rec is not None else None
+    next_save = -1 if steps else 8  # stepping: no check (M4's searches compare the states)
+    bufs = _scratch(rec)
     fast = _advance if rec is None or bufs is not None else None
-    out = d if bufs is None else bufs[4]  # where the kernel writes the account's steps (from offset at)
-    at = -1 if bufs is None else 0
-    # the kernel's flags (_advance) and the next relay it must leave to the checks below
-    flags = capturing | (0 if namua or kuu else 2) | (mark >> 2) | (takasia << 3)
     limit = stop_after if stop_after > 0 and (next_save < 0 or stop_after < next_save) else next_save
     while True:
         if hand:
@@ -363,87 +360,129 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
                 status = _behind(d, me, pos, direction, hand, rec) | (CAPTURING if capturing else 0)
                 yield _verdict(status, left, sleep, relays)
                 return
-            if fast is not None:
-                n = fast(d, out, at, me + pos + (direction & 32), hand, flags, limit - relays - 1, left)
-                if at == 0:  # the steps it wrote: a sowing, then two for each relay or capture
-                    rec.extend(bufs[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[index, union-attr]
-                pos = n & 15
-                direction = 1 - ((n >> 3) & 2)
-                relays += (n >> 8) & 63
-                if bound:
-                    left -= n >> 14
+            if fast is None:
+                n = _drop(d, me, pos, direction, hand, rec)
             else:
-                if rec is not None:  # (write_step inlined: the two steps of every relay)
-                    add(STEP_SOW)
-                    add(me + ((pos + direction) & 15))
-                    add(direction & 255)
-                    add(hand)
-                for _ in range(hand):
-                    pos = (pos + direction) & 15
-                    d[me + pos] += 1
-                if bound:
-                    left -= hand
+                n = _native(d, bufs, rec, me + pos + (direction & 32), hand, flags, limit - relays - 1, left)
+            pos = n & 15
+            direction = 1 - ((n >> 3) & 2)
+            relays += (n >> 8) & 63
+            if bounded:
+                left -= n >> 14  # the seeds dropped
             hand = 0
         c = d[me + pos]
-        status = -1  # the move goes on
-        if c == 1:
-            if rec is not None:
-                write_step(rec, STEP_END, me + pos, END_EMPTY, 0)
-            status = END_EMPTY | (CAPTURING if capturing else 0)
-        elif capturing and pos < 8 and d[op + 7 - pos]:
-            hand = _capture(d, me, pos, direction, move, mark, not namua and not kuu, rec)
-            if hand < 0:
-                status = END_OPP_FRONT_EMPTY | CAPTURING
-            else:
+        if c != 1 and capturing and pos < 8 and d[(me ^ 16) + 7 - pos]:
+            hand = _capture(d, me, pos, direction, move, flags & 4 and MARK_KUU, flags & 2, rec)
+            if hand >= 0:
                 direction = (hand >> 8) - 1
                 pos = 15 if direction > 0 else 8  # one step before the kichwa the seeds are sown in from
                 hand &= 255
                 continue
-        elif pos == 4 and d[HOUSE] & hbit and house_rules and (c >= house_min or (capturing and any_count)):
-            status = _house(d, me, capturing, move, MARK_KUU if kuu else 0, rec)
-        elif pos == takasia and not capturing:
-            if rec is not None:
-                write_step(rec, STEP_END | (MARK_KUU if kuu else 0), me + pos, END_TAKASIA, 0)
-            status = END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
+            status = END_OPP_FRONT_EMPTY | CAPTURING
+        else:
+            status = _landing(d, me, pos, capturing, move, rules, namua, rec) if (
+                c == 1 or (pos == 4 and d[HOUSE] & hbit) or pos == takasia) else -1
         if status >= 0:
             yield _verdict(status, left, sleep, relays)
             return
         key = pos if direction > 0 else pos | 16  # with d, the state before the lift
         relays += 1
-        if relays == stop_after or (left < 0 and sleep):
-            if not steps:
-                if rec is not None:
-                    write_step(rec, STEP_END, me + pos, END_SLEEP, 0)
-                yield END_SLEEP | (BOUNDED | (relays << 8) if left < 0 else 0) | ENDED  # M4
-                return
+        if relays == stop_after and steps:
             yield key
             stop_after += 1
             limit = stop_after
+        elif relays == stop_after or left < 0:
+            yield _stop(rec, me + pos, relays, left < 0, sleep)  # M4's sleep, or R10's bound passed
+            return
         elif key == saved_key and d == saved:
-            yield END_INFINITE | ((relays - saved_at) << 8) | ENDED
+            yield END_INFINITE | ((relays - saved_at) << 8) | ENDED  # Brent: the state repeats
             return
-        elif left < 0:
-            yield END_INFINITE | BOUNDED | (relays << 8) | ENDED  # R10: it has sown more than the bound
-            return
-        if relays == next_save:
-            if saved is None:
-                saved = bytearray(d)
-            else:
-                saved[:] = d
+        if relays == next_save:  # Brent: the state saved at relays 8, 24, 56...
+            saved = _copy(saved, d)
             saved_key = key
             flags = (flags & 2047) | ((key + 1) << 11)
             saved_at = relays
-            power <<= 1
-            next_save = relays + power
+            next_save = relays + relays + 8
             limit = stop_after if 0 < stop_after < next_save else next_save
         hand = c  # 1.6: endelea
         d[me + pos] = 0
         if pos == 4:
             d[HOUSE] &= ~hbit  # 2.5a: the house is emptied (played or sown out)
         if rec is not None:
-            add(STEP_RELAY)
-            add(me + pos)
-            add(hand)
-            add(0)
-            if flush is not None:
-                flush()
+            _relay_step(rec, me + pos, hand)
+
+
+def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int, hand: int, flags: int,
+            room: int, left: int) -> int:
+    """The kernel's stretch (_advance), its steps of the account (a sowing, then two for each relay or
+    capture) appended to rec when bufs is its scratch."""
+    if bufs is None:
+        return _advance(d, d, -1, p, hand, flags, room, left)  # type: ignore[no-any-return, misc]
+    n = _advance(d, bufs[4], 0, p, hand, flags, room, left)  # type: ignore[misc]
+    rec.extend(bufs[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[union-attr]
+    return n  # type: ignore[no-any-return]
+
+
+def _relay_step(rec: object, pit: int, n: int) -> None:
+    """STEP_RELAY into the account; a recorder that takes it relay by relay is told (flush)."""
+    add = rec.append  # type: ignore[attr-defined]
+    add(STEP_RELAY)
+    add(pit)
+    add(n)
+    add(0)
+    flush = getattr(rec, "flush", None)
+    if flush is not None:
+        flush()
+
+
+def _drop(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "bytearray | None") -> int:
+    """Sow the seeds in hand one by one on from ring pos (bytecode: CPython, or a recorder relay by relay).
+    Returns as _advance does: the ring the last one fell in | bit 4: anti-clockwise | seeds sown << 14."""
+    if rec is not None:  # (write_step inlined: the step of every sowing)
+        add = rec.append
+        add(STEP_SOW)
+        add(me + ((pos + direction) & 15))
+        add(direction & 255)
+        add(hand)
+    for _ in range(hand):
+        pos = (pos + direction) & 15
+        d[me + pos] += 1
+    return pos | (16 if direction < 0 else 0) | (hand << 14)
+
+
+def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: object, namua: int,
+             rec: "bytearray | None") -> int:
+    """Where the last seed fell, no capture: the move's status if it ends there (1.5; the house, 2.5b, R5,
+    M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
+    kuu = rules.kuu is not None  # type: ignore[attr-defined]
+    if d[me + pos] == 1:
+        if rec is not None:
+            write_step(rec, STEP_END, me + pos, END_EMPTY, 0)
+        return END_EMPTY | (CAPTURING if capturing else 0)
+    if pos == 4 and d[HOUSE] & (1 << (me >> 4)) and (namua or rules.mtaji_takasa_house_stop) and (  # type: ignore[attr-defined]
+            d[me + 4] >= (0 if kuu else 6) or (capturing and rules.house_stop_any_count)):  # type: ignore[attr-defined]
+        # 2.5b: 6+ seeds stop a namua sowing; M12, M15: the kuu whatever it holds
+        return _house(d, me, capturing, move, MARK_KUU if kuu else 0, rec)
+    if pos == d[TAKASIA] and not capturing:
+        if rec is not None:
+            write_step(rec, STEP_END | (MARK_KUU if kuu else 0), me + pos, END_TAKASIA, 0)
+        return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
+    return -1
+
+
+def _stop(rec: "bytearray | None", pit: int, relays: int, over: bool, sleep: bool) -> int:
+    """The move stops at this relay, where it sleeps (M4: stop_after, or the bound passed, `over`) or, over
+    the bound without M4, is never-ending (R10)."""
+    if over and not sleep:
+        return END_INFINITE | BOUNDED | (relays << 8) | ENDED
+    if rec is not None:
+        write_step(rec, STEP_END, pit, END_SLEEP, 0)
+    return END_SLEEP | (BOUNDED | (relays << 8) if over else 0) | ENDED
+
+
+def _copy(saved: "bytearray | None", d: bytearray) -> bytearray:
+    """Brent's saved state: a copy of d, into the one made at the first save."""
+    if saved is None:
+        return bytearray(d)
+    saved[:] = d
+    return saved
