@@ -4,33 +4,42 @@
 # Malawi kuu games' placement and threatened pit, bao.malawi.Game) are reached through position.rules.kuu.
 try:
     import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
+    from micropython import const
 except ImportError:  # CPython
     micropython = None  # type: ignore[assignment]
 
-from bao.layout import (
-    BOUNDED,
-    DECISION,
-    END_EMPTY,
-    END_INFINITE,
-    END_MASK,
-    HOUSE,
-    IDENTITY,
-    MAKES_TAKASIA,
-    MUST,
-    NAMUA,
-    NONE,
-    PLAY,
-    RIGHT,
-    RING,
-    STORE,
-    TAKASA,
-    TAKASIA,
-    TO_MOVE,
-    WINNER,
-    ring_direction,
-)
+    def const(x: int) -> int:  # type: ignore[misc]
+        return x
+
+
+from bao.layout import ring_direction
 from bao.position import Position
-from bao.sowing import ENDED, STEPS, sow
+from bao.sowing import STEPS, sow
+
+# bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
+# (MicroPython reads an imported name from a dictionary at each use): each is the layout's own,
+# checked by tests/host/test_rules_structure.py.
+_BOUNDED = const(64)  # layout.BOUNDED
+_DECISION = const(32)  # layout.DECISION
+_END_EMPTY = const(0)  # layout.END_EMPTY
+_END_INFINITE = const(7)  # layout.END_INFINITE
+_END_MASK = const(15)  # layout.END_MASK
+_HOUSE = const(34)  # layout.HOUSE
+_IDENTITY = const(63)  # layout.IDENTITY
+_MAKES_TAKASIA = const(128)  # layout.MAKES_TAKASIA
+_MUST = const(39)  # layout.MUST
+_NAMUA = const(256)  # layout.NAMUA
+_NONE = const(255)  # layout.NONE
+_PLAY = const(32)  # layout.PLAY
+_RIGHT = const(16)  # layout.RIGHT
+_RING = const(15)  # layout.RING
+_STORE = const(32)  # layout.STORE
+_TAKASA = const(64)  # layout.TAKASA
+_TAKASIA = const(36)  # layout.TAKASIA
+_TO_MOVE = const(35)  # layout.TO_MOVE
+_WINNER = const(37)  # layout.WINNER
+_ENDED = const(128)  # sowing._ENDED
+
 
 if micropython:
 
@@ -110,15 +119,15 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
     if k is not None and k.placing(p.d):  # type: ignore[attr-defined]
         child = p.copy()
         k.drop(child, move, rec)  # type: ignore[attr-defined]  # M22: the advanced placement, a ply a seed
-        return child, END_EMPTY
+        return child, _END_EMPTY
     child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
-    status = next(sow(child, move, rec, -1)) ^ ENDED
-    if status & BOUNDED or status & END_MASK == END_INFINITE:
+    status = next(sow(child, move, rec, -1)) ^ _ENDED
+    if status & _BOUNDED or status & _END_MASK == _END_INFINITE:
         if p.rules.infinite != "sleep":
             return child, status
         # M4: the move sleeps where its state first repeats (Brent found the loop), or at the end of the
         # relay that passed the bound (as played, with its account) unless its state repeated before
-        if status & BOUNDED:
+        if status & _BOUNDED:
             first = _repeat_before(p, move, status >> 8)
         else:
             first = _first_repeat(p, move, status >> 8)
@@ -126,51 +135,51 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
             child = p.copy()
             if rec is not None:
                 rec[:] = b""  # the account again, from its start
-            status = next(sow(child, move, rec, first)) ^ ENDED
+            status = next(sow(child, move, rec, first)) ^ _ENDED
     d = child.d
     if k is not None:
         # M19: the threatened pit, still occupied (not started from, M18), must be captured first next
-        t = d[TAKASIA]
-        d[MUST] = t if t != NONE and d[WINNER] == NONE and d[(d[TO_MOVE] << 4) + t] else NONE
-    d[TO_MOVE] ^= 1
-    d[TAKASIA] = NONE
-    return child, status & 255 & ~BOUNDED
+        t = d[_TAKASIA]
+        d[_MUST] = t if t != _NONE and d[_WINNER] == _NONE and d[(d[_TO_MOVE] << 4) + t] else _NONE
+    d[_TO_MOVE] ^= 1
+    d[_TAKASIA] = _NONE
+    return child, status & 255 & ~_BOUNDED
 
 
 # Move generation
 def capture_starts(p: Position) -> "list[int]":
     """Moves whose first step is a capture (2.3 namua; 3.4 mtaji: 2..15 seeds, ends opposite seeds)."""
     d = p.d
-    s = d[TO_MOVE]
+    s = d[_TO_MOVE]
     me = s << 4
     op = (s ^ 1) << 4
     out = []  # type: list[int]
-    if d[STORE + s]:
-        ban = NONE
-        if p.rules.kuu and d[HOUSE] == 3 and d[op + 3]:
+    if d[_STORE + s]:
+        ban = _NONE
+        if p.rules.kuu and d[_HOUSE] == 3 and d[op + 3]:
             ban = 3  # M11: not the opponent's kuu first while the own kuu faces seeds
         for r in range(8):
             if d[me + r] and d[op + 7 - r] and r != ban:
                 if r < 2:
                     out.append(r)  # 1.4b: forced to the left kichwa, written L
                 elif r > 5:
-                    out.append(r | RIGHT)
+                    out.append(r | _RIGHT)
                 else:
                     out.append(r)  # type: ignore[attr-defined]
-                    out.append(r | RIGHT)
+                    out.append(r | _RIGHT)
         return out
     if _starts is not None:
-        _starts(d, out, me, d[MUST])  # type: ignore[arg-type]  # (native: the loops below cost 0.4 ms of Pico time in bytecode)
+        _starts(d, out, me, d[_MUST])  # type: ignore[arg-type]  # (native: the loops below cost 0.4 ms of Pico time in bytecode)
         return out
-    must = d[MUST]  # M19: only captures whose first captured pit is this one
+    must = d[_MUST]  # M19: only captures whose first captured pit is this one
     for r in range(16):
         n = d[me + r]
         if 2 <= n <= 15:
             if r > 7:
                 n = -n  # G6: R is +1 on the front row, -1 behind (ring_direction, inlined: the hot path)
-            for right in (0, RIGHT):
+            for right in (0, _RIGHT):
                 e = (r + n if right else r - n) & 15
-                if e < 8 and d[me + e] and d[op + 7 - e] and (must == NONE or must == 7 - e):
+                if e < 8 and d[me + e] and d[op + 7 - e] and (must == _NONE or must == 7 - e):
                     out.append(r | right)
     return out
 
@@ -179,14 +188,14 @@ def takasa_starts(p: Position, front: bool) -> "list[int]":
     """Candidate takasa moves (2.4 namua, 3.5 mtaji), before the never-ending check."""
     d = p.d
     rules = p.rules
-    s = d[TO_MOVE]
+    s = d[_TO_MOVE]
     me = s << 4
     out = []  # type: list[int]
-    namua = d[STORE + s] > 0
+    namua = d[_STORE + s] > 0
     kuu = rules.kuu
-    owned = d[HOUSE] & (1 << s)
+    owned = d[_HOUSE] & (1 << s)
     if kuu and owned and not namua and d[me + 4] > 1:
-        return [4, 4 | RIGHT] if front else out  # M17: the first takata of the second stage is the kuu's
+        return [4, 4 | _RIGHT] if front else out  # M17: the first takata of the second stage is the kuu's
     filled = 0
     multi = 0
     for r in range(8):
@@ -196,7 +205,7 @@ def takasa_starts(p: Position, front: bool) -> "list[int]":
                 multi += 1
     if kuu and namua and owned:
         if filled == 1:
-            return [4, 4 | RIGHT] if front else out  # M13, M14: the lone kuu is taxed (or sown whole)
+            return [4, 4 | _RIGHT] if front else out  # M13, M14: the lone kuu is taxed (or sown whole)
         if d[me + 4] > 1:
             multi -= 1  # M12: the singleton rule does not count the kuu with status
     if not front:
@@ -205,9 +214,9 @@ def takasa_starts(p: Position, front: bool) -> "list[int]":
         for r in range(8, 16):
             if d[me + r] >= 2:
                 out.append(r)
-                out.append(r | RIGHT)
+                out.append(r | _RIGHT)
         return out
-    takasia = d[TAKASIA]
+    takasia = d[_TAKASIA]
     for r in range(8):
         n = d[me + r]
         if not n:
@@ -231,15 +240,15 @@ def takasa_starts(p: Position, front: bool) -> "list[int]":
         if not (lone_kichwa and r == 0):
             out.append(r)  # L
         if not (lone_kichwa and r == 7):
-            out.append(r | RIGHT)  # 2.4a, 3.5b: not towards the back row
-    if kuu and takasia != NONE and not namua:
+            out.append(r | _RIGHT)  # 2.4a, 3.5b: not towards the back row
+    if kuu and takasia != _NONE and not namua:
         # M18: no takata from the threatened pit unless it is the only start the basic rules allow
         others = False
         for m in out:
-            if m & RING != takasia:
+            if m & _RING != takasia:
                 others = True
         if others or (kuu.threat_any and takasa_starts(p, False)):  # type: ignore[attr-defined]
-            out = [m for m in out if m & RING != takasia]
+            out = [m for m in out if m & _RING != takasia]
     return out
 
 
@@ -250,21 +259,21 @@ def _expand(p: Position, move: int, out: list, flags: int, keep: "bool | bytearr
     if rec is not None:
         rec[:] = b""
     child, status = play_raw(p, move, rec)
-    if status & END_MASK == END_INFINITE:
+    if status & _END_MASK == _END_INFINITE:
         return
     m = move | flags
-    if flags & TAKASA and not flags & NAMUA and p.rules.takasia and child.d[WINNER] == NONE:
+    if flags & _TAKASA and not flags & _NAMUA and p.rules.takasia and child.d[_WINNER] == _NONE:
         t = takasia_pit(child)  # R8: only a mtaji-stage takasa can make a takasia
-        if t != NONE:
-            child.d[TAKASIA] = t
-            m |= MAKES_TAKASIA
+        if t != _NONE:
+            child.d[_TAKASIA] = t
+            m |= _MAKES_TAKASIA
     out.append(m if keep is False else (m, child) if rec is None else (m, child, bytes(rec)))
-    if status & DECISION:
+    if status & _DECISION:
         if rec is not None:
             rec[:] = b""
-        child, status = play_raw(p, move | PLAY, rec)
-        if status & END_MASK != END_INFINITE:
-            m = move | PLAY | flags
+        child, status = play_raw(p, move | _PLAY, rec)
+        if status & _END_MASK != _END_INFINITE:
+            m = move | _PLAY | flags
             out.append(m if keep is False else (m, child) if rec is None else (m, child, bytes(rec)))
 
 
@@ -281,7 +290,7 @@ def finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearr
                 return [m]
         return []
     out = []  # type: list
-    flags = NAMUA if p.d[STORE + p.d[TO_MOVE]] else 0
+    flags = _NAMUA if p.d[_STORE + p.d[_TO_MOVE]] else 0
     for m in capture_starts(p):
         _expand(p, m, out, flags, keep)
     return out
@@ -294,24 +303,24 @@ def ends(p: Position, move: int) -> bool:
     position they are making (were _sow to raise, p.d would be left half-played)."""
     d = p.d
     before = bytes(d)
-    finite = next(sow(p, move, None, -1)) & END_MASK != END_INFINITE
+    finite = next(sow(p, move, None, -1)) & _END_MASK != _END_INFINITE
     d[:] = before
     return finite
 
 
 def _generate(p: Position, keep: "bool | bytearray") -> list:
     d = p.d
-    if d[WINNER] != NONE:
+    if d[_WINNER] != _NONE:
         return []
     k = p.rules.kuu
     if k is not None and k.placing(d):  # type: ignore[attr-defined]
         return k.drops(p, keep)  # type: ignore[attr-defined, no-any-return]  # M20-M22: a placement drop
-    s = d[TO_MOVE]
-    namua = d[STORE + s] > 0
+    s = d[_TO_MOVE]
+    namua = d[_STORE + s] > 0
     out = finite_captures(p, False, keep)  # 1.7a: captures are compulsory
     if out:
         return out
-    flags = TAKASA | (NAMUA if namua else 0)
+    flags = _TAKASA | (_NAMUA if namua else 0)
     for m in takasa_starts(p, True):
         _expand(p, m, out, flags, keep)
     if not out and not namua:
@@ -337,9 +346,9 @@ def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     """The position after a legal move (as listed by legal_moves or legal_move_codes), with the
     takasia it makes. With rec (a bytearray, or an object with append and slice assignment, and a flush
     the core calls at each relay if it has one), the move's account is appended to it (4 bytes a step)."""
-    child, _ = play_raw(p, move & IDENTITY, rec)
-    if move & MAKES_TAKASIA:
-        child.d[TAKASIA] = takasia_pit(child)
+    child, _ = play_raw(p, move & _IDENTITY, rec)
+    if move & _MAKES_TAKASIA:
+        child.d[_TAKASIA] = takasia_pit(child)
     return child
 
 
@@ -353,7 +362,7 @@ def takasia_pit(child: Position) -> int:
     # The cheap conditions first (no sowing): most takasa moves fail one of them, and the others need
     # a capture played to its end to know it is finite.
     d = child.d
-    y = d[TO_MOVE]
+    y = d[_TO_MOVE]
     ybase = y << 4
     occupied = multi = 0
     for n in d[ybase:ybase + 8]:
@@ -362,54 +371,54 @@ def takasia_pit(child: Position) -> int:
             if n > 1:
                 multi += 1
     if occupied == 1:
-        return NONE  # 4.1a: the only occupied front pit
-    house = d[HOUSE] & (1 << y)
+        return _NONE  # 4.1a: the only occupied front pit
+    house = d[_HOUSE] & (1 << y)
     xme = (y ^ 1) << 4
-    d[TO_MOVE] = y ^ 1  # X's captures: child seen with X to move for a moment (no copy)
+    d[_TO_MOVE] = y ^ 1  # X's captures: child seen with X to move for a moment (no copy)
     starts = capture_starts(child)
-    d[TO_MOVE] = y
+    d[_TO_MOVE] = y
     for m in starts:
-        r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * d[xme + r]) & 15)  # Y's pit this capture takes first
+        r = m & _RING
+        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)  # Y's pit this capture takes first
         if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
             break
     else:
-        return NONE  # every pit X could take first is exempt (4.1a, 4.1c), or there is none
+        return _NONE  # every pit X could take first is exempt (4.1a, 4.1c), or there is none
     # R8: Y has a capture (a finite one, R10: finite_captures(child, True) inlined); with never-ending
     # moves sleeping (M4, option infinite) every move ends
     check = child.rules.infinite != "sleep"
     for m in capture_starts(child):
         if not check or ends(child, m):
-            return NONE
+            return _NONE
     # X's captures, each played to its end (only a finite one counts)
-    target = NONE
+    target = _NONE
     for m in starts:
-        r = m & RING
-        t = 7 - ((r + ring_direction(r, m & RIGHT) * d[xme + r]) & 15)
+        r = m & _RING
+        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)
         if t == target:
             continue
         if check:
-            d[TO_MOVE] = y ^ 1  # (child seen with X to move again, for ends)
+            d[_TO_MOVE] = y ^ 1  # (child seen with X to move again, for ends)
             finite = ends(child, m)
-            d[TO_MOVE] = y
+            d[_TO_MOVE] = y
             if not finite:
                 continue
-        if target != NONE or (t == 4 and house) or (multi == 1 and d[ybase + t] > 1):
-            return NONE  # two or more targets, or one that is exempt (4.1a, 4.1c): no more to play
+        if target != _NONE or (t == 4 and house) or (multi == 1 and d[ybase + t] > 1):
+            return _NONE  # two or more targets, or one that is exempt (4.1a, 4.1c): no more to play
         target = t
     return target
 
 
 def is_game_over(p: Position) -> bool:
-    return p.d[WINNER] != NONE or not legal_moves(p)
+    return p.d[_WINNER] != _NONE or not legal_moves(p)
 
 
 def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     """The winner if the game is over (1.2: front row emptied, possibly half-way through a move, or no
     legal move for the side to move), else None."""
-    if p.d[WINNER] != NONE:
-        return p.d[WINNER]
+    if p.d[_WINNER] != _NONE:
+        return p.d[_WINNER]
     if moves is None:
         moves = legal_moves(p)
-    return None if moves else p.d[TO_MOVE] ^ 1
+    return None if moves else p.d[_TO_MOVE] ^ 1
 

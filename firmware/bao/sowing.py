@@ -20,44 +20,45 @@ except ImportError:  # CPython
         return x
 
 
-from bao.layout import (
-    BOUNDED,
-    CAPTURING,
-    DECISION,
-    END_EMPTY,
-    END_HOUSE,
-    END_HOUSE_STOP,
-    END_INFINITE,
-    END_OPP_FRONT_EMPTY,
-    END_OWN_FRONT_EMPTY,
-    END_SLEEP,
-    END_TAKASIA,
-    HOUSE,
-    IN_HAND,
-    MARK_KUU,
-    PLAY,
-    RIGHT,
-    RING,
-    STEP_CAPTURE,
-    STEP_END,
-    STEP_HOUSE,
-    STEP_LIFT,
-    STEP_RELAY,
-    STEP_SOW,
-    STEP_STORE,
-    STEP_TAX,
-    STORE,
-    TAKASIA,
-    TO_MOVE,
-    WINNER,
-    front_empty,
-    write_step,
-)
+from bao.layout import front_empty, write_step
 
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
 STEPS = const(0)  # sow()'s stop_after: no checks, a yield at every relay (M4's searches)
 _NO_BOUND = const(1 << 29)  # seeds a move may drop when the game has no bound (sow_bound 0)
-_NAMUA_MOVE = const(2048)  # sow()'s first lift was a namua (nemo) move's
+
+# bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
+# (MicroPython reads an imported name from a dictionary at each use): each is the layout's own,
+# checked by tests/host/test_rules_structure.py.
+_BOUNDED = const(64)  # layout.BOUNDED
+_CAPTURING = const(16)  # layout.CAPTURING
+_DECISION = const(32)  # layout.DECISION
+_END_EMPTY = const(0)  # layout.END_EMPTY
+_END_HOUSE = const(1)  # layout.END_HOUSE
+_END_HOUSE_STOP = const(2)  # layout.END_HOUSE_STOP
+_END_INFINITE = const(7)  # layout.END_INFINITE
+_END_OPP_FRONT_EMPTY = const(5)  # layout.END_OPP_FRONT_EMPTY
+_END_OWN_FRONT_EMPTY = const(4)  # layout.END_OWN_FRONT_EMPTY
+_END_SLEEP = const(6)  # layout.END_SLEEP
+_END_TAKASIA = const(3)  # layout.END_TAKASIA
+_HOUSE = const(34)  # layout.HOUSE
+_IN_HAND = const(38)  # layout.IN_HAND
+_MARK_KUU = const(16)  # layout.MARK_KUU
+_PLAY = const(32)  # layout.PLAY
+_RIGHT = const(16)  # layout.RIGHT
+_RING = const(15)  # layout.RING
+_STEP_CAPTURE = const(5)  # layout.STEP_CAPTURE
+_STEP_END = const(8)  # layout.STEP_END
+_STEP_HOUSE = const(7)  # layout.STEP_HOUSE
+_STEP_LIFT = const(2)  # layout.STEP_LIFT
+_STEP_RELAY = const(6)  # layout.STEP_RELAY
+_STEP_SOW = const(4)  # layout.STEP_SOW
+_STEP_STORE = const(1)  # layout.STEP_STORE
+_STEP_TAX = const(3)  # layout.STEP_TAX
+_STORE = const(32)  # layout.STORE
+_TAKASIA = const(36)  # layout.TAKASIA
+_TO_MOVE = const(35)  # layout.TO_MOVE
+_WINNER = const(37)  # layout.WINNER
+
 
 
 if micropython:
@@ -179,34 +180,34 @@ def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
     (direction + 1) << 8 | capturing << 10 (direction 0: a capture chooses it at its kichwa, R3)."""
     s = me >> 4
     hbit = 1 << s
-    kt = MARK_KUU if kuu else 0
-    d[STORE + s] -= 1
+    kt = _MARK_KUU if kuu else 0
+    d[_STORE + s] -= 1
     d[me + r] += 1
     if rec is not None:
-        write_step(rec, STEP_STORE | kt, me + r, 0, 0)
+        write_step(rec, _STEP_STORE | kt, me + r, 0, 0)
     if d[(me ^ 16) + 7 - r]:
         return 1 << 8 | 1 << 10  # 2.3: the seed lands opposite a non-empty pit: capture at once
     direction = 2 if right else 0
-    if kuu and r == 4 and d[HOUSE] & hbit:
+    if kuu and r == 4 and d[_HOUSE] & hbit:
         # M13: the lone kuu is taxed two seeds; M14: with exactly 8 before the nemo all 9 are sown
         hand = 9 if d[me + 4] == 9 else 2
         d[me + 4] -= hand
         if rec is not None:
-            write_step(rec, (STEP_LIFT if hand == 9 else STEP_TAX) | kt, me + 4, hand, 0)
+            write_step(rec, (_STEP_LIFT if hand == 9 else _STEP_TAX) | kt, me + 4, hand, 0)
         if not d[me + 4]:
-            d[HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
+            d[_HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
         return hand | direction << 8
-    if r == 4 and d[HOUSE] & hbit and d[me + 4] > 6:
+    if r == 4 and d[_HOUSE] & hbit and d[me + 4] > 6:
         d[me + 4] -= 2  # 2.4b, R4: the 2-seed tax; the house stays owned
         if rec is not None:
-            write_step(rec, STEP_TAX, me + 4, 2, 0)
+            write_step(rec, _STEP_TAX, me + 4, 2, 0)
         return 2 | direction << 8
     hand = d[me + r]
     d[me + r] = 0
     if r == 4:
-        d[HOUSE] &= ~hbit  # 2.5a: emptied
+        d[_HOUSE] &= ~hbit  # 2.5a: emptied
     if rec is not None:
-        write_step(rec, STEP_LIFT, me + r, hand, 0)
+        write_step(rec, _STEP_LIFT, me + r, hand, 0)
     return hand | direction << 8
 
 
@@ -220,16 +221,16 @@ def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
     hand = d[me + r]
     d[me + r] = 0
     if r == 4:
-        d[HOUSE] &= ~hbit
+        d[_HOUSE] &= ~hbit
     capturing = 0
     if 2 <= hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
         e = (r + direction * hand) & 15
         if e < 8 and d[me + e] and d[(me ^ 16) + 7 - e]:
             capturing = 1
     if kuu and not capturing:
-        d[HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
+        d[_HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
     if rec is not None:
-        write_step(rec, STEP_LIFT, me + r, hand, 0)
+        write_step(rec, _STEP_LIFT, me + r, hand, 0)
     return hand | (direction + 1) << 8 | capturing << 10
 
 
@@ -243,20 +244,20 @@ def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: i
     n = d[t]
     d[t] = 0
     if pos == 3:
-        d[HOUSE] &= ~(1 << (op >> 4))  # 2.5a: the opponent's house is emptied
+        d[_HOUSE] &= ~(1 << (op >> 4))  # 2.5a: the opponent's house is emptied
     if r6:
-        d[HOUSE] = 0  # R6: the first capture of the mtaji stage ends both houses (not M17)
-    if pos < 2 or (pos < 6 and (direction == 1 or (direction == 0 and not move & RIGHT))):
+        d[_HOUSE] = 0  # R6: the first capture of the mtaji stage ends both houses (not M17)
+    if pos < 2 or (pos < 6 and (direction == 1 or (direction == 0 and not move & _RIGHT))):
         k, direction = 0, 1  # 1.4a/b, R3: from the left kichwa (pit 1) clockwise
     else:
         k, direction = 7, -1  # from the right kichwa (pit 8) anti-clockwise
     if rec is not None:
-        write_step(rec, STEP_CAPTURE | mark, t, n, me + k)
+        write_step(rec, _STEP_CAPTURE | mark, t, n, me + k)
     if front_empty(d, op):
         if rec is not None:
-            write_step(rec, STEP_END, t, END_OPP_FRONT_EMPTY, 0)
-        d[WINNER] = me >> 4
-        d[IN_HAND] = n
+            write_step(rec, _STEP_END, t, _END_OPP_FRONT_EMPTY, 0)
+        d[_WINNER] = me >> 4
+        d[_IN_HAND] = n
         return -1
     return n | (direction + 1) << 8
 
@@ -266,15 +267,15 @@ def _house(d: bytearray, me: int, capturing: bool, move: int, mark: int, rec: "b
     when it plays the house on."""
     if not capturing:
         if rec is not None:
-            write_step(rec, STEP_END | mark, me + 4, END_HOUSE, 0)
-        return END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
-    if not move & PLAY:
+            write_step(rec, _STEP_END | mark, me + 4, _END_HOUSE, 0)
+        return _END_HOUSE  # 2.5b(1), R5; M12: a nemo takata sleeps in the kuu
+    if not move & _PLAY:
         if rec is not None:
-            write_step(rec, STEP_HOUSE | mark, me + 4, 0, 0)
-            write_step(rec, STEP_END | mark, me + 4, END_HOUSE_STOP, 0)
-        return END_HOUSE_STOP | CAPTURING | DECISION  # 2.5b(2); M15: sleep in or relay the kuu
+            write_step(rec, _STEP_HOUSE | mark, me + 4, 0, 0)
+            write_step(rec, _STEP_END | mark, me + 4, _END_HOUSE_STOP, 0)
+        return _END_HOUSE_STOP | _CAPTURING | _DECISION  # 2.5b(2); M15: sleep in or relay the kuu
     if rec is not None:
-        write_step(rec, STEP_HOUSE | mark, me + 4, 1, 0)
+        write_step(rec, _STEP_HOUSE | mark, me + 4, 1, 0)
     return -1
 
 
@@ -283,18 +284,18 @@ def _behind(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "by
     pos = (pos + direction) & 15
     d[me + pos] += 1
     if rec is not None:
-        write_step(rec, STEP_SOW, me + pos, direction, 1)
-        write_step(rec, STEP_END, me + pos, END_OWN_FRONT_EMPTY, 0)
-    d[WINNER] = (me >> 4) ^ 1
-    d[IN_HAND] = hand - 1
-    return END_OWN_FRONT_EMPTY
+        write_step(rec, _STEP_SOW, me + pos, direction, 1)
+        write_step(rec, _STEP_END, me + pos, _END_OWN_FRONT_EMPTY, 0)
+    d[_WINNER] = (me >> 4) ^ 1
+    d[_IN_HAND] = hand - 1
+    return _END_OWN_FRONT_EMPTY
 
 
-def _verdict(status: int, left: int, sleep: bool, relays: int) -> int:
+def _verdict(status: int, left: int, rules: object, relays: int) -> int:
     """sow()'s last yield for a move that ended by itself: R10 makes it never-ending when it has dropped
     more seeds than the bound (left < 0); under M4 it ended before the relay at which it would sleep."""
-    if left < 0 and not sleep:
-        return END_INFINITE | BOUNDED | (relays << 8) | ENDED
+    if left < 0 and rules.infinite != "sleep":  # type: ignore[attr-defined]
+        return _END_INFINITE | _BOUNDED | (relays << 8) | ENDED
     return status | ENDED
 
 
@@ -312,102 +313,87 @@ def _verdict(status: int, left: int, sleep: bool, relays: int) -> int:
 # searches step two runs). The checks are here, not in a caller driving the generator relay by relay: a
 # resumption and the caller's loop would cost more. Brent's first saved state is at relay 8, not 1: most
 # moves end before it, with no copy of the state allocated (the loop and its exact length are found from
-# any relay on; bao.rules finds where it starts).
+# any relay on; bao.rules finds where it starts). The kernel's flags: capturing, R6 (the mtaji stage, not
+# the kuu games), the capture's kuu mark (the nemo stage), the takasia-ed ring; above bit 10, Brent's
+# saved key + 1.
 def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]
-    """The first lift of `move` on p.d (a bao.position.Position's), then the generator of its relays."""
+    """Play `move` on p.d (a bao.position.Position's) in place: the generator described above."""
     d = p.d  # type: ignore[attr-defined]
     rules = p.rules  # type: ignore[attr-defined]
-    me = d[TO_MOVE] << 4
+    me = d[_TO_MOVE] << 4
+    namua = d[_STORE + (me >> 4)] > 0
+    pos = move & _RING
     kuu = rules.kuu is not None
-    namua = d[STORE + (me >> 4)] > 0
-    lift = _namua_lift if namua else _mtaji_lift
-    first = lift(d, me, move & RING, move & RIGHT, kuu, rec)
-    mark = MARK_KUU if namua and kuu else 0  # the account's mark of a nemo-stage step (bao.explain: M9-M18)
-    # the kernel's flags (_advance): capturing, R6, the capture's mark, the takasia-ed ring
-    flags = ((first >> 10) & 1) | (0 if namua or kuu else 2) | (mark >> 2) | (d[TAKASIA] << 3)
-    bound = rules.sow_bound if stop_after < 0 else 0
-    left = (bound - (1 if namua else 0)) if bound else _NO_BOUND  # the store's seed is dropped too (2.2)
-    return _relays(p, move, rec, stop_after, first | (_NAMUA_MOVE if namua else 0), flags, left)
-
-
-def _relays(p: object, move: int, rec: "bytearray | None", stop_after: int, first: int, flags: int,  # type: ignore[no-untyped-def]
-            left: int):
-    """sow()'s loop: the relays of a move lifted as `first` says, `left` seeds to drop before the bound."""
-    d = p.d  # type: ignore[attr-defined]
-    rules = p.rules  # type: ignore[attr-defined]
-    me = d[TO_MOVE] << 4
-    hbit = 1 << (me >> 4)
+    first = (_namua_lift if namua else _mtaji_lift)(d, me, pos, move & _RIGHT, kuu, rec)
     hand = first & 255
     direction = ((first >> 8) & 3) - 1
-    capturing = (first >> 10) & 1
-    namua = first & _NAMUA_MOVE
-    pos = move & RING
-    takasia = d[TAKASIA]
-    bounded = left != _NO_BOUND
-    sleep = rules.infinite == "sleep"
+    capturing = (first >> 6) & _CAPTURING  # CAPTURING or 0
+    flags = (first >> 10) | (0 if namua or kuu else 2) | (4 if namua and kuu else 0) | (d[_TAKASIA] << 3)
+    bounded = 1 if stop_after < 0 and rules.sow_bound > 0 else 0
+    left = rules.sow_bound - (1 if namua else 0) if bounded else _NO_BOUND  # the store's seed counts (2.2)
     steps = stop_after == STEPS
-    stop_after = 1 if steps else stop_after
-    saved = None  # Brent's state, first saved at relay 8 (most moves end before it: nothing copied)
+    saved = None  # Brent's state, saved at relays 8, 24, 56... (most moves end before 8: nothing copied)
     saved_key = -1
-    saved_at = relays = 0
     next_save = -1 if steps else 8  # stepping: no check (M4's searches compare the states)
-    bufs = _scratch(rec)
+    relays = 0
+    bufs = None if rec is None else _scratch(rec)
     fast = _advance if rec is None or bufs is not None else None
-    limit = stop_after if stop_after > 0 and (next_save < 0 or stop_after < next_save) else next_save
+    limit = 1 if steps else stop_after if 0 < stop_after < 8 else 8  # where the kernel leaves a relay to sow()
     while True:
         if hand:
             if ((pos == 7 and direction == 1) or (pos == 0 and direction == -1)) and front_empty(d, me):
-                status = _behind(d, me, pos, direction, hand, rec) | (CAPTURING if capturing else 0)
-                yield _verdict(status, left, sleep, relays)
+                yield _verdict(_behind(d, me, pos, direction, hand, rec) | capturing, left, rules, relays)
                 return
             if fast is None:
                 n = _drop(d, me, pos, direction, hand, rec)
+            elif bufs is None:
+                n = fast(d, d, -1, me + pos + (direction & 32), hand, flags, limit - relays - 1, left)
             else:
                 n = _native(d, bufs, rec, me + pos + (direction & 32), hand, flags, limit - relays - 1, left)
             pos = n & 15
             direction = 1 - ((n >> 3) & 2)
             relays += (n >> 8) & 63
-            if bounded:
-                left -= n >> 14  # the seeds dropped
-            hand = 0
+            left -= (n >> 14) * bounded  # the seeds dropped
         c = d[me + pos]
-        if c != 1 and capturing and pos < 8 and d[(me ^ 16) + 7 - pos]:
-            hand = _capture(d, me, pos, direction, move, flags & 4 and MARK_KUU, flags & 2, rec)
+        if c == 1:
+            if rec is not None:
+                write_step(rec, _STEP_END, me + pos, _END_EMPTY, 0)
+            status = _END_EMPTY | capturing  # 1.5
+        elif capturing and pos < 8 and d[(me ^ 16) + 7 - pos]:
+            hand = _capture(d, me, pos, direction, move, flags & 4 and _MARK_KUU, flags & 2, rec)
             if hand >= 0:
                 direction = (hand >> 8) - 1
                 pos = 15 if direction > 0 else 8  # one step before the kichwa the seeds are sown in from
                 hand &= 255
                 continue
-            status = END_OPP_FRONT_EMPTY | CAPTURING
+            status = _END_OPP_FRONT_EMPTY | _CAPTURING
         else:
             status = _landing(d, me, pos, capturing, move, rules, namua, rec) if (
-                c == 1 or (pos == 4 and d[HOUSE] & hbit) or pos == takasia) else -1
+                (pos == 4 and d[_HOUSE] & (1 << (me >> 4))) or pos == (flags >> 3) & 255) else -1
         if status >= 0:
-            yield _verdict(status, left, sleep, relays)
+            yield _verdict(status, left, rules, relays) if left < 0 else status | ENDED
             return
         key = pos if direction > 0 else pos | 16  # with d, the state before the lift
         relays += 1
-        if relays == stop_after and steps:
+        if steps:
             yield key
-            stop_after += 1
-            limit = stop_after
+            limit = relays + 1
         elif relays == stop_after or left < 0:
-            yield _stop(rec, me + pos, relays, left < 0, sleep)  # M4's sleep, or R10's bound passed
+            yield _stop(rec, me + pos, relays, left < 0, rules.infinite == "sleep")  # M4, or R10's bound
             return
-        elif key == saved_key and d == saved:
-            yield END_INFINITE | ((relays - saved_at) << 8) | ENDED  # Brent: the state repeats
+        elif key == saved_key and d == saved:  # Brent: the state repeats, a loop since the last save
+            yield _END_INFINITE | ((relays - (next_save - 8) // 2) << 8) | ENDED
             return
-        if relays == next_save:  # Brent: the state saved at relays 8, 24, 56...
+        if relays == next_save:
             saved = _copy(saved, d)
             saved_key = key
             flags = (flags & 2047) | ((key + 1) << 11)
-            saved_at = relays
             next_save = relays + relays + 8
             limit = stop_after if 0 < stop_after < next_save else next_save
         hand = c  # 1.6: endelea
         d[me + pos] = 0
         if pos == 4:
-            d[HOUSE] &= ~hbit  # 2.5a: the house is emptied (played or sown out)
+            d[_HOUSE] &= ~(1 << (me >> 4))  # 2.5a: the house is emptied (played or sown out)
         if rec is not None:
             _relay_step(rec, me + pos, hand)
 
@@ -426,7 +412,7 @@ def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int,
 def _relay_step(rec: object, pit: int, n: int) -> None:
     """STEP_RELAY into the account; a recorder that takes it relay by relay is told (flush)."""
     add = rec.append  # type: ignore[attr-defined]
-    add(STEP_RELAY)
+    add(_STEP_RELAY)
     add(pit)
     add(n)
     add(0)
@@ -440,7 +426,7 @@ def _drop(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "byte
     Returns as _advance does: the ring the last one fell in | bit 4: anti-clockwise | seeds sown << 14."""
     if rec is not None:  # (write_step inlined: the step of every sowing)
         add = rec.append
-        add(STEP_SOW)
+        add(_STEP_SOW)
         add(me + ((pos + direction) & 15))
         add(direction & 255)
         add(hand)
@@ -452,21 +438,17 @@ def _drop(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "byte
 
 def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: object, namua: int,
              rec: "bytearray | None") -> int:
-    """Where the last seed fell, no capture: the move's status if it ends there (1.5; the house, 2.5b, R5,
-    M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
+    """The last seed fell in the owned house or the takasia-ed pit, no capture: the move's status if it ends
+    there (the house, 2.5b, R5, M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
     kuu = rules.kuu is not None  # type: ignore[attr-defined]
-    if d[me + pos] == 1:
-        if rec is not None:
-            write_step(rec, STEP_END, me + pos, END_EMPTY, 0)
-        return END_EMPTY | (CAPTURING if capturing else 0)
-    if pos == 4 and d[HOUSE] & (1 << (me >> 4)) and (namua or rules.mtaji_takasa_house_stop) and (  # type: ignore[attr-defined]
+    if pos == 4 and d[_HOUSE] & (1 << (me >> 4)) and (namua or rules.mtaji_takasa_house_stop) and (  # type: ignore[attr-defined]
             d[me + 4] >= (0 if kuu else 6) or (capturing and rules.house_stop_any_count)):  # type: ignore[attr-defined]
         # 2.5b: 6+ seeds stop a namua sowing; M12, M15: the kuu whatever it holds
-        return _house(d, me, capturing, move, MARK_KUU if kuu else 0, rec)
-    if pos == d[TAKASIA] and not capturing:
+        return _house(d, me, capturing, move, _MARK_KUU if kuu else 0, rec)
+    if pos == d[_TAKASIA] and not capturing:
         if rec is not None:
-            write_step(rec, STEP_END | (MARK_KUU if kuu else 0), me + pos, END_TAKASIA, 0)
-        return END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
+            write_step(rec, _STEP_END | (_MARK_KUU if kuu else 0), me + pos, _END_TAKASIA, 0)
+        return _END_TAKASIA  # 4.1b; M18: a sowing ending in the threatened pit ends the move
     return -1
 
 
@@ -474,10 +456,10 @@ def _stop(rec: "bytearray | None", pit: int, relays: int, over: bool, sleep: boo
     """The move stops at this relay, where it sleeps (M4: stop_after, or the bound passed, `over`) or, over
     the bound without M4, is never-ending (R10)."""
     if over and not sleep:
-        return END_INFINITE | BOUNDED | (relays << 8) | ENDED
+        return _END_INFINITE | _BOUNDED | (relays << 8) | ENDED
     if rec is not None:
-        write_step(rec, STEP_END, pit, END_SLEEP, 0)
-    return END_SLEEP | (BOUNDED | (relays << 8) if over else 0) | ENDED
+        write_step(rec, _STEP_END, pit, _END_SLEEP, 0)
+    return _END_SLEEP | (_BOUNDED | (relays << 8) if over else 0) | ENDED
 
 
 def _copy(saved: "bytearray | None", d: bytearray) -> bytearray:
