@@ -7,7 +7,8 @@ import json
 import sys
 
 try:
-    from os import O_WRONLY, devnull, dup2, open as os_open  # (not on MicroPython's unix port)
+    from os import O_WRONLY, devnull, dup2  # type: ignore[attr-defined]  # (not on MicroPython)
+    from os import open as os_open
 except ImportError:
     dup2 = None  # type: ignore[assignment]
 

@@ -80,13 +80,12 @@ plug(MALAWI_INTERMEDIATE, malawi.Game)
 plug(MALAWI_ADVANCED, malawi.Game)
 
 __all__ = [
-    "BOUNDED", "CAPTURING", "DECISION", "DIALECTS", "DONKERS", "DROP", "END_EMPTY", "END_HOUSE",
-    "END_HOUSE_STOP", "END_INFINITE", "END_MASK", "END_OPP_FRONT_EMPTY", "END_OWN_FRONT_EMPTY", "END_SLEEP",
-    "END_TAKASIA", "HOUSE", "IDENTITY", "IN_HAND", "KIBA", "MAKES_TAKASIA", "MALAWI", "MALAWI_ADVANCED",
-    "MALAWI_INTERMEDIATE", "MUST", "NAMUA", "NONE", "NORTH", "PLACING", "PLAY", "RIGHT", "RING", "RULESETS",
-    "SIZE", "SOUTH", "STEP_CAPTURE", "STEP_END", "STEP_HOUSE", "STEP_LIFT", "STEP_RELAY", "STEP_SOW",
-    "STEP_STORE", "STEP_TAX", "STORE", "TAKASA", "TAKASIA", "TAKE_SHIFT", "TO_MOVE", "WINNER", "BaoError",
-    "IllegalMoveError", "InvalidPositionError", "NotationError", "Position", "Rules", "format_move",
-    "initial", "is_game_over", "legal_move_codes", "legal_moves", "outcome", "pit_index", "pit_name", "play",
-    "play_raw", "ring_direction", "rules_for",
+    "BOUNDED", "CAPTURING", "DECISION", "DIALECTS", "DONKERS", "DROP", "END_EMPTY", "END_HOUSE", "END_HOUSE_STOP",
+    "END_INFINITE", "END_MASK", "END_OPP_FRONT_EMPTY", "END_OWN_FRONT_EMPTY", "END_SLEEP", "END_TAKASIA", "HOUSE",
+    "IDENTITY", "IN_HAND", "KIBA", "MAKES_TAKASIA", "MALAWI", "MALAWI_ADVANCED", "MALAWI_INTERMEDIATE", "MUST",
+    "NAMUA", "NONE", "NORTH", "PLACING", "PLAY", "RIGHT", "RING", "RULESETS", "SIZE", "SOUTH", "STEP_CAPTURE",
+    "STEP_END", "STEP_HOUSE", "STEP_LIFT", "STEP_RELAY", "STEP_SOW", "STEP_STORE", "STEP_TAX", "STORE", "TAKASA",
+    "TAKASIA", "TAKE_SHIFT", "TO_MOVE", "WINNER", "ZANZIBAR", "BaoError", "IllegalMoveError", "InvalidPositionError",
+    "NotationError", "Position", "Rules", "format_move", "initial", "is_game_over", "legal_move_codes",
+    "legal_moves", "outcome", "pit_index", "pit_name", "play", "play_raw", "plug", "ring_direction", "rules_for",
 ]

@@ -11,7 +11,6 @@ except ImportError:  # CPython
 
 from bao.layout import HOUSE, NONE, STORE, TAKASIA, TO_MOVE
 
-
 # Feature numbers: each is "mine minus the opponent's" unless it names one side. The stage (namua while the
 # side to move's store holds seeds, R2; mtaji after) picks one of two weight sets: WEIGHTS[stage * COUNT + k].
 F_SEEDS = const(0)  # seeds in pits and store (the material)

@@ -9,6 +9,7 @@ from bao.layout import (
     END_OWN_FRONT_EMPTY,
     END_SLEEP,
     END_TAKASIA,
+    MARKS,
     STEP_CAPTURE,
     STEP_END,
     STEP_HOUSE,
@@ -17,7 +18,6 @@ from bao.layout import (
     STEP_SOW,
     STEP_STORE,
     STEP_TAX,
-    MARKS,
     pit_name,
 )
 

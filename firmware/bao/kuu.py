@@ -4,18 +4,15 @@
 # are in bao.sowing, bao.rules and bao.malawi.
 from bao.core import (
     DROP as DROP,
+)
+from bao.core import (
     HOUSE,
-    MALAWI_ADVANCED as MALAWI_ADVANCED,
-    MALAWI_INTERMEDIATE as MALAWI_INTERMEDIATE,
-    MUST as MUST,
     NONE,
-    PLACING as PLACING,
     PLAY,
     RIGHT,
     RING,
     STORE,
     TAKASIA,
-    TAKE_SHIFT as TAKE_SHIFT,
     TO_MOVE,
     IllegalMoveError,
     InvalidPositionError,
@@ -27,6 +24,21 @@ from bao.core import (
     pit_index,
     pit_name,
     play,
+)
+from bao.core import (
+    MALAWI_ADVANCED as MALAWI_ADVANCED,
+)
+from bao.core import (
+    MALAWI_INTERMEDIATE as MALAWI_INTERMEDIATE,
+)
+from bao.core import (
+    MUST as MUST,
+)
+from bao.core import (
+    PLACING as PLACING,
+)
+from bao.core import (
+    TAKE_SHIFT as TAKE_SHIFT,
 )
 from bao.malawi import NEMO as NEMO
 from bao.rules import capture_starts, finite_captures
@@ -121,18 +133,18 @@ def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
     s = d[TO_MOVE]
     mine, other = d[STORE + s], d[STORE + (s ^ 1)]
     if placing:
-        if not rules.kuu.advanced or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):
+        if not rules.kuu.advanced or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):  # type: ignore[attr-defined]
             raise InvalidPositionError("placing %d cannot occur here: only a malawi-advanced player places, "
                                        "right after taking his first nemo (M20, M22)" % placing)
     elif mine not in (other, other + 1):
         raise InvalidPositionError("stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
                                    "moves alternate)" % (d[STORE], d[STORE + 1], tm))
-    if rules.kuu.advanced:
+    if rules.kuu.advanced:  # type: ignore[attr-defined]
         for side in (0, 1):
             if d[STORE + side] == NEMO:
                 base = side << 4
                 for ring in range(16):
-                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu.twos else 0)
+                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu.twos else 0)  # type: ignore[attr-defined]
                     if d[base + ring] != want or not d[HOUSE] & (1 << side):
                         raise InvalidPositionError("%s has not placed yet (20 nemo), so its pits must be the "
                                                    "opening's (M7, M22)" % ("South", "North")[side])

@@ -9,11 +9,14 @@ from bao.core import (
     Position,
     legal_move_codes,
     legal_moves,
-    pit_index as pit_index,
     play_raw,
+)
+from bao.core import (
+    pit_index as pit_index,
 )
 from bao.explain import steps
 from bao.notation import find_move as find_move
+
 
 def account(p: Position, move: int) -> list:
     """The step-by-step account of a legal move (a list of STEP_* tuples)."""

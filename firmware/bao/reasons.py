@@ -21,6 +21,8 @@ from bao.core import (
 from bao.kuu import why_illegal as kuu_why_illegal
 from bao.rules import capture_starts, finite_captures, takasa_starts
 
+_NEVER = "its sowing repeats, or sows more seeds than the game's bound, R10"
+
 
 def _side_name(side: int) -> str:
     return "South" if side == 0 else "North"
@@ -66,7 +68,7 @@ def why_illegal(p: Position, move: int) -> tuple:
                     r + 1, "L" if r < 2 else "R")
             starts = [m for m in capture_starts(p) if m & (RING | RIGHT) == move & (RING | RIGHT)]
             if starts:
-                return ("M4" if malawi else "1.5a"), "this capture move never ends (its sowing repeats, or sows more seeds than the game's bound, R10)"
+                return ("M4" if malawi else "1.5a"), "this capture move never ends (%s)" % _NEVER
             rule = "M2" if malawi else ("2.3b" if namua else "3.4")
             if not namua and n > 15:
                 return rule, "a capture move cannot start from a pit with more than 15 seeds, and a capture is possible"
@@ -74,9 +76,9 @@ def why_illegal(p: Position, move: int) -> tuple:
             return rule, "a capture is possible, so you must capture (1.7a): %s" % examples
         if move & PLAY:
             return "2.5b", "this move does not stop in the owned house with 6 or more seeds: no house to play"
-        return "1.5a", "this move never ends (its sowing repeats, or sows more seeds than the game's bound, R10)"
+        return "1.5a", "this move never ends (%s)" % _NEVER
     if [m for m in capture_starts(p) if m & (RING | RIGHT) == move & (RING | RIGHT)]:
-        return ("M4" if malawi else "1.5a"), "this capture move never ends (its sowing repeats, or sows more seeds than the game's bound, R10)"
+        return ("M4" if malawi else "1.5a"), "this capture move never ends (%s)" % _NEVER
     if move & PLAY:
         return "2.5b", "only a capture move may play the house; a takasa never does"
     # takasa
@@ -102,6 +104,6 @@ def why_illegal(p: Position, move: int) -> tuple:
             return "3.5b", "the lone kichwa may not be sown towards the back row: the front row would be empty"
     child, status = play_raw(p, move)
     if status & END_MASK == END_INFINITE:
-        return ("M4" if malawi else "1.5a"), "this move never ends (its sowing repeats, or sows more seeds than the game's bound, R10)"
+        return ("M4" if malawi else "1.5a"), "this move never ends (%s)" % _NEVER
     return "1.3", "%s %s is not a legal move here" % (name, _dir_name(r, move & RIGHT))
 

@@ -38,7 +38,7 @@ _TAKASA = const(64)  # layout.TAKASA
 _TAKASIA = const(36)  # layout.TAKASIA
 _TO_MOVE = const(35)  # layout.TO_MOVE
 _WINNER = const(37)  # layout.WINNER
-_ENDED = const(128)  # sowing._ENDED
+_ENDED = const(128)  # sowing.ENDED
 
 
 if micropython:

@@ -262,7 +262,7 @@ def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: i
     return n | (direction + 1) << 8
 
 
-def _house(d: bytearray, me: int, capturing: bool, move: int, mark: int, rec: "bytearray | None") -> int:
+def _house(d: bytearray, me: int, capturing: int, move: int, mark: int, rec: "bytearray | None") -> int:
     """The sowing ended in the owned house where it may stop (2.5b, R5; M12, M15): the move's status, or -1
     when it plays the house on."""
     if not capturing:
@@ -403,8 +403,8 @@ def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int,
     """The kernel's stretch (_advance), its steps of the account (a sowing, then two for each relay or
     capture) appended to rec when bufs is its scratch."""
     if bufs is None:
-        return _advance(d, d, -1, p, hand, flags, room, left)  # type: ignore[no-any-return, misc]
-    n = _advance(d, bufs[4], 0, p, hand, flags, room, left)  # type: ignore[misc]
+        return _advance(d, d, -1, p, hand, flags, room, left)  # type: ignore[arg-type, no-any-return, misc]
+    n = _advance(d, bufs[4], 0, p, hand, flags, room, left)  # type: ignore[arg-type, misc]
     rec.extend(bufs[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[union-attr]
     return n  # type: ignore[no-any-return]
 

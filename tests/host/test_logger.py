@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from bao import core, notation, position_json, query
+from bao import notation, position_json, query
 from bao_host.record.logger import Logger, ProtocolError
 from bao_host.record.store import Store
 

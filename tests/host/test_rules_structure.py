@@ -113,3 +113,24 @@ def test_no_function_over_80_lines() -> None:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno
             and node.end_lineno - node.lineno + 1 > LONGEST]
     assert long == []
+
+
+def test_the_hot_modules_fold_the_layout_as_it_is_declared() -> None:
+    # bao.sowing and bao.rules read the layout's numbers as private const() copies, which MicroPython's
+    # compiler folds into the bytecode: each must be the number its module of origin declares, named after it.
+    import re
+
+    from bao import layout, sowing
+
+    origin = {"layout": layout, "sowing": sowing}
+    seen = 0
+    for name in ("sowing", "rules"):
+        for line in (BAO / f"{name}.py").read_text().splitlines():
+            m = re.match(r"_(\w+) = const\((\d+)\)  # (layout|sowing)\.(\w+)$", line)
+            if m:
+                assert m.group(1) == m.group(4), line
+                assert getattr(origin[m.group(3)], m.group(4)) == int(m.group(2)), line
+                seen += 1
+            elif re.match(r"_[A-Z_]+ = const\(", line):
+                assert not hasattr(layout, line[1:line.index(" ")]), f"{name}: {line} (a layout name, unchecked)"
+    assert seen > 30
