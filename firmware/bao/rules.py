@@ -169,7 +169,7 @@ def capture_starts(p: Position) -> "list[int]":
                     out.append(r | _RIGHT)
         return out
     if _starts is not None:
-        _starts(d, out, me, d[_MUST])  # type: ignore[arg-type]  # (native: the loops below cost 0.4 ms of Pico time in bytecode)
+        _starts(d, out, me, d[_MUST])  # type: ignore[arg-type]  # (native: the loops below, slower in bytecode)
         return out
     must = d[_MUST]  # M19: only captures whose first captured pit is this one
     for r in range(16):
@@ -298,9 +298,9 @@ def finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearr
 
 def ends(p: Position, move: int) -> bool:
     """Whether `move` from p ends (R10), played on p.d itself, which is then put back as it was: no child
-    kept, no position made (a new position costs about 0.17 ms of Pico time, the copy of p.d 0.06 ms).
+    kept, no position made (a new position costs more than a copy of p.d; docs/benchmarks.md).
     The checks of finite_captures(first_only), R8's takasia_pit and M18's bao.malawi.takasia: p is a
-    position they are making (were _sow to raise, p.d would be left half-played)."""
+    position they are making (were sow to raise, p.d would be left half-played)."""
     d = p.d
     before = bytes(d)
     finite = next(sow(p, move, None, -1)) & _END_MASK != _END_INFINITE

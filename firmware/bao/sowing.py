@@ -1,7 +1,9 @@
 # The sowing engine: one move played on a position's bytes in place, with its step-by-step account, and the
 # watch for a move that never ends (R10, M4). The hot path of the rules core: sow() is the loop over a
 # move's relays; its steps are the first lift (_namua_lift, _mtaji_lift), the capture (_capture), the house
-# and R9's ends (_house, _behind) and, on MicroPython, a native kernel for the plain stretch (_advance).
+# and R9's ends (_landing, _house, _behind) and, on MicroPython, a native kernel for the plain stretch
+# (_advance). The steps run at every move are @micropython.native: a bytecode function with more than 11
+# words of locals and stack allocates its frame on the heap at each call, a native one does not.
 #
 # _advance sows the seeds one by one and does the relays and captures at which nothing else can happen,
 # with their steps of the account (a bytearray's, up to 36 bytes a call); sow() keeps every decision (the
@@ -11,10 +13,17 @@
 # for the unix ports), loadable only on the MicroPython release whose mpy-cross made them
 # (docs/rules.md, "Speed on the board"; docs/benchmarks.md).
 try:
-    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
+    import micropython  # (the compiler reads @micropython.viper and .native itself)
     from micropython import const
-except ImportError:  # CPython
-    micropython = None  # type: ignore[assignment]
+
+    _NATIVE = True
+except ImportError:  # CPython: the decorators are no-ops, and there is no kernel
+    _NATIVE = False
+
+    class micropython:  # type: ignore[no-redef]
+        @staticmethod
+        def native(f):  # type: ignore[no-untyped-def]
+            return f
 
     def const(x: int) -> int:  # type: ignore[misc]
         return x
@@ -61,7 +70,7 @@ _WINNER = const(37)  # layout.WINNER
 
 
 
-if micropython:
+if _NATIVE:
 
     # _advance: sow()'s plain stretch, native. Sow the k seeds in hand on from pit p (me + ring; bit 5 set:
     # anti-clockwise), then capture and relay on while only a capture that leaves the opponent a front row,
@@ -174,6 +183,7 @@ def _scratch(rec: "bytearray | None") -> "tuple | None":
     return _buf
 
 
+@micropython.native
 def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "bytearray | None") -> int:
     """The first step of a namua (or nemo) move: the store's seed into ring r (2.2), then a capture at once
     (2.3) or the seeds to sow (2.4b, R4: the house's tax; M13, M14: the kuu's). Returns the seeds in hand |
@@ -211,6 +221,7 @@ def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
     return hand | direction << 8
 
 
+@micropython.native
 def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "bytearray | None") -> int:
     """The first step of a mtaji (second-stage) move: lift ring r. As _namua_lift returns."""
     hbit = 1 << (me >> 4)
@@ -234,6 +245,7 @@ def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
     return hand | (direction + 1) << 8 | capturing << 10
 
 
+@micropython.native
 def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: int, r6: bool,
              rec: "bytearray | None") -> int:
     """1.4, 1.6c: the last seed fell in front ring pos, facing seeds: capture them, to be sown in from a
@@ -436,6 +448,7 @@ def _drop(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "byte
     return pos | (16 if direction < 0 else 0) | (hand << 14)
 
 
+@micropython.native
 def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: object, namua: int,
              rec: "bytearray | None") -> int:
     """The last seed fell in the owned house or the takasia-ed pit, no capture: the move's status if it ends
