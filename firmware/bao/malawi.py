@@ -33,69 +33,6 @@ NEMO = 20  # M7: nemo in each store at the start
 _DEFAULTS = {"kuu_twos": (6, 7), "threat_start": "front", "placement_capture": True}
 
 
-class Game:
-    """The kuu games' rules for one Rules object (rules.kuu): its options, checked, as attributes.
-    advanced: malawi-advanced (the placement, M20-M22). twos: M7's front pits of the two 2s of the lost
-    Figure 2 (ruling: 6 and 7, as Zanzibar R1; any pair that leaves no capture at the start: not pit 4,
-    which faces the other kuu, nor a pair whose pits face each other). threat_any: M18's threatened pit may
-    start a takata only when no pit of either row could ("any"), not when it is the only start the basic
-    rules allow front row first ("front", ruling). placement_capture: M21, the second player may take one
-    pit before placing (ruling: optional, "can also")."""
-
-    def __init__(self, rules: Rules, more: dict) -> None:
-        for key in more:
-            if key not in _DEFAULTS:
-                raise TypeError("unknown rule option %r" % (key,))
-        twos = more.get("kuu_twos", (6, 7))
-        if (not isinstance(twos, (list, tuple)) or len(twos) != 2 or twos[0] == twos[1]
-                or [k for k in twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
-            raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
-        if 4 in twos or twos[0] + twos[1] == 9:  # pit k faces pit 9 - k
-            raise InvalidPositionError("M7: option kuu_twos may not hold pit 4 (it faces the other kuu) nor two pits"
-                                       " that face each other: the first move is a takata, no capture at the start")
-        threat = more.get("threat_start", "front")
-        if threat not in ("front", "any"):
-            raise InvalidPositionError("option threat_start must be 'front' or 'any'")
-        self.advanced = rules.ruleset == MALAWI_ADVANCED
-        self.twos = (min(twos), max(twos))
-        self.threat_any = threat == "any"
-        self.placement_capture = bool(more.get("placement_capture", True))
-
-    def options(self, out: dict) -> None:
-        """Adds to out the kuu options that differ from the defaults (as JSON values)."""
-        if self.twos != (6, 7):
-            out["kuu_twos"] = list(self.twos)
-        if self.threat_any:
-            out["threat_start"] = "any"
-        if not self.placement_capture:
-            out["placement_capture"] = False
-
-    def opening(self, d: bytearray) -> None:
-        """M6, M7: the kuu (front pit 5) with 8, the two 2s, 20 nemo each, both kuus with status."""
-        for base in (0, 16):
-            d[base + 4] = 8
-            d[base + self.twos[0] - 1] = 2
-            d[base + self.twos[1] - 1] = 2
-            d[STORE + (base >> 4)] = NEMO
-        d[HOUSE] = 3
-
-    def placing(self, d: bytearray) -> bool:
-        """M22: the side to move is placing: it has seeds left to place, or (advanced game) all 20 nemo."""
-        return self.advanced and bool(d[PLACING] or d[STORE + d[TO_MOVE]] == NEMO)
-
-    def drop(self, p: Position, move: int, rec: "bytearray | None") -> None:
-        """One ply of the advanced placement on p.d in place (drop below)."""
-        drop(p, move, rec)
-
-    def drops(self, p: Position, keep: "bool | bytearray") -> list:
-        """The placement's plies as bao.rules lists moves (drops below)."""
-        return drops(p, keep)
-
-    def threatened(self, child: Position) -> int:
-        """M18's threatened pit after a second-stage takata (threatened below)."""
-        return threatened(child)
-
-
 def _take_ring(d: bytearray, me: int, k: int) -> int:
     """M21: the opponent's ring facing the mover's k-th occupied front pit (k = 1..3), or NONE for k = 0."""
     if not k:
@@ -233,3 +170,59 @@ def threatened(child: Position) -> int:
     d[MUST] = must
     d[TAKASIA] = threat
     return target
+
+
+class Game:
+    """The kuu games' rules for one Rules object (rules.kuu): its options, checked, as attributes.
+    advanced: malawi-advanced (the placement, M20-M22). twos: M7's front pits of the two 2s of the lost
+    Figure 2 (ruling: 6 and 7, as Zanzibar R1; any pair that leaves no capture at the start: not pit 4,
+    which faces the other kuu, nor a pair whose pits face each other). threat_any: M18's threatened pit may
+    start a takata only when no pit of either row could ("any"), not when it is the only start the basic
+    rules allow front row first ("front", ruling). placement_capture: M21, the second player may take one
+    pit before placing (ruling: optional, "can also")."""
+
+    def __init__(self, rules: Rules, more: dict) -> None:
+        for key in more:
+            if key not in _DEFAULTS:
+                raise TypeError("unknown rule option %r" % (key,))
+        twos = more.get("kuu_twos", (6, 7))
+        if (not isinstance(twos, (list, tuple)) or len(twos) != 2 or twos[0] == twos[1]
+                or [k for k in twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
+            raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
+        if 4 in twos or twos[0] + twos[1] == 9:  # pit k faces pit 9 - k
+            raise InvalidPositionError("M7: option kuu_twos may not hold pit 4 (it faces the other kuu) nor two pits"
+                                       " that face each other: the first move is a takata, no capture at the start")
+        threat = more.get("threat_start", "front")
+        if threat not in ("front", "any"):
+            raise InvalidPositionError("option threat_start must be 'front' or 'any'")
+        self.advanced = rules.ruleset == MALAWI_ADVANCED
+        self.twos = (min(twos), max(twos))
+        self.threat_any = threat == "any"
+        self.placement_capture = bool(more.get("placement_capture", True))
+
+    def options(self, out: dict) -> None:
+        """Adds to out the kuu options that differ from the defaults (as JSON values)."""
+        if self.twos != (6, 7):
+            out["kuu_twos"] = list(self.twos)
+        if self.threat_any:
+            out["threat_start"] = "any"
+        if not self.placement_capture:
+            out["placement_capture"] = False
+
+    def opening(self, d: bytearray) -> None:
+        """M6, M7: the kuu (front pit 5) with 8, the two 2s, 20 nemo each, both kuus with status."""
+        for base in (0, 16):
+            d[base + 4] = 8
+            d[base + self.twos[0] - 1] = 2
+            d[base + self.twos[1] - 1] = 2
+            d[STORE + (base >> 4)] = NEMO
+        d[HOUSE] = 3
+
+    def placing(self, d: bytearray) -> bool:
+        """M22: the side to move is placing: it has seeds left to place, or (advanced game) all 20 nemo."""
+        return self.advanced and bool(d[PLACING] or d[STORE + d[TO_MOVE]] == NEMO)
+
+    # the placement's ply and its plies as bao.rules lists moves (M20-M22), M18's threatened pit (above)
+    drop = staticmethod(drop)
+    drops = staticmethod(drops)
+    threatened = staticmethod(threatened)

@@ -116,7 +116,7 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
     k = p.rules.kuu
-    if k is not None and k.placing(p.d):  # type: ignore[attr-defined]
+    if k is not None and k.advanced and k.placing(p.d):  # type: ignore[attr-defined]
         child = p.copy()
         k.drop(child, move, rec)  # type: ignore[attr-defined]  # M22: the advanced placement, a ply a seed
         return child, _END_EMPTY
@@ -283,7 +283,7 @@ def finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearr
     if first_only:
         starts = capture_starts(p)
         k = p.rules.kuu
-        if not starts or p.rules.infinite == "sleep" or (k is not None and k.placing(p.d)):  # type: ignore[attr-defined]
+        if not starts or p.rules.infinite == "sleep" or (k is not None and k.advanced and k.placing(p.d)):  # type: ignore[attr-defined]
             return starts[:1]  # M4: a never-ending move sleeps, a legal move; a placement drop always ends
         for m in starts:
             if ends(p, m):
@@ -313,7 +313,7 @@ def _generate(p: Position, keep: "bool | bytearray") -> list:
     if d[_WINNER] != _NONE:
         return []
     k = p.rules.kuu
-    if k is not None and k.placing(d):  # type: ignore[attr-defined]
+    if k is not None and k.advanced and k.placing(d):  # type: ignore[attr-defined]
         return k.drops(p, keep)  # type: ignore[attr-defined, no-any-return]  # M20-M22: a placement drop
     s = d[_TO_MOVE]
     namua = d[_STORE + s] > 0
