@@ -343,35 +343,35 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
     flags = (first >> 10) | (0 if namua or kuu else 2) | (4 if namua and kuu else 0) | (d[_TAKASIA] << 3)
     bounded = 1 if stop_after < 0 and rules.sow_bound > 0 else 0
     left = rules.sow_bound - (1 if namua else 0) if bounded else _NO_BOUND  # the store's seed counts (2.2)
-    steps = stop_after == STEPS
     saved = None  # Brent's state, saved at relays 8, 24, 56... (most moves end before 8: nothing copied)
     saved_key = -1
-    next_save = -1 if steps else 8  # stepping: no check (M4's searches compare the states)
+    next_save = -1 if stop_after == STEPS else 8  # -1: stepping, no check (M4's searches compare the states)
     relays = 0
     bufs = None if rec is None else _scratch(rec)
     fast = _advance if rec is None or bufs is not None else None
-    limit = 1 if steps else stop_after if 0 < stop_after < 8 else 8  # where the kernel leaves a relay to sow()
+    limit = 1 if next_save < 0 else stop_after if 0 < stop_after < 8 else 8  # the kernel leaves this relay to sow()
     while True:
         if hand:
             if ((pos == 7 and direction == 1) or (pos == 0 and direction == -1)) and front_empty(d, me):
                 yield _verdict(_behind(d, me, pos, direction, hand, rec) | capturing, left, rules, relays)
                 return
-            if fast is None:
-                n = _drop(d, me, pos, direction, hand, rec)
-            elif bufs is None:
-                n = fast(d, d, -1, me + pos + (direction & 32), hand, flags, limit - relays - 1, left)
+            if fast is None:  # bytecode: the seeds one by one (CPython, or a recorder relay by relay)
+                if rec is not None:
+                    write_step(rec, _STEP_SOW, me + ((pos + direction) & 15), direction, hand)
+                for _ in range(hand):
+                    pos = (pos + direction) & 15
+                    d[me + pos] += 1
+                left -= hand * bounded  # the seeds dropped
             else:
-                n = _native(d, bufs, rec, me + pos + (direction & 32), hand, flags, limit - relays - 1, left)
-            pos = n & 15
-            direction = 1 - ((n >> 3) & 2)
-            relays += (n >> 8) & 63
-            left -= (n >> 14) * bounded  # the seeds dropped
+                n = fast(d, d, -1, me + pos + (direction & 32), hand, flags, limit - relays - 1, left) if (
+                    bufs is None) else _native(d, bufs, rec, me + pos + (direction & 32), hand, flags,
+                                               limit - relays - 1, left)
+                pos = n & 15
+                direction = 1 - ((n >> 3) & 2)
+                relays += (n >> 8) & 63
+                left -= (n >> 14) * bounded  # the seeds dropped
         c = d[me + pos]
-        if c == 1:
-            if rec is not None:
-                write_step(rec, _STEP_END, me + pos, _END_EMPTY, 0)
-            status = _END_EMPTY | capturing  # 1.5
-        elif capturing and pos < 8 and d[(me ^ 16) + 7 - pos]:
+        if c != 1 and capturing and pos < 8 and d[(me ^ 16) + 7 - pos]:
             hand = _capture(d, me, pos, direction, move, flags & 4 and _MARK_KUU, flags & 2, rec)
             if hand >= 0:
                 direction = (hand >> 8) - 1
@@ -381,13 +381,13 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
             status = _END_OPP_FRONT_EMPTY | _CAPTURING
         else:
             status = _landing(d, me, pos, capturing, move, rules, namua, rec) if (
-                (pos == 4 and d[_HOUSE] & (1 << (me >> 4))) or pos == (flags >> 3) & 255) else -1
+                c == 1 or (pos == 4 and d[_HOUSE] & (1 << (me >> 4))) or pos == (flags >> 3) & 255) else -1
         if status >= 0:
             yield _verdict(status, left, rules, relays) if left < 0 else status | ENDED
             return
         key = pos if direction > 0 else pos | 16  # with d, the state before the lift
         relays += 1
-        if steps:
+        if next_save < 0:  # stepping
             yield key
             limit = relays + 1
         elif relays == stop_after or left < 0:
@@ -433,26 +433,15 @@ def _relay_step(rec: object, pit: int, n: int) -> None:
         flush()
 
 
-def _drop(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "bytearray | None") -> int:
-    """Sow the seeds in hand one by one on from ring pos (bytecode: CPython, or a recorder relay by relay).
-    Returns as _advance does: the ring the last one fell in | bit 4: anti-clockwise | seeds sown << 14."""
-    if rec is not None:  # (write_step inlined: the step of every sowing)
-        add = rec.append
-        add(_STEP_SOW)
-        add(me + ((pos + direction) & 15))
-        add(direction & 255)
-        add(hand)
-    for _ in range(hand):
-        pos = (pos + direction) & 15
-        d[me + pos] += 1
-    return pos | (16 if direction < 0 else 0) | (hand << 14)
-
-
 @micropython.native
 def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: object, namua: int,
              rec: "bytearray | None") -> int:
-    """The last seed fell in the owned house or the takasia-ed pit, no capture: the move's status if it ends
-    there (the house, 2.5b, R5, M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
+    """Where the last seed fell, no capture: the move's status if it ends there (an empty pit, 1.5; the
+    house, 2.5b, R5, M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
+    if d[me + pos] == 1:
+        if rec is not None:
+            write_step(rec, _STEP_END, me + pos, _END_EMPTY, 0)
+        return _END_EMPTY | capturing  # 1.5
     kuu = rules.kuu is not None  # type: ignore[attr-defined]
     if pos == 4 and d[_HOUSE] & (1 << (me >> 4)) and (namua or rules.mtaji_takasa_house_stop) and (  # type: ignore[attr-defined]
             d[me + 4] >= (0 if kuu else 6) or (capturing and rules.house_stop_any_count)):  # type: ignore[attr-defined]
