@@ -187,7 +187,8 @@ def _scratch(rec: "bytearray | None") -> "tuple | None":
 def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "bytearray | None") -> int:
     """The first step of a namua (or nemo) move: the store's seed into ring r (2.2), then a capture at once
     (2.3) or the seeds to sow (2.4b, R4: the house's tax; M13, M14: the kuu's). Returns the seeds in hand |
-    (direction + 1) << 8 | capturing << 10 (direction 0: a capture chooses it at its kichwa, R3)."""
+    (direction + 1) << 8 (0: a capture chooses it at its kichwa, R3) | the kernel's flags << 10 (_advance:
+    bit 0 capturing, bit 1 a capture empties both houses, R6, bit 2 a capture's step is the kuu rules')."""
     s = me >> 4
     hbit = 1 << s
     kt = _MARK_KUU if kuu else 0
@@ -195,8 +196,9 @@ def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
     d[me + r] += 1
     if rec is not None:
         write_step(rec, _STEP_STORE | kt, me + r, 0, 0)
+    mark = 4 << 10 if kuu else 0  # the kernel's flag: a capture's step carries MARK_KUU (bao.explain: M10)
     if d[(me ^ 16) + 7 - r]:
-        return 1 << 8 | 1 << 10  # 2.3: the seed lands opposite a non-empty pit: capture at once
+        return 1 << 8 | 1 << 10 | mark  # 2.3: the seed lands opposite a non-empty pit: capture at once
     direction = 2 if right else 0
     if kuu and r == 4 and d[_HOUSE] & hbit:
         # M13: the lone kuu is taxed two seeds; M14: with exactly 8 before the nemo all 9 are sown
@@ -206,19 +208,19 @@ def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
             write_step(rec, (_STEP_LIFT if hand == 9 else _STEP_TAX) | kt, me + 4, hand, 0)
         if not d[me + 4]:
             d[_HOUSE] &= ~hbit  # M16: emptied (also by a tax of its last seed)
-        return hand | direction << 8
+        return hand | direction << 8 | mark
     if r == 4 and d[_HOUSE] & hbit and d[me + 4] > 6:
         d[me + 4] -= 2  # 2.4b, R4: the 2-seed tax; the house stays owned
         if rec is not None:
             write_step(rec, _STEP_TAX, me + 4, 2, 0)
-        return 2 | direction << 8
+        return 2 | direction << 8 | mark
     hand = d[me + r]
     d[me + r] = 0
     if r == 4:
         d[_HOUSE] &= ~hbit  # 2.5a: emptied
     if rec is not None:
         write_step(rec, _STEP_LIFT, me + r, hand, 0)
-    return hand | direction << 8
+    return hand | direction << 8 | mark
 
 
 @micropython.native
@@ -242,7 +244,7 @@ def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
         d[_HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
     if rec is not None:
         write_step(rec, _STEP_LIFT, me + r, hand, 0)
-    return hand | (direction + 1) << 8 | capturing << 10
+    return hand | (direction + 1) << 8 | capturing << 10 | (0 if kuu else 2 << 10)  # R6: not in the kuu games
 
 
 @micropython.native
@@ -335,16 +337,14 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
     me = d[_TO_MOVE] << 4
     namua = d[_STORE + (me >> 4)] > 0
     pos = move & _RING
-    kuu = rules.kuu is not None
-    first = (_namua_lift if namua else _mtaji_lift)(d, me, pos, move & _RIGHT, kuu, rec)
+    first = (_namua_lift if namua else _mtaji_lift)(d, me, pos, move & _RIGHT, rules.kuu is not None, rec)
     hand = first & 255
     direction = ((first >> 8) & 3) - 1
     capturing = (first >> 6) & _CAPTURING  # CAPTURING or 0
-    flags = (first >> 10) | (0 if namua or kuu else 2) | (4 if namua and kuu else 0) | (d[_TAKASIA] << 3)
+    flags = (first >> 10) | (d[_TAKASIA] << 3)
     bounded = 1 if stop_after < 0 and rules.sow_bound > 0 else 0
     left = rules.sow_bound - (1 if namua else 0) if bounded else _NO_BOUND  # the store's seed counts (2.2)
     saved = None  # Brent's state, saved at relays 8, 24, 56... (most moves end before 8: nothing copied)
-    saved_key = -1
     next_save = -1 if stop_after == STEPS else 8  # -1: stepping, no check (M4's searches compare the states)
     relays = 0
     bufs = None if rec is None else _scratch(rec)
@@ -371,7 +371,11 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
                 relays += (n >> 8) & 63
                 left -= (n >> 14) * bounded  # the seeds dropped
         c = d[me + pos]
-        if c != 1 and capturing and pos < 8 and d[(me ^ 16) + 7 - pos]:
+        if c == 1:
+            if rec is not None:
+                write_step(rec, _STEP_END, me + pos, _END_EMPTY, 0)
+            status = _END_EMPTY | capturing  # 1.5
+        elif capturing and pos < 8 and d[(me ^ 16) + 7 - pos]:
             hand = _capture(d, me, pos, direction, move, flags & 4 and _MARK_KUU, flags & 2, rec)
             if hand >= 0:
                 direction = (hand >> 8) - 1
@@ -381,7 +385,7 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
             status = _END_OPP_FRONT_EMPTY | _CAPTURING
         else:
             status = _landing(d, me, pos, capturing, move, rules, namua, rec) if (
-                c == 1 or (pos == 4 and d[_HOUSE] & (1 << (me >> 4))) or pos == (flags >> 3) & 255) else -1
+                (pos == 4 and d[_HOUSE] & (1 << (me >> 4))) or pos == (flags >> 3) & 255) else -1
         if status >= 0:
             yield _verdict(status, left, rules, relays) if left < 0 else status | ENDED
             return
@@ -393,19 +397,17 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
         elif relays == stop_after or left < 0:
             yield _stop(rec, me + pos, relays, left < 0, rules.infinite == "sleep")  # M4, or R10's bound
             return
-        elif key == saved_key and d == saved:  # Brent: the state repeats, a loop since the last save
+        elif key + 1 == flags >> 11 and d == saved:  # Brent: the state repeats, a loop since the last save
             yield _END_INFINITE | ((relays - (next_save - 8) // 2) << 8) | ENDED
             return
         if relays == next_save:
             saved = _copy(saved, d)
-            saved_key = key
-            flags = (flags & 2047) | ((key + 1) << 11)
+            flags = (flags & 2047) | ((key + 1) << 11)  # the saved key + 1
             next_save = relays + relays + 8
             limit = stop_after if 0 < stop_after < next_save else next_save
         hand = c  # 1.6: endelea
         d[me + pos] = 0
-        if pos == 4:
-            d[_HOUSE] &= ~(1 << (me >> 4))  # 2.5a: the house is emptied (played or sown out)
+        d[_HOUSE] &= ~((pos == 4) << (me >> 4))  # 2.5a: a relay from the house empties it (played, sown out)
         if rec is not None:
             _relay_step(rec, me + pos, hand)
 
@@ -436,12 +438,8 @@ def _relay_step(rec: object, pit: int, n: int) -> None:
 @micropython.native
 def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: object, namua: int,
              rec: "bytearray | None") -> int:
-    """Where the last seed fell, no capture: the move's status if it ends there (an empty pit, 1.5; the
-    house, 2.5b, R5, M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
-    if d[me + pos] == 1:
-        if rec is not None:
-            write_step(rec, _STEP_END, me + pos, _END_EMPTY, 0)
-        return _END_EMPTY | capturing  # 1.5
+    """The last seed fell in the owned house or the takasia-ed pit, no capture: the move's status if it ends
+    there (the house, 2.5b, R5, M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
     kuu = rules.kuu is not None  # type: ignore[attr-defined]
     if pos == 4 and d[_HOUSE] & (1 << (me >> 4)) and (namua or rules.mtaji_takasa_house_stop) and (  # type: ignore[attr-defined]
             d[me + 4] >= (0 if kuu else 6) or (capturing and rules.house_stop_any_count)):  # type: ignore[attr-defined]
