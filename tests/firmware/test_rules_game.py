@@ -112,7 +112,7 @@ def test_perft_malawi_advanced_placement():
 
 def test_1994_game_listed_with_accounts_in_one_pass():
     # legal_moves(p, True) plays each candidate once and keeps its account (4 bytes a step): the same
-    # moves and positions as legal_moves(p), and accounts that read back as core.account's steps.
+    # moves and positions as legal_moves(p), and accounts that read back as query.account's steps.
     from bao import explain
 
     for p in notation.replay(_game()):
