@@ -93,6 +93,11 @@ DECISION = const(32)  # the move reached a house decision and stopped
 BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a repeated state
 _ENDED = const(128)  # _sow's last yield: its status
 _STEPS = const(0)  # _sow's stop_after: no checks, a yield at every relay
+_SERVE_EVERY = const(31)  # serve() is called when the relay count & this is 0 (M4's runs, below)
+# None, or what M4's runs without an account (a never-ending move's second and third run) call every few
+# relays: the board serves its scan loop from it while such a move is played (baoboard.app.App.serve;
+# docs/architecture.md, Timing budgets). A run with an account has its recorder's flush for that.
+serve = None  # type: object
 
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
@@ -767,13 +772,17 @@ def _first_repeat(p: Position, move: int, cycle: int) -> int:
     ga = _sow(a, move, None, _STEPS)
     gb = _sow(b, move, None, _STEPS)
     ka = 0
-    for _ in range(cycle):
+    for i in range(cycle):
         ka = next(ga)
+        if not i & _SERVE_EVERY and serve is not None:
+            serve()  # type: ignore[operator]
     mu = 0
     while True:
         ka = next(ga)
         kb = next(gb)
         mu += 1
+        if not mu & _SERVE_EVERY and serve is not None:
+            serve()  # type: ignore[operator]
         if ka == kb and a.d == b.d:
             return mu + cycle
 
@@ -787,10 +796,14 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     d = q.d
     g = _sow(q, move, None, _STEPS)
     key = 0
-    for _ in range(b):
+    for i in range(b):
         key = next(g)
+        if not i & _SERVE_EVERY and serve is not None:
+            serve()  # type: ignore[operator]
     at_b = bytearray(d)
     for cycle in range(1, b):
+        if not cycle & _SERVE_EVERY and serve is not None:
+            serve()  # type: ignore[operator]
         try:
             if next(g) == key and d == at_b:
                 first = _first_repeat(p, move, cycle)

@@ -22,6 +22,7 @@ from bao.core import (
     play,
 )
 
+from bao import core as _core
 from baoboard.compat import const, modules_now, unload_new
 
 # Sequence bytes: pit index | flags
@@ -90,6 +91,10 @@ class Sequence:
         if len(self.rec) >= _KEEP:
             _fill(self)
             self.rec[:] = b""
+            # a long account (a never-ending move's, M4) serves the board's scan loop as it is taken
+            # (bao.core.serve: the application's, App.serve)
+            if _core.serve is not None:
+                _core.serve()  # type: ignore[operator]
 
 
 def _fill(seq: Sequence) -> None:
@@ -272,6 +277,13 @@ class Recogniser:
             return self._wrong(pit, now, "", "", True)
         self.c_move = c_move
         self.c_seq = []  # the previous move's sequences may go first
+        # the lift acknowledged while the sequences are built: a never-ending candidate's take long enough
+        # for the board to scan meanwhile (App.serve), which shows this state (the lifted pit, no
+        # candidate yet) and keeps the touches made meanwhile for after
+        self.n = 0
+        self.phase = MOVING
+        self.steps = 1
+        self.start_pit = pit
         seqs = []
         seq = Sequence()  # each candidate's account in turn
         for m in c_move:
