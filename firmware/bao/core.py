@@ -94,9 +94,10 @@ BOUNDED = const(64)  # END_INFINITE by the bound on seeds sown (R10), not by a r
 _ENDED = const(128)  # _sow's last yield: its status
 _STEPS = const(0)  # _sow's stop_after: no checks, a yield at every relay
 _SERVE_EVERY = const(31)  # serve() is called when the relay count & this is 0 (M4's runs, below)
-# None, or what M4's runs without an account (a never-ending move's second and third run) call every few
-# relays: the board serves its scan loop from it while such a move is played (baoboard.app.App.serve;
-# docs/architecture.md, Timing budgets). A run with an account has its recorder's flush for that.
+# None, or what long sowings call every few relays (M4's runs that look for a never-ending move's first
+# repeat, and the native kernel's returns): the board serves its scan loop from it while such a move is
+# listed or played (baoboard.app.App.serve; docs/architecture.md, Timing budgets). A run with a recorder
+# that has a flush (the board's, baoboard.recogniser.Sequence) is served from there.
 serve = None  # type: object
 
 ZANZIBAR = "zanzibar"
@@ -651,6 +652,8 @@ def _sow(p: Position, move: int, rec: "bytearray | None", stop_after: int):  # t
                 direction = 1 - ((n >> 3) & 2)
                 relays += (n >> 8) & 63
                 left -= n >> 14
+                if serve is not None and not steps:  # (the kernel returns at Brent's saves: a few times)
+                    serve()  # type: ignore[operator]
             else:
                 if rec is not None:  # (_write inlined: the two steps of every relay)
                     add(STEP_SOW)

@@ -60,7 +60,7 @@ _QUIET_MS = const(150)  # no activation for this long, no hand on the board: the
 # every _SLICE_UNITS calls of App.serve whatever the clock says (a simulated clock stands still while the
 # work runs), one scan (docs/architecture.md, Timing budgets)
 _SLICE_MS = const(20)
-_SLICE_UNITS = const(8)
+_SLICE_UNITS = const(16)
 
 
 class App:
