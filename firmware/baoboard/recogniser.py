@@ -8,6 +8,9 @@
 # Sequences are built when the first activation picks the start pit (an allocation per candidate, not per
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
 # (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
+# A never-ending candidate's sequence (M4) takes long to build: its account serves the board's scan loop
+# as it is taken (Sequence.flush calls bao.core.serve; docs/architecture.md, Timing budgets).
+from bao import core as _core
 from bao.core import (
     RING,
     STEP_CAPTURE,
@@ -22,7 +25,6 @@ from bao.core import (
     play,
 )
 
-from bao import core as _core
 from baoboard.compat import const, modules_now, unload_new
 
 # Sequence bytes: pit index | flags
