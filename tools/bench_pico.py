@@ -268,6 +268,17 @@ def stand_still(unix: bool) -> dict[str, object]:
     return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
+STAND_NOTE = (
+    "The scan loop's longest stand-still in play (`python tools/bench_pico.py --stand-still`, alone in about "
+    "15 minutes of wall time; `--unix` on the unix port in seconds): tools/pico/onpico/stand_still.py, the "
+    "board application on simulated hardware whose sensor read notes the time since the one before, in Pico "
+    "time. Long work (a never-ending candidate's listing, play and activations: M4) serves the scan loop as it "
+    "goes (App.serve, docs/architecture.md \"Timing budgets\"), so a step may be long while no gap is: the "
+    "gap is what a touch, the LEDs and the watchdog wait for. The steps doing a quiet moment's work (the "
+    "journal's compaction or a sector erased ahead, the outbox's timer: no hand on the board between moves) "
+    "are counted apart. A long move's middle activations are fed straight to the application, not timed.")
+
+
 def stand_table(r: dict[str, object], where: str) -> Table:
     t = Table([f"the scan loop in play, {where}", "longest time between two scans", "longest step",
                "... in a quiet moment's work (between, step)", "target"])
@@ -359,6 +370,7 @@ def main() -> int:
            f"{steps['free_after_boot']:,} after its boot, lowest gc.mem_free() during the game "
            f"{steps['lowest_free']:,} (uncollected garbage included); journal {steps['journal_bytes']:,} bytes.")
 
+    stand = stand_table(stand_still(False), "emulated Pico (journal on its flash)")
     rules = rules_table(args.quick)
 
     body = "\n\n".join([
@@ -368,7 +380,7 @@ def main() -> int:
         f"taking the W25Q16JV's typical times (page program 0.7 ms, 4 KB sector erase 45 ms). Pico time, "
         f"repeatable; the emulator does not model XIP cache misses, so a real Pico is somewhat slower. "
         f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()}.",
-        board.render(), board_note, app.render(), mem, rules.render(),
+        board.render(), board_note, app.render(), mem, stand.render(), STAND_NOTE, rules.render(),
         RULES_NOTE,
         "The step that completes a move: the rules core (the next position's legal moves), the journal "
         "append, the event and a collection. The journal is on flash sectors of its own "

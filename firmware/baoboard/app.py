@@ -143,6 +143,8 @@ class App:
                 jobs = __import__("baoboard.sensors", None, None, ("fault",))
             else:
                 from baoboard import commands as jobs  # type: ignore[no-redef]
+            if core.serve is not None:  # in a step: a scan before the job, if the code's loading took long
+                core.serve()  # type: ignore[operator]
             return getattr(jobs, job)(self, *args)
         finally:
             jobs = None  # type: ignore[assignment]

@@ -81,6 +81,8 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 
+        if core.serve is not None:  # in a step: a scan before the command, if the code's loading took long
+            core.serve()  # type: ignore[operator]
         return checks.command(a, typ, payload, now)  # type: ignore[no-any-return]
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")
