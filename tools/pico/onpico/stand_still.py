@@ -11,7 +11,8 @@
 #            performed
 # The steps in which the board does a quiet moment's work (no hand on it for a while between moves: the
 # journal's compaction or a sector erased ahead, the outbox's retransmission timer; App.step) are counted
-# apart: a touch made in them waits, but none is made then by definition of the moment.
+# apart: a touch made in them waits, but none is made then by definition of the moment. So are the steps
+# running a host command (SETPOS): its code loaded from flash, the position set, its moves listed.
 # A move with more than 2 * _ENDS activations has its middle ones fed straight to App.activation (not timed:
 # each is an ordinary step's work; 12,416 through the hands would take minutes of Pico time).
 # Set by whoever sends this code: POSITIONS (a file, one position's JSON a line: the first is the slow
@@ -41,8 +42,10 @@ class Timed(SimHardware):
         self.t0 = time.ticks_ms()
         self.gap = 0  # the longest gap in play
         self.qgap = 0  # ... that ended a step doing a quiet moment's work (App.step: journal, outbox timer)
-        self.kind = 0  # 1: the gap now running began in such a step
+        self.cgap = 0  # ... in or after a step running a host command (SETPOS: its code loaded, the position set)
+        self.kind = 0  # 1: the gap now running began in a quiet moment's work, 2: in a host command
         self.quiet = 0  # 1: the step now running did that work
+        self.cmd = 0  # 1: the step now running runs a host command
         self.reads = 0  # sensor reads in the step now running (the first is the step's, the others a long work's)
         self.where = None  # where the longest gap in play ended: [read in its step, phase, activations in the move]
         self.epoch = ""
@@ -59,14 +62,17 @@ class Timed(SimHardware):
     def read_pits(self, bitmap):
         t = time.ticks_us()
         g = time.ticks_diff(t, self.last)
-        if self.kind:
+        if self.kind == 2:
+            if g > self.cgap:
+                self.cgap = g
+        elif self.kind:
             if g > self.qgap:
                 self.qgap = g
         elif g > self.gap:
             self.gap = g
             self.where = [self.reads + 1, app.rec.phase, app.rec.steps]
         self.reads += 1
-        self.kind = 0
+        self.kind = 2 if self.cmd else 0
         self.last = t
         SimHardware.read_pits(self, bitmap)
 
@@ -129,7 +135,8 @@ hw = Timed()
 app = App(hw, storage, board_id="bench")
 app.boot()
 gc.collect()
-worst = [0, 0, 0]  # of the set being played: the longest step in play, steps, the longest quiet moment's
+worst = [0, 0, 0, 0]  # of the set being played: the longest step in play, steps, in a quiet moment's work, in
+# a host command's
 
 
 def quietly(job):
@@ -144,20 +151,30 @@ def quietly(job):
 
 app.journal.maintain = quietly(app.journal.maintain)
 app.outbox.poll = quietly(app.outbox.poll)
+command = app.outbox.on_command
+
+
+def commanded(*args):
+    hw.cmd = hw.kind = 2  # (the gap running since the step's scan: the command's too)
+    return command(*args)
+
+
+app.outbox.on_command = commanded
 
 
 def step():
     hw.t += 5
     hw.quiet = 0
+    hw.cmd = 0
     hw.reads = 0
     t0 = time.ticks_us()
     app.step()
     dt = time.ticks_diff(time.ticks_us(), t0)
-    k = 2 if hw.quiet else 0
+    k = 3 if hw.cmd else 2 if hw.quiet else 0
     if dt > worst[k]:
         worst[k] = dt
     worst[1] += 1
-    hw.kind = hw.quiet
+    hw.kind = 2 if hw.cmd else hw.quiet
 
 
 def tap(pit):
@@ -190,14 +207,15 @@ def perform(p, m):
 
 def begin():
     gc.collect()
-    worst[0] = worst[1] = worst[2] = 0
+    worst[0] = worst[1] = worst[2] = worst[3] = 0
     hw.mark()
-    hw.gap = hw.qgap = 0
+    hw.gap = hw.qgap = hw.cgap = 0
 
 
 def done(name, out):
     out[name] = {"gap_ms": hw.gap / 1000, "step_ms": worst[0] / 1000, "steps": worst[1],
-                 "quiet_gap_ms": hw.qgap / 1000, "quiet_step_ms": worst[2] / 1000, "where": hw.where}
+                 "quiet_gap_ms": hw.qgap / 1000, "quiet_step_ms": worst[2] / 1000, "where": hw.where,
+                 "command_gap_ms": hw.cgap / 1000, "command_step_ms": worst[3] / 1000}
 
 
 cmd = [100]  # the host's command numbers
