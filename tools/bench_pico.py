@@ -15,6 +15,7 @@ writes the "Emulated Pico" section of docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import platform
 import statistics
@@ -227,6 +228,73 @@ def time_positions(path: Path) -> None:
     print(f"{len(times)} positions: worst {max(times) / 1000:.1f} ms, total {sum(times) / 1000:.1f} ms")
 
 
+STAND_SLOWEST, STAND_FIRST = 20, 20  # the stand-still's random positions: the slowest of 1,000, the first
+
+
+def stand_positions(out: Path) -> Path:
+    """The stand-still's positions (tools/pico/onpico/stand_still.py): the slowest known (Malawi, A4L*) first,
+    then the STAND_SLOWEST slowest of the rules table's 1,000 random positions (ranked on the 64-bit unix
+    port, whose per-position costs rank roughly like the Pico's) and the first STAND_FIRST of them."""
+    # (bench_rules_mp.SLOW's first, read from its source: the module runs its command line when imported)
+    tree = ast.parse((ROOT / "tools" / "bench_rules_mp.py").read_text())
+    slow = next(ast.literal_eval(n.value)[0] for n in tree.body
+                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "SLOW")
+    proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=1m", "tools/bench_rules_mp.py",
+                           "random", "1000"], capture_output=True, text=True, cwd=ROOT, check=True)
+    lines = [line.split(" ", 1) for line in proc.stdout.splitlines()]
+    slowest = sorted(lines, key=lambda x: -int(x[0]))[:STAND_SLOWEST]
+    texts = [slow] + [t for _, t in slowest] + [t for _, t in lines[:STAND_FIRST] if [_, t] not in slowest]
+    out.write_text("".join(t + "\n" for t in texts))
+    return out
+
+
+def stand_still(unix: bool) -> dict[str, object]:
+    """The scan loop's longest stand-still in play (tools/pico/onpico/stand_still.py): on the emulated Pico
+    (the journal on its flash), or with unix on the 64-bit MicroPython unix port (build/mpy-host: make
+    test-mp builds it; the journal in RAM)."""
+    script = (ROOT / "tools" / "pico" / "onpico" / "stand_still.py").read_text()
+    with tempfile.TemporaryDirectory() as tmp:
+        stand_positions(Path(tmp) / "positions.txt")
+        if unix:
+            code = (f"import sys\nsys.path[:0] = [{str(ROOT / 'build' / 'mpy-host')!r}]\n"
+                    f"POSITIONS = {tmp + '/positions.txt'!r}\nGAME = {str(ROOT / 'games' / 'zanzibar-1994.txt')!r}\n"
+                    f"JOURNAL_ROOT = ''\n" + script)
+            proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=320k", "-c", code],
+                                  capture_output=True, text=True, check=True, timeout=3600)
+            out = proc.stdout
+        else:
+            code = "POSITIONS = '/positions.txt'\nGAME = '/games/zanzibar-1994.txt'\nJOURNAL_ROOT = '/benchflash'\n"
+            out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'games'}:/games", code=code + script)
+    return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+STAND_NOTE = (
+    "The scan loop's longest stand-still in play (`python tools/bench_pico.py --stand-still`, alone in about "
+    "15 minutes of wall time; `--unix` on the unix port in seconds): tools/pico/onpico/stand_still.py, the "
+    "board application on simulated hardware whose sensor read notes the time since the one before, in Pico "
+    "time. Long work (a never-ending candidate's listing, play and activations: M4) serves the scan loop as it "
+    "goes (App.serve, docs/architecture.md \"Timing budgets\"), so a step may be long while no gap is: the "
+    "gap is what a touch, the LEDs and the watchdog wait for. The steps doing a quiet moment's work (the "
+    "journal's compaction or a sector erased ahead, the outbox's timer: no hand on the board between moves) "
+    "are counted apart. A long move's middle activations are fed straight to the application, not timed.")
+
+
+def stand_table(r: dict[str, object], where: str) -> Table:
+    t = Table([f"the scan loop in play, {where}", "longest time between two scans", "longest step",
+               "... in a quiet moment's work (between, step)", "... in a host command (between, step)", "target"])
+    for key, what in (("game", "the 1994 game through the hands"),
+                      ("slow", "Malawi, A4L*'s position: SETPOS, each start pit lifted, A4L* performed"),
+                      ("random", f"{r['positions'] - 1} random positions: SETPOS, each start pit lifted, "  # type: ignore[operator]
+                                 "the longest move performed")):
+        s = r[key]
+        assert isinstance(s, dict)
+        t.add(f"{what} ({s['steps']:,} steps; the longest gap ended at {s['where']})", ms(s["gap_ms"]),
+              ms(s["step_ms"]),
+              f"{ms(s['quiet_gap_ms'])}, {ms(s['quiet_step_ms'])}",
+              f"{ms(s['command_gap_ms'])}, {ms(s['command_step_ms'])}", "under 50 ms")
+    return t
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 random positions instead of 1000")
@@ -240,7 +308,15 @@ def main() -> int:
                     help="time only the N slowest of the random positions (ranked on the 64-bit unix port)")
     ap.add_argument("--among", type=int, default=1000, metavar="M",
                     help="with --slowest: rank the first M random positions (default 1,000, the rules table's)")
+    ap.add_argument("--stand-still", action="store_true",
+                    help="only the scan loop's longest stand-still in play (tools/pico/onpico/stand_still.py): "
+                    "printed, docs/benchmarks.md unchanged")
+    ap.add_argument("--unix", action="store_true",
+                    help="with --stand-still: on the 64-bit MicroPython unix port (build/mpy-host), not the Pico")
     args = ap.parse_args()
+    if args.stand_still and args.unix:
+        print(stand_table(stand_still(True), "MicroPython unix port (64-bit), journal in RAM").render())
+        return 0
     from bao_host.boards.pico import PicoUnavailable, check_available
 
     try:
@@ -250,6 +326,9 @@ def main() -> int:
         return 0
     if not (ROOT / "build" / "firmware").is_dir():
         subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
+    if args.stand_still:
+        print(stand_table(stand_still(False), "emulated Pico (journal on its flash)").render())
+        return 0
     if args.slowest:
         args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions.txt", args.among)
     if args.positions:
@@ -292,6 +371,7 @@ def main() -> int:
            f"{steps['free_after_boot']:,} after its boot, lowest gc.mem_free() during the game "
            f"{steps['lowest_free']:,} (uncollected garbage included); journal {steps['journal_bytes']:,} bytes.")
 
+    stand = stand_table(stand_still(False), "emulated Pico (journal on its flash)")
     rules = rules_table(args.quick)
 
     body = "\n\n".join([
@@ -301,7 +381,7 @@ def main() -> int:
         f"taking the W25Q16JV's typical times (page program 0.7 ms, 4 KB sector erase 45 ms). Pico time, "
         f"repeatable; the emulator does not model XIP cache misses, so a real Pico is somewhat slower. "
         f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()}.",
-        board.render(), board_note, app.render(), mem, rules.render(),
+        board.render(), board_note, app.render(), mem, stand.render(), STAND_NOTE, rules.render(),
         RULES_NOTE,
         "The step that completes a move: the rules core (the next position's legal moves), the journal "
         "append, the event and a collection. The journal is on flash sectors of its own "

@@ -14,6 +14,7 @@ except ImportError:  # CPython
 
 from bao.layout import ring_direction
 from bao.position import Position
+from bao import sowing
 from bao.sowing import STEPS, sow
 
 # bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
@@ -69,6 +70,9 @@ else:
     _starts = None  # type: ignore[assignment]
 
 
+_SERVE_EVERY = const(31)  # M4's searches call sowing.serve when the relay count & this is 0
+
+
 def _first_repeat(p: Position, move: int, cycle: int) -> int:
     """M4: the relay number at which a never-ending move's state first repeats. `cycle` is the loop
     length Brent found; two runs `cycle` relays apart meet at the loop's start (mu); the first repeat
@@ -78,13 +82,17 @@ def _first_repeat(p: Position, move: int, cycle: int) -> int:
     ga = sow(a, move, None, STEPS)
     gb = sow(b, move, None, STEPS)
     ka = 0
-    for _ in range(cycle):
+    for i in range(cycle):
         ka = next(ga)
+        if not i & _SERVE_EVERY and sowing.serve is not None:
+            sowing.serve()  # type: ignore[operator]
     mu = 0
     while True:
         ka = next(ga)
         kb = next(gb)
         mu += 1
+        if not mu & _SERVE_EVERY and sowing.serve is not None:
+            sowing.serve()  # type: ignore[operator]
         if ka == kb and a.d == b.d:
             return mu + cycle
 
@@ -98,10 +106,14 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     d = q.d
     g = sow(q, move, None, STEPS)
     key = 0
-    for _ in range(b):
+    for i in range(b):
         key = next(g)
+        if not i & _SERVE_EVERY and sowing.serve is not None:
+            sowing.serve()  # type: ignore[operator]
     at_b = bytearray(d)
     for cycle in range(1, b):
+        if not cycle & _SERVE_EVERY and sowing.serve is not None:
+            sowing.serve()  # type: ignore[operator]
         try:
             if next(g) == key and d == at_b:
                 first = _first_repeat(p, move, cycle)

@@ -31,6 +31,12 @@ except ImportError:  # CPython: the decorators are no-ops, and there is no kerne
 
 from bao.layout import front_empty, write_step
 
+# None, or what long work calls every few relays: the board serves its scan loop from it while a never-ending
+# move (M4, R10) is played or listed (baoboard.app.App.serve sets it for the length of a step;
+# docs/architecture.md, Timing budgets). Called after each return of the native kernel when no account is
+# taken, and by bao.rules' searches for a never-ending move's first repeat.
+serve = None  # type: object
+
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
 STEPS = const(0)  # sow()'s stop_after: no checks, a yield at every relay (M4's searches)
 _NO_BOUND = const(1 << 29)  # seeds a move may drop when the game has no bound (sow_bound 0)
@@ -370,6 +376,8 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
                 direction = 1 - ((n >> 3) & 2)
                 relays += (n >> 8) & 63
                 left -= (n >> 14) * bounded  # the seeds dropped
+                if serve is not None and next_save >= 0:  # (the kernel returns at Brent's saves: a few times)
+                    serve()  # type: ignore[operator]
         c = d[me + pos]
         if c == 1:
             if rec is not None:

@@ -26,7 +26,7 @@ except ImportError:
 import gc
 import json
 
-from bao import core, position_json
+from bao import core, position_json, sowing
 from bao.core import format_move
 
 from baoboard import recogniser as R
@@ -52,7 +52,15 @@ _PAIR_AT = const(3)  # tick since one side's two back-row ends are held; -1 not 
 _ACT_AT = const(4)  # tick of the last activation handled (the quiet moment's clock)
 _BEHIND = const(5)  # 1: the journal may have work for a quiet moment (Journal.maintain)
 _SEARCHING = const(6)  # 1: the computer's search runs, and calls step() itself (baoboard.opponent)
+_SCAN_AT = const(7)  # tick of the last scan: the step's, or one long work served (App.serve)
+_UNITS = const(8)  # long work's calls of App.serve since that scan
 _QUIET_MS = const(150)  # no activation for this long, no hand on the board: the journal's work is done
+# Long work (a never-ending move's candidates, M4: their accounts when its start pit is lifted, its listing
+# at a move boundary, the move played) serves the scan loop: at least every _SLICE_MS of its ticks, or
+# every _SLICE_UNITS calls of App.serve whatever the clock says (a simulated clock stands still while the
+# work runs), one scan (docs/architecture.md, Timing budgets)
+_SLICE_MS = const(20)
+_SLICE_UNITS = const(16)
 
 
 class App:
@@ -64,7 +72,9 @@ class App:
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
         self.selftest_ms = 20000  # the self-test's wait for each touch (SELFTEST <ms> sets it)
-        self._f = [-1, 0, -1, -1, 0, 1, 0]  # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT, _ACT_AT, _BEHIND, _SEARCHING
+        # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT, _ACT_AT, _BEHIND, _SEARCHING, _SCAN_AT, _UNITS
+        self._f = [-1, 0, -1, -1, 0, 1, 0, 0, 0]
+        self.served = self.serve  # (bound once: bao.sowing.serve during each step, allocated once)
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
         self.deb = Debouncer(stable)  # and the sensors' health: a faulty pit is ignored, lit, reported
@@ -132,6 +142,8 @@ class App:
                 jobs = __import__("baoboard.sensors", None, None, ("fault",))
             else:
                 from baoboard import commands as jobs  # type: ignore[no-redef]
+            if sowing.serve is not None:  # in a step: a scan before the job, if the code's loading took long
+                sowing.serve()  # type: ignore[operator]
             return getattr(jobs, job)(self, *args)
         finally:
             jobs = None  # type: ignore[assignment]
@@ -180,8 +192,46 @@ class App:
 
     # ---- the scan loop
     def step(self) -> None:
+        """One scan-loop iteration. Long work in it serves the scan loop (bao.sowing.serve: App.serve); the
+        hook is this application's for the step only (a step inside the computer's search keeps it)."""
+        was = sowing.serve
+        sowing.serve = self.served
+        try:
+            self.scan()
+        finally:
+            sowing.serve = was
+
+    def serve(self) -> None:
+        """Called every few dozen relays by long work (a never-ending move, M4; bao.sowing.serve,
+        recogniser.Sequence.flush): once _SLICE_MS passed since the last scan, or after _SLICE_UNITS calls,
+        one scan: the sensors read and debounced (the activations wait in the debouncer's queue, in order,
+        for the step to take them once the work is done), the LEDs shown as the recogniser stands (a lifted
+        pit acknowledged), the watchdog fed. Nothing else: the link, the buttons and the gestures wait for
+        the step (a host's frames wait in the serial buffer; one lost there is sent again, docs/protocol.md)."""
+        hw = self.hw
+        t = self._f
+        t[_UNITS] += 1
+        now = hw.ticks_ms()
+        if t[_UNITS] < _SLICE_UNITS and ticks_diff(now, t[_SCAN_AT]) < _SLICE_MS:
+            return
+        t[_UNITS] = 0
+        t[_SCAN_AT] = now
+        bm = self.bitmap
+        hw.read_pits(bm)
+        f = self.deb.faulty
+        for b in range(4):
+            bm[b] &= ~f[b]
+        self.deb.scan(bm, now)
+        self.show(now, self.guide.phase(now))
+        if not self.fault:
+            hw.feed_watchdog()
+
+    def scan(self) -> None:
         hw = self.hw
         now = hw.ticks_ms()
+        t = self._f
+        t[_SCAN_AT] = now
+        t[_UNITS] = 0
         hw.read_pits(self.bitmap)
         bm = self.bitmap
         deb = self.deb
@@ -191,7 +241,6 @@ class App:
         if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
                 bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
-        t = self._f
         if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
             if t[_CORNERS_AT] < 0:
                 t[_CORNERS_AT] = now
@@ -216,7 +265,8 @@ class App:
             t[_PAIR_AT] = -1
         else:
             t[_PAIR_AT] = -2  # all four held: the self-test, no hint
-        if self.deb.scan(self.bitmap, now):
+        # (activations a long work's scans kept, App.serve, wait in the queue: taken here, in order)
+        if self.deb.scan(self.bitmap, now) or deb.head != deb.tail:
             while True:
                 pit = self.deb.pop()
                 if pit < 0:

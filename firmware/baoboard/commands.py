@@ -17,7 +17,7 @@ except ImportError:
 
 import json
 
-from bao import core, position_json
+from bao import core, position_json, sowing
 
 from baoboard import recogniser as R
 from baoboard.guide import MODES
@@ -79,6 +79,8 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 
+        if sowing.serve is not None:  # in a step: a scan before the command, if the code's loading took long
+            sowing.serve()  # type: ignore[operator]
         return checks.command(a, typ, payload, now)  # type: ignore[no-any-return]
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")

@@ -8,6 +8,9 @@
 # Sequences are built when the first activation picks the start pit (an allocation per candidate, not per
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
 # (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
+# A never-ending candidate's sequence (M4) takes long to build: its account serves the board's scan loop
+# as it is taken (Sequence.flush calls bao.sowing.serve; docs/architecture.md, Timing budgets).
+from bao import sowing
 from bao.core import (
     RING,
     STEP_CAPTURE,
@@ -90,6 +93,10 @@ class Sequence:
         if len(self.rec) >= _KEEP:
             _fill(self)
             self.rec[:] = b""
+            # a long account (a never-ending move's, M4) serves the board's scan loop as it is taken
+            # (bao.sowing.serve: the application's, App.serve)
+            if sowing.serve is not None:
+                sowing.serve()  # type: ignore[operator]
 
 
 def _fill(seq: Sequence) -> None:
@@ -272,6 +279,13 @@ class Recogniser:
             return self._wrong(pit, now, "", "", True)
         self.c_move = c_move
         self.c_seq = []  # the previous move's sequences may go first
+        # the lift acknowledged while the sequences are built: a never-ending candidate's take long enough
+        # for the board to scan meanwhile (App.serve), which shows this state (the lifted pit, no
+        # candidate yet) and keeps the touches made meanwhile for after
+        self.n = 0
+        self.phase = MOVING
+        self.steps = 1
+        self.start_pit = pit
         seqs = []
         seq = Sequence()  # each candidate's account in turn
         for m in c_move:
