@@ -33,8 +33,9 @@ from bao.layout import front_empty, write_step
 
 # None, or what long work calls every few relays: the board serves its scan loop from it while a never-ending
 # move (M4, R10) is played or listed (baoboard.app.App.serve sets it for the length of a step;
-# docs/architecture.md, Timing budgets). Called after each return of the native kernel when no account is
-# taken, and by bao.rules' searches for a never-ending move's first repeat.
+# docs/architecture.md, Timing budgets). Called at each capture and at Brent's save points (where the native
+# kernel returns from its longest stretches), and by bao.rules' searches for a never-ending move's first
+# repeat.
 serve = None  # type: object
 
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
@@ -259,6 +260,8 @@ def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: i
     """1.4, 1.6c: the last seed fell in front ring pos, facing seeds: capture them, to be sown in from a
     kichwa (1.4a/b, R3). Returns the seeds captured | (direction + 1) << 8, the direction they are sown in;
     -1 when the capture emptied the opponent's front row: the mover has won (1.2, R9)."""
+    if serve is not None:  # (a never-ending move's captures: the board's scan loop is served between them)
+        serve()  # type: ignore[operator]
     op = me ^ 16
     t = op + 7 - pos
     n = d[t]
@@ -376,8 +379,6 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
                 direction = 1 - ((n >> 3) & 2)
                 relays += (n >> 8) & 63
                 left -= (n >> 14) * bounded  # the seeds dropped
-                if serve is not None and next_save >= 0:  # (the kernel returns at Brent's saves: a few times)
-                    serve()  # type: ignore[operator]
         c = d[me + pos]
         if c == 1:
             if rec is not None:
@@ -471,7 +472,10 @@ def _stop(rec: "bytearray | None", pit: int, relays: int, over: bool, sleep: boo
 
 
 def _copy(saved: "bytearray | None", d: bytearray) -> bytearray:
-    """Brent's saved state: a copy of d, into the one made at the first save."""
+    """Brent's saved state: a copy of d, into the one made at the first save. A save point is where the
+    kernel returned after its longest stretches: the board's scan loop is served there (serve)."""
+    if serve is not None:
+        serve()  # type: ignore[operator]
     if saved is None:
         return bytearray(d)
     saved[:] = d
