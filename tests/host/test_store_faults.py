@@ -480,3 +480,45 @@ def test_a_deleted_database_is_rebuilt_by_the_next_writer_not_by_a_reader(
     assert [(r["south"], r["moves"], r["board"]) for r in rows] == [("Ali", 12, BOARD)]
     with Store(root, readonly=True) as st:
         assert st.last_seq(BOARD, "e1") == 13
+
+
+def test_a_row_with_text_that_is_not_utf8_is_named_skipped_and_rebuilt(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #26 item 1: damaged text passes SQLite's integrity check; it must not brick the library."""
+    from simrig import ROOT, wait_for
+    from test_log_bad_input import ScriptedBoard, move_line
+    from test_logger_binding import BAO, hello_of
+
+    root = library(tmp_path)
+    with Store(root) as st:
+        st.import_text((Path(__file__).parents[2] / "games" / "zanzibar-1994.txt").read_text())
+    con = sqlite3.connect(root / "index.sqlite3", isolation_level=None)
+    con.execute("UPDATE games SET start=CAST(x'7b22ff1b5b326a' AS TEXT) WHERE id=2")
+    # readers: the rest is shown, the damaged game named, never its bytes (an escape sequence here)
+    assert main(["games", "--data", str(root)]) == 0
+    out, err = capsys.readouterr()
+    assert " 12 " in out and "52" not in out and "\x1b" not in out + err
+    assert err.count("\n") == 1 and "game 2 is damaged" in err and "bao log` rebuilds it" in err, err
+    assert main(["game", "2", "--data", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "game 2 is damaged (its start cannot be read)" in err and "\x1b" not in err
+    assert main(["export", "1", "--data", str(root)]) == 0
+    capsys.readouterr()
+    # the board's game damaged too (a move's text): the logger starts, rebuilds both and goes on recording
+    con.execute("UPDATE moves SET text=CAST(x'41ff' AS TEXT) WHERE game=1 AND ply=3")
+    con.close()
+    board = ScriptedBoard(hello_of(BOARD, 15, acked=13), [move_line(14, 12), move_line(15, 13)])
+    proc = subprocess.Popen([*BAO, "log", "--port", board.url, "--quiet", "--data", str(root)],
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        wait_for(lambda: board.acked == 15, 90, None, "the board's new events acknowledged")
+    finally:
+        proc.terminate()
+        _, said = proc.communicate(timeout=30)
+        board.close()
+    assert "Traceback" not in said and "game 2 (import-" in said and "rebuilt from its transcript" in said, said
+    assert "game 1 (" in said and "(its moves could not be read)" in said, said
+    with Store(root, readonly=True) as st:
+        one, two = st.games()
+        assert st.problems == [] and one.plies == T1994.plies[:14] and two.plies == T1994.plies
+        assert st.positions(2)[0].d == core.initial().d and st.last_seq(BOARD, "e1") == 15
