@@ -92,6 +92,7 @@ class App:
 
     # ---- boot and game state
     def boot(self) -> None:
+        self.deb.chips(getattr(self.hw, "pit_sensor_bit", None))
         self.journal.open()
         self._f[_RX_AT] = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
@@ -170,6 +171,7 @@ class App:
     def resume(self, now: int) -> None:
         """Take the game up again after the scan loop stood still (the self-test): the hands on the board
         now are no activations, a move half made is dropped, the host counts as just heard."""
+        self.deb.chips(getattr(self.hw, "pit_sensor_bit", None))  # (the self-test may have found another wiring)
         self.hw.read_pits(self.bitmap)
         self.deb.reset(self.bitmap)
         self.boundary(self.p, now)
@@ -188,12 +190,22 @@ class App:
         deb = self.deb
         if deb.poll(bm, now):  # a sensor found faulty: the job reports it (an ERROR event)
             self.rare("fault", now)
+        # the gestures' pits: B8 (8) and B1 (15) in byte 1, b8 (24) and b1 (31) in byte 3; a pit of a chip that
+        # reads every input active is none (the chip's fault explains it, before it is found: it starts no
+        # computer, no self-test, no hint)
+        g1 = bm[1]
+        g3 = bm[3]
+        if g1 & 0x81 == 0x81 or g3 & 0x81 == 0x81:
+            g1 &= ~deb.whole_chips(bm, 1)
+            g3 &= ~deb.whole_chips(bm, 3)
         f = deb.faulty
         if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
                 bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
+            g1 &= bm[1]
+            g3 &= bm[3]
         t = self._f
-        if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
+        if g1 & 0x81 == 0x81 and g3 & 0x81 == 0x81:  # B8, B1, b8, b1 all held
             if t[_CORNERS_AT] < 0:
                 t[_CORNERS_AT] = now
             elif ticks_diff(now, t[_CORNERS_AT]) >= _SELFTEST_HOLD_MS and hw.read_raw() is not None:
@@ -201,7 +213,7 @@ class App:
                 t[_CORNERS_AT] = -1
         else:
             t[_CORNERS_AT] = -1
-        pair = (bm[1] & 0x81 == 0x81) + 2 * (bm[3] & 0x81 == 0x81)  # South's B1+B8 (1), North's b1+b8 (2)
+        pair = (g1 & 0x81 == 0x81) + 2 * (g3 & 0x81 == 0x81)  # South's B1+B8 (1), North's b1+b8 (2)
         if pair == 1 or pair == 2:
             if t[_PAIR_AT] == -1:
                 t[_PAIR_AT] = now
