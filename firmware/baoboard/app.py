@@ -92,7 +92,6 @@ class App:
 
     # ---- boot and game state
     def boot(self) -> None:
-        self.deb.chips(getattr(self.hw, "pit_sensor_bit", None))
         self.journal.open()
         self._f[_RX_AT] = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
@@ -110,10 +109,13 @@ class App:
                 gc.collect()  # free) only those at each move (App.commit), as fast as without the policy
                 gc.threshold(gc.mem_free() // 2)  # (docs/architecture.md, Memory on the board)
 
-    def recording(self) -> None:
-        """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
-        off = not self.journal.recording
-        if off:
+    def recording(self, full: bool = False) -> None:
+        """Tell the player, and a host, when the game is not recorded (too many events wait for a host), or
+        when a move was refused (full: the flash has no room for its record; the guide's 2)."""
+        off = 2 if full else int(not self.journal.recording)
+        if off == 2:
+            self.outbox.notice("FULL", "pending=%d" % self.journal.npending)  # (docs/protocol.md: refused)
+        elif off:
             self.outbox.notice("UNRECORDED", "pending=%d" % self.journal.npending)
         if off != self.guide.unrecorded:
             self.guide.unrecorded = off
@@ -146,8 +148,10 @@ class App:
         info = {"ruleset": rules.ruleset, "options": rules.options(), "first": "SN"[start.d[core.TO_MOVE]]}
         if position is not None:
             info["position"] = position
-        self.outbox.post("GAME", json.dumps(info))
-        self.recording()
+        seq = self.outbox.post("GAME", json.dumps(info))
+        self.recording(seq < 0)
+        if seq < 0 and self.journal.game is not None:
+            return  # no room on the flash for a new game: the game the journal holds goes on
         self.rec.hint = -1
         self.boundary(start, self.hw.ticks_ms())
 
@@ -171,7 +175,6 @@ class App:
     def resume(self, now: int) -> None:
         """Take the game up again after the scan loop stood still (the self-test): the hands on the board
         now are no activations, a move half made is dropped, the host counts as just heard."""
-        self.deb.chips(getattr(self.hw, "pit_sensor_bit", None))  # (the self-test may have found another wiring)
         self.hw.read_pits(self.bitmap)
         self.deb.reset(self.bitmap)
         self.boundary(self.p, now)
@@ -196,8 +199,17 @@ class App:
         g1 = bm[1]
         g3 = bm[3]
         if g1 & 0x81 == 0x81 or g3 & 0x81 == 0x81:
-            g1 &= ~deb.whole_chips(bm, 1)
-            g3 &= ~deb.whole_chips(bm, 3)
+            w = getattr(hw, "pit_sensor_bit", None)  # pit -> sensor bit, chip = bit >> 3 (None: a chip a byte)
+            idle = 0  # the chips with an input that reads idle
+            for i in range(32):
+                if not bm[i >> 3] & (1 << (i & 7)):
+                    idle |= 1 << ((i >> 3) if w is None else (w[i] >> 3))
+            for i in (8, 15, 24, 31):
+                if not idle & (1 << ((i >> 3) if w is None else (w[i] >> 3))):
+                    if i < 16:
+                        g1 &= ~(1 << (i & 7))
+                    else:
+                        g3 &= ~(1 << (i & 7))
         f = deb.faulty
         if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
@@ -329,7 +341,10 @@ class App:
             self.outbox.notice("CANCEL", core.pit_name(pit))
 
     def commit(self, move: int, child: "core.Position", now: int) -> None:
-        text = format_move(move, self.p.d[core.TO_MOVE])
+        before = self.p
+        if self.journal.game is None:  # its GAME found no room (a first boot on a full flash): that first
+            self.post_game(before, position_json.to_dict(before))
+        text = format_move(move, before.d[core.TO_MOVE])
         moves = core.legal_move_codes(child)  # once: for the position's winner and the next boundary
         payload = move_payload(text, position_json.dumps(child, True, moves))  # type: ignore[arg-type]
         self.moves_done += 1
@@ -343,7 +358,20 @@ class App:
         small = hasattr(gc, "mem_free") and gc.threshold() > 0  # (a small heap: App.boot)
         if small:  # the record and the event in a heap freed of the move's garbage
             gc.collect()
-        self.outbox.post("MOVE", payload)
+        if self.journal.game is None or self.outbox.post("MOVE", payload) < 0:
+            # no room on the flash for its record: the move is not taken (the board goes back to the position
+            # before it, as after a power cut in its middle); the pits it changed blink orange to be put back,
+            # the corners dim white, and a host hears N0 FULL (docs/protocol.md)
+            marks = bytearray(32)
+            for i in range(32):
+                marks[i] = before.d[i] != child.d[i]
+            self.moves_done -= 1
+            self.boundary(before, now)
+            self.guide.set_restore(marks, now)
+            self.recording(True)
+            return
+        if self.guide.unrecorded == 2:  # room again: the light goes
+            self.recording()
         if self.guide.winner >= 0:
             self.post_end()
         if not small and hasattr(gc, "mem_free"):  # a Pico: after them (touches as fast as without the policy)

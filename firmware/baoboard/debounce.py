@@ -21,7 +21,6 @@ _SILENT = const(8)  # its whole 74HC165 senses nothing (all 8 inputs read 0): fo
 _SEEN = const(64)  # kind[64 + b]: the pits that made an activation (as the raw bitmap; sensors.fault clears a
 # chip's when the chip is suspect)
 _EVIDENCE = const(68)  # kind[68 + chip]: the moves that went on past the chip's pits while it sensed no touch
-_CHIPS = const(72)  # kind[72 + 4 * chip + b]: the chip's pits, as the raw bitmap (chips(), for the gestures)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
@@ -45,33 +44,11 @@ class Debouncer:
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
         self.blips = bytearray(PITS)  # per pit: pulses shorter than `stable` scans lately (noise), at most 255
         self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
-        self.kind = bytearray(2 * PITS + 24)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
+        self.kind = bytearray(2 * PITS + 8)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
         # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
-        # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72..87]: _CHIPS
+        # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault)
         self._at = 0  # tick of the last check
         self.last_tick = 0  # tick of the activation pop() returned last
-
-    def chips(self, wiring: "bytes | None") -> None:
-        """Learn which pits each 74HC165 reads (wiring[pit]: its sensor bit, chip = bit >> 3; None: the reference
-        wiring): a fault takes every input of a chip together, which no gesture may be made of."""
-        if wiring is None:
-            from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
-        kind = self.kind
-        for i in range(_CHIPS, _CHIPS + 16):
-            kind[i] = 0
-        for i in range(PITS):
-            kind[_CHIPS + 4 * (wiring[i] >> 3) + (i >> 3)] |= 1 << (i & 7)
-
-    def whole_chips(self, raw: bytearray, b: int) -> int:
-        """The pits of byte b of the raw bitmap whose chip reads every input active: what a fault of the chip (its
-        supply, its ribbon) explains, never a hand's gesture."""
-        kind = self.kind
-        out = 0
-        for c in range(_CHIPS, _CHIPS + 16, 4):
-            if raw[0] & kind[c] == kind[c] and raw[1] & kind[c + 1] == kind[c + 1] and \
-                    raw[2] & kind[c + 2] == kind[c + 2] and raw[3] & kind[c + 3] == kind[c + 3]:
-                out |= kind[c + b]
-        return out
 
     def reset(self, bitmap: "bytearray | None" = None) -> None:
         """Forget history; with bitmap, take it as the current level (no activations for what is held)."""
