@@ -521,3 +521,23 @@ def test_a_row_with_text_that_is_not_utf8_is_named_skipped_and_rebuilt(
         one, two = st.games()
         assert st.problems == [] and one.plies == T1994.plies[:14] and two.plies == T1994.plies
         assert st.positions(2)[0].d == core.initial().d and st.last_seq(BOARD, "e1") == 15
+
+
+def test_a_lost_wal_file_is_said_with_the_way_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #26: every commit still in the WAL file, that file deleted: the database is an empty file. A
+    reader says so and how it comes back (not "no such table: games"); the next writer restores it."""
+    import shutil
+
+    was = tmp_path / "was"
+    with Store(was) as st:
+        gid = st.ingest(BOARD, "e1", 1, "GAME", "E1", st.op_start_game(BOARD, "g1", core.initial(), {})).game
+        assert gid is not None
+        for i in range(6):
+            move(st, gid, i)
+        root = tmp_path / "lib"  # the library as it is while the logger runs (nothing checkpointed), no -wal
+        shutil.copytree(was, root, ignore=shutil.ignore_patterns("*-wal", "*-shm", "lock"))
+    assert main(["games", "--data", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such table" not in err and "the next `bao log`" in err, err
+    with Store(root) as st:
+        assert st.games()[0].plies == T1994.plies[:6] and st.last_seq(BOARD, "e1") == 7

@@ -243,11 +243,12 @@ class Game:
         return h
 
     def _legacy_comments(self) -> dict[int, str]:
-        """Comments stored by an older version under "comments", where an imported header may be too."""
-        return _comments(self.extra.get("comments"))
+        """Comments stored by an older version under "comments", where an imported header may be too: a game
+        imported since holds its move comments under COMMENTS (if none, {}), and its "comments" is a header."""
+        return {} if COMMENTS in self.extra else _comments(self.extra.get("comments"))
 
     def comments(self) -> dict[int, str]:
-        return _comments(self.extra.get(COMMENTS)) or self._legacy_comments()
+        return _comments(self.extra.get(COMMENTS)) if COMMENTS in self.extra else self._legacy_comments()
 
     def transcript(self) -> str:
         return notation.format_transcript(self.headers(), self.plies, self.comments())
@@ -500,6 +501,15 @@ class Store:
                 db.row_factory = sqlite3.Row
                 db.text_factory = _lenient_text
                 db.execute("SELECT COUNT(*) FROM games").fetchone()  # reads the schema: busy or damaged here
+            except sqlite3.OperationalError as e:
+                db.close()
+                if "no such table" not in str(e):
+                    raise
+                # (a database whose every commit was in its WAL file, that file deleted: an empty file)
+                raise StoreError(f"the game library in {self.root} has an empty database ({DB_NAME} holds no "
+                                 "games table: its -wal file lost?): nothing was changed; the next `bao log` "
+                                 "(or `bao import`, `bao name`) restores it from the transcripts and event "
+                                 "logs") from None
             except BaseException:
                 db.close()
                 raise
@@ -747,9 +757,8 @@ class Store:
         board_id = h.get("board", "")
         fresh = _game_columns(path.stem, "board" if board_id else "rebuilt", positions[0], t.headers, board_id,
                               h.get("board game", ""))
-        if t.comments:
-            fresh["extra"] = json.dumps({**loads_object(fresh["extra"]),
-                                         COMMENTS: json.dumps({str(k): v for k, v in t.comments.items()})})
+        fresh["extra"] = json.dumps({**loads_object(fresh["extra"]),
+                                     COMMENTS: json.dumps({str(k): v for k, v in t.comments.items()})})
         if any(p > len(t.plies) for p in bad_plies):
             return f"its transcript {path.name} holds fewer moves than the database"
         with self._tx() as db:
@@ -1076,10 +1085,9 @@ class Store:
             gid = self._insert_game(db, key, source, positions[0], headers, board_id, board_game)
             for i, text_ in enumerate(t.plies):
                 self._insert_move(db, gid, i + 1, text_, positions[i + 1], None)
-            if t.comments:
-                extra = self.game_extra(db, gid)
-                extra[COMMENTS] = json.dumps({str(k): v for k, v in t.comments.items()})
-                db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
+            extra = self.game_extra(db, gid)  # (always, {} too: a "comments" header is then no old comments)
+            extra[COMMENTS] = json.dumps({str(k): v for k, v in t.comments.items()})
+            db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
         if write:
             self._after_change(gid)
         return self.game(gid)
