@@ -1218,12 +1218,17 @@ class Store:
 
     # Effects, for ingest(): each returns a function run inside the event's transaction.
     def op_start_game(self, board_id: str, board_game: str, start: core.Position, headers: dict[str, str],
-                      firmware: str = "") -> Op:
+                      firmware: str = "", leaves: int | None = None) -> Op:
+        """leaves: the game this one is started before its end (the board's GAME after a NEW): 'abandoned'
+        in the same transaction, when it is still 'playing'."""
         def run(db: sqlite3.Connection) -> tuple[int | None, str]:
             row = db.execute("SELECT id FROM games WHERE board_id=? AND board_game=?",
                              (board_id, board_game)).fetchone()
             if row is not None:
                 return int(row[0]), ""
+            if leaves is not None:
+                db.execute("UPDATE games SET status='abandoned', updated=? WHERE id=? AND status='playing'",
+                           (_now(), leaves))
             key = "{}-{}-{}".format(time.strftime("%Y%m%d"), _safe(board_id), _safe(board_game))
             return self._insert_game(db, key, "board", start, headers, board_id, board_game, firmware), ""
         return run
