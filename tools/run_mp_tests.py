@@ -1,60 +1,38 @@
 """Run every tests/firmware/test_*.py module under the MicroPython unix port, each in its own process with a
 Pico-sized heap, and print the totals as "N passed, N failed".
 
-Heaps are a Pico's: `-X heapsize=64k` on a 32-bit build (../shared/pico/micropython-unix32, --micropython32),
-and MicroPython's word-scaled `64wk` on the 64-bit port from PyPI (64 K words = 128 KB there, the same room
-for the same objects, whose words are twice as large). A module listed in HEAPS runs at the heap given there
-(word-scaled, printed on its line and in the totals). Nothing is skipped: a module that does not fit fails.
+Three ports, each at the heap its board has (nothing is skipped: a module that does not fit fails):
+  --micropython    the 64-bit port from PyPI at `64wk` (MicroPython's word-scaled heap: 64 K words = 128 KB
+                   there, the same room for the same objects, whose words are twice as large)
+  --frozen32 BIN   the 32-bit build with the firmware frozen in (tools/frozen_unix32.sh, from the image's
+                   sources): the Bao-board image's case, the firmware's code and names in flash, at 64k
+  --micropython32  the 32-bit build (a Pico's object sizes) loading the firmware as .mpy into the heap, at the
+                   room a stock MicroPython leaves on a Pico (--heap-mpy, 160k): the `make deploy` path
 
-`make test-mp` runs each module once. The heap benchmark (tools/bench_heaps.py, `make bench`) asks more:
+`make test-mp` runs each module once on each port, two at a time. The heap benchmark (tools/bench_heaps.py,
+`make bench`) asks more:
   --runs N        each module N times at its heap: it passes only if all N runs pass
   --sweep HI:STEP and again at every heap from its own up to HI K words in STEP steps (--sweep-runs at
                   each, default --runs), so that no result depends on where the heap's layout happens to fall
-  -j N            N interpreters at a time
-  --frozen32 BIN  also on a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh): the firmware's code
-                  then takes no heap, as on a Pico image with it frozen; every module at the base heap, no HEAPS"""
+  -j N            N interpreters at a time"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Modules that need more than a Pico's 64 KB, in K words (= KB on a Pico): 4 K words above the smallest heap
-# from which every heap passed (docs/benchmarks.md, Heaps). The binding port is the 32-bit build (a Pico's
-# object sizes); the 64-bit port passes them at 64wk. Each holds the whole board application and its test
-# harness in one heap. What fills it (32-bit build, docs/architecture.md "Memory on the board"): the modules'
-# bytecode and names, about 41 KB for the board alone (bao.core 12.4 KB; no ROMFS on the Pico image: bytecode
-# lives in the heap), 3.6 KB of the application's buffers and state, and the test harness (board_util, simhw's
-# Hands, the test module, about 6 KB). What is left must take a move's records (280 bytes each, several alive
-# at once) in one piece each. The collection policy keeps it whole: while the modules load, a collection every
-# KB allocated (firmware/main.py; tests/mprun.py does the same), so the loader's garbage (a default-argument
-# tuple per function, a dict's old table) is refilled by the next module's code instead of being left as
-# hundreds of 16- and 32-byte holes; in play, one once half the room left after the boot has been allocated
-# (App.boot). That took 1 to 8 K off each module below (2026-11-25).
-# Names count too: the 621st interned name (qstr) allocates a 6th pool, 4.5 KB in one piece. test_board_app
-# and test_board_runtime hold 617 (the runner precompiled, board_util's and the tests' helpers under
-# names already in use, the idle loop's heap-lock test in a module of its own): one more name in the board or
-# its harness past 620 costs each 4.5 KB again (a string constant of up to 10 characters is a name too). The others
-# load enough code (a kuu game, the engine, the rare commands) or test names to pass 620.
-# Issue #9 keeps this open: no exceptions, 20 of 20 at 64 KB. With the firmware frozen into the image (its code
-# and names in flash: --frozen32, tools/frozen_unix32.sh) every module passes at 64 KB with none of these.
-HEAPS: dict[str, int] = {  # "passes from N": on the 32-bit build, every heap from N to 96 passed (1 K steps,
-    # 2026-11-25, bao.query split from bao.core); (M): main measured the same way that day, before it
-    "test_board_kuu_games": 80,  # kuu games: starting one interns bao.malawi's names; from 76 (76)
-    "test_board_protocol": 85,  # the rare commands' modules and bao.notation (SHOW) beside the game; from 81 (82)
-    "test_board_power": 83,  # a compaction's records in a heap torn by power cuts; from 79, 80 in another run (80)
-    "test_board_health": 79,  # faulty sensors, a silent chip too: baoboard.sensors loaded in play; from 75 (75)
-    "test_board_runtime": 71,  # the whole application, restarted after a fault (617 names); from 67 (68)
-    "test_board_play": 86,  # the application and the engine loaded beside it for each search; from 82 (81)
-}
+# The room a stock MicroPython leaves on a Pico for the board loaded from .mpy files (docs/benchmarks.md, Heaps)
+HEAP_MPY = 160
 
 
 def words(size: str) -> int:
@@ -89,6 +67,19 @@ def make_frozen_lib() -> None:
     shutil.copytree(ROOT / "build/mpy-host/tests", FROZEN_LIB / "tests")
     for d in ("games", "hardware"):
         (FROZEN_LIB / d).symlink_to(Path("../..") / d)
+
+
+# How long each (port, module) took last time: the next run starts the longest first, so that the last ones
+# to finish are short (the pool's tail)
+DURATIONS = ROOT / "build/mp-durations.json"
+
+
+def load_durations() -> dict[str, float]:
+    try:
+        data = json.loads(DURATIONS.read_text())
+        return {str(k): float(v) for k, v in data.items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
 
 
 def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[int, int, str]:
@@ -141,10 +132,10 @@ def modules(filters: list[str]) -> list[str]:
     return [m for m in names if not filters or any(f in m for f in filters)]
 
 
-def heap_of(mod: str, base: int, port: str = "32-bit") -> int:
-    """A module's heap on a port: HEAPS is the 32-bit build's (the 64-bit port's word-scaled heap holds the same
-    objects and more bytecode: bytecode and strings are no larger there), none with the firmware frozen."""
-    return max(base, HEAPS.get(mod, 0)) if port == "32-bit" else base
+def heap_of(mod: str, base: int, port: str = "32-bit", heap_mpy: int = HEAP_MPY) -> int:
+    """A module's heap on a port: the 32-bit build loading .mpy has a stock Pico's room (heap_mpy), the
+    others the base heap (64: the Bao-board image's room, word-scaled on the 64-bit port)."""
+    return max(base, heap_mpy) if port == "32-bit" else base
 
 
 class Outcome:
@@ -161,14 +152,14 @@ class Outcome:
 
 def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, runs: int,
             sweep: tuple[int, int] | None, jobs: int, sweep_runs: int = 0,
-            sweep_skip: tuple[str, ...] = ()) -> list[Outcome]:
+            sweep_skip: tuple[str, ...] = (), heap_mpy: int = HEAP_MPY) -> list[Outcome]:
     """Each module `runs` times at its heap, and with a sweep `sweep_runs` times (default `runs`) at every
     heap above it (modules in sweep_skip are not swept)."""
-    outcomes = {(p, m): Outcome(p, m, heap_of(m, base, p)) for p, _, _ in port_list for m in mods}
+    outcomes = {(p, m): Outcome(p, m, heap_of(m, base, p, heap_mpy)) for p, _, _ in port_list for m in mods}
     tasks = []
     for port, binary, unit in port_list:
         for mod in mods:
-            kw = heap_of(mod, base, port)
+            kw = heap_of(mod, base, port, heap_mpy)
             for _ in range(runs):
                 tasks.append((port, binary, unit, mod, kw))
             if sweep is not None and mod not in sweep_skip:
@@ -176,12 +167,19 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
                     for _ in range(sweep_runs or runs):
                         tasks.append((port, binary, unit, mod, h))
 
+    durations = load_durations()
+    tasks.sort(key=lambda t: -durations.get(f"{t[0]} {t[3]}", 1e9))
+
     def one(task: tuple[str, str, str, str, int]) -> tuple[tuple[str, str, str, str, int], tuple[int, int, str]]:
         port, binary, unit, mod, h = task
-        return task, run_module(binary, f"{h}{unit}", mod, port)
+        t0 = time.monotonic()
+        result = run_module(binary, f"{h}{unit}", mod, port)
+        durations[f"{port} {mod}"] = time.monotonic() - t0
+        return task, result
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for (port, _, unit, mod, h), (p, f, out) in pool.map(one, tasks):
+        for future in as_completed([pool.submit(one, t) for t in tasks]):
+            (port, _, unit, mod, h), (p, f, out) = future.result()
             o = outcomes[(port, mod)]
             ok = f == 0 and p > 0
             if h == o.kw:
@@ -195,6 +193,11 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
                     o.sweep_failed[h] = o.sweep_failed.get(h, 0) + 1
             if not ok and not o.first_failure:
                 o.first_failure = f"{h}{unit}:\n" + "\n".join("    " + line for line in out.splitlines()[-30:])
+    try:
+        DURATIONS.parent.mkdir(parents=True, exist_ok=True)
+        DURATIONS.write_text(json.dumps(durations, indent=0, sort_keys=True))
+    except OSError:
+        pass
     result = [outcomes[(p, m)] for p, _, _ in port_list for m in mods]
     for o in result:
         if sweep is not None and o.mod not in sweep_skip:
@@ -206,19 +209,23 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--micropython", default=str(ROOT / ".venv/bin/micropython"),
                     help="the 64-bit unix port (heaps word-scaled: NNwk)")
-    ap.add_argument("--micropython32", default="", help="a 32-bit unix port (heaps NNk); empty: none")
+    ap.add_argument("--micropython32", default="", help="a 32-bit unix port loading the firmware's .mpy; empty: none")
     ap.add_argument("--heap", type=words, default=64, help="K words: 64 is a Pico's 64 KB (default)")
+    ap.add_argument("--heap-mpy", type=words, default=HEAP_MPY,
+                    help=f"K: the 32-bit build loading .mpy, a stock MicroPython's room on a Pico (default {HEAP_MPY})")
     ap.add_argument("--runs", type=int, default=1, help="runs of each module at its heap (default 1)")
     ap.add_argument("--sweep", type=sweep_arg, default=None, help="HI:STEP: every heap above a module's own too")
     ap.add_argument("--sweep-runs", type=int, default=0, help="runs at each heap of the sweep (default --runs)")
     ap.add_argument("--frozen32", default="", metavar="BIN",
-                    help="also a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh), no HEAPS")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="interpreters at a time")
+                    help="a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh), at --heap")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="interpreters at a time (default: one per core)")
     ap.add_argument("filters", nargs="*")
     args = ap.parse_args()
     port_list = ports(args.micropython, args.micropython32, args.frozen32)
     mods = modules(args.filters)
-    outcomes = run_all(port_list, mods, args.heap, max(1, args.runs), args.sweep, args.jobs, args.sweep_runs)
+    outcomes = run_all(port_list, mods, args.heap, max(1, args.runs), args.sweep, args.jobs, args.sweep_runs,
+                       heap_mpy=args.heap_mpy)
     units = {p: u for p, _, u in port_list}
     passed = sum(o.tests for o in outcomes)
     failed = sum(o.failed_tests for o in outcomes) + sum(sum(o.sweep_failed.values()) for o in outcomes)
@@ -234,8 +241,7 @@ def main() -> int:
         print(line + ("  ok" if ok else "  FAILED"))
         if not ok:
             print(o.first_failure)
-    larger = [f"{m} {kw}" for m, kw in sorted(HEAPS.items()) if kw > args.heap and m in mods]
-    where = f"heap {args.heap} K words" + (f"; larger on the 32-bit build: {', '.join(larger)}" if larger else "")
+    where = ", ".join(f"{p} {heap_of('', args.heap, p, args.heap_mpy)}{u}" for p, _, u in port_list)
     print(f"micropython ({where}): {passed} passed, {failed} failed")
     return 1 if failed else 0
 

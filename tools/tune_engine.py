@@ -66,7 +66,7 @@ def self_play(rng: random.Random, eng: engine.Engine, depth: int, ruleset: str, 
 def _capturing(p: core.Position) -> bool:
     d = p.d
     s = d[core.TO_MOVE]
-    return bool(evaluate._captures(d, s << 4, (s ^ 1) << 4, d[32 + s] > 0))
+    return bool(evaluate.captures(d, s << 4, (s ^ 1) << 4, d[32 + s] > 0))
 
 
 def quiet_leaf(p: core.Position, longest: int = 6) -> core.Position | None:

@@ -6,6 +6,12 @@
 import json
 import sys
 
+try:
+    from os import O_WRONLY, devnull, dup2  # type: ignore[attr-defined]  # (not on MicroPython)
+    from os import open as os_open
+except ImportError:
+    dup2 = None  # type: ignore[assignment]
+
 from bao import core, notation, position_json, query
 
 USAGE = "usage: bao moves | replay [--dialect donkers|kiba] FILE | perft N [--ruleset %s]" % "|".join(core.RULESETS)
@@ -109,12 +115,11 @@ def _run() -> int:
     except OSError as e:  # EPIPE: stdout closed by its reader (`... | head -1`): stop quietly
         if e.errno != 32:
             raise
-    try:  # CPython would report the closed pipe again when it flushes stdout at exit
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # type: ignore[attr-defined]  # not on MicroPython
-    except (ImportError, AttributeError, OSError):
-        pass
+    if dup2 is not None:  # CPython would report the closed pipe again when it flushes stdout at exit
+        try:
+            dup2(os_open(devnull, O_WRONLY), 1)
+        except OSError:
+            pass
     return 141
 
 

@@ -7,8 +7,9 @@
 # transposition table two preallocated lists whose size is a parameter (no growth while searching).
 import sys
 
-from bao.core import IDENTITY, NONE, TAKASA, TO_MOVE, WINNER, legal_moves
-from bao.evaluate import _captures, evaluate
+from bao.core import IDENTITY, NONE, STORE, TAKASA, TO_MOVE, WINNER, legal_moves
+from bao.engine_weights import WEIGHTS
+from bao.evaluate import captures, evaluate
 
 try:
     from micropython import const
@@ -96,11 +97,7 @@ class Engine:
 
     def __init__(self, tt_bits: int = 16, weights: "tuple | None" = None, qdepth: int = 6,
                  check_every: int = 32, clock=None) -> None:  # type: ignore[no-untyped-def]
-        if weights is None:
-            from bao.engine_weights import WEIGHTS
-
-            weights = WEIGHTS
-        self.weights = weights
+        self.weights = WEIGHTS if weights is None else weights
         self.qdepth = qdepth
         self.check_every = check_every
         self.clock = clock or _now_ms
@@ -342,7 +339,7 @@ class Engine:
             return self._terminal(d, ply)
         s = d[TO_MOVE]
         me = s << 4
-        if left <= 0 or not _captures(d, me, me ^ 16, d[32 + s] > 0) or ply >= MAX_PLY - 2:
+        if left <= 0 or not captures(d, me, me ^ 16, d[STORE + s] > 0) or ply >= MAX_PLY - 2:
             return evaluate(d, self.weights)
         moves = legal_moves(p)
         if not moves:

@@ -9,11 +9,7 @@ except ImportError:  # CPython
         return x
 
 
-_STORE = const(32)
-_HOUSE = const(34)
-_TO_MOVE = const(35)
-_TAKASIA = const(36)
-_NONE = const(255)
+from bao.layout import HOUSE, NONE, STORE, TAKASIA, TO_MOVE
 
 # Feature numbers: each is "mine minus the opponent's" unless it names one side. The stage (namua while the
 # side to move's store holds seeds, R2; mtaji after) picks one of two weight sets: WEIGHTS[stage * COUNT + k].
@@ -26,15 +22,15 @@ F_CAPTURE = const(5)  # the most seeds the side to move can capture first (captu
 F_THREAT = const(6)  # the most seeds the opponent could capture first were it to move (threatened)
 F_CAPTURES = const(7)  # capture moves available to the side to move
 F_THREATS = const(8)  # capture moves the opponent would have
-F_HOUSE = const(9)  # an owned house (2.5), mine minus theirs
-F_HOUSE_SEEDS = const(10)  # seeds in an owned house, mine minus theirs
-F_TAKASIA = const(11)  # one of the side to move's pits is takasia-ed (4.1)
+FHOUSE = const(9)  # an owned house (2.5), mine minus theirs
+FHOUSE_SEEDS = const(10)  # seeds in an owned house, mine minus theirs
+FTAKASIA = const(11)  # one of the side to move's pits is takasia-ed (4.1)
 COUNT = const(12)
 NAMES = ("seeds", "front", "occupied", "danger", "mobility", "capture", "threat", "captures", "threats", "house",
          "house_seeds", "takasia")
 
 
-def _captures(d: bytearray, me: int, op: int, namua: bool) -> int:
+def captures(d: bytearray, me: int, op: int, namua: bool) -> int:
     """(number of capture moves) << 8 | (the most seeds one of them takes first), for the side whose pits
     start at `me` as if it were to move (2.3 namua, 3.4 mtaji)."""
     count = 0
@@ -99,14 +95,14 @@ def features(d: bytearray, out: "list | None" = None) -> list:
     appended last; for tuning and tests. evaluate() computes the same without a list."""
     if out is None:
         out = [0] * (COUNT + 1)
-    s = d[_TO_MOVE]
+    s = d[TO_MOVE]
     me = s << 4
     op = me ^ 16
-    namua_me = d[_STORE + s] > 0
-    namua_op = d[_STORE + (s ^ 1)] > 0
+    namua_me = d[STORE + s] > 0
+    namua_op = d[STORE + (s ^ 1)] > 0
     a = _side(d, me, namua_me)
     b = _side(d, op, namua_op)
-    out[F_SEEDS] = (a >> 20) + d[_STORE + s] - (b >> 20) - d[_STORE + (s ^ 1)]
+    out[F_SEEDS] = (a >> 20) + d[STORE + s] - (b >> 20) - d[STORE + (s ^ 1)]
     out[F_FRONT] = (a & 1023) - (b & 1023)
     oa = (a >> 10) & 31
     ob = (b >> 10) & 31
@@ -115,33 +111,33 @@ def features(d: bytearray, out: "list | None" = None) -> list:
     db = 3 - ob if ob < 3 else 0
     out[F_DANGER] = da * da - db * db
     out[F_MOBILITY] = ((a >> 15) & 31) - ((b >> 15) & 31)
-    c = _captures(d, me, op, namua_me)
-    t = _captures(d, op, me, namua_op)
+    c = captures(d, me, op, namua_me)
+    t = captures(d, op, me, namua_op)
     out[F_CAPTURE] = c & 255
     out[F_THREAT] = t & 255
     out[F_CAPTURES] = c >> 8
     out[F_THREATS] = t >> 8
-    h = d[_HOUSE]
+    h = d[HOUSE]
     hm = (h >> s) & 1
     ho = (h >> (s ^ 1)) & 1
-    out[F_HOUSE] = hm - ho
-    out[F_HOUSE_SEEDS] = (d[me + 4] if hm else 0) - (d[op + 4] if ho else 0)
-    out[F_TAKASIA] = 1 if d[_TAKASIA] != _NONE else 0
+    out[FHOUSE] = hm - ho
+    out[FHOUSE_SEEDS] = (d[me + 4] if hm else 0) - (d[op + 4] if ho else 0)
+    out[FTAKASIA] = 1 if d[TAKASIA] != NONE else 0
     out[COUNT] = 0 if namua_me else 1
     return out
 
 
 def evaluate(d: bytearray, w: tuple) -> int:
     """The position's value for the side to move, in centiseeds, with weights w (2 * COUNT ints)."""
-    s = d[_TO_MOVE]
+    s = d[TO_MOVE]
     me = s << 4
     op = me ^ 16
-    namua_me = d[_STORE + s] > 0
-    namua_op = d[_STORE + (s ^ 1)] > 0
+    namua_me = d[STORE + s] > 0
+    namua_op = d[STORE + (s ^ 1)] > 0
     k = 0 if namua_me else COUNT
     a = _side(d, me, namua_me)
     b = _side(d, op, namua_op)
-    v = w[k + F_SEEDS] * ((a >> 20) + d[_STORE + s] - (b >> 20) - d[_STORE + (s ^ 1)])
+    v = w[k + F_SEEDS] * ((a >> 20) + d[STORE + s] - (b >> 20) - d[STORE + (s ^ 1)])
     v += w[k + F_FRONT] * ((a & 1023) - (b & 1023))
     oa = (a >> 10) & 31
     ob = (b >> 10) & 31
@@ -151,16 +147,16 @@ def evaluate(d: bytearray, w: tuple) -> int:
         db = 3 - ob if ob < 3 else 0
         v += w[k + F_DANGER] * (da * da - db * db)
     v += w[k + F_MOBILITY] * (((a >> 15) & 31) - ((b >> 15) & 31))
-    c = _captures(d, me, op, namua_me)
-    t = _captures(d, op, me, namua_op)
+    c = captures(d, me, op, namua_me)
+    t = captures(d, op, me, namua_op)
     v += w[k + F_CAPTURE] * (c & 255) + w[k + F_THREAT] * (t & 255)
     v += w[k + F_CAPTURES] * (c >> 8) + w[k + F_THREATS] * (t >> 8)
-    h = d[_HOUSE]
+    h = d[HOUSE]
     if h:
         hm = (h >> s) & 1
         ho = (h >> (s ^ 1)) & 1
-        v += w[k + F_HOUSE] * (hm - ho)
-        v += w[k + F_HOUSE_SEEDS] * ((d[me + 4] if hm else 0) - (d[op + 4] if ho else 0))
-    if d[_TAKASIA] != _NONE:
-        v += w[k + F_TAKASIA]
+        v += w[k + FHOUSE] * (hm - ho)
+        v += w[k + FHOUSE_SEEDS] * ((d[me + 4] if hm else 0) - (d[op + 4] if ho else 0))
+    if d[TAKASIA] != NONE:
+        v += w[k + FTAKASIA]
     return v

@@ -1,6 +1,6 @@
 # A move's account in words, one sentence per step, each citing its rule: what teaching mode says and
 # what the host prints with `bao apply --trace`.
-from bao.core import (
+from bao.layout import (
     END_EMPTY,
     END_HOUSE,
     END_HOUSE_STOP,
@@ -9,6 +9,7 @@ from bao.core import (
     END_OWN_FRONT_EMPTY,
     END_SLEEP,
     END_TAKASIA,
+    MARKS,
     STEP_CAPTURE,
     STEP_END,
     STEP_HOUSE,
@@ -32,12 +33,11 @@ _ENDS = {
 }
 
 
-_MARKS = ("", "kuu", "M20", "M21", "M22")  # an account step's mark (bao.core: kind | mark << 4)
 _LENGTH = (0, 2, 3, 3, 4, 4, 3, 3, 3)  # a step's items by kind, its mark aside
 
 
 def steps(account: "bytes | bytearray") -> list:
-    """A compact account (bao.core: 4 bytes a step) as the STEP_* tuples that bao.core documents."""
+    """A compact account (bao.layout: 4 bytes a step) as the STEP_* tuples that bao.layout documents."""
     out = []
     for i in range(0, len(account), 4):
         kind = account[i] & 15
@@ -48,7 +48,7 @@ def steps(account: "bytes | bytearray") -> list:
         elif kind == STEP_CAPTURE:
             step = step + (1 if step[3] & 15 == 0 else -1,)  # from the left kichwa (ring 0) clockwise
         if mark:
-            step = step + (_MARKS[mark],)
+            step = step + (MARKS[mark],)
         out.append(step)
     return out
 
@@ -65,7 +65,7 @@ def sown_pits(step: tuple) -> list:
     return out
 
 
-# The kuu games' steps carry a last item (bao.core): "kuu", or the Malawi rule they follow.
+# The kuu games' steps carry a last item (bao.layout): "kuu", or the Malawi rule they follow.
 _KUU = {
     (STEP_TAX, "kuu"): "taxing the kuu: take 2 seeds out of %s; the kuu keeps its status unless emptied (M13, M16)",
     (STEP_LIFT, "kuu"): "the kuu held exactly 8: lift all 9 seeds of %s; the kuu loses its status (M14, M16)",

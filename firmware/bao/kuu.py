@@ -1,7 +1,10 @@
 # The Malawi kuu games on the host side (and on a board only for a rare job: a refused move, a position
 # received): the names of their state and move bits, the derived stage, the position checks (M7, M8,
 # M19, M22), the drop notation (M25) and why a move is illegal (M9-M22). The rules that play the games
-# are in bao.core and bao.malawi.
+# are in bao.sowing, bao.rules and bao.malawi.
+from bao.core import (
+    DROP as DROP,
+)
 from bao.core import (
     HOUSE,
     NONE,
@@ -16,29 +19,37 @@ from bao.core import (
     NotationError,
     Position,
     Rules,
-    _capture_starts,
-    _finite_captures,
     format_move,
     legal_move_codes,
+    pit_index,
     pit_name,
     play,
 )
-from bao.query import pit_index
+from bao.core import (
+    MALAWI_ADVANCED as MALAWI_ADVANCED,
+)
+from bao.core import (
+    MALAWI_INTERMEDIATE as MALAWI_INTERMEDIATE,
+)
+from bao.core import (
+    MUST as MUST,
+)
+from bao.core import (
+    PLACING as PLACING,
+)
+from bao.core import (
+    TAKE_SHIFT as TAKE_SHIFT,
+)
+from bao.malawi import NEMO as NEMO
+from bao.rules import capture_starts, finite_captures
 
-MALAWI_INTERMEDIATE = "malawi-intermediate"  # M5: the kuu and the nemo stage
-MALAWI_ADVANCED = "malawi-advanced"  # M5: the intermediate game after a free placement (M20-M22)
-MUST = 39  # Position.d: ring of the opponent's front pit the side to move must capture first (M19), or NONE
-PLACING = 40  # Position.d: seeds the side to move still has to place (M22)
-NEMO = 20  # M7: nemo in each store at the start
-DROP = 512  # a move's descriptive bit: a placement drop (M22)
-TAKE_SHIFT = 10  # a drop's (taken ring + 1) << TAKE_SHIFT when it takes a pit first (M21)
+# (the names above that this module does not use are there for the host: kuu.DROP, kuu.MUST...)
 
 
 def is_placing(p: Position) -> bool:
     """M22: the side to move is placing: it has seeds left to place, or (advanced game) all 20 nemo."""
-    d = p.d
     k = p.rules.kuu
-    return bool(k and k[0] and (d[PLACING] or d[STORE + d[TO_MOVE]] == NEMO))
+    return k is not None and k.placing(p.d)  # type: ignore[attr-defined, no-any-return]
 
 
 def placing(p: Position) -> int:
@@ -122,18 +133,18 @@ def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
     s = d[TO_MOVE]
     mine, other = d[STORE + s], d[STORE + (s ^ 1)]
     if placing:
-        if not rules.kuu[0] or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):
+        if not rules.kuu.advanced or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):  # type: ignore[attr-defined]
             raise InvalidPositionError("placing %d cannot occur here: only a malawi-advanced player places, "
                                        "right after taking his first nemo (M20, M22)" % placing)
     elif mine not in (other, other + 1):
         raise InvalidPositionError("stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
                                    "moves alternate)" % (d[STORE], d[STORE + 1], tm))
-    if rules.kuu[0]:
+    if rules.kuu.advanced:  # type: ignore[attr-defined]
         for side in (0, 1):
             if d[STORE + side] == NEMO:
                 base = side << 4
                 for ring in range(16):
-                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu[1] else 0)
+                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu.twos else 0)  # type: ignore[attr-defined]
                     if d[base + ring] != want or not d[HOUSE] & (1 << side):
                         raise InvalidPositionError("%s has not placed yet (20 nemo), so its pits must be the "
                                                    "opening's (M7, M22)" % ("South", "North")[side])
@@ -155,7 +166,7 @@ def set_must_capture(p: Position, m: object, over: bool) -> None:
     if not d[(d[TO_MOVE] ^ 1) * 16 + ring]:
         raise InvalidPositionError("must_capture pit %s is empty (M19: the rule lapses)" % m)
     d[MUST] = ring
-    if not over and not _capture_starts(p):
+    if not over and not capture_starts(p):
         raise InvalidPositionError("impossible position: no capture takes %s first (M18, M19)" % m)
 
 
@@ -197,7 +208,7 @@ def why_illegal(p: Position, move: int) -> tuple:
     s = d[TO_MOVE]
     if is_placing(p):
         return "M22", "%s is placing: each ply drops one seed into one of his 16 pits" % _side(s)
-    starts = [m for m, _ in _finite_captures(p)]
+    starts = [m for m, _ in finite_captures(p)]
     same = [m for m in starts if m & (RING | RIGHT) == move & (RING | RIGHT)]
     why = _why_nemo(p, move, starts, same) if d[STORE + s] else _why_second(p, move, starts, same)
     if why:

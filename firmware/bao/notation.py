@@ -3,16 +3,14 @@
 #   "kiba":    [row] pit [<|>] [* | **] [+]     the revised edition: < > for L R and + plays the house
 # In the namua stage the row letter is omitted (and accepted); a namua capture's letter names the kichwa
 # the captured seeds go in from (L = pit 1, R = pit 8) and is omitted where the kichwa is forced (1.4b).
-# Writing a move (format_move, the dialects) is in bao.core, which the board loads anyway, so that the board
-# needs no bao.notation for the moves it reports; re-exported here, the notation's one place.
-# find_move (the legal move of an identity, or why it is illegal) is here and not in bao.core: the board
-# needs it only to read a move (SHOW), with this module (docs/architecture.md, Memory on the board).
+# Writing a move (format_move, the dialects) is in bao.movetext, below the core, for the board, which reads
+# a move only for a SHOW; re-exported here, the notation's one place.
 # The kuu games (M25): nemo moves are written as namua moves; a placement drop is "@A4", the second player's
 # first drop "xA3@a4" (takes A3 first, M21); a transcript writes a player's placement as one token, its
 # plies concatenated ("@A4@A3@A3@B1@A5"), and Transcript.plies holds them one ply each.
-from bao.core import DIALECTS as DIALECTS
-from bao.core import DONKERS as DONKERS
+from bao import kuu
 from bao.core import (
+    DROP,
     IDENTITY,
     MAKES_TAKASIA,
     NONE,
@@ -22,15 +20,21 @@ from bao.core import (
     TAKASA,
     TO_MOVE,
     WINNER,
+    BaoError,
     IllegalMoveError,
     NotationError,
     Position,
-    _marks,
+    Rules,
+    initial,
     legal_moves,
     outcome,
 )
-from bao.core import KIBA as KIBA
-from bao.core import format_move as format_move
+from bao.movetext import DIALECTS as DIALECTS
+from bao.movetext import DONKERS as DONKERS
+from bao.movetext import KIBA as KIBA
+from bao.movetext import format_move as format_move
+from bao.movetext import marks
+from bao.reasons import why_illegal
 
 
 def _short(text: str) -> str:
@@ -51,7 +55,7 @@ class ParsedMove:
 
 def parse_text(text: str, dialect: str = DONKERS) -> ParsedMove:
     """Syntax only: NotationError for text that is not a move."""
-    left, right, house = _marks(dialect)
+    left, right, house = marks(dialect)
     s = text.strip()
     i = 0
     row = ""
@@ -89,8 +93,6 @@ def find_move(p: Position, move: int) -> "tuple[int, Position]":
     for entry in legal_moves(p):
         if entry[0] & IDENTITY == want:
             return entry
-    from bao.reasons import why_illegal  # only on the error path
-
     rule, reason = why_illegal(p, want)
     raise IllegalMoveError(rule + ": " + reason, rule)
 
@@ -102,11 +104,11 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if "@" in text:
         if d[WINNER] != NONE:
             raise IllegalMoveError("1.2: the game is over", "1.2")
-        return _kuu().find_drop(p, text)
+        return kuu.find_drop(p, text)
     pm = parse_text(text, dialect)
     if d[WINNER] != NONE:
         raise IllegalMoveError("1.2: the game is over", "1.2")
-    if p.rules.kuu and _kuu().is_placing(p):
+    if p.rules.kuu and kuu.is_placing(p):
         raise IllegalMoveError("M22: %s is placing: each ply drops one seed, written @pit" % (
             "South" if d[TO_MOVE] == 0 else "North"), "M22")
     side = d[TO_MOVE]
@@ -147,15 +149,8 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     return entry
 
 
-def _kuu():  # type: ignore[no-untyped-def]
-    """bao.kuu, loaded for a kuu game's notation only (M22, M25)."""
-    from bao import kuu
-
-    return kuu
-
-
 def same_move(a: int, b: int) -> bool:
-    return a & IDENTITY == b & IDENTITY and a & 512 == b & 512  # 512: a placement drop (bao.kuu.DROP)
+    return a & IDENTITY == b & IDENTITY and a & DROP == b & DROP
 
 
 # Transcripts (G8)
@@ -213,7 +208,7 @@ def parse_transcript(text: str) -> Transcript:
             raise NotationError("line %d: move %d must give South's move and North's move" % (lineno, num))
         for w in words:
             if "@" in w:  # a placement (M22): one ply per drop
-                t.plies.extend(_kuu().split_plies(w))
+                t.plies.extend(kuu.split_plies(w))
             else:
                 t.plies.append(w)
         half = len(words) == 1
@@ -231,7 +226,7 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
         out.append("%s: %s" % (k, headers[k]))
     for ply in plies:
         if "@" in ply:  # a placement (M22): a side's drops are one token
-            plies = _kuu().join_turns(plies)
+            plies = kuu.join_turns(plies)
             break
     for i in range(0, len(plies), 2):
         num = i // 2 + 1
@@ -243,11 +238,9 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
     return "\n".join(out) + "\n"
 
 
-def rules_from_headers(headers: dict):  # type: ignore[no-untyped-def]
+def rules_from_headers(headers: dict) -> Rules:
     """Rules named by a transcript header: `ruleset: zanzibar|malawi|malawi-intermediate|malawi-advanced`,
     `takasia: yes|no`."""
-    from bao.core import Rules
-
     ruleset = headers.get("ruleset", "zanzibar").strip().lower() or "zanzibar"
     tk = headers.get("takasia", "").strip().lower()
     if tk not in ("", "yes", "no"):
@@ -280,8 +273,6 @@ class ReplayError(Exception):
 def replay(t: Transcript, start: "Position | None" = None, dialect: str = DONKERS) -> "list[Position]":
     """Play a transcript from the start (or `start`); returns the positions after each ply, the start
     first. ReplayError at the first move that cannot be played."""
-    from bao.core import BaoError, initial
-
     if start is None:
         rules = rules_from_headers(t.headers)
         first = 1 if t.header("first").lower() in ("north", "n") else 0

@@ -1,4 +1,4 @@
-# Why a move is not legal, in words that cite the rule. Loaded only when a move is refused.
+# Why a move is not legal, in words that cite the rule (the kuu games': bao.kuu).
 from bao.core import (
     END_INFINITE,
     END_MASK,
@@ -13,13 +13,15 @@ from bao.core import (
     TO_MOVE,
     WINNER,
     Position,
-    _capture_starts,
-    _finite_captures,
-    _takasa_starts,
+    format_move,
     legal_moves,
     pit_name,
     play_raw,
 )
+from bao.kuu import why_illegal as kuu_why_illegal
+from bao.rules import capture_starts, finite_captures, takasa_starts
+
+_NEVER = "its sowing repeats, or sows more seeds than the game's bound, R10"
 
 
 def _side_name(side: int) -> str:
@@ -37,10 +39,8 @@ def why_illegal(p: Position, move: int) -> tuple:
     move &= IDENTITY
     if d[WINNER] != NONE or not legal_moves(p):
         return "1.2", "the game is over"
-    if p.rules.kuu:
-        from bao import kuu
-
-        return kuu.why_illegal(p, move)
+    if p.rules.kuu is not None:
+        return kuu_why_illegal(p, move)
     s = d[TO_MOVE]
     me = s << 4
     r = move & RING
@@ -48,7 +48,7 @@ def why_illegal(p: Position, move: int) -> tuple:
     name = pit_name(pit)
     n = d[pit]
     namua = d[STORE + s] > 0
-    captures = _finite_captures(p)
+    captures = finite_captures(p)
     cap_starts = [m for m, _ in captures]
     same_start = [m for m in cap_starts if m & (RING | RIGHT) == move & (RING | RIGHT)]
     if namua:
@@ -66,19 +66,19 @@ def why_illegal(p: Position, move: int) -> tuple:
             if namua and (r < 2 or r > 5) and d[((s ^ 1) << 4) + 7 - r]:
                 return "1.4b", "a capture at a kichwa or kimbi sows from the nearest kichwa: write %s%s" % (
                     r + 1, "L" if r < 2 else "R")
-            starts = [m for m in _capture_starts(p) if m & (RING | RIGHT) == move & (RING | RIGHT)]
+            starts = [m for m in capture_starts(p) if m & (RING | RIGHT) == move & (RING | RIGHT)]
             if starts:
-                return ("M4" if malawi else "1.5a"), "this capture move never ends (its sowing repeats)"
+                return ("M4" if malawi else "1.5a"), "this capture move never ends (%s)" % _NEVER
             rule = "M2" if malawi else ("2.3b" if namua else "3.4")
             if not namua and n > 15:
                 return rule, "a capture move cannot start from a pit with more than 15 seeds, and a capture is possible"
-            from bao.notation import format_move
-
             examples = " ".join(format_move(m, s) for m in cap_starts[:3])
             return rule, "a capture is possible, so you must capture (1.7a): %s" % examples
         if move & PLAY:
             return "2.5b", "this move does not stop in the owned house with 6 or more seeds: no house to play"
-        return "1.5a", "this move never ends (its sowing repeats)"
+        return "1.5a", "this move never ends (%s)" % _NEVER
+    if [m for m in capture_starts(p) if m & (RING | RIGHT) == move & (RING | RIGHT)]:
+        return ("M4" if malawi else "1.5a"), "this capture move never ends (%s)" % _NEVER
     if move & PLAY:
         return "2.5b", "only a capture move may play the house; a takasa never does"
     # takasa
@@ -94,7 +94,7 @@ def why_illegal(p: Position, move: int) -> tuple:
     else:
         if r == d[TAKASIA]:
             return "4.1", "%s is takasia-ed: you may not start a takasa from it this move" % name
-        front = [m for m in _takasa_starts(p, True)]
+        front = [m for m in takasa_starts(p, True)]
         if r >= 8:
             finite_front = [m for m in front if play_raw(p, m)[1] & END_MASK != END_INFINITE]
             if finite_front:
@@ -104,6 +104,6 @@ def why_illegal(p: Position, move: int) -> tuple:
             return "3.5b", "the lone kichwa may not be sown towards the back row: the front row would be empty"
     child, status = play_raw(p, move)
     if status & END_MASK == END_INFINITE:
-        return ("M4" if malawi else "1.5a"), "this move never ends (its sowing repeats)"
+        return ("M4" if malawi else "1.5a"), "this move never ends (%s)" % _NEVER
     return "1.3", "%s %s is not a legal move here" % (name, _dir_name(r, move & RIGHT))
 

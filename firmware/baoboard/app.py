@@ -30,7 +30,7 @@ from bao import core, position_json
 from bao.core import format_move
 
 from baoboard import recogniser as R
-from baoboard.compat import const, intern_rare, modules_now, ticks_diff, unload_new
+from baoboard.compat import const, modules_now, ticks_diff, unload_new
 from baoboard.debounce import Debouncer
 from baoboard.guide import Guide
 from baoboard.journal import Journal, move_payload
@@ -60,7 +60,6 @@ class App:
                  stable: int = 3) -> None:
         if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
             gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)
-        intern_rare()  # the qstr pool at its final size while the heap is young (baoboard.compat)
         self.hw = hw
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step

@@ -6,9 +6,7 @@
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
 # Jobs and commands whose code is larger or rarer still are in modules of their own, loaded only for them:
 # baoboard.checks (NEW, SETPOS, CPU, HINT, SHOW); the computer's jobs (think, choose) are baoboard.opponent's,
-# and a faulty sensor's (fault) baoboard.sensors', which App.rare loads alone. Each name this module uses is
-# interned at boot (baoboard.compat.intern_rare): it imports such a module whole and calls a name already in
-# use, not a new one.
+# and a faulty sensor's (fault) baoboard.sensors', which App.rare loads alone.
 # They read the application's state and change it through its methods (baoboard.app, the list at its top).
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Any  # noqa: F401

@@ -119,7 +119,7 @@ class Guide:
             if t != NONE and phase == IDLE and blink:  # M19: the threatened pit this move must capture
                 self._px((me ^ 16) + t, TAKASIA_C)
             n = d[_PLACING]
-            if not n and p.rules.kuu[0] and d[_STORE + (me >> 4)] == _NEMO:  # M20: before the first drop
+            if not n and p.rules.kuu.advanced and d[_STORE + (me >> 4)] == _NEMO:  # M20: before the first drop
                 n = 1  # the nemo and the seeds the first drop lifts (M21's take is not known yet)
                 for i in range(16):
                     if i != 4:

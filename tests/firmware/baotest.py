@@ -1,7 +1,7 @@
 # Helpers shared by the rules tests; runs on CPython and on the MicroPython unix port.
 import sys
 
-from bao import core, notation, position_json
+from bao import core, notation, position_json, query
 
 ROOT = __file__.rsplit("/tests/", 1)[0] if "/tests/" in __file__ else "."
 
@@ -63,7 +63,7 @@ def raises(exc, fn, *args):
 
 def steps_of(p, text, kind):
     m = notation.parse_move(p, text)[0]
-    return [s for s in core.account(p, m) if s[0] == kind]
+    return [s for s in query.account(p, m) if s[0] == kind]
 
 
 if sys.implementation.name == "micropython":  # nothing more to set up

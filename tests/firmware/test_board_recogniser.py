@@ -1,5 +1,5 @@
 # The recogniser: the 1994 game performed through activations, wrong drops, house decisions, gestures.
-from bao import core
+from bao import core, notation
 from baoboard import recogniser as R
 from board_util import plies
 
@@ -22,7 +22,7 @@ def test_1994_game_through_activations():
                 r = rec.decide_stop()
             assert r == R.R_DONE, (text, r)
             assert rec.done_move & 63 == m & 63, text
-            assert rec.done_child.d == core.find_move(p, m)[1].d, text
+            assert rec.done_child.d == notation.find_move(p, m)[1].d, text
 
 
 def test_wrong_drop_is_flagged_and_changes_nothing():
@@ -149,7 +149,7 @@ class Watched(R.Sequence):
 def test_a_move_sleeping_at_the_bound_is_followed_pit_by_pit_its_account_never_held_whole():
     # A4L* of SLOW_MALAWI: its sequence is built from its account a few hundred bytes at a time (counted,
     # then the move played again and written into the sequence, allocated once at its size). With a
-    # bound of 1,000 seeds here; the default's 12,416 activations below.
+    # bound of 1,000 seeds here; the default's 12,404 activations below.
     from bao import position_json
 
     p = position_json.loads(SLOW_MALAWI)
@@ -163,10 +163,10 @@ def test_a_move_sleeping_at_the_bound_is_followed_pit_by_pit_its_account_never_h
     assert _follow(p, m) > 1000  # each activation fed, the move recognised at the last
 
 
-def test_the_sleeping_malawi_move_is_followed_through_its_12416_activations():
+def test_the_sleeping_malawi_move_is_followed_through_its_12404_activations():
     # at a Pico's 64 KB heap on the 32-bit build too: the sequence is one 12 KB piece, its 19 KB account
     # never held whole
     from bao import position_json
 
     p = position_json.loads(SLOW_MALAWI)
-    assert _follow(p, 3) == 12416  # each activation fed, the move recognised at the last
+    assert _follow(p, 3) == 12404  # each activation fed, the move recognised at the last

@@ -1,5 +1,5 @@
 # Hand-made positions for the rules the 1994 game never exercises; each test names its rule.
-from bao import core, explain, position_json
+from bao import core, explain, position_json, query
 from baotest import names, play, position, raises, reason, row, steps_of
 
 INF_TAKASA = position({"A": "4 2 3 0 5 3 4 2", "B": "3 2 3 0 1 2 4 3", "a": "0 1 0 0 0 0 0 0",
@@ -124,7 +124,7 @@ def test_r9_capture_empties_the_front_row_half_way():
     p = position({"A": "0 0 2 0 1 0 0 0", "a": "0 0 0 3 0 0 0 0"}, fill="b8")
     after = play(p, "A3R")
     assert after.winner == core.SOUTH and after.in_hand == 3
-    assert core.seed_total(after) == 64
+    assert query.seed_total(after) == 64
     obj = position_json.to_dict(after)
     assert obj["winner"] == "S" and obj["in_hand"] == 3
     assert core.legal_moves(after) == []
@@ -187,23 +187,37 @@ def test_r10_without_a_bound_the_repeat_itself_is_found():
 
 
 class Tally:
-    """A recorder for core.play_raw that counts the seeds lifted for relays and keeps the last step: the
-    account's bytes come one by one (4 a step: kind, pit, a, b), as they would into a bytearray."""
+    """A recorder for core.play_raw that counts the seeds dropped (R10, M4: every seed a move drops since
+    it began, the store's seed and the sowings of the first lift, of relays and of captured seeds) and keeps
+    the last sowing's count and the last step: the account's bytes come one by one (4 a step: kind, pit,
+    a, b), as they would into a bytearray."""
 
     def __init__(self):
-        self.sown = 0
+        self.dropped = 0
+        self.last_sowing = 0
         self.last = bytearray(4)
         self.n = 0
 
     def append(self, byte):
         self.last[self.n & 3] = byte
         self.n += 1
-        if not self.n & 3 and self.last[0] == core.STEP_RELAY:
-            self.sown += self.last[2]
+        if not self.n & 3:
+            kind = self.last[0] & 15
+            if kind == core.STEP_SOW:
+                self.dropped += self.last[3]
+                self.last_sowing = self.last[3]
+            elif kind == core.STEP_STORE:
+                self.dropped += 1
 
     def __setitem__(self, key, value):  # play_raw starts the account again (M4's second run)
-        self.sown = 0
+        self.dropped = 0
         self.n = 0
+
+
+def dropped(steps):
+    """Seeds dropped by a move's account (steps as explain.steps reads them), and its last sowing's."""
+    sowings = [s[3] for s in steps if s[0] == core.STEP_SOW]
+    return sum(sowings) + len([s for s in steps if s[0] == core.STEP_STORE]), sowings[-1]
 
 
 SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
@@ -213,21 +227,22 @@ SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a"
 
 def test_m4_a_move_that_repeats_only_after_millions_of_relays_sleeps_at_the_bound():
     # From a random Malawi game: A4L* repeats its state only after 3.3 million relays (minutes on a Pico,
-    # past its watchdog). M4 with R10's bound: it sleeps at the end of the relay that passes 10,000 seeds.
+    # past its watchdog). M4 with R10's bound: it sleeps at the end of the relay during which it dropped
+    # its 10,001st seed, counted from the first seed of the move.
     p = position_json.loads(SLOW_MALAWI)
     rec = Tally()  # thousands of steps: tallied, not kept (a Pico-sized heap)
     child, status = core.play_raw(p, 3, rec)  # A4, L (ring 3, towards pit 1)
     assert status & 15 == core.END_SLEEP
-    assert 10000 - 15 <= rec.sown <= 10000 + 15  # the last relay lifts at most 15 seeds past the bound
+    assert rec.dropped > 10000 >= rec.dropped - rec.last_sowing  # the last sowing passed the bound
     assert rec.last[0] == core.STEP_END and rec.last[2] == core.END_SLEEP
     assert sum(child.d[:34]) == 64
     assert "A4L*" in names(p)
 
 
 def test_m4_a_finite_move_past_the_bound_sleeps_at_the_end_of_the_relay_that_passed_it():
-    # B5L from SLOW_MALAWI ends by itself after 26 relays that lift 115 seeds. With a bound of 40 it has
-    # sown more than the bound first: M4 takes it as never-ending, and it sleeps at the end of the relay
-    # that passed 40 (it once slept after its first sowing: its second run ended, read as a loop of 0).
+    # B5L from SLOW_MALAWI ends by itself after 26 relays. With a bound of 40 it has sown more than the
+    # bound first: M4 takes it as never-ending, and it sleeps at the end of the sowing that dropped its
+    # 41st seed (R10/M4's ruling: the first sowing's seeds count, not only those lifted at relays).
     p = position_json.loads(SLOW_MALAWI)
     unbounded = core.Position(bytearray(p.d), core.Rules(core.MALAWI, sow_bound=0))
     _, status = core.play_raw(unbounded, 11)  # B5, L (ring 11)
@@ -237,9 +252,33 @@ def test_m4_a_finite_move_past_the_bound_sleeps_at_the_end_of_the_relay_that_pas
     child, status = core.play_raw(bounded, 11, rec)
     assert status & 15 == core.END_SLEEP
     steps = explain.steps(rec)
-    sown = sum(s[2] for s in steps if s[0] == core.STEP_RELAY)
-    assert 40 < sown <= 40 + 15 and steps[-1] == (core.STEP_END, steps[-1][1], core.END_SLEEP)  # past 40
+    total, last = dropped(steps)
+    assert total > 40 >= total - last, (total, last)  # the bound passed during the last sowing
+    assert steps[-1] == (core.STEP_END, steps[-1][1], core.END_SLEEP)
     assert sum(child.d[:34]) == 64
+
+
+# B7R, a capture move, drops 58 seeds: 42 lifted at its 7 relays, 16 in its first sowing and the sowings
+# of the seeds it captures; it ends in an empty pit.
+LONG_ZANZIBAR = ('{"ruleset": "zanzibar", "to_move": "S", "A": [0, 0, 0, 0, 0, 5, 1, 0], "B": [5, 1, 2, 4, 1, 2,'
+                 ' 3, 6], "a": [1, 3, 3, 2, 4, 4, 4, 3], "b": [5, 0, 1, 0, 0, 2, 0, 2], "store": {"S": 0, "N": 0},'
+                 ' "house": {"S": false, "N": false}, "takasia": null}')
+
+
+def test_r10_a_finite_move_that_drops_more_seeds_than_the_bound_is_illegal():
+    # R10, 1.5a: a move that has sown more than the game's bound is never-ending, even one that would end;
+    # every seed dropped since the move began counts.
+    p = position_json.loads(LONG_ZANZIBAR)
+    rec = bytearray()
+    core.play_raw(p, 9 | core.RIGHT, rec)  # B7 (ring 9), R
+    assert dropped(explain.steps(rec))[0] == 58
+    at = core.Position(bytearray(p.d), core.Rules(core.ZANZIBAR, sow_bound=58))
+    assert "B7R" in names(at)
+    over = core.Position(bytearray(p.d), core.Rules(core.ZANZIBAR, sow_bound=57))
+    assert "B7R" not in names(over)
+    _, status = core.play_raw(over, 9 | core.RIGHT)
+    assert status & 15 == core.END_INFINITE and status & core.BOUNDED
+    assert reason(over, "B7R").startswith("1.5a:")
 
 
 def test_r10_the_bound_is_an_option_recorded_with_the_game():

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from bao import core, notation, position_json
+from bao import notation, position_json, query
 from bao_host.record.logger import Logger, ProtocolError
 from bao_host.record.store import Store
 
@@ -124,7 +124,7 @@ def test_undo_takes_back_the_last_move(tmp_path: Path) -> None:
         [g] = st.games()
         assert g.plies == T1994.plies[:4]
         assert st.current_position(g.id).d == POS1994[4].d
-        assert core.seed_total(st.current_position(g.id)) == 64
+        assert query.seed_total(st.current_position(g.id)) == 64
 
 
 def test_a_new_game_leaves_the_previous_one_abandoned_not_playing(tmp_path: Path) -> None:

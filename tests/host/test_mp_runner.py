@@ -14,12 +14,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 import run_mp_tests as runner  # noqa: E402
 
 
-def test_the_larger_heaps_are_the_32_bit_builds_only() -> None:
-    big = max(runner.HEAPS, key=runner.HEAPS.__getitem__)
-    assert runner.heap_of(big, 64, "32-bit") == runner.HEAPS[big] > 64
-    assert runner.heap_of(big, 64, "64-bit") == 64  # word-scaled: the 64-bit port runs every module at 64wk
-    assert runner.heap_of(big, 64, runner.FROZEN) == 64  # the firmware frozen in: no exception at all
-    assert runner.heap_of("test_rules_game", 64, "32-bit") == 64
+def test_every_module_runs_at_its_boards_heap_with_no_exception() -> None:
+    for mod in runner.modules([]):
+        assert runner.heap_of(mod, 64, runner.FROZEN) == 64  # the image: the firmware's code in flash
+        assert runner.heap_of(mod, 64, "64-bit") == 64  # word-scaled: 64wk
+        assert runner.heap_of(mod, 64, "32-bit") == runner.HEAP_MPY == 160  # .mpy on a stock MicroPython
+    assert runner.heap_of("test_board_app", 64, "32-bit", heap_mpy=100) == 100
 
 
 def test_a_heap_is_read_as_micropython_reads_it() -> None:

@@ -1,5 +1,5 @@
-"""The firmware where it really runs: the armv6m .mpy of `make firmware` and the real main.py on the emulated
-Pico (the real RP2040 MicroPython image in rp2040js, tools/pico/), with the board's chips on the pins of
+"""The firmware where it really runs: the Bao-board image of `make image` (MicroPython for the Pico with the
+firmware frozen in) on the emulated Pico (rp2040js, tools/pico/), with the board's chips on the pins of
 hardware/board.json: the hands touch pits through the 74HC165 chain, the LED frames are decoded from the
 SK9822 chain's clock and data lines, the serial side is the USB CDC device.
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation, position_json
-from bao_host.boards.pico import PicoBoard, PicoUnavailable, check_available
+from bao_host.boards.pico import STOCK, PicoBoard, PicoUnavailable, check_available
 from bao_host.boards.sim import PtyLink, SimRunner
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
@@ -178,6 +178,54 @@ def test_ten_power_cuts_at_random_instants_lose_and_double_nothing(tmp_path: Pat
         assert board.errors == []
     finally:
         board.close()
+
+
+def _flash_files(image: Path) -> list[str]:
+    """The paths on an emulated Pico's file system (tools/pico/mkfs.py's geometry)."""
+    from littlefs import LittleFS  # type: ignore[import-untyped]
+    from littlefs.context import UserContext  # type: ignore[import-untyped]
+
+    fs = LittleFS(context=UserContext(buffer=bytearray(image.read_bytes())), block_size=4096, block_count=352,
+                  read_size=32, prog_size=256, lookahead_size=32, name_max=255)
+    return sorted(root.rstrip("/") + "/" + name for root, dirs, files in fs.walk("/") for name in dirs + files)
+
+
+@pytest.mark.pico
+def test_the_image_over_a_half_played_game_keeps_it_and_retires_the_old_files(tmp_path: Path) -> None:
+    """A maker moves a board from `make deploy`'s .mpy files on a stock MicroPython to the image in the middle
+    of a game: the journal survives and the game goes on; the .mpy left on the flash (which would shadow the
+    frozen modules on sys.path) are deleted, and nothing else is."""
+    try:
+        check_available(STOCK)
+    except PicoUnavailable as e:
+        pytest.skip(f"no stock MicroPython image: {e}")
+    g = game_1994()
+    board = PicoBoard(str(tmp_path), image=STOCK)
+    try:
+        for p, m in g.moves[:3]:
+            perform(board, p, m)
+        assert json.loads(Snap(board).command("SNAP").split(" ", 1)[1])["moves"] == 3
+    finally:
+        board.close()
+    before = _flash_files(tmp_path / "pico-flash.img")
+    assert "/baoboard/app.mpy" in before and "/main.py" in before
+
+    board = PicoBoard(str(tmp_path))  # the same flash, the image flashed over it
+    host = Snap(board)
+    try:
+        snap = json.loads(host.command("SNAP").split(" ", 1)[1])
+        assert snap["moves"] == 3 and position_json.from_dict(snap["position"]).d == g.moves[3][0].d
+        p, m = g.moves[3]
+        perform(board, p, m)
+        moves = [v[1].split(" ", 1)[0] for v in board.events.values() if v[0] == "MOVE"]
+        assert moves[-1] == notation.format_move(m, p.to_move)
+        assert json.loads(host.command("SNAP").split(" ", 1)[1])["moves"] == 4
+        assert board.errors == []
+    finally:
+        board.close()
+    after = _flash_files(tmp_path / "pico-flash.img")
+    assert not [f for f in after if f.startswith(("/bao/", "/baoboard/")) or f in ("/bao", "/baoboard")]
+    assert set(before) - set(after) == {f for f in before if f.startswith(("/bao", "/baoboard"))}
 
 
 def _selftest(board: PicoBoard, host: Snap, wait_ms: int) -> dict[str, object]:

@@ -1,6 +1,7 @@
-"""The journal's own flash sectors on the emulated Pico (baoboard.flashres, baoboard.flashlog) under the real
-RP2040 MicroPython and its LittleFS: carved out at the first boot, found again at the next ones, and left
-alone once LittleFS may have given a block away. `make test-pico` (marked pico)."""
+"""The journal's own flash sectors on the emulated Pico (baoboard.flashres, baoboard.flashlog) under the
+Bao-board image (MicroPython with the firmware frozen in) and its LittleFS: carved out at the first boot, found
+again at the next ones, and left alone once LittleFS may have given a block away. `make test-pico` (marked
+pico)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bao_host.boards.pico import PICO_TOOLS, PicoUnavailable, check_available, compile_firmware
+from bao_host.boards.pico import PICO_TOOLS, PicoUnavailable, check_available, default_image
 
 try:
     check_available()
@@ -58,11 +59,13 @@ print(json.dumps(out))
 
 
 def test_the_journal_sectors_are_reserved_found_again_and_left_alone_when_a_file_moves(tmp_path: Path) -> None:
-    fw = compile_firmware(tmp_path / "fw")
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "repl.txt").write_text("")  # the image's main.py leaves the REPL (baoboard.install)
     script = tmp_path / "on_pico.py"
     script.write_text(ON_PICO)
-    proc = subprocess.run(["node", str(PICO_TOOLS / "pico-run.mjs"), "--timeout", "1800", "--dir", str(fw),
-                           "--exclude", "main.py", "--file", str(script)], capture_output=True, text=True,
+    proc = subprocess.run(["node", str(PICO_TOOLS / "pico-run.mjs"), "--timeout", "1800", "--uf2", str(default_image()),
+                           "--dir", str(flash), "--file", str(script)], capture_output=True, text=True,
                           timeout=2000)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import serial
-from bao import core, notation
+from bao import core, notation, query
 from bao_host.record.logger import Logger
 from bao_host.record.store import Store
 from bao_host.ui.adapter import SimBoard, make_board
@@ -100,7 +100,7 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
             [g] = st.games()
             assert g.plies == T1994.plies[:plies - 1]
             assert g.south == "Ramadhan"
-            assert core.seed_total(st.current_position(g.id)) == 64
+            assert query.seed_total(st.current_position(g.id)) == 64
 
     asyncio.run(asyncio.wait_for(play(), 180))  # a UI that stops answering fails the test
 

@@ -1,10 +1,12 @@
 """The simulated board on an emulated Pico: `bao sim --runtime pico`.
 
-The firmware runs exactly as `make deploy` puts it on a Pico: the armv6m `.mpy` of `make firmware` and the
-real `firmware/main.py` on the LittleFS of the emulated flash, under the real MicroPython RP2040 image, in
-rp2040js (tools/pico/). Its `PicoHardware` and drivers talk to models of the board's chips on the pins of
-hardware/board.json (tools/pico/chips.mjs): the hands' touches reach it through the 74HC165 chain, its LED
-frames are decoded from the SK9822 chain's clock and data, its serial side is the USB CDC device.
+The firmware runs as a maker's board runs it: the Bao-board image of `make image` (MicroPython for the Pico
+with the firmware frozen in; its flash's file system holds only the journal), in rp2040js (tools/pico/).
+`image="stock"` runs it as `make deploy` puts it on a stock MicroPython instead: the armv6m `.mpy` of `make
+firmware` and `firmware/main.py` on the emulated flash's LittleFS. Its `PicoHardware` and drivers talk to
+models of the board's chips on the pins of hardware/board.json (tools/pico/chips.mjs): the hands' touches
+reach it through the 74HC165 chain, its LED frames are decoded from the SK9822 chain's clock and data, its
+serial side is the USB CDC device.
 
     board = PicoBoard(data_dir)          # boots; data_dir/pico-flash.img is its flash (kept when it exists)
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
@@ -19,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -42,23 +45,48 @@ class PicoUnavailable(RuntimeError):
     and how to get it."""
 
 
+STOCK = "stock"  # the image= of a stock MicroPython with the firmware's .mpy on its flash (make deploy)
+
+
 def uf2_path() -> Path:
+    """The stock MicroPython image for RPI_PICO (the make deploy path)."""
     return Path(os.environ.get("PICO_UF2") or ROOT.parent / "shared" / "pico" / "firmware.uf2")
+
+
+def version() -> str:
+    """The board's version, as pyproject.toml says it (the image's file name carries it)."""
+    m = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    return m.group(1) if m else "0"
+
+
+def default_image() -> Path:
+    """The Bao-board image `make image` writes."""
+    return ROOT / "build" / f"bao-board-{version()}.uf2"
+
+
+def image_path(image: str | None) -> Path:
+    """The UF2 the emulated Pico boots: the Bao-board image (default: make image's), or the stock one."""
+    if image == STOCK:
+        return uf2_path()
+    return Path(image) if image else default_image()
 
 
 def bootrom_path() -> Path:
     return Path(os.environ.get("PICO_BOOTROM") or ROOT.parent / "shared" / "pico" / "bootrom.mjs")
 
 
-def check_available() -> None:
+def check_available(image: str | None = None) -> None:
     """Raise PicoUnavailable naming what is missing."""
     if shutil.which("node") is None:
         raise PicoUnavailable("the emulated Pico needs node (Debian: apt-get install nodejs)")
     if not (PICO_TOOLS / "node_modules" / "rp2040js").is_dir():
         raise PicoUnavailable("rp2040js is not installed: make pico-deps (npm ci in tools/pico)")
-    if not uf2_path().is_file():
-        raise PicoUnavailable(f"no MicroPython image for the Pico at {uf2_path()}: set PICO_UF2 (README.md, "
+    uf2 = image_path(image)
+    if image == STOCK and not uf2.is_file():
+        raise PicoUnavailable(f"no MicroPython image for the Pico at {uf2}: set PICO_UF2 (README.md, "
                               "'The emulated Pico')")
+    if not uf2.is_file():
+        raise PicoUnavailable(f"no Bao-board image at {uf2}: make image builds it (README.md, 'The emulated Pico')")
     if not bootrom_path().is_file():
         raise PicoUnavailable(f"no RP2040 bootrom at {bootrom_path()}: set PICO_BOOTROM (README.md)")
     try:
@@ -98,22 +126,27 @@ def build_flash(image: Path, firmware: Path) -> None:
 
 
 class PicoBoard(Board):
-    """The firmware on the emulated Pico. `faults` wire the sensor chain wrongly ('swap-latch-clock',
-    'reverse-chain'); `flash_timing` False makes flash writes instant (the datasheet's times by default);
-    `latches` keeps the Pico time of every sensor read in self.latches (the benchmark's breakdown)."""
+    """The firmware on the emulated Pico. `image`: the UF2 to boot (default: the Bao-board image of make image;
+    STOCK: a stock MicroPython with the firmware's .mpy on its flash). `faults` wire the sensor chain wrongly
+    ('swap-latch-clock', 'reverse-chain'); `flash_timing` False makes flash writes instant (the datasheet's
+    times by default); `latches` keeps the Pico time of every sensor read in self.latches (the benchmark's
+    breakdown). The flash's file system is kept in data_dir/pico-flash.img between runs: a new one is what a
+    Pico has after its first flashing (the image: erased, formatted at the first boot; stock: the .mpy)."""
 
     def __init__(self, data_dir: str, on_serial: Callable[[bytes], None] | None = None,
                  faults: tuple[str, ...] = (), flash_timing: bool = True, seed: int = 1,
-                 latches: bool = False) -> None:
+                 latches: bool = False, image: str | None = None) -> None:
         super().__init__(on_serial)
-        check_available()
+        check_available(image)
         data = Path(data_dir)
         data.mkdir(parents=True, exist_ok=True)
         self.image = data / "pico-flash.img"
-        if not self.image.exists():
+        if not self.image.exists() and image == STOCK:
             build_flash(self.image, compile_firmware(data / "pico-firmware"))
-        cmd = ["node", str(PICO_TOOLS / "board.mjs"), "--fs-image", str(self.image), "--save-fs", str(self.image),
-               "--uf2", str(uf2_path()), "--bootrom", str(bootrom_path())]
+        cmd = ["node", str(PICO_TOOLS / "board.mjs"), "--save-fs", str(self.image),
+               "--uf2", str(image_path(image)), "--bootrom", str(bootrom_path())]
+        if self.image.exists():
+            cmd += ["--fs-image", str(self.image)]
         for f in faults:
             cmd += ["--fault", f]
         if not flash_timing:

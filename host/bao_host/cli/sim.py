@@ -26,8 +26,11 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("sim", help="run the simulated board (firmware on a simulated Hardware)")
     p.add_argument("--runtime", choices=("cpython", "micropython", "pico"), default="cpython",
-                   help="run the firmware in-process (cpython), in the MicroPython unix port, or as .mpy on "
-                        "the real RP2040 MicroPython in an emulated Pico with the board's chips on its pins")
+                   help="run the firmware in-process (cpython), in the MicroPython unix port, or on an "
+                        "emulated Pico with the board's chips on its pins, from the Bao-board image (pico)")
+    p.add_argument("--image", metavar="UF2|stock", default=None,
+                   help="pico runtime: the image to boot (default: make image's build/bao-board-VERSION.uf2); "
+                        "'stock': a stock MicroPython with the firmware's .mpy on its flash, as make deploy leaves it")
     p.add_argument("--port", default="pty",
                    help="serial side: 'pty' (a pseudo-terminal, path printed), socket://HOST:PORT, or 'none'")
     p.add_argument("--play-transcript", metavar="FILE", help="simulated hands perform every move of FILE")
@@ -90,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"{args.play_transcript}: {e}")
     if args.port not in ("pty", "none") and address is None:
         return _fail(f"--port is pty, socket://HOST:PORT or none, not {args.port!r}")
+    if args.image is not None and args.runtime != "pico":
+        return _fail(f"--image is for --runtime pico, not {args.runtime}")
     if args.runtime == "micropython" and not HEAP.match(args.heap.lower()):
         return _fail(f"--heap {args.heap!r}: a size in bytes, KB or MB, e.g. 192k")
     try:
@@ -133,7 +138,7 @@ def _make_board(args: argparse.Namespace, data: str) -> Board | None:
         from bao_host.boards.pico import PicoBoard, PicoUnavailable
 
         try:
-            return PicoBoard(data, seed=args.seed)
+            return PicoBoard(data, seed=args.seed, image=args.image)
         except PicoUnavailable as e:
             print(f"bao sim: {e}", file=sys.stderr)
             return None

@@ -1,0 +1,136 @@
+"""The rules core (firmware/bao) reads in layers: no import cycle, no private name imported or read across
+modules, no import inside a function, no module __getattr__, no function over ~80 lines (issue #24)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+BAO = Path(__file__).resolve().parent.parent.parent / "firmware" / "bao"
+LONGEST = 80  # lines of a function, its docstring included
+
+
+def _modules() -> dict[str, ast.Module]:
+    return {f"bao.{p.stem}": ast.parse(p.read_text(), str(p)) for p in sorted(BAO.glob("*.py"))}
+
+
+def _imported(node: ast.Import | ast.ImportFrom, names: set[str]) -> list[tuple[str, str]]:
+    """(module, name) for each bao module or name the statement imports; name "" for a whole module."""
+    out = []
+    if isinstance(node, ast.Import):
+        out += [(a.name, "") for a in node.names if a.name.startswith("bao.")]
+    elif node.module == "bao":
+        out += [(f"bao.{a.name}", "") for a in node.names if f"bao.{a.name}" in names]
+    elif node.module and node.module.startswith("bao."):
+        out += [(node.module, a.name) for a in node.names]
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    return {name: {m for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                   for m, _ in _imported(node, set(mods)) if m != "bao.__init__"}
+            for name, tree in mods.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle as a path of module names, or []."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str]:
+        state[m] = 1
+        path.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                return path[path.index(n):] + [n]
+            if n not in state and (found := visit(n)):
+                return found
+        path.pop()
+        state[m] = 2
+        return []
+
+    for m in sorted(graph):
+        if m not in state and (found := visit(m)):
+            return found
+    return []
+
+
+def test_no_import_cycle_in_the_rules_core() -> None:
+    graph = _graph()
+    assert graph["bao.sowing"] and not graph["bao.layout"] - {"bao.errors"}  # the checker sees imports
+    assert _cycle(graph) == []
+
+
+def test_the_core_never_imports_a_plugged_in_ruleset() -> None:
+    # The engine below the rulesets (position, sowing, rules) knows no ruleset's own rules: bao.core plugs
+    # bao.malawi in (as python-chess's variants subclass a board that knows nothing of them).
+    graph = _graph()
+
+    def below(m: str, seen: set[str]) -> set[str]:
+        for n in graph[m] - seen:
+            seen.add(n)
+            below(n, seen)
+        return seen
+
+    for engine in ("bao.position", "bao.sowing", "bao.rules"):
+        assert "bao.malawi" not in below(engine, set()), engine
+
+
+def test_no_private_name_crosses_a_module() -> None:
+    mods = _modules()
+    found = []
+    for name, tree in mods.items():
+        aliases = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for m, n in _imported(node, set(mods)):
+                    if n.startswith("_") and not n.startswith("__"):
+                        found.append(f"{name} imports {m}.{n}")
+                    if not n:
+                        aliases.add(m.rsplit(".", 1)[1])
+            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                  and node.attr.startswith("_") and not node.attr.startswith("__")):
+                found.append(f"{name} reads {node.value.id}.{node.attr}")
+    assert found == []
+
+
+def test_no_import_in_a_function_and_no_module_getattr() -> None:
+    found = []
+    for name, tree in _modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if node.name == "__getattr__" and node in tree.body:
+                    found.append(f"{name}.__getattr__")
+                found += [f"{name}.{node.name} imports" for sub in ast.walk(node)
+                          if isinstance(sub, (ast.Import, ast.ImportFrom))]
+    assert found == []
+
+
+def test_no_function_over_80_lines() -> None:
+    long = [f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
+            for name, tree in _modules().items() for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno
+            and node.end_lineno - node.lineno + 1 > LONGEST]
+    assert long == []
+
+
+def test_the_hot_modules_fold_the_layout_as_it_is_declared() -> None:
+    # bao.sowing and bao.rules read the layout's numbers as private const() copies, which MicroPython's
+    # compiler folds into the bytecode: each must be the number its module of origin declares, named after it.
+    import re
+
+    from bao import layout, sowing
+
+    origin = {"layout": layout, "sowing": sowing}
+    seen = 0
+    for name in ("sowing", "rules"):
+        for line in (BAO / f"{name}.py").read_text().splitlines():
+            m = re.match(r"_(\w+) = const\((\d+)\)  # (layout|sowing)\.(\w+)$", line)
+            if m:
+                assert m.group(1) == m.group(4), line
+                assert getattr(origin[m.group(3)], m.group(4)) == int(m.group(2)), line
+                seen += 1
+            elif re.match(r"_[A-Z_]+ = const\(", line):
+                assert not hasattr(layout, line[1:line.index(" ")]), f"{name}: {line} (a layout name, unchecked)"
+    assert seen > 30
