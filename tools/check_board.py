@@ -29,7 +29,7 @@ _ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7em
 NEEDED = ".".join(str(v) for v in MIN_VERSION[:2])
 HOW = (f"put MicroPython on the Pico first: hold BOOTSEL while plugging it in, copy the RPI_PICO .uf2 of "
        f"MicroPython {TESTED} (the tested release; {NEEDED} or later) onto the RPI-RP2 drive (hardware/README.md, "
-       "'MicroPython on the Pico')")
+       "'The .mpy path')")
 ASK = ("import sys; i = sys.implementation; "
        "print('BAO-CHECK', i.name, '.'.join(str(v) for v in i.version[:3]), getattr(i, '_mpy', 0), "
        "getattr(i, '_machine', '?'))")
