@@ -28,6 +28,20 @@ EVENTS = 50
 STORE_MS = 10.0
 
 
+LIMIT_S = 3600.0  # simulated seconds a drain may take
+
+
+def check(rate: float, seed: int, got: list[bytes], want: list[bytes], pending: int, took_s: float) -> None:
+    """SystemExit with what went wrong: the drain timed out (events still pending after LIMIT_S), or the
+    events that arrived are not the backlog in order."""
+    if got != want[:len(got)]:
+        raise SystemExit(f"rate {rate} seed {seed}: the events did not arrive in order (event {len(got)} of "
+                         f"{len(want)} differs)")
+    if len(got) < len(want) or pending:
+        raise SystemExit(f"rate {rate} seed {seed}: timeout: {len(got)} of {len(want)} events arrived and "
+                         f"{pending} were still pending after {took_s:.0f} s of simulated time")
+
+
 def one(rate: float, seed: int, nak: bool = True) -> dict[str, float]:
     sim = SimLine(error_rate=rate, seed=seed)
     if not nak:  # a host of protocol 1 talks to this board: the board does not offer NAKs
@@ -40,9 +54,8 @@ def one(rate: float, seed: int, nak: bool = True) -> dict[str, float]:
     timeouts, naks, sent = ob.timeouts, ob.naks, sim.up.sent
     link = sim.link()
     t0 = sim.now
-    got = sim.drain(link, EVENTS, store_ms=STORE_MS, limit_s=3600)
-    if [e.payload.encode() for e in got] != want or ob.journal.npending:
-        raise SystemExit(f"rate {rate} seed {seed}: the events did not all arrive in order")
+    got = sim.drain(link, EVENTS, store_ms=STORE_MS, limit_s=LIMIT_S)
+    check(rate, seed, [e.payload.encode() for e in got], want, ob.journal.npending, (sim.now - t0) / 1000)
     return {"s": (sim.now - t0) / 1000, "timeouts": ob.timeouts - timeouts, "naks": ob.naks - naks,
             "bytes": (sim.up.sent - sent) / EVENTS}
 

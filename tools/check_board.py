@@ -12,19 +12,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-# The rules core and the board application run on MicroPython 1.22 and later (bao/core.py); the bytecode .mpy
-# files make deploy copies are of format 6, which every MicroPython from 1.19 on loads. bao/core.mpy also holds
-# native code (the sowing kernel, docs/rules.md "Speed on the board"), which loads only on a MicroPython of the
-# same native ABI and machine as the mpy-cross that compiled it: the board's sys.implementation._mpy must equal
-# the version and feature bytes of that file's header (6.3 for armv6m: 0x1306 with the project's mpy-cross).
-MIN_VERSION = (1, 22, 0)
+# The one place that says which MicroPython the board needs (README.md and hardware/README.md say the same:
+# tests/host/test_deploy.py). The bytecode .mpy files make deploy copies are of format 6, which every MicroPython
+# from 1.19 on loads, and the rules core's source runs on 1.22 and later; but bao/core.mpy also holds native code
+# (the sowing kernel, docs/rules.md "Speed on the board"), which loads only on a MicroPython of the same native
+# ABI and machine as the mpy-cross that compiled it: the board's sys.implementation._mpy must equal the version
+# and feature bytes of that file's header (6.3 for armv6m: 0x1306 with the project's mpy-cross). Native .mpy 6.3
+# is MicroPython 1.23's and later releases' (1.22 loads 6.2), so 1.23 is the least; TESTED is the release the
+# project runs (the emulated Pico's image, PICO_UF2).
+MIN_VERSION = (1, 23, 0)
+TESTED = "1.29"
 MPY_MAJOR = 6
 NATIVE_MODULE = "bao/core.mpy"
 _ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp", "xtensa",
           "xtensawin", "rv32imc", "rv64imc")
 NEEDED = ".".join(str(v) for v in MIN_VERSION[:2])
 HOW = (f"put MicroPython on the Pico first: hold BOOTSEL while plugging it in, copy the RPI_PICO .uf2 of "
-       f"MicroPython {NEEDED} or later onto the RPI-RP2 drive (hardware/README.md, 'MicroPython on the Pico')")
+       f"MicroPython {TESTED} (the tested release; {NEEDED} or later) onto the RPI-RP2 drive (hardware/README.md, "
+       "'The .mpy path')")
 ASK = ("import sys; i = sys.implementation; "
        "print('BAO-CHECK', i.name, '.'.join(str(v) for v in i.version[:3]), getattr(i, '_mpy', 0), "
        "getattr(i, '_machine', '?'))")

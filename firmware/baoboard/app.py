@@ -118,10 +118,13 @@ class App:
                 gc.collect()  # free) only those at each move (App.commit), as fast as without the policy
                 gc.threshold(gc.mem_free() // 2)  # (docs/architecture.md, Memory on the board)
 
-    def recording(self) -> None:
-        """Tell the player, and a host, when the game is not recorded (too many events wait for a host)."""
-        off = not self.journal.recording
-        if off:
+    def recording(self, full: bool = False) -> None:
+        """Tell the player, and a host, when the game is not recorded (too many events wait for a host), or
+        when a move was refused (full: the flash has no room for its record; the guide's 2)."""
+        off = 2 if full else int(not self.journal.recording)
+        if off == 2:
+            self.outbox.notice("FULL", "pending=%d" % self.journal.npending)  # (docs/protocol.md: refused)
+        elif off:
             self.outbox.notice("UNRECORDED", "pending=%d" % self.journal.npending)
         if off != self.guide.unrecorded:
             self.guide.unrecorded = off
@@ -156,8 +159,10 @@ class App:
         info = {"ruleset": rules.ruleset, "options": rules.options(), "first": "SN"[start.d[core.TO_MOVE]]}
         if position is not None:
             info["position"] = position
-        self.outbox.post("GAME", json.dumps(info))
-        self.recording()
+        seq = self.outbox.post("GAME", json.dumps(info))
+        self.recording(seq < 0)
+        if seq < 0 and self.journal.game is not None:
+            return  # no room on the flash for a new game: the game the journal holds goes on
         self.rec.hint = -1
         self.boundary(start, self.hw.ticks_ms())
 
@@ -237,11 +242,30 @@ class App:
         deb = self.deb
         if deb.poll(bm, now):  # a sensor found faulty: the job reports it (an ERROR event)
             self.rare("fault", now)
+        # the gestures' pits: B8 (8) and B1 (15) in byte 1, b8 (24) and b1 (31) in byte 3; a pit of a chip that
+        # reads every input active is none (the chip's fault explains it, before it is found: it starts no
+        # computer, no self-test, no hint)
+        g1 = bm[1]
+        g3 = bm[3]
+        if g1 & 0x81 == 0x81 or g3 & 0x81 == 0x81:
+            w = getattr(hw, "pit_sensor_bit", None)  # pit -> sensor bit, chip = bit >> 3 (None: a chip a byte)
+            idle = 0  # the chips with an input that reads idle
+            for i in range(32):
+                if not bm[i >> 3] & (1 << (i & 7)):
+                    idle |= 1 << ((i >> 3) if w is None else (w[i] >> 3))
+            for i in (8, 15, 24, 31):
+                if not idle & (1 << ((i >> 3) if w is None else (w[i] >> 3))):
+                    if i < 16:
+                        g1 &= ~(1 << (i & 7))
+                    else:
+                        g3 &= ~(1 << (i & 7))
         f = deb.faulty
         if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
                 bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
-        if bm[1] & 0x81 == 0x81 and bm[3] & 0x81 == 0x81:  # B8 (8), B1 (15), b8 (24), b1 (31) all held
+            g1 &= bm[1]
+            g3 &= bm[3]
+        if g1 & 0x81 == 0x81 and g3 & 0x81 == 0x81:  # B8, B1, b8, b1 all held
             if t[_CORNERS_AT] < 0:
                 t[_CORNERS_AT] = now
             elif ticks_diff(now, t[_CORNERS_AT]) >= _SELFTEST_HOLD_MS and hw.read_raw() is not None:
@@ -249,7 +273,7 @@ class App:
                 t[_CORNERS_AT] = -1
         else:
             t[_CORNERS_AT] = -1
-        pair = (bm[1] & 0x81 == 0x81) + 2 * (bm[3] & 0x81 == 0x81)  # South's B1+B8 (1), North's b1+b8 (2)
+        pair = (g1 & 0x81 == 0x81) + 2 * (g3 & 0x81 == 0x81)  # South's B1+B8 (1), North's b1+b8 (2)
         if pair == 1 or pair == 2:
             if t[_PAIR_AT] == -1:
                 t[_PAIR_AT] = now
@@ -366,7 +390,10 @@ class App:
             self.outbox.notice("CANCEL", core.pit_name(pit))
 
     def commit(self, move: int, child: "core.Position", now: int) -> None:
-        text = format_move(move, self.p.d[core.TO_MOVE])
+        before = self.p
+        if self.journal.game is None:  # its GAME found no room (a first boot on a full flash): that first
+            self.post_game(before, position_json.to_dict(before))
+        text = format_move(move, before.d[core.TO_MOVE])
         moves = core.legal_move_codes(child)  # once: for the position's winner and the next boundary
         payload = move_payload(text, position_json.dumps(child, True, moves))  # type: ignore[arg-type]
         self.moves_done += 1
@@ -380,7 +407,20 @@ class App:
         small = hasattr(gc, "mem_free") and gc.threshold() > 0  # (a small heap: App.boot)
         if small:  # the record and the event in a heap freed of the move's garbage
             gc.collect()
-        self.outbox.post("MOVE", payload)
+        if self.journal.game is None or self.outbox.post("MOVE", payload) < 0:
+            # no room on the flash for its record: the move is not taken (the board goes back to the position
+            # before it, as after a power cut in its middle); the pits it changed blink orange to be put back,
+            # the corners dim white, and a host hears N0 FULL (docs/protocol.md)
+            marks = bytearray(32)
+            for i in range(32):
+                marks[i] = before.d[i] != child.d[i]
+            self.moves_done -= 1
+            self.boundary(before, now)
+            self.guide.set_restore(marks, now)
+            self.recording(True)
+            return
+        if self.guide.unrecorded == 2:  # room again: the light goes
+            self.recording()
         if self.guide.winner >= 0:
             self.post_end()
         if not small and hasattr(gc, "mem_free"):  # a Pico: after them (touches as fast as without the policy)

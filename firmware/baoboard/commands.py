@@ -69,7 +69,9 @@ def undo(a: "App", now: int) -> bool:
     marks = bytearray(32)
     for i in range(32):
         marks[i] = before.d[i] != p.d[i]
-    a.outbox.post("UNDO", json.dumps({"undone": last, "position": position_json.to_dict(before)}))
+    if a.outbox.post("UNDO", json.dumps({"undone": last, "position": position_json.to_dict(before)})) < 0:
+        a.recording(True)  # no room on the flash to record it: the move stays
+        return False
     a.boundary(before, now)
     a.guide.set_restore(marks, now)
     return True

@@ -268,9 +268,20 @@ class FlashLog:
             self.replace(name, ())
         if self.torn:
             raise OSError(5)  # EIO: the journal rewrites the file first (journal_io, Journal.append)
-        self.torn = True  # until the write is done and committed
         used = [self._used(s) for s in self.chain[-1:]]
         used = [0] * (len(self.chain) - len(used)) + used
+        # Room: the write may take sectors outside the file as long as as many stay free as a rewrite of the
+        # file needs (a compaction once the host took the events: no larger than the file), so a full flash
+        # never keeps the journal from making room again. Else nothing is programmed: the file stays whole
+        # (the journal compacts, or refuses the event).
+        n = len(data)
+        rest = _DATA - self.ends[-1] if self.chain and used[-1] < _NCOMMIT else 0
+        extra = 0 if n <= rest else (n - rest + _DATA - 1) // _DATA
+        for e in self.ends:
+            n += e
+        if len(self.blocks) - len(self.chain) - extra < (n + _DATA - 1) // _DATA:
+            raise OSError(_ENOSPC)
+        self.torn = True  # until the write is done and committed
         self._write(self.chain, self.ends, used, self.gen, data, len(data), list(self.chain), True)
         self.torn = False
 

@@ -53,7 +53,8 @@ class Guide:
         self.mode = _TEACH
         self.brightness = 64  # 0..255, scales every colour
         self.host = False  # a host has spoken recently
-        self.unrecorded = False  # the game is not recorded: too many events wait for a host (journal)
+        self.unrecorded = 0  # 1: the game is not recorded, too many events wait for a host (journal); 2: the
+        # flash had no room for a move's record, which was refused (App.refuse): shown with a host too
         self.winner = -1  # set by the application when the game is over
         # pits to blink for a while: 1 orange, put right after an undo or a cancelled move (RESTORE); 2 bright
         # green, the computer's level (baoboard.opponent). (The colour is in the marks: no attribute, no name.)
@@ -131,7 +132,7 @@ class Guide:
             for i in range(32):
                 if self.restore[i]:
                     self._px(i, RESTORE if self.restore[i] == 1 else _HINT)
-        if not self.host and ph == 0:
+        if (not self.host or self.unrecorded == 2) and ph == 0:
             for i in CORNERS:
                 self._px(i, _UNRECORDED if self.unrecorded else NOHOST)
         f = self.faulty

@@ -13,9 +13,11 @@
 #                                     END  payload=opaque            the game is over
 #                                     CPU  payload="S 2" | "off"     who the computer plays (kept across games)
 #                                     any other type (ILLEGAL, ERROR, ...) only goes to the outbox
+#                                     -1: no room on the flash for it, even after a compaction; nothing written
 #   j.ack(seq) -> bool                cumulative acknowledgement; False if it acknowledges nothing new
 #   j.maintain() -> bool              in a quiet moment: a compaction that is due, a sector erased ahead (raw
 #                                     flash only); False when there is nothing to do
+#   j.full                            a compaction found no room on the flash (none is tried again until an ack)
 #   j.game, j.ended                   the current game: info json | None, END payload | None
 #   j.cpu                             the last CPU event's payload ("": none since the journal began)
 #   j.nmoves, j.move(k) -> payload    the moves of the current game (move(k) reads flash; k < 0 from the end)
@@ -61,6 +63,7 @@ _Q = const(0x51)  # Q
 _E = const(0x45)  # E
 _C = const(0x43)  # C
 BUDGET = const(16384)  # bytes of events waiting for a host past which a new game is not recorded
+_ENOSPC = const(28)  # OSError: no room left on the flash (append returns -1 then: Journal.full)
 _HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
 
 
@@ -149,6 +152,7 @@ class Journal:
         self._cbytes = 0  # and the bytes of its pending events
         self._skipped = 0
         self.corrupt = False
+        self.full = False  # a compaction found no room on the flash: none is tried again until an ack
 
     @property
     def last(self) -> int:
@@ -257,22 +261,39 @@ class Journal:
     def append(self, typ: str, payload: str = "") -> int:
         if not typ or not typ.isupper() or " " in typ or "\n" in payload or "\r" in payload:
             raise ValueError("bad event")
-        if self._broken:  # an earlier write failed half way: start again from a clean checkpoint
-            self.compact()
+        was = self.recording
         if typ == "GAME":
             self.recording = self.pending_bytes <= self.budget
         seq = self.next_seq if self.recording else 0
         # ("seq acked typ ", then the payload: a string of 10 characters or less would be one more name)
         rec = record(_E, "%d %d %s %s" % (seq, self.acked, typ, ""), payload)
-        try:
-            self.storage.append(self.name, rec)
-        except BaseException:
-            self._broken = True
-            raise
+        for attempt in (0, 1):  # (a write the flash has no room for: a compaction, then once again)
+            if self._broken and not self.compact():  # an earlier write failed half way: a clean checkpoint first
+                break
+            try:
+                self.storage.append(self.name, rec)
+                attempt = -1
+                break
+            except BaseException as e:
+                self._broken = True
+                if not isinstance(e, OSError) or not e.args or e.args[0] != _ENOSPC:
+                    raise
+            cut = getattr(self.storage, "truncate", None)  # what the failed write left, dropped in place
+            if cut is not None and not getattr(self.storage, "torn", False):
+                try:
+                    cut(self.name, self.size)
+                    self._broken = False
+                except OSError:
+                    pass
+            if attempt or self.full or not self.compact():
+                break
+        if attempt >= 0:
+            self.recording = was
+            return -1  # no room on the flash, a compaction tried: nothing written (the board refuses the move)
         off = self.size
         self.size += len(rec)
         self._apply(seq, typ, payload, off, len(rec))
-        if self.size - self._base > (self.limit if self._ahead is None else _HARD * self.limit):
+        if self.size - self._base > (self.limit if self._ahead is None else _HARD * self.limit) and not self.full:
             self.compact()
         return seq
 
@@ -281,9 +302,8 @@ class Journal:
         due, or else one sector erased; False when nothing is left to do."""
         if self._ahead is None:
             return False
-        if self.size - self._base > self.limit:
-            self.compact()
-            return True
+        if self.size - self._base > self.limit and not self.full:
+            return self.compact()
         return bool(self._ahead())
 
     def _ack(self, seq: int) -> bool:
@@ -301,6 +321,7 @@ class Journal:
             self.pending_bytes = 0
         self._np -= k
         self.acked = seq
+        self.full = False  # a compaction may find room now
         return True
 
     def ack(self, seq: int) -> bool:
@@ -352,22 +373,34 @@ class Journal:
             r.close()  # before the new file replaces the old one
         self._csize = off
 
-    def compact(self) -> None:
-        """Write the checkpoint to a new file that replaces the old one atomically."""
+    def compact(self) -> bool:
+        """Write the checkpoint to a new file that replaces the old one atomically. False when the flash has no
+        room for it (Journal.full, and none is tried from append or maintain until an ack): the old file stays
+        whole, the new one's part is removed."""
         import gc
 
         if hasattr(gc, "mem_free"):
             gc.collect()
         r = self.storage.reader(self.name) if self._mv or self._np else None
         mv: list[int] = []
+        was = self._broken
         self._broken = True
         try:
             self.storage.replace(self.name, self._checkpoint(r, mv))
+        except OSError as e:
+            if not e.args or e.args[0] != _ENOSPC:
+                raise
+            self.storage.remove(self.name + ".tmp")
+            self._broken = was
+            self.full = True
+            return False
         finally:
             if r is not None:
                 r.close()
         self._broken = False
+        self.full = False
         self._mv = mv
         self._p0 = self._cp0
         self.pending_bytes = self._cbytes
         self.size = self._base = self._csize
+        return True

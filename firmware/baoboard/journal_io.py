@@ -71,7 +71,8 @@ def recover(j: "Any") -> int:
     if good == 0:  # no journal, or not even its checkpoint survived: a new epoch
         j._clear()
         j.epoch = new_epoch()
-        j.compact()
+        if not j.compact():  # a full flash: start anyway, the checkpoint written before the first record
+            j._broken = True
     elif corrupt:
         # events after the damage may have been sent: their numbers must not be reused with other
         # content, so the board starts a new epoch (the host keys sequence numbers by epoch); what is
@@ -79,13 +80,12 @@ def recover(j: "Any") -> int:
         # are always acked+1, acked+2...: numbers after the last whole one are free again)
         j.epoch = new_epoch()
         j.next_seq = j.acked + 1 + j._np
-        j.compact()
+        if not j.compact():
+            j._broken = True
     elif j.dropped or getattr(j.storage, "torn", False):  # (raw flash: a write cut short after the file)
         j.size = good
         if not _cut(j, good):
-            try:
-                j.compact()
-            except OSError:  # a full flash: start anyway; the next append tries again first (_broken)
+            if not j.compact():  # a full flash: start anyway; the next append tries again first (_broken)
                 j._broken = True
     else:
         j.size = j._base = good

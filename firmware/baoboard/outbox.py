@@ -3,7 +3,7 @@
 #   ob.on_command = fn(cmd_id, typ, payload) -> (ok, reply_payload)   the application's command handler;
 #                       HELLO and ACK never reach it; a repeated command id gets the cached reply, not a rerun
 #   ob.start()                    at boot: the unsolicited H0 HELLO, then every pending event
-#   ob.post(typ, payload) -> seq  journal (durable) first, then send: E<seq> TYPE payload
+#   ob.post(typ, payload) -> seq  journal (durable) first, then send: E<seq> TYPE payload (-1: no room, not sent)
 #   ob.move(notation, position) -> seq     post("MOVE", "notation position")
 #   ob.feed(data, n=-1)           bytes read from the serial link (any split, any garbage)
 #   ob.poll()                     call from the main loop: resends unacknowledged events after a timeout
@@ -130,8 +130,8 @@ class Outbox:
     def post(self, typ: str, payload: str = "") -> int:
         j = self.journal
         seq = j.append(typ, payload)
-        if not seq:  # a game the journal does not record (Journal.recording): nothing to send
-            return 0
+        if seq <= 0:  # a game the journal does not record (Journal.recording), or -1: no room on the flash
+            return seq
         if self._next <= j.acked:
             self._next = j.acked + 1
         if j.npending == 1:

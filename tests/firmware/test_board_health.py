@@ -88,6 +88,23 @@ def test_a_stuck_pit_is_reported_lit_and_ignored_and_play_goes_on():
     st.close()
 
 
+def test_a_chip_stuck_active_starts_no_computer():
+    """Issue #26: U1 (row B, B8..B1) reads every input active (its supply, ribbon or chip): B1 and B8 among them
+    look held, as a player holds them to let the computer play. The fault explains every input of the chip
+    together: no computer, no self-test, no hint; the chip is reported after 20 s."""
+    b, hw, host, hands, st = _board()
+    hw.stuck[1] = 0xFF
+    hands.scan(21000 // hands.scan_ms)
+    host.poll()
+    errs = _errors(host)
+    assert len(errs) == 1 and '"chip"' in errs[0][2] and '"U1"' in errs[0][2], errs
+    assert b.app.cpu == -1 and not [e for e in host.events if e[1] == "CPU"], host.events
+    hw.stuck[1] = 0
+    hands.scan(3000 // hands.scan_ms)
+    assert b.app.cpu == -1 and b.app.think_due == 0 and not b.app.selftest_due
+    st.close()
+
+
 def test_a_flickering_pit_is_reported_and_never_makes_the_undo_gesture():
     b, hw, host, hands, st = _board()
     want = _play(b, hands, host, 2)

@@ -11,7 +11,7 @@ from fwtest_util import Lcg
 from jscript import EPOCH, LIMIT, check_pending, do, pos, reference, script, state
 
 NONCE = b"\x5a\x01\x02\x03"
-SECTORS = 3
+SECTORS = 4  # (a file of two sectors and the two a rewrite of it needs: FlashLog.append)
 _DEV = NorFlash(SECTORS)  # made once, while the heap is in one piece (the unix port runs this in 64 KB)
 
 
@@ -140,3 +140,25 @@ def test_other_sectors_and_nonces_are_left_alone():
         assert dev.sec[0][i : i + 4] == b"\xff\xff\xff\xff"
     other = FlashLog(dev, [1, 2], b"\x00\x00\x00\x01")  # another reservation's nonce: sees no file
     assert other.size("journal") == -1
+
+
+def test_a_full_flash_refuses_an_event_and_makes_room_once_the_host_took_them():
+    # issue #26: with no host, moves fill the sectors; an event the flash has no room for returned OSError(28)
+    # to the application (for every later move). It is refused (-1), nothing is written, the journal reads
+    # back whole; once a host acknowledges the events, a compaction makes room and the next one is recorded.
+    dev = new_flash()
+    j = Journal(FlashLog(dev, list(range(SECTORS)), NONCE), limit=LIMIT, epoch_fn=lambda: EPOCH, budget=1 << 20)
+    j.open()
+    j.append("GAME", "{}")
+    n = 0
+    while j.append("MOVE", move_payload("a%d>" % (n % 8 + 1), pos(n % 8))) > 0:
+        n += 1
+        assert n < 500
+    assert j.full and j.nmoves == n and j.last == n + 1 and n > 10
+    assert j.append("ILLEGAL", "{}") == -1 and j.last == n + 1  # again: refused, no exception
+    j2 = boot(dev)
+    assert j2.nmoves == n and j2.last == n + 1 and j2.dropped == 0 and not j2.corrupt
+    assert j.ack(j.last) and not j.full
+    assert j.append("MOVE", move_payload("a1>", pos(1))) == n + 2 and not j.full
+    j3 = boot(dev)
+    assert j3.nmoves == n + 1 and j3.last == n + 2 and j3.npending == 1

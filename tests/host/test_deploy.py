@@ -30,8 +30,9 @@ def deployed_files() -> list[str]:
 @pytest.mark.parametrize("reply, ok, says", [
     (PICO, True, "MicroPython 1.29.0 on Raspberry Pi Pico with RP2040"),
     ("BAO-CHECK micropython 1.29.0 4870 Raspberry Pi Pico W with RP2040", True, "1.29.0"),
-    ("BAO-CHECK micropython 1.19.1 1542 Raspberry Pi Pico with RP2040", False, "needs 1.22 or later"),
-    ("BAO-CHECK micropython 1.22.0 5 Raspberry Pi Pico with RP2040", False, ".mpy format 5"),
+    ("BAO-CHECK micropython 1.19.1 1542 Raspberry Pi Pico with RP2040", False, "needs 1.23 or later"),
+    ("BAO-CHECK micropython 1.22.2 4614 Raspberry Pi Pico with RP2040", False, "needs 1.23 or later"),
+    ("BAO-CHECK micropython 1.23.0 5 Raspberry Pi Pico with RP2040", False, ".mpy format 5"),
     ("BAO-CHECK circuitpython 9.0.0 0 Raspberry Pi Pico with rp2040", False, "not MicroPython"),
     ("BAO-CHECK micropython 1.23.0 2822 ESP32 module with ESP32", True, "not a Pico?"),
     ("Traceback (most recent call last):", False, "did not answer as MicroPython does"),
@@ -52,7 +53,7 @@ def test_the_firmware_s_native_code_needs_the_same_abi_on_the_board(tmp_path: Pa
     native = check_board.native_abi(tmp_path)
     assert native == 0x1306 and check_board.mpy_name(native) == "6.3 for armv6m"
     assert check_board.verdict(PICO, native)[0]
-    ok, message = check_board.verdict("BAO-CHECK micropython 1.22.2 4614 Raspberry Pi Pico with RP2040", native)
+    ok, message = check_board.verdict("BAO-CHECK micropython 1.23.0 4614 Raspberry Pi Pico with RP2040", native)
     assert not ok and "loads native .mpy 6.2 for armv6m, the firmware's native code is 6.3 for armv6m" in message
     ok, message = check_board.verdict("BAO-CHECK micropython 1.29.0 2822 Generic ESP32 with x64", native)
     assert not ok and "6.3 for x64" in message and "\n" not in message
@@ -122,3 +123,15 @@ def test_manifest_freezes_the_same_firmware() -> None:
     # frozen with the optimisation `make firmware` compiles with (MPYOPT): the same bytecode in flash as in RAM
     level = int(re.search(r"^MPYOPT\s*:=\s*-O(\d)", (ROOT / "Makefile").read_text(), re.M).group(1))  # type: ignore[union-attr]
     assert [k.get("opt") for _, k in calls["package"] + calls["module"]] == [level] * 3
+
+
+def test_the_version_advice_is_one_truth() -> None:
+    """Issue #26: check_board said 1.22 or later, hardware/README.md 1.29, the native code needs .mpy 6.3 (1.23+).
+    check_board holds the numbers; its advice and the READMEs say the same."""
+    root = Path(__file__).resolve().parents[2]
+    assert check_board.MIN_VERSION[:2] == (1, 23)  # the first release whose native .mpy is 6.3
+    assert f"MicroPython {check_board.TESTED} (the tested release; {check_board.NEEDED} or later)" in check_board.HOW
+    for doc in ("README.md", "hardware/README.md"):
+        text = (root / doc).read_text()
+        assert f"needs {check_board.NEEDED}+" in text and check_board.TESTED in text, doc
+        assert "1.22+" not in text, doc

@@ -68,6 +68,19 @@ def test_a_comments_header_that_is_not_json_is_an_ordinary_header(tmp_path: Path
         run_ok(capsys, [*argv, "--data", lib])
 
 
+def test_a_comments_header_that_looks_like_old_move_comments_is_kept_in_every_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #26: a header `comments:` whose value is a JSON object (as an older library stored move comments
+    under that key) was taken for move comments: missing from every export, and moved onto a move."""
+    lib = library(tmp_path, 'comments: {"1": "my notes"}\n' + GAME_TEXT)
+    capsys.readouterr()
+    for fmt in ("donkers", "kiba"):
+        out = run_ok(capsys, ["export", "1", "--format", fmt, "--data", lib])
+        assert 'comments: {"1": "my notes"}' in out and "; my notes" not in out, out[:400]
+    headers = json.loads(run_ok(capsys, ["export", "1", "--format", "json", "--data", lib]))["headers"]
+    assert headers["comments"] == '{"1": "my notes"}'
+
+
 def test_rich_markup_in_names_is_shown_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     lib = library(tmp_path)

@@ -69,3 +69,21 @@ def test_a_protocol_1_board_gets_no_nak() -> None:
     got = sim.drain(link, 10, store_ms=10)
     assert [e.payload.encode() for e in got] == want
     assert link.stats.naks == 0 and b"NAK" not in b"".join(seen)
+
+
+def test_bench_link_says_timeout_for_a_drain_that_did_not_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #26: tools/bench_link.py reported a drain cut by its time limit as events out of order."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "tools"))
+    bench = importlib.import_module("bench_link")
+    monkeypatch.setattr(bench, "LIMIT_S", 0.3)  # simulated seconds: 50 events take longer
+    with pytest.raises(SystemExit) as e:
+        bench.one(0.0, 1)
+    assert "timeout" in str(e.value) and "in order" not in str(e.value), e.value
+    with pytest.raises(SystemExit) as e:
+        bench.check(0.0, 1, [b"a", b"c"], [b"a", b"b", b"c"], 0, 1.0)
+    assert "did not arrive in order" in str(e.value)
+    del sys.modules["bench_link"]

@@ -171,9 +171,9 @@ def test_moves_that_do_not_follow_are_flagged_kept_and_shown(tmp_path: Path) -> 
         board.close()
 
 
-def _bao_log(data: Path, url: str, seconds: float) -> subprocess.CompletedProcess[str]:
+def _bao_log(data: Path, url: str, seconds: float, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bao_host.cli", "log", "--port", url, "--data", str(data),
-                           "--quiet", "--duration", str(seconds)],
+                           "--quiet", "--duration", str(seconds), *extra],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
 
 
@@ -210,8 +210,8 @@ def test_corrupt_files_in_the_data_dir_are_reported_and_logging_goes_on(tmp_path
     (games / "stray.txt.tmp").write_text("half")
     (games / "elsewhere.txt").write_text("not a transcript at all")
     board = ScriptedBoard("OK " + hello(last=2), [game_line(), move_line(2, 0)])
-    try:
-        r = _bao_log(tmp_path, board.url, 2.5)
+    try:  # (another board than the library's: told so, #26)
+        r = _bao_log(tmp_path, board.url, 2.5, "--board", "script-1")
     finally:
         board.close()
     assert r.returncode == 0, r.stderr
@@ -230,7 +230,7 @@ def test_corrupt_files_in_the_data_dir_are_reported_and_logging_goes_on(tmp_path
     db.write_bytes(b"this is not a database" * 100)
     board = ScriptedBoard("OK " + hello(board="script-2", last=2), [game_line(), move_line(2, 0)])
     try:
-        r = _bao_log(tmp_path, board.url, 2.5)
+        r = _bao_log(tmp_path, board.url, 2.5, "--board", "script-2")
     finally:
         board.close()
     assert r.returncode == 0, r.stderr

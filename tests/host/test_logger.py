@@ -125,3 +125,18 @@ def test_undo_takes_back_the_last_move(tmp_path: Path) -> None:
         assert g.plies == T1994.plies[:4]
         assert st.current_position(g.id).d == POS1994[4].d
         assert query.seed_total(st.current_position(g.id)) == 64
+
+
+def test_a_new_game_leaves_the_previous_one_abandoned_not_playing(tmp_path: Path) -> None:
+    """Issue #26: after a host's NEW (the board's next GAME event), the game left before its end, empty or
+    not, was kept as '(playing)'; it is 'abandoned', said once. A game that ended stays over."""
+    with Store(tmp_path) as st:
+        lg = Logger(st)
+        lg.hello({"proto": "1", "board": "B1", "epoch": "e1"})
+        lg.event(1, "GAME", '{"ruleset": "zanzibar"}', "E1 GAME")
+        lg.event(2, "GAME", '{"ruleset": "zanzibar"}', "E2 GAME")  # NEW before any move
+        lg.event(3, "END", '{"winner":"S"}', "E3 END")
+        lg.event(4, "GAME", '{"ruleset": "zanzibar"}', "E4 GAME")
+        assert [g.status for g in st.games()] == ["abandoned", "over", "playing"]
+        said = [m.text for m in lg.messages if "abandoned" in m.text]
+        assert said == ["game 1 marked abandoned in the library (a new game before it ended)"], said

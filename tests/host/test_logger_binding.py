@@ -312,3 +312,35 @@ def _stderr_of(call: Callable[[], int]) -> SimpleNamespace:
     with redirect_stderr(buf):
         status = call()
     return SimpleNamespace(status=status, text=buf.getvalue())
+
+
+def test_a_restarted_logger_keeps_the_librarys_board_and_refuses_another(tmp_path: Path) -> None:
+    """Issue #26 item 6: the binding belongs to the library. A `bao log` restarted without --board on a library
+    that holds board A's games refuses board B on its path (nothing acknowledged) until told `--board B`."""
+    data = tmp_path / "lib"
+    a = ScriptedBoard(hello_of("board-A", 2), [game_line(1), move_line(2, 0)])
+    b = ScriptedBoard(hello_of("board-B", 2), [game_line(1), move_line(2, 0)])
+    cmd = [*BAO, "log", "--quiet", "--data", str(data)]
+
+    def run(board: ScriptedBoard, *extra: str) -> str:  # a logger's run of 8 s, on board's path
+        r = subprocess.run([*cmd, "--port", board.url, "--duration", "8", *extra], capture_output=True, text=True,
+                           timeout=120, cwd=ROOT)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        return r.stderr
+
+    try:
+        run(a)
+        assert a.acked == 2
+        said = run(b)  # the logger restarted (after a kill, a reboot): board B is on the path now
+        assert b.acked == 0 and "Traceback" not in said
+        [refusal] = [x for x in said.splitlines() if "refused board" in x]
+        assert "board-B" in refusal and "board-A" in refusal and "--board board-B" in refusal, refusal
+        with Store(data, readonly=True) as st:
+            assert [g.board_id for g in st.games()] == ["board-A"]
+        run(b, "--board", "board-B")  # told: it is logged into this library
+        assert b.acked == 2
+        with Store(data, readonly=True) as st:
+            assert sorted(g.board_id for g in st.games()) == ["board-A", "board-B"]
+    finally:
+        a.close()
+        b.close()

@@ -146,3 +146,33 @@ def test_a_chip_reading_nothing_is_found_in_play_and_play_goes_on():
     for pit in range(8, 16):
         _, r, g, b = board.pit_colour(pit)
         assert r == b > 0 and g == 0, (pit, board.pit_colour(pit))  # magenta
+
+
+def test_a_chip_stuck_active_makes_no_gesture():
+    """Issue #26 item 2: U1 (row B: B8..B1) reads all 8 inputs active (its row's supply, ribbon or chip): B1 and
+    B8 among them, as a player's hands hold them to let the computer play (3 s). A fault explains every input
+    of a chip together: the board chooses no computer, and 20 s later reports the chip; no hint either when it
+    is let go."""
+    import random
+
+    random.seed(9)
+    board = FakeBoard()
+    hw = ClockedPico()
+    app = App(hw, FakeStorage(), board_id="chips")
+    app.boot()
+    chips = _ChipHands(app, hw, board)
+    for k in range(8):
+        board.chain.set_input(0, k, True)  # the first chip of the chain, U1 (row B), reads 0xFF
+    chips.run(21000 // 5, 5)
+    assert app.cpu == -1 and b" CPU " not in bytes(hw.stream.out), chips.events("CPU")
+    [error] = chips.events("ERROR")
+    assert '"chip"' in error and '"U1"' in error and '"B1"' in error and '"B8"' in error, error
+    for k in range(8):
+        board.chain.set_input(0, k, False)
+    chips.run(3000 // 5, 5)
+    assert app.cpu == -1 and chips.events("HINT") == [] and app.think_due == 0
+    # the gesture itself still works: B1 and B8 held by a player's hands, the rest of row B idle
+    chips.set_pit(8, True)
+    chips.set_pit(15, True)
+    chips.run(3500 // 5, 5)
+    assert app.cpu == 1, app.cpu  # South holds its two ends: the computer plays North

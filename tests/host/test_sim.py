@@ -120,3 +120,14 @@ def test_a_fault_on_the_simulated_board_is_reported_and_the_board_starts_again(t
     assert board.app is None  # 195 ms: waiting
     board.run(1, 5)
     assert board.app is not None and bytes(board.position.d) == after and seen.count(b"HELLO") == 2
+
+
+def test_play_transcript_plays_on_the_rules_its_header_names(tmp_path: Path) -> None:
+    """Issue #26: `bao sim --play-transcript` ignored the transcript's `ruleset:` header and played a Malawi
+    game on a Zanzibar board (it failed). The board is asked for the transcript's game first (NEW)."""
+    f = tmp_path / "malawi.txt"
+    f.write_text("ruleset: malawi\n1: A6L b8R;\n2: A8L a4L;\n3: A5L* a6R;\n4: B6R b8R;\n")
+    out = subprocess.run([*BAO, "sim", "--port", "none", "--report",
+                          "--play-transcript", str(f)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["A6L", "b8R", "A8L", "a4L", "A5L*", "a6R", "B6R", "b8R"], out.stdout

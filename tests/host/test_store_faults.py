@@ -480,3 +480,64 @@ def test_a_deleted_database_is_rebuilt_by_the_next_writer_not_by_a_reader(
     assert [(r["south"], r["moves"], r["board"]) for r in rows] == [("Ali", 12, BOARD)]
     with Store(root, readonly=True) as st:
         assert st.last_seq(BOARD, "e1") == 13
+
+
+def test_a_row_with_text_that_is_not_utf8_is_named_skipped_and_rebuilt(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #26 item 1: damaged text passes SQLite's integrity check; it must not brick the library."""
+    from simrig import ROOT
+    from test_log_bad_input import ScriptedBoard, move_line
+    from test_logger_binding import BAO, hello_of
+
+    root = library(tmp_path)
+    with Store(root) as st:
+        st.import_text((Path(__file__).parents[2] / "games" / "zanzibar-1994.txt").read_text())
+    con = sqlite3.connect(root / "index.sqlite3", isolation_level=None)
+    con.execute("UPDATE games SET start=CAST(x'7b22ff1b5b326a' AS TEXT) WHERE id=2")
+    # readers: the rest is shown, the damaged game named, never its bytes (an escape sequence here)
+    assert main(["games", "--data", str(root)]) == 0
+    out, err = capsys.readouterr()
+    assert " 12 " in out and "52" not in out and "\x1b" not in out + err
+    assert err.count("\n") == 1 and "game 2 is damaged" in err and "bao log` rebuilds it" in err, err
+    assert main(["game", "2", "--data", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "game 2 is damaged (its start cannot be read)" in err and "\x1b" not in err
+    assert main(["export", "1", "--data", str(root)]) == 0
+    capsys.readouterr()
+    # the board's game damaged too (a move's text): the logger starts, rebuilds both and goes on recording
+    con.execute("UPDATE moves SET text=CAST(x'41ff' AS TEXT) WHERE game=1 AND ply=3")
+    con.close()
+    board = ScriptedBoard(hello_of(BOARD, 15, acked=13), [move_line(14, 12), move_line(15, 13)])
+    try:
+        r = subprocess.run([*BAO, "log", "--port", board.url, "--quiet", "--duration", "10", "--data", str(root)],
+                           capture_output=True, text=True, timeout=120, cwd=ROOT)
+    finally:
+        board.close()
+    said = r.stderr
+    assert r.returncode == 0 and board.acked == 15, said  # the board's new events recorded and acknowledged
+    assert "Traceback" not in said and "game 2 (import-" in said and "rebuilt from its transcript" in said, said
+    assert "game 1 (" in said and "(its moves could not be read)" in said, said
+    with Store(root, readonly=True) as st:
+        one, two = st.games()
+        assert st.problems == [] and one.plies == T1994.plies[:14] and two.plies == T1994.plies
+        assert st.positions(2)[0].d == core.initial().d and st.last_seq(BOARD, "e1") == 15
+
+
+def test_a_lost_wal_file_is_said_with_the_way_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #26: every commit still in the WAL file, that file deleted: the database is an empty file. A
+    reader says so and how it comes back (not "no such table: games"); the next writer restores it."""
+    import shutil
+
+    was = tmp_path / "was"
+    with Store(was) as st:
+        gid = st.ingest(BOARD, "e1", 1, "GAME", "E1", st.op_start_game(BOARD, "g1", core.initial(), {})).game
+        assert gid is not None
+        for i in range(6):
+            move(st, gid, i)
+        root = tmp_path / "lib"  # the library as it is while the logger runs (nothing checkpointed), no -wal
+        shutil.copytree(was, root, ignore=shutil.ignore_patterns("*-wal", "*-shm", "lock"))
+    assert main(["games", "--data", str(root)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such table" not in err and "the next `bao log`" in err, err
+    with Store(root) as st:
+        assert st.games()[0].plies == T1994.plies[:6] and st.last_seq(BOARD, "e1") == 7

@@ -166,7 +166,8 @@ def cmd_log(args: argparse.Namespace) -> int:
         elif _missing_device(url):
             print(f"bao log: {url} does not exist: waiting for it to appear (the board plugged in), "
                   "retrying with backoff; Ctrl-C to stop", file=sys.stderr, flush=True)
-        session = LinkSession(url, logger, locate=locate, board=args.board)
+        session = LinkSession(url, logger, locate=locate, board=args.board,
+                              library_boards=[r["board_id"] for r in store.known_boards()])
         if args.quiet:
             session.run(until=until)
         else:
@@ -198,7 +199,8 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", metavar="URL", help="serial device, pseudo-terminal or socket://host:port "
                    "(default: find the board)")
     p.add_argument("--board", metavar="ID", default=None,
-                   help="log this board only (default: the first board met; another board is refused)")
+                   help="log this board only (default: a board whose games the library holds, else the first board "
+                   "met; another board is refused)")
     p.add_argument("--south", metavar="NAME", help="South's player")
     p.add_argument("--north", metavar="NAME", help="North's player")
     p.add_argument("--place", metavar="PLACE")

@@ -7,14 +7,15 @@ last one, until the host has acknowledged every event (at most S seconds each)."
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bao import core, notation
+from bao import core, notation, position_json
 
 from bao_host.cli import inputs
 
@@ -173,6 +174,25 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
             print(f"bao sim: no host acknowledged the board's events within {args.wait_host:g} s",
                   file=sys.stderr)
             return 1
+        start = positions[0]
+        with runner.lock:
+            on_board = board.position
+        if on_board.d != start.d or on_board.rules.ruleset != start.rules.ruleset \
+                or on_board.rules.options() != start.rules.options():
+            # the transcript's rules (its ruleset: and takasia: headers) and start: the host's NEW, as a player's
+            # host would ask for them
+            info: dict[str, Any] = {"ruleset": start.rules.ruleset, "options": start.rules.options(),
+                                    "first": "N" if start.to_move == core.NORTH else "S"}
+            if start.d != core.initial(start.rules.ruleset, start.rules, start.to_move).d:
+                info["position"] = position_json.to_dict(start)
+            runner.call(lambda: board.write_serial(encode("C", 900002, "NEW", json.dumps(info)))).wait()
+            runner.scans(20).wait()
+            with runner.lock:
+                on_board = board.position
+            if on_board.d != start.d or on_board.rules.ruleset != start.rules.ruleset:
+                print(f"bao sim: the board did not start the transcript's game ({start.rules.ruleset})",
+                      file=sys.stderr)
+                return 1
         want = []
         for i, text in enumerate(t.plies):
             p = positions[i]

@@ -134,6 +134,7 @@ class Logger:
         self.epoch = ""
         self.firmware = ""
         self.reanchor = False  # after a gap: the next MOVE that does not follow starts a continued game
+        self.leaving: int | None = None  # the game a GAME event being stored leaves 'playing' (abandoned)
         for p in store.problems:
             self.say("warn", p)
 
@@ -245,6 +246,9 @@ class Logger:
             self.say("warn", message)
         if stored and not res.flag and typ == "MOVE":
             self.counters.moves += 1
+        if typ == "GAME" and self.leaving is not None and res.game not in (None, self.leaving) and not res.flag:
+            self.say("info", f"game {self.leaving} marked abandoned in the library (a new game before it ended)")
+        self.leaving = None
         if res.game is not None:
             self._show_game(res.game)
         return Result(stored=stored and not res.flag, flag=res.flag, message=message)
@@ -266,7 +270,10 @@ class Logger:
         headers = {"south": self.south or "", "north": self.north or "", "place": self.place or "",
                    "date": time.strftime("%Y-%m-%d")}
         self.say("info", f"new game ({ruleset}) on board {self.board_id}")
-        return self.store.op_start_game(self.board_id, board_game, start, headers, self.firmware)
+        prev = self._current_game()
+        if prev is not None and self.store.game(prev).status == "playing":
+            self.leaving = prev  # said once the new game is stored (event)
+        return self.store.op_start_game(self.board_id, board_game, start, headers, self.firmware, leaves=prev)
 
     def _op_move(self, game: int | None, seq: int, payload: str) -> tuple[Op, str, bool]:
         op, message, stored = self._check_move(game, seq, payload)

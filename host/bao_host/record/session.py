@@ -12,7 +12,8 @@ where the two meet; `bao log`, `make run` and the tests all use it.
     s.on_stored = fn(event, result)             called after each event is stored (benchmarks, tests)
     s.close()
 
-A session is bound to one board: the id it is given, else the first it meets. Another board on its port (a
+A session is bound to one board: the id it is given, else the first it meets of the boards whose games
+its library holds (`library_boards`; any board when the library holds none). Another board on its port (a
 pseudo-terminal path reused, USB renumbering on a Pi with two boards) is refused in the handshake, before
 anything is acknowledged, with a message naming both ids; the session goes on waiting for its own board.
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from bao_host.record.link import BoardInfo, Event, Link, LinkError, Reply
@@ -34,9 +35,12 @@ from bao_host.record.logger import Logger, ProtocolError, Result
 class LinkSession:
     def __init__(self, url: str, logger: Logger, *, locate: Callable[[], str | None] | None = None,
                  backoff: tuple[float, float] = (0.1, 5.0), reply_timeout: float = 2.0,
-                 board: str | None = None) -> None:
+                 board: str | None = None, library_boards: Collection[str] = ()) -> None:
         self.logger = logger
         self.board = board or None  # the board id this session is bound to
+        # the boards whose games the library holds: unbound, only one of them is taken (the binding belongs to
+        # the library, not to the process: a restarted logger does not adopt whatever board is on its path)
+        self.library_boards = sorted(set(library_boards))
         self.locate = locate
         self.fatal = ""
         self.on_stored: Callable[[Event, Result], None] | None = None
@@ -61,6 +65,10 @@ class LinkSession:
     # ---- link callbacks (a failing disk is reported; it never stops the link)
     def _accept(self, info: BoardInfo) -> str:
         board = info.board or "unknown"
+        if self.board is None and self.library_boards and board not in self.library_boards:
+            return (f"refused board {board} on {self.link.url}: this library holds the games of board "
+                    f"{', '.join(self.library_boards)} (`bao log --board {board}` logs this one into it, or give "
+                    "it another --data folder); nothing of it is acknowledged")
         if self.board is None:
             self.board = board
             self.logger.say("info", f"bound to board {board}: another board on {self.link.url} will be refused")

@@ -243,11 +243,12 @@ class Game:
         return h
 
     def _legacy_comments(self) -> dict[int, str]:
-        """Comments stored by an older version under "comments", where an imported header may be too."""
-        return _comments(self.extra.get("comments"))
+        """Comments stored by an older version under "comments", where an imported header may be too: a game
+        imported since holds its move comments under COMMENTS (if none, {}), and its "comments" is a header."""
+        return {} if COMMENTS in self.extra else _comments(self.extra.get("comments"))
 
     def comments(self) -> dict[int, str]:
-        return _comments(self.extra.get(COMMENTS)) or self._legacy_comments()
+        return _comments(self.extra.get(COMMENTS)) if COMMENTS in self.extra else self._legacy_comments()
 
     def transcript(self) -> str:
         return notation.format_transcript(self.headers(), self.plies, self.comments())
@@ -278,6 +279,31 @@ class Ingest:
 
 class _Damage(Exception):
     """The integrity check failed (its first finding)."""
+
+
+class DamagedRow(StoreDamaged):
+    """A game's row holds text that is not UTF-8 (a damaged page that SQLite's integrity check does not see):
+    that game cannot be read; the others can."""
+
+    def __init__(self, game: int, columns: list[str]) -> None:
+        self.game, self.columns = game, columns
+        super().__init__(f"game {game} is damaged (its {', '.join(columns)} cannot be read): the next `bao log` "
+                         "rebuilds it from its transcript and event log")
+
+
+def _lenient_text(raw: bytes) -> str:
+    """A TEXT value as Python text: bytes that are not UTF-8 (damage) become lone surrogates, which
+    `_unreadable` finds, instead of an error that would stop every query touching the row."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _unreadable(value: object) -> bool:
+    """A text read through `_lenient_text` that held bytes which are not UTF-8."""
+    return isinstance(value, str) and any("\udc80" <= c <= "\udcff" for c in value)
+
+
+def _damaged_columns(row: sqlite3.Row) -> list[str]:
+    return [k for k in row.keys() if _unreadable(row[k])]
 
 
 def _event_record(r: sqlite3.Row) -> str:
@@ -331,6 +357,35 @@ def atomic_write(path: Path, text: str) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _game_columns(key: str, source: str, start: core.Position, headers: dict[str, str], board_id: str = "",
+                  board_game: str = "", firmware: str = "") -> dict[str, Any]:
+    """The text columns of a games row (in the table's order, up to `extra`) for a game with this start and
+    transcript header; StoreError when the header is not one the library stores."""
+    h = {k.lower(): v for k, v in headers.items()}
+    known = {"south", "north", "place", "date", "ruleset", "takasia", "options", "first", "result",
+             "winner", "board", "board game", "firmware"}
+    extra = {k: v for k, v in headers.items() if k.lower() not in known}
+    try:
+        check_headers(headers)
+    except TextError as e:
+        raise StoreError(f"not stored: {e}") from None
+    south = h.get("south", "").strip()
+    north = h.get("north", "").strip()
+    result = h.get("result", "").strip()
+    if result in ("*", "?"):
+        result = ""
+    if not result and h.get("winner"):
+        result = h["winner"].strip() + " wins"
+    return {"key": key, "board_id": board_id, "board_game": board_game, "source": source,
+            "south": "" if south == "?" else south, "north": "" if north == "?" else north,
+            "place": h.get("place", ""), "date": h.get("date", "").strip() or time.strftime("%Y-%m-%d"),
+            "ruleset": start.rules.ruleset, "options": json.dumps(start.rules.options(), sort_keys=True),
+            "first": "North" if start.to_move == core.NORTH else "South",
+            "start": position_json.dumps(start, False), "result": result,
+            "status": "over" if result else "playing", "firmware": firmware or h.get("firmware", ""),
+            "extra": json.dumps(extra)}
 
 
 class Store:
@@ -401,6 +456,7 @@ class Store:
     def _connect(self, path: Path) -> sqlite3.Connection:
         db = sqlite3.connect(path, isolation_level=None, timeout=self.busy_timeout)
         db.row_factory = sqlite3.Row
+        db.text_factory = _lenient_text
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
@@ -443,7 +499,17 @@ class Store:
             db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout)
             try:
                 db.row_factory = sqlite3.Row
+                db.text_factory = _lenient_text
                 db.execute("SELECT COUNT(*) FROM games").fetchone()  # reads the schema: busy or damaged here
+            except sqlite3.OperationalError as e:
+                db.close()
+                if "no such table" not in str(e):
+                    raise
+                # (a database whose every commit was in its WAL file, that file deleted: an empty file)
+                raise StoreError(f"the game library in {self.root} has an empty database ({DB_NAME} holds no "
+                                 "games table: its -wal file lost?): nothing was changed; the next `bao log` "
+                                 "(or `bao import`, `bao name`) restores it from the transcripts and event "
+                                 "logs") from None
             except BaseException:
                 db.close()
                 raise
@@ -612,6 +678,7 @@ class Store:
         if not self.holds_lock:
             raise StoreError("only the holder of the library's lock repairs it")
         self._remove_stale_temporaries()
+        self._rebuild_damaged_rows()
         known = {r["key"]: int(r["id"]) for r in self.db.execute("SELECT id, key FROM games").fetchall()}
         # 1. what the files hold and the database lost (a WAL cut short, a database rebuilt)
         for path in sorted((self.root / "games").glob("*.txt")):
@@ -622,7 +689,10 @@ class Store:
                 self._complete_game(known[path.stem], path)
         # 2. the derived files from the database
         for row in self.db.execute("SELECT id FROM games ORDER BY id").fetchall():
-            game = self.game(row["id"])
+            try:
+                game = self.game(row["id"])
+            except DamagedRow:
+                continue  # (said by _rebuild_damaged_rows: it could not be rebuilt; the others go on)
             path = self.transcript_path(game)
             want = game.transcript()
             try:
@@ -638,6 +708,75 @@ class Store:
         for path in (self.root / "boards").glob("*.jsonl"):
             self._check_jsonl(path, None)
         self._flush_event_logs()
+
+    def _rebuild_damaged_rows(self) -> None:
+        """Rows holding text that is not UTF-8 pass SQLite's integrity check (a damaged page of text): each
+        damaged column of a game, and each damaged move, is rebuilt from the game's transcript (with the
+        board id and board game its header took from the event log); the rest of the row is kept. A game
+        whose transcript cannot give the text back stays as it is, said, and skipped by readers."""
+        rows = self.db.execute("SELECT * FROM games ORDER BY id").fetchall()
+        damaged = []
+        for r in rows:
+            moves = self.db.execute("SELECT ply, text FROM moves WHERE game=? ORDER BY ply", (r["id"],)).fetchall()
+            bad_plies = [int(m["ply"]) for m in moves if _unreadable(m["text"])]
+            if _damaged_columns(r) or bad_plies:
+                damaged.append((r, bad_plies))
+        if not damaged:
+            return
+        claimed = {r["key"] for r in rows if not _unreadable(r["key"])}
+        spare = [p for p in sorted((self.root / "games").glob("*.txt")) if p.stem not in claimed]
+        for r, bad_plies in damaged:
+            cols = _damaged_columns(r) + (["moves"] if bad_plies else [])
+            why = self._rebuild_row(r, bad_plies, spare)
+            key = "?" if _unreadable(r["key"]) else r["key"]
+            if why:
+                self._problem(f"game {r['id']} ({key}) is damaged (its {', '.join(cols)} cannot be read) and "
+                              f"cannot be rebuilt: {why}; the other games are kept and shown")
+            else:
+                self._problem(f"game {r['id']} ({key}) was damaged (its {', '.join(cols)} could not be read): "
+                              "rebuilt from its transcript and event log")
+
+    def _rebuild_row(self, r: sqlite3.Row, bad_plies: list[int], spare: list[Path]) -> str:
+        """Rebuild the damaged text of games row r and of its moves `bad_plies`; '' when done, else why not.
+        spare: the transcripts no readable row claims (the damaged row's own when its key is damaged)."""
+        if not _unreadable(r["key"]):
+            path = self.root / "games" / (r["key"] + ".txt")
+        else:
+            candidates = spare
+            if not _unreadable(r["board_id"]) and not _unreadable(r["board_game"]) and r["board_id"]:
+                candidates = [p for p in spare if self._transcript_names(p, r["board_id"], r["board_game"])]
+            if len(candidates) != 1:
+                return f"its key is damaged and {len(candidates)} transcripts could be its own"
+            path = candidates[0]
+        try:
+            t = notation.parse_transcript(path.read_text(encoding="utf-8"))
+            positions = notation.replay(t)
+        except (OSError, UnicodeError, core.BaoError, notation.ReplayError) as e:
+            return f"its transcript {path.name} cannot be read ({e})"
+        h = {k.lower(): v.strip() for k, v in t.headers.items()}
+        board_id = h.get("board", "")
+        fresh = _game_columns(path.stem, "board" if board_id else "rebuilt", positions[0], t.headers, board_id,
+                              h.get("board game", ""))
+        fresh["extra"] = json.dumps({**loads_object(fresh["extra"]),
+                                     COMMENTS: json.dumps({str(k): v for k, v in t.comments.items()})})
+        if any(p > len(t.plies) for p in bad_plies):
+            return f"its transcript {path.name} holds fewer moves than the database"
+        with self._tx() as db:
+            for col in _damaged_columns(r):
+                if col in fresh:
+                    db.execute(f"UPDATE games SET {col}=? WHERE id=?", (fresh[col], r["id"]))
+            for ply in bad_plies:
+                db.execute("UPDATE moves SET text=? WHERE game=? AND ply=?", (t.plies[ply - 1], r["id"], ply))
+        return ""
+
+    def _transcript_names(self, path: Path, board_id: str, board_game: str) -> bool:
+        """Whether the transcript at path is the one of the board's game (its header says so)."""
+        try:
+            h = {k.lower(): v.strip() for k, v in
+                 notation.parse_transcript(path.read_text(encoding="utf-8")).headers.items()}
+        except (OSError, UnicodeError, core.BaoError, notation.ReplayError):
+            return False
+        return h.get("board") == board_id and h.get("board game") == board_game
 
     def _remove_stale_temporaries(self) -> None:
         for path in list((self.root / "games").glob("*.tmp")) + list((self.root / "boards").glob("*.tmp")):
@@ -746,8 +885,12 @@ class Store:
 
     # -- games ----------------------------------------------------------------------------------------
     def _row_to_game(self, row: sqlite3.Row) -> Game:
+        """The game of a games row; DamagedRow when the row or one of its moves holds unreadable text."""
         plies = [r["text"] for r in self.db.execute(
             "SELECT text FROM moves WHERE game=? ORDER BY ply", (row["id"],))]
+        damaged = _damaged_columns(row) + (["moves"] if any(_unreadable(p) for p in plies) else [])
+        if damaged:
+            raise DamagedRow(int(row["id"]), damaged)
         return Game(id=row["id"], key=row["key"], board_id=row["board_id"], board_game=row["board_game"],
                     source=row["source"], south=row["south"], north=row["north"], place=row["place"],
                     date=row["date"], ruleset=row["ruleset"], options=loads_object(row["options"]),
@@ -765,7 +908,13 @@ class Store:
             row = self.db.execute("SELECT * FROM games WHERE key=?", (str(ref),)).fetchone()
         if row is None:
             raise StoreError(f"no game {ref} in {self.root} (see `bao games`)")
-        return self._row_to_game(row)
+        try:
+            return self._row_to_game(row)
+        except DamagedRow:
+            if self.readonly or not self.holds_lock:
+                raise
+        self._rebuild_damaged_rows()  # damaged while the logger ran: it rebuilds the row and goes on
+        return self._row_to_game(self.db.execute("SELECT * FROM games WHERE id=?", (row["id"],)).fetchone())
 
     @_reading
     def find_board_game(self, board_id: str, board_game: str) -> Game | None:
@@ -801,7 +950,13 @@ class Store:
             q += " AND status=?"
             args.append(status)
         q += " ORDER BY id"
-        return [self._row_to_game(r) for r in self.db.execute(q, args).fetchall()]
+        out = []
+        for r in self.db.execute(q, args).fetchall():
+            try:
+                out.append(self._row_to_game(r))
+            except DamagedRow as e:  # the others are still shown; this one is named
+                self._problem(f"{e}; not listed")
+        return out
 
     @_reading
     def positions(self, game_id: int) -> list[core.Position]:
@@ -832,36 +987,14 @@ class Store:
     def _insert_game(self, db: sqlite3.Connection, key: str, source: str, start: core.Position,
                      headers: dict[str, str], board_id: str = "", board_game: str = "",
                      firmware: str = "") -> int:
-        h = {k.lower(): v for k, v in headers.items()}
-        known = {"south", "north", "place", "date", "ruleset", "takasia", "options", "first", "result",
-                 "winner", "board", "board game", "firmware"}
-        extra = {k: v for k, v in headers.items() if k.lower() not in known}
-        try:
-            check_headers(headers)
-        except TextError as e:
-            raise StoreError(f"not stored: {e}") from None
-        south = h.get("south", "").strip()
-        north = h.get("north", "").strip()
-        south = "" if south == "?" else south
-        north = "" if north == "?" else north
+        cols = _game_columns(key, source, start, headers, board_id, board_game, firmware)
         now = _now()
-        result = h.get("result", "").strip()
-        if result in ("*", "?"):
-            result = ""
-        if not result and h.get("winner"):
-            result = h["winner"].strip() + " wins"
         cur = db.execute(
             "INSERT INTO games (key, board_id, board_game, source, south, north, place, date, ruleset,"
             " options, first, start, result, status, firmware, extra, created, updated)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (key, board_id, board_game, source, south, north, h.get("place", ""),
-             h.get("date", "").strip() or time.strftime("%Y-%m-%d"), start.rules.ruleset,
-             json.dumps(start.rules.options(), sort_keys=True),
-             "North" if start.to_move == core.NORTH else "South", position_json.dumps(start, False),
-             result, "over" if result else "playing", firmware or h.get("firmware", ""),
-             json.dumps(extra), now, now))
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (*cols.values(), now, now))
         gid = int(cur.lastrowid or 0)
-        for name in (south, north):
+        for name in (cols["south"], cols["north"]):
             if name:
                 db.execute("INSERT OR IGNORE INTO players VALUES (?, ?)", (name, gid))
         return gid
@@ -952,10 +1085,9 @@ class Store:
             gid = self._insert_game(db, key, source, positions[0], headers, board_id, board_game)
             for i, text_ in enumerate(t.plies):
                 self._insert_move(db, gid, i + 1, text_, positions[i + 1], None)
-            if t.comments:
-                extra = self.game_extra(db, gid)
-                extra[COMMENTS] = json.dumps({str(k): v for k, v in t.comments.items()})
-                db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
+            extra = self.game_extra(db, gid)  # (always, {} too: a "comments" header is then no old comments)
+            extra[COMMENTS] = json.dumps({str(k): v for k, v in t.comments.items()})
+            db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
         if write:
             self._after_change(gid)
         return self.game(gid)
@@ -1086,12 +1218,17 @@ class Store:
 
     # Effects, for ingest(): each returns a function run inside the event's transaction.
     def op_start_game(self, board_id: str, board_game: str, start: core.Position, headers: dict[str, str],
-                      firmware: str = "") -> Op:
+                      firmware: str = "", leaves: int | None = None) -> Op:
+        """leaves: the game this one is started before its end (the board's GAME after a NEW): 'abandoned'
+        in the same transaction, when it is still 'playing'."""
         def run(db: sqlite3.Connection) -> tuple[int | None, str]:
             row = db.execute("SELECT id FROM games WHERE board_id=? AND board_game=?",
                              (board_id, board_game)).fetchone()
             if row is not None:
                 return int(row[0]), ""
+            if leaves is not None:
+                db.execute("UPDATE games SET status='abandoned', updated=? WHERE id=? AND status='playing'",
+                           (_now(), leaves))
             key = "{}-{}-{}".format(time.strftime("%Y%m%d"), _safe(board_id), _safe(board_game))
             return self._insert_game(db, key, "board", start, headers, board_id, board_game, firmware), ""
         return run
