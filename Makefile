@@ -97,7 +97,7 @@ web-deps:
 
 # The firmware tests on MicroPython's unix ports (tools/run_mp_tests.py), each at the heap its board has: the
 # 32-bit build with the firmware frozen in (the image's case, 64k: build/micropython-frozen32, from the image's
-# sources), the 64-bit PyPI port (64wk), and the 32-bit build loading .mpy (the make deploy path, 160k). The
+# sources), and the 64-bit PyPI port and the 32-bit build loading .mpy (the make deploy path: 160wk, 160k). The
 # board runs precompiled .mpy files, and so do the tests: compiling source on the device side fragments a
 # small heap. build/mpy-host holds the .mpy for the 64-bit port, build/mpy-host32 for the 32-bit build: bao.core
 # (its sowing kernel) and baoboard/drivers/pico_loops have native code, made for the machine that runs it.

@@ -337,32 +337,19 @@ def main() -> int:
         "the moves and the pending events as file offsets into the journal (their payloads are read back "
         "from flash for an undo, a restore or a resend), so RAM does not grow with the game nor with "
         "events waiting for a host; the move text from `bao.core.format_move` (`bao.notation` is not "
-        "loaded in play; SHOW needs it only for a move written another way than the board writes it). Code "
-        "for rare jobs is loaded while it runs and dropped after: the journal's recovery (boot), restore, undo "
-        "and host commands (`baoboard.commands`), the reason of an illegal attempt (`baoboard.refusal`, "
-        "`bao.reasons`). Their names stay interned once loaded, and the names are interned into pools that "
-        "grow by doubling, each in one piece: 640 names (4.5 KB on a 32-bit build) are needed at about 620. "
-        "So that this piece is never asked for in play, where the heap is in pieces, `App.boot()` loads each "
-        "rare module once and drops it (`baoboard.compat.intern_rare`): the pool has its final size from boot. "
-        "The board alone stays under 620 names (interning `bao.notation` at boot too took it past: 65 KB "
-        "instead of 60). `App()` collects first, so that its buffers go low in the heap after a restart; "
-        "`App.commit` collects at each move boundary (in a small heap before the move's event is written). In a "
-        "small heap (under 128 KB free when `main.py` starts; this benchmark's driver does the same) the board "
-        "collects after every KB allocated while the modules load (`gc.threshold(1024)`), so the loader's "
-        "garbage is refilled by the next module's code instead of being left as holes, and in play (under 64 KB "
-        "free after the boot) once half the room left is allocated (`App.boot`): 61 KB for the whole game "
-        "before, 56 KB with it. A Pico's heap is not small: there the policy is off, as fast as without it "
-        "(docs/architecture.md, Memory on the board). "
-        "MicroPython 1.25+ can also run the .mpy from a ROMFS "
-        "partition in place, leaving only the objects in RAM.")
+        "loaded in play). `App()` collects first, so that its buffers go low in the heap after a restart; "
+        "`App.commit` collects at each move boundary. In a small heap (under 128 KB free when `main.py` starts; "
+        "this benchmark's driver does the same) the board collects after every KB allocated while the modules "
+        "load, and in play (under 64 KB free after the boot) once half the room left is allocated (`App.boot`); "
+        "a Pico's heap is not small, and there the policy is off "
+        "(docs/architecture.md, Memory on the board).")
     if args.frozen:
         note += (
-            f"\n\nWith the firmware frozen into the MicroPython image (firmware/manifest.py; the last row of the "
-            f"heap table, on a 32-bit unix build made by tools/frozen_unix32.sh) its bytecode and names are in the "
+            f"\n\nWith the firmware frozen in, as in the Bao-board image (the last row of the heap table, on the "
+            f"32-bit unix build make test-mp makes with tools/frozen_unix32.sh) its bytecode and names are in the "
             f"image, not in the heap: the modules take {frozen['code']} bytes (their function and class objects "
             f"and dictionaries), the live heap at a move boundary is {frozen['live_max']} bytes, and the board "
-            f"alone plays the game in {frozen_alone} KB. The Pico's stock MicroPython image cannot hold the "
-            "firmware that way; an image of its own can (docs/architecture.md, Memory on the board).")
+            f"alone plays the game in {frozen_alone} KB (docs/architecture.md, \"The firmware's code in flash\").")
     body = "\n\n".join([intro, scan.render(), lat.render(), heap.render(), ram.render(), fl.render(), note])
     print(body)
     if not args.no_write:

@@ -2,8 +2,8 @@
 Pico-sized heap, and print the totals as "N passed, N failed".
 
 Three ports, each at the heap its board has (nothing is skipped: a module that does not fit fails):
-  --micropython    the 64-bit port from PyPI at `64wk` (MicroPython's word-scaled heap: 64 K words = 128 KB
-                   there, the same room for the same objects, whose words are twice as large)
+  --micropython    the 64-bit port from PyPI loading the firmware as .mpy, at a stock Pico's room word-scaled
+                   (`160wk`: the same room for the same objects, whose words are twice as large)
   --frozen32 BIN   the 32-bit build with the firmware frozen in (tools/frozen_unix32.sh, from the image's
                    sources): the Bao-board image's case, the firmware's code and names in flash, at 64k
   --micropython32  the 32-bit build (a Pico's object sizes) loading the firmware as .mpy into the heap, at the
@@ -133,9 +133,9 @@ def modules(filters: list[str]) -> list[str]:
 
 
 def heap_of(mod: str, base: int, port: str = "32-bit", heap_mpy: int = HEAP_MPY) -> int:
-    """A module's heap on a port: the 32-bit build loading .mpy has a stock Pico's room (heap_mpy), the
-    others the base heap (64: the Bao-board image's room, word-scaled on the 64-bit port)."""
-    return max(base, heap_mpy) if port == "32-bit" else base
+    """A module's heap on a port: the frozen build has the Bao-board image's room (base: 64); the ports that
+    load the firmware as .mpy into the heap have a stock Pico's (heap_mpy; word-scaled on the 64-bit port)."""
+    return base if port == FROZEN else max(base, heap_mpy)
 
 
 class Outcome:

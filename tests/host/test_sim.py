@@ -82,19 +82,6 @@ def test_sim_board_observable_and_pty_host() -> None:
     os.environ.get("X")
 
 
-def test_firmware_board_tests_on_micropython() -> None:
-    # the board's firmware tests under MicroPython as `make test-mp` runs them (64 KB, and the explicit larger
-    # heaps of tools/run_mp_tests.py for the whole application, docs/benchmarks.md): none skipped
-    from bao_host.boards.sim import compile_firmware
-
-    compile_firmware(ROOT / "build/mpy-host")  # what `make test-mp` builds, brought up to date
-    r = subprocess.run([sys.executable, str(ROOT / "tools/run_mp_tests.py"), "test_board"],
-                       capture_output=True, text=True, timeout=900, cwd=ROOT)
-    assert r.returncode == 0, r.stdout[-3000:]
-    assert "SKIP" not in r.stdout
-    assert " 0 failed" in r.stdout.splitlines()[-1]
-
-
 def test_a_fault_on_the_simulated_board_is_reported_and_the_board_starts_again(tmp_path: Path) -> None:
     """The simulated board runs the board's own run loop (baoboard.runtime): a fault is reported on its serial
     line, kept in board.errors, and the application comes back from its journal 200 ms of board time later."""
