@@ -21,6 +21,7 @@ from bao_host.ui.tui import GRID, HELP, BaoApp, HelpScreen, Pit, led_style
 from baoboard.recogniser import PIT, activations
 from textual.pilot import Pilot
 from textual.widgets import Static
+import tui_rig
 from tui_rig import Rig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -393,3 +394,35 @@ def test_the_guidance_line_counts_the_seeds_to_place(tmp_path: Path, monkeypatch
             assert rig.sim.step_guidance() == "South places, 4 seeds left (gold, M22): drop one seed into a green pit"
 
     asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_an_idle_host_keeps_the_no_host_corners_dark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue #25: with the host connected but nothing to say (a player thinking), the board lit its four
+    # corners in the "no host connected" blue after a while, beside a status line saying "connected": the
+    # host sent no frame at all while idle. The link now sends a PING when it has been quiet.
+    from baoboard import guide as G
+
+    nohost = tuple(G.NOHOST.to_bytes(3, "big"))
+
+    async def idle() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            now = [time.monotonic()]
+            rig.session.link._clock = lambda: now[0]  # the host's clock moves with the board's
+            lit = []
+            for _ in range(60):  # a minute of the board's time, a second at a time, the host polling
+                rig.board.run(1000 // tui_rig.SCAN_MS, tui_rig.SCAN_MS)
+                now[0] += 1.0
+                app.step()
+                frame = rig.board.frame
+                lit += [i for i in G.CORNERS if tuple(frame[3 * i:3 * i + 3]) != (0, 0, 0)
+                        and _scaled(tuple(frame[3 * i:3 * i + 3])) == _scaled(nohost)]
+            assert rig.session.connected and "· connected" in str(app.query_one("#status", Static).render())
+            assert lit == [], f"the no-host corners lit while connected: {lit}"
+
+    asyncio.run(asyncio.wait_for(idle(), 180))
+
+
+def _scaled(rgb: tuple[int, ...]) -> tuple[int, ...]:
+    """A colour's hue, whatever the brightness: the components divided by the largest."""
+    m = max(rgb) or 1
+    return tuple(round(8 * c / m) for c in rgb)

@@ -140,3 +140,21 @@ def test_tui_help_fits_80x24(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
         assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=help_open)
     finally:
         rig.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_tui_up_moves_the_cursor_one_row_up(size: tuple[int, int], snap_compare: Any,
+                                            monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # issue #25: Up and Down scrolled the messages (80x24) or did nothing (120x40); the cursor, on A1 at the
+    # start, is on a1 after Up (and Left, Right move along the row as before)
+    async def up(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        await pilot.press("right", "right", "up")
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=size, run_before=up)
+    finally:
+        rig.close()

@@ -260,7 +260,9 @@ class BaoApp(App[int]):
                 yield Static("", id="store-s", classes="store")
             yield Static("", id="transcript")
         yield Static("", id="guide")
-        yield RichLog(id="messages", wrap=True, markup=False, highlight=False)
+        messages = RichLog(id="messages", wrap=True, markup=False, highlight=False)
+        messages.can_focus = False  # Up and Down move the pit cursor (the mouse wheel still scrolls it)
+        yield messages
         yield Footer()
 
     def on_mount(self) -> None:
