@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import serial
+import tui_rig
 from bao import core, notation
 from bao_host.record.logger import Logger
 from bao_host.record.store import Store
@@ -21,7 +22,6 @@ from bao_host.ui.tui import GRID, HELP, BaoApp, HelpScreen, Pit, led_style
 from baoboard.recogniser import PIT, activations
 from textual.pilot import Pilot
 from textual.widgets import Static
-import tui_rig
 from tui_rig import Rig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -426,3 +426,34 @@ def _scaled(rgb: tuple[int, ...]) -> tuple[int, ...]:
     """A colour's hue, whatever the brightness: the components divided by the largest."""
     m = max(rgb) or 1
     return tuple(round(8 * c / m) for c in rgb)
+
+
+def test_the_host_engine_plays_again_after_a_restart(tmp_path: Path) -> None:
+    # issue #25: after choosing the host's engine and restarting `make run`, the board (which keeps the mode)
+    # waited for the host's move and nothing said the engine was off. The UI asks the board (SNAP's cpu)
+    # and the host's engine takes North again; the header says who plays which side.
+    from textual.widgets._header import HeaderTitle
+
+    def title(app: BaoApp) -> str:
+        return str(app.query_one(HeaderTitle).render())
+
+    async def play() -> None:
+        with Store(tmp_path / "data") as st:
+            lg = Logger(st)
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                await pilot.press(*["c"] * 5)
+                await _until(pilot, lambda: "North: host engine" in title(app), "the host's engine chosen")
+            lg = Logger(st)
+            async with _ui(lg, tmp_path) as (app, pilot, board):  # the same board's flash
+                await _connected(pilot, board, lg)
+                await _until(pilot, lambda: "North: host engine" in title(app), "the host's engine again")
+                p = board.runner.position
+                for pit in activations(p, core.legal_move_codes(p)[0]):
+                    await pilot.click(f"#pit-{pit}")
+                await _until(pilot, lambda: board.step_guidance().startswith("The host's engine plays"),
+                             "the host's move said in words")
+                await pilot.press("c")  # one press on: two players
+                await _until(pilot, lambda: "two players" in title(app), "two players")
+
+    asyncio.run(asyncio.wait_for(play(), 180))
