@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from bao_host.cli import main
+from bao_host.record.store import Store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -278,3 +279,24 @@ def test_log_refuses_an_impossible_address_at_once(url: str, why: str, tmp_path:
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == f"bao log: {url}: {why}\n"
     assert "debug|info" not in out.stderr
+
+
+def test_games_at_80_columns_keeps_dates_and_results_whole(tmp_path: Path) -> None:
+    # issue #25: at 80 columns `bao games` cut dates and results; a transcript's date (17-10-94) is shown
+    # as ISO like every other date
+    from bao import notation
+
+    lib = tmp_path / "lib"
+    assert main(["import", str(GAME), "--data", str(lib)]) == 0
+    head = ("South: Mwalimu Abdallah bin Salim of Stone Town\nNorth: Kijumbe Mohamed of Pemba Island\n"
+            "date: 28.11.2026\n")
+    with Store(lib) as st:
+        st.import_text(head + notation.format_transcript({}, notation.parse_transcript(GAME.read_text()).plies))
+    out = subprocess.run([*BAO, "games", "--data", str(lib)], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT, env=dict(os.environ, COLUMNS="80"))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, out.stdout
+    rows = "\n".join(lines)
+    assert "1994-10-17" in rows and "2026-11-28" in rows and "17-10-94" not in rows, out.stdout
+    assert "North wins" in rows and "(playing)" in rows and "zanzibar" in rows, out.stdout

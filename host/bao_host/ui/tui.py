@@ -376,7 +376,7 @@ class BaoApp(App[int]):
             self._next_ruleset = ""
         if v.game_id is not None:
             rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
-            game = f"game {v.game_id}, {rules}, {len(v.plies)} move{'' if len(v.plies) == 1 else 's'}"
+            game = f"game {v.game_id}, {rules}, {len(v.plies)} pl{'y' if len(v.plies) == 1 else 'ies'}"
         status = (f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
                   f"data: {_home_short(self.data_folder) or '?'} · {conn}")
         self._set_text("#status", status)

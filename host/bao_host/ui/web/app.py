@@ -92,6 +92,7 @@ class Server:
         self.env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                                autoescape=select_autoescape(default=True, default_for_string=True))
         self.env.filters["json"] = _json_for_script
+        self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
 
     # -- start and stop -------------------------------------------------------------------------------
