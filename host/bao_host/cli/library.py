@@ -17,8 +17,8 @@ from bao_host.cli import inputs
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.store import Game, StoreError
 from bao_host.ui.diagram import render_text
-from bao_host.ui.web.library import iso_date
 from bao_host.ui.safe import markup, plain
+from bao_host.ui.web.library import iso_date
 
 
 def _err(msg: str) -> int:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import socket
 import secrets
+import socket
 import sys
 from pathlib import Path
 from typing import Any

@@ -214,10 +214,10 @@ class SimBoard:
             p = self.runner.position
             phase = self.runner.phase
         adv = self._advice
-        if adv is None or adv[2] != p.key() or phase != R_IDLE or said.startswith(tuple(
-                core.pit_name(i) + " refused" for i in range(32))):
+        if adv is None or adv[2] != p.key() or phase != R_IDLE:
             return said
-        return advice_words(p, adv[0], adv[1])
+        refused = said.split("; ", 1)[0] + "; " if " refused (pink)" in said else ""  # (said first)
+        return refused + advice_words(p, adv[0], adv[1])
 
     def poll(self) -> list[str]:
         self._sync()
