@@ -160,4 +160,5 @@ def snapshot(a: "App") -> str:
         "leds": "".join("%02x" % b for b in g.frame),
         "last": j.last,
         "acked": j.acked,
+        "cpu": ("SN"[a.cpu] + " " + str(a.level)) if a.cpu >= 0 else "off",  # as the CPU event says it
     })

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from bao_host.cli import main
+from bao_host.record.store import Store
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -248,3 +249,54 @@ def test_the_transcript_header_decides_the_dialect_and_the_flag_overrides(
     one_line_error(capsys, ["replay", str(plain)])
     assert main(["replay", str(plain), "--dialect", "kiba"]) == 0
     capsys.readouterr()
+
+
+def test_refused_at_once_with_the_limit_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue #25: a perft that cannot finish, a match of no games, an address that cannot exist, a binary
+    # file to analyse: one line at once, saying what is wrong, in the words the other commands use
+    out = subprocess.run([*BAO, "perft", "99999"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert out.returncode == 1 and out.stdout == ""  # (it ran on for ever, printing depth after depth)
+    assert out.stderr == "bao: perft: depth 99999 would not finish: at most 10 plies for zanzibar\n"
+    assert "at most 8 plies" in one_line_error(capsys, ["perft", "9", "--ruleset", "malawi"])
+    assert "1 or more, not -3" in one_line_error(capsys, ["match", "random", "greedy", "--games", "-3"])
+    assert "1 or more, not 0" in one_line_error(capsys, ["match", "random", "greedy", "--games", "0"])
+    binary = tmp_path / "noise.bin"
+    binary.write_bytes(bytes(range(256)) * 4)
+    assert "a binary file, not text" in one_line_error(capsys, ["analyse", str(binary)])
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("1. 7L* caf\xe9".encode("latin-1"))
+    assert "not UTF-8 text" in one_line_error(capsys, ["analyse", str(latin)])
+
+
+@pytest.mark.parametrize(("url", "why"), [
+    ("socket://256.1.1.1:99999", "the port is a number from 1 to 65535"),
+    ("socket://256.1.1.1:5000", "256.1.1.1 is not an address (four numbers from 0 to 255)"),
+    ("socket://127.0.0.1:0", "the port is a number from 1 to 65535")])
+def test_log_refuses_an_impossible_address_at_once(url: str, why: str, tmp_path: Path) -> None:
+    # it retried for ever, showing pyserial's internal "'debug|info|warning|error'" (issue #25)
+    out = subprocess.run([*BAO, "log", "--port", url, "--quiet", "--data", str(tmp_path / "lib")],
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"bao log: {url}: {why}\n"
+    assert "debug|info" not in out.stderr
+
+
+def test_games_at_80_columns_keeps_dates_and_results_whole(tmp_path: Path) -> None:
+    # issue #25: at 80 columns `bao games` cut dates and results; a transcript's date (17-10-94) is shown
+    # as ISO like every other date
+    from bao import notation
+
+    lib = tmp_path / "lib"
+    assert main(["import", str(GAME), "--data", str(lib)]) == 0
+    head = ("South: Mwalimu Abdallah bin Salim of Stone Town\nNorth: Kijumbe Mohamed of Pemba Island\n"
+            "date: 28.11.2026\n")
+    with Store(lib) as st:
+        st.import_text(head + notation.format_transcript({}, notation.parse_transcript(GAME.read_text()).plies))
+    out = subprocess.run([*BAO, "games", "--data", str(lib)], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT, env=dict(os.environ, COLUMNS="80"))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, out.stdout
+    rows = "\n".join(lines)
+    assert "1994-10-17" in rows and "2026-11-28" in rows and "17-10-94" not in rows, out.stdout
+    assert "North wins" in rows and "(playing)" in rows and "zanzibar" in rows, out.stdout

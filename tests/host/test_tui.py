@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import serial
+import tui_rig
 from bao import core, notation, query
 from bao_host.record.logger import Logger
 from bao_host.record.store import Store
@@ -391,5 +392,68 @@ def test_the_guidance_line_counts_the_seeds_to_place(tmp_path: Path, monkeypatch
             for pit in activations(p, notation.parse_move(p, "@A4")[0]):
                 app.touch(pit)
             assert rig.sim.step_guidance() == "South places, 4 seeds left (gold, M22): drop one seed into a green pit"
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_an_idle_host_keeps_the_no_host_corners_dark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue #25: with the host connected but nothing to say (a player thinking), the board lit its four
+    # corners in the "no host connected" blue after a while, beside a status line saying "connected": the
+    # host sent no frame at all while idle. The link now sends a PING when it has been quiet.
+    from baoboard import guide as G
+
+    nohost = tuple(G.NOHOST.to_bytes(3, "big"))
+
+    async def idle() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            now = [time.monotonic()]
+            rig.session.link._clock = lambda: now[0]  # the host's clock moves with the board's
+            lit = []
+            for _ in range(60):  # a minute of the board's time, a second at a time, the host polling
+                rig.board.run(1000 // tui_rig.SCAN_MS, tui_rig.SCAN_MS)
+                now[0] += 1.0
+                app.step()
+                frame = rig.board.frame
+                lit += [i for i in G.CORNERS if tuple(frame[3 * i:3 * i + 3]) != (0, 0, 0)
+                        and _scaled(tuple(frame[3 * i:3 * i + 3])) == _scaled(nohost)]
+            assert rig.session.connected and "· connected" in str(app.query_one("#status", Static).render())
+            assert lit == [], f"the no-host corners lit while connected: {lit}"
+
+    asyncio.run(asyncio.wait_for(idle(), 180))
+
+
+def _scaled(rgb: tuple[int, ...]) -> tuple[int, ...]:
+    """A colour's hue, whatever the brightness: the components divided by the largest."""
+    m = max(rgb) or 1
+    return tuple(round(8 * c / m) for c in rgb)
+
+
+def test_the_host_engine_plays_again_after_a_restart(tmp_path: Path) -> None:
+    # issue #25: after choosing the host's engine and restarting `make run`, the board (which keeps the mode)
+    # waited for the host's move and nothing said the engine was off. The UI asks the board (SNAP's cpu)
+    # and the host's engine takes North again; the header says who plays which side.
+    from textual.widgets._header import HeaderTitle
+
+    def title(app: BaoApp) -> str:
+        return str(app.query_one(HeaderTitle).render())
+
+    async def play() -> None:
+        with Store(tmp_path / "data") as st:
+            lg = Logger(st)
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                await pilot.press(*["c"] * 5)
+                await _until(pilot, lambda: "North: host engine" in title(app), "the host's engine chosen")
+            lg = Logger(st)
+            async with _ui(lg, tmp_path) as (app, pilot, board):  # the same board's flash
+                await _connected(pilot, board, lg)
+                await _until(pilot, lambda: "North: host engine" in title(app), "the host's engine again")
+                p = board.runner.position
+                for pit in activations(p, core.legal_move_codes(p)[0]):
+                    await pilot.click(f"#pit-{pit}")
+                await _until(pilot, lambda: board.step_guidance().startswith("The host's engine plays"),
+                             "the host's move said in words")
+                await pilot.press("c")  # one press on: two players
+                await _until(pilot, lambda: "two players" in title(app), "two players")
 
     asyncio.run(asyncio.wait_for(play(), 180))

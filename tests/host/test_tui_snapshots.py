@@ -140,3 +140,73 @@ def test_tui_help_fits_80x24(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
         assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=help_open)
     finally:
         rig.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_tui_up_moves_the_cursor_one_row_up(size: tuple[int, int], snap_compare: Any,
+                                            monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # issue #25: Up and Down scrolled the messages (80x24) or did nothing (120x40); the cursor, on A1 at the
+    # start, is on a1 after Up (and Left, Right move along the row as before)
+    async def up(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        await pilot.press("right", "right", "up")
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=size, run_before=up)
+    finally:
+        rig.close()
+
+
+async def _until_said(rig: Rig, pilot: Pilot[int], words: str) -> None:
+    """Scans of the stepped board (the engine thinks in them) until the guidance line says words."""
+    app = pilot.app
+    assert isinstance(app, BaoApp)
+    for _ in range(400):
+        if words in rig.sim.step_guidance():
+            break
+        rig.board.run(5, tui_rig.SCAN_MS)
+        rig.runner.pump()
+        app.step()
+    assert words in rig.sim.step_guidance(), rig.sim.step_guidance()
+    rig.blink(True)
+    app.step()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("what", ["computer", "hint", "capture-refusal"])
+def test_tui_says_the_computers_move_the_hint_and_the_rule_of_a_refusal(
+        what: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # issue #25: the computer's move and the hint were only log lines ("board notice HINT 7L* ..."); the
+    # header did not say who plays North; a refusal during a capture cited no rule
+    async def run(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        app = pilot.app
+        assert isinstance(app, BaoApp)
+        if what == "computer":  # the board's engine plays North, level 1; South plays 7L* (A7 from the store)
+            await pilot.press("c")
+            p = rig.board.position
+            await _type(rig, pilot, list(R.activations(p, notation.parse_move(p, "7L*")[0])))
+            await _until_said(rig, pilot, "The computer plays")
+        elif what == "hint":
+            await pilot.press("h")
+            await _until_said(rig, pilot, "Hint:")
+        else:  # a capture to lift, and a touch on another pit
+            p, acts = tui_rig.find(core.ZANZIBAR, tui_rig.capture)
+            rig.set_position(p)
+            app.step()
+            await _type(rig, pilot, acts)
+            side = rig.board.position.to_move
+            await _type(rig, pilot, [side * 16 + 15])  # the far end of the mover's back row
+            rig.blink(False)
+            app.step()
+            await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()

@@ -240,15 +240,20 @@ def test_bao_serve_off_the_loopback_prints_a_token_and_needs_it(tmp_path: Path) 
     try:
         assert proc.stdout is not None
         lines = []
-        while not any("token=" in ln for ln in lines):
+        while not any("Ctrl-C" in ln for ln in lines):
             line = proc.stdout.readline()
             assert line, "bao serve stopped: " + "".join(lines)
             lines.append(line)
         token = re.search(r"token=([\w-]+)", "".join(lines)).group(1)  # type: ignore[union-attr]
+        # issue #25: the addresses printed are ones a player can open, never the wildcard 0.0.0.0
+        assert "0.0.0.0" not in "".join(lines), lines
+        assert f"http://127.0.0.1:{port}/?token={token}" in "".join(lines), lines
         base = f"http://127.0.0.1:{port}"
         wait_for(lambda: httpx.get(base + "/board/sim-1/state").json()["game"] is not None, "the board")
         assert httpx.post(base + "/board/sim-1/touch", json={"pit": 4}).status_code == 403
         assert httpx.get(base + "/board/sim-1/watch").status_code == 200  # spectators need none
+        icon = httpx.get(base + "/favicon.ico")  # (it was the page's only console error: a 404)
+        assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
         assert httpx.post(base + "/board/sim-1/touch", json={"pit": 4},
                           headers={"X-Bao-Token": token}).status_code == 200
     finally:

@@ -223,3 +223,27 @@ def test_screenshots_of_the_main_pages(tmp_path: Path, page: Any) -> None:
         for _ in range(3):
             page.click("#next-drop")
         _compare("web-replay", page.screenshot())
+
+
+def test_play_the_computer_with_a_hint_in_the_browser(tmp_path: Path, page: Any) -> None:
+    # issue #25: the browser had no "play the computer" and no "hint"; both now, with the terminal's words
+    # (the adapter's step_guidance: the same sentence on both faces)
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1")
+        wait_for(lambda: _shows_the_leds(page, web), "the start")
+        assert "store into a green pit" in page.inner_text("#guide")  # the namua stage: from the store
+        page.click("#hint")
+        wait_for(lambda: page.inner_text("#guide").startswith("Hint: "), "the hint in words")
+        assert page.inner_text("#guide") == web.board().step_guidance()
+        _compare("web-hint", page.locator("#guide").screenshot())  # (the pits blink: the words only)
+        page.select_option("#computer", "2")
+        wait_for(lambda: "North: computer 2" in page.inner_text("#who"), "who plays North")
+        p = web.board().runner.position
+        move, _ = notation.parse_move(p, "7L*")
+        for pit in activations(p, move):
+            page.click(f"#pit-{pit & PIT}", force=True)
+        wait_for(lambda: page.inner_text("#guide").startswith("The computer plays "), "the computer's move",
+                 timeout=60)
+        assert page.inner_text("#guide") == web.board().step_guidance()
+        wait_for(lambda: _shows_the_leds(page, web), "the computer's move lit")
+        _compare("web-computer", page.locator("#guide").screenshot())

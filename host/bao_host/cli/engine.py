@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from bao_host.cli.inputs import InputError, read_text
 from bao_host.engine import analysis, match, players
 from bao_host.engine.protocol import EngineSession
 from bao_host.record.store import StoreError
@@ -48,9 +49,9 @@ def _load_game(args: argparse.Namespace) -> tuple[list[core.Position], list[str]
     path = Path(args.game)
     if path.is_file():
         try:
-            t = notation.parse_transcript(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeError) as e:
-            raise StoreError(f"cannot read {path}: {e}") from e
+            t = notation.parse_transcript(read_text(str(path)))
+        except InputError as e:  # a binary file, another encoding: one line, as the other commands say it
+            raise StoreError(str(e)) from e
         positions = notation.replay(t)
         names = (t.header("south", "South"), t.header("north", "North"))
         title = f"{path.name}: {names[0]} (South) vs {names[1]} (North)"
@@ -120,6 +121,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        return _err(f"match: --games is a number of games, 1 or more, not {args.games}")
     try:
         a = players.make_player(args.a, args.movetime, seed=args.seed)
         b = players.make_player(args.b, args.movetime, seed=args.seed + 1)

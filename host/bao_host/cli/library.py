@@ -18,6 +18,7 @@ from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.store import Game, StoreError
 from bao_host.ui.diagram import render_text
 from bao_host.ui.safe import markup, plain
+from bao_host.ui.web.library import iso_date
 
 
 def _err(msg: str) -> int:
@@ -49,9 +50,12 @@ def cmd_games(args: argparse.Namespace) -> int:
             return 0
         t = Table(title=markup(f"Games in {st.root}"))
         for col in ("#", "date", "South", "North", "ruleset", "plies", "result", "source"):
-            t.add_column(col)
+            # at 80 columns the names and the source fold; a date, a number or a result is never cut
+            whole = col in ("#", "date", "ruleset", "plies", "result")
+            t.add_column(col, no_wrap=whole, overflow="fold", min_width=10 if col == "date" else None)
         for g in games:  # every stored text is data: no markup, no control characters reach the terminal
-            t.add_row(*(Text(plain(x)) for x in (str(g.id), g.date, g.south or "?", g.north or "?", g.ruleset,
+            t.add_row(*(Text(plain(x)) for x in (str(g.id), iso_date(g.date), g.south or "?", g.north or "?",
+                                                  g.ruleset,
                                                   str(len(g.plies)), _result_text(g), g.board_id or g.source)))
         Console().print(t)
     return 0

@@ -16,6 +16,7 @@ board meanwhile, so nothing is lost.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import signal
 import sys
@@ -24,6 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from serial.tools import list_ports
 
@@ -124,6 +126,10 @@ def cmd_log(args: argparse.Namespace) -> int:
     except TextError as e:
         _say(str(e))
         return 2
+    why = _impossible_url(args.port) if args.port is not None else ""
+    if why:  # an error at once: retrying an address that cannot exist would wait for ever
+        _say(f"{args.port}: {why}")
+        return 2
     root = Path(args.data) if args.data is not None else default_data_dir()
     if root.exists() and not root.is_dir():
         _say(f"{root} is a file, not a game library folder")
@@ -212,6 +218,29 @@ def _args(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     p = sub.add_parser("log", help="log the games a board reports (finds the board, or --port URL)")
     _args(p)
+
+
+def _impossible_url(url: str) -> str:
+    """Why a network URL (socket://, rfc2217://) can never be opened (a port past 65535, an IPv4 address with a
+    number past 255), or "" when it might: waiting for it would wait for ever."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("socket", "rfc2217"):
+        return ""
+    try:
+        port = parts.port
+    except ValueError:
+        return "the port is a number from 1 to 65535"
+    if port is None or port < 1:
+        return "the port is a number from 1 to 65535"
+    host = parts.hostname or ""
+    if not host:
+        return "no host address (socket://HOST:PORT)"
+    if all(c.isdigit() or c == "." for c in host):
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            return f"{host} is not an address (four numbers from 0 to 255)"
+    return ""
 
 
 def _missing_device(url: str) -> bool:

@@ -120,9 +120,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+# The deepest perft that finishes in a person's patience: the tree grows several times with each ply, and
+# Malawi's (more moves a position) faster than Zanzibar's.
+PERFT_MAX = {core.ZANZIBAR: 10}
+PERFT_MAX_OTHER = 8
+
+
 def cmd_perft(args: argparse.Namespace) -> int:
     if args.depth < 1:
         return _fail(f"perft: the depth is a number of plies, 1 or more, not {args.depth}")
+    most = PERFT_MAX.get(args.ruleset, PERFT_MAX_OTHER)
+    if args.depth > most:
+        return _fail(f"perft: depth {args.depth} would not finish: at most {most} plies for {args.ruleset}")
     p = core.initial(args.ruleset)
     for depth in range(1, args.depth + 1):
         print(depth, query.perft(p, depth))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import secrets
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,32 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def reachable(host: str) -> list[str]:
+    """The addresses a player's browser can open for a server listening on host: a wildcard (0.0.0.0, ::)
+    is no address to open; it stands for this machine's addresses, which are listed (loopback last)."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"[{host}]" if ":" in host else host]
+    found: list[str] = []
+    family = socket.AF_INET6 if host == "::" else socket.AF_INET
+    names = [socket.gethostname()]
+    try:  # the address the machine would reach the network from (no packet is sent: UDP connect)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never a real peer
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    for name in names:
+        try:
+            for info in socket.getaddrinfo(name, None, family, socket.SOCK_STREAM):
+                addr = str(info[4][0])
+                if addr not in found:
+                    found.append(addr)
+        except OSError:
+            pass
+    ordered = [a for a in found if not is_loopback(a)] + ["127.0.0.1"]
+    return [f"[{a}]" if ":" in a else a for a in ordered]
 
 
 def allowed_hosts(host: str) -> list[str]:
@@ -56,10 +83,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     shown = f"[{args.host}]" if ":" in args.host else args.host
 
     def started(server: Any) -> None:
-        base = f"http://{shown}:{args.port}"
-        print(f"bao serve: the boards and the library on {base}/ (library in {data})", flush=True)
+        bases = [f"http://{h}:{args.port}" for h in reachable(args.host)]
+        print(f"bao serve: the boards and the library on {bases[0]}/ (library in {data})", flush=True)
+        for more in bases[1:]:
+            print(f"bao serve: also on {more}/", flush=True)
         if token is not None:
-            print(f"bao serve: players open {base}/?token={token} (spectators need no token)", flush=True)
+            for base in bases:
+                print(f"bao serve: players open {base}/?token={token} (spectators need no token)", flush=True)
         print("bao serve: Ctrl-C to stop", flush=True)
 
     app = create_app(settings, on_start=started)

@@ -137,6 +137,10 @@ class Stats:
 
 PROTOS = ",".join(str(v) for v in range(PROTO, 0, -1))  # every version this host speaks, newest first
 _LinkDown = (serial.SerialException, OSError)
+# The board lights "no host connected" when no frame has come from the host for a while (baoboard.app's
+# _HOST_MS); an idle host sends a PING well within that, so the board's LEDs agree with the host's
+# "connected" (issue #25: a quiet game showed the no-host corners beside a status line saying connected).
+KEEPALIVE = 5.0  # seconds without a frame sent
 _AHEAD = 64  # events kept that came before an earlier one (the board sends at most its window ahead)
 
 
@@ -188,6 +192,8 @@ class Link:
         self._nak = False  # the board reads NAKs (it speaks protocol 2)
         self._ahead: dict[int, tuple[str, str, bytes]] = {}  # events received before an earlier one
         self._cmd_id = 0
+        self._sent_at = 0.0  # clock of the last frame sent to the board
+        self._pings: set[int] = set()  # keepalive PINGs sent, their replies not read yet (not waited for)
         self._retry_at = 0.0
         self._delay = backoff[0]
         self._closed = False
@@ -365,6 +371,8 @@ class Link:
                     self.on_notice(typ, payload, line)
                 else:
                     self._error(f"board: {typ} {payload}")
+            elif kind == "R" and num in self._pings:
+                self._pings.discard(num)  # a keepalive's answer: nothing waits for it
             else:
                 self.stats.unexpected += 1
 
@@ -420,6 +428,19 @@ class Link:
         except _LinkDown as e:
             self._drop(f"link lost: {e}")
             raise NotConnected(str(e)) from e
+        self._sent_at = self._clock()
+
+    def _keepalive(self) -> None:
+        """A PING when nothing was sent for KEEPALIVE seconds; its answer is read by _process, not waited for."""
+        if self.connected and self._clock() - self._sent_at > KEEPALIVE:
+            self._cmd_id += 1
+            if len(self._pings) > 8:  # (answers lost on a noisy line: forget the oldest)
+                self._pings.clear()
+            self._pings.add(self._cmd_id)
+            try:
+                self._send(encode("C", self._cmd_id, "PING", ""))
+            except NotConnected:
+                pass
 
     def _send_ack(self, seq: int) -> None:
         if self.info is not None:
@@ -455,6 +476,7 @@ class Link:
                 return self._take()
         self._read(timeout)
         self._process()
+        self._keepalive()
         return self._take()
 
     def _take(self) -> list[Event]:

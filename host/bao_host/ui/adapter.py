@@ -7,11 +7,12 @@ on the simulated board behind a serial line to the logger, as `make run` starts 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from bao import core, kuu
+from bao import core, explain, kuu, notation, query
 
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
@@ -60,8 +61,34 @@ class BoardAdapter(Protocol):
 
     def step_guidance(self) -> str:
         """The step the board waits for now, in one sentence (lift, direction, next drop, capture, kichwa,
-        house: bao_host.ui.steps), whatever the LED mode."""
+        house: bao_host.ui.steps), whatever the LED mode; the computer's move or a hint in words while it
+        is lit."""
         ...
+
+    def players(self) -> str:
+        """Who plays which side: "South: you · North: computer 2" (its level), or "North: host engine"."""
+        ...
+
+    def level(self) -> int:
+        """The computer's level: 1..4 the board's engine, 5 the host's, 0 two players."""
+        ...
+
+
+R_IDLE = 0  # baoboard.recogniser.IDLE: no move under way
+
+
+def advice_words(p: core.Position, kind: str, text: str) -> str:
+    """The computer's move (CPU, or SHOW: the host's engine) or a hint in words, as the LEDs show it: the
+    start lit bright green, then the steps of the move from the rules core (bao.explain)."""
+    try:
+        move, _ = notation.parse_move(p, text)
+        said = explain.describe(query.account(p, move))
+    except (core.BaoError, ValueError):
+        said = []
+    who = "Hint:" if kind == "HINT" else "The host's engine plays" if kind == "SHOW" else "The computer plays"
+    steps_said = "; ".join(said[:2]) + ("…" if len(said) > 2 else ".")
+    end = "" if kind == "HINT" else f" Sow it for {side_name(p.to_move)}, pit by pit."
+    return f"{who} {text}, its start lit bright green: {steps_said}{end}"
 
 
 class SimBoard:
@@ -76,6 +103,18 @@ class SimBoard:
         self.msgs: list[str] = []
         self._phase = -1
         self.host_engine: HostOpponent | None = None  # the host's engine playing the computer's side
+        self.cpu = ""  # who the computer plays, as the board's CPU event says it ("N 2", "N 0"), "" nobody
+        self._synced = False  # the board asked (SNAP) who the computer plays since the link came up
+        self._advice: tuple[str, str, bytes] | None = None  # (CPU or HINT, the move, the position it is for)
+        notice = session.link.on_notice
+
+        def on_notice(typ: str, payload: str, line: bytes) -> None:
+            if typ in ("CPU", "HINT") and payload.split():
+                self._advice = (typ, payload.split()[0], self.runner.position.key())
+            if notice is not None:
+                notice(typ, payload, line)
+
+        session.link.on_notice = on_notice
 
     def leds(self) -> bytes:
         return self.runner.leds()
@@ -102,9 +141,48 @@ class SimBoard:
     def computer(self, side: str, level: int) -> None:
         self.host_engine = HostOpponent(core.NORTH if side == "N" else core.SOUTH) if side and level > 4 else None
         if self.host_engine is not None:
-            self.session.command("CPU", self.host_engine.cpu_command())
+            r = self.session.command("CPU", self.host_engine.cpu_command())
         else:
-            self.session.command("CPU", f"{side} {level}" if side else "off")
+            r = self.session.command("CPU", f"{side} {level}" if side else "off")
+        if r is not None and r.ok:
+            self.cpu = f"{side} {0 if level > 4 else level}" if side else ""
+
+    def level(self) -> int:
+        """The computer's level as the UI counts it: 1..4 the board's engine, 5 the host's, 0 nobody."""
+        if not self.cpu:
+            return 0
+        n = int(self.cpu.split()[1])
+        return n if n else 5
+
+    def players(self) -> str:
+        if not self.cpu:
+            return "two players"
+        side, n = self.cpu.split()
+        who = "host engine" if n == "0" else f"computer {n}"  # (its level: the header fits 80 columns)
+        return (f"South: {who} · North: you" if side == "S" else f"South: you · North: {who}")
+
+    def _sync(self) -> None:
+        """Once the link is up: who the board's computer plays (the board keeps it across restarts, the CPU
+        event journalled); the host's engine takes its side again when the board says level 0."""
+        if self._synced or not self.session.connected:
+            if not self.session.connected:
+                self._synced = False
+            return
+        self._synced = True
+        r = self.session.command("SNAP")
+        if r is None or not r.ok:
+            return
+        try:
+            cpu = str(json.loads(r.payload).get("cpu", "off"))
+        except (ValueError, AttributeError):
+            return
+        self.cpu = "" if cpu == "off" else cpu
+        if cpu.endswith(" 0"):
+            self.host_engine = HostOpponent(core.NORTH if cpu.startswith("N") else core.SOUTH)
+            self.msgs.append(f"the host's engine plays {side_name(self.host_engine.side)} again (the board"
+                             " kept the mode)")
+        else:
+            self.host_engine = None
 
     def hint(self) -> None:
         r = self.session.command("HINT")
@@ -132,9 +210,17 @@ class SimBoard:
             app = getattr(self.runner.board, "app", None)
             if app is None:
                 return "the simulated board is restarting"
-            return steps.step_guidance(app.rec)
+            said = steps.step_guidance(app.rec)
+            p = self.runner.position
+            phase = self.runner.phase
+        adv = self._advice
+        if adv is None or adv[2] != p.key() or phase != R_IDLE:
+            return said
+        refused = said.split("; ", 1)[0] + "; " if " refused (pink)" in said else ""  # (said first)
+        return refused + advice_words(p, adv[0], adv[1])
 
     def poll(self) -> list[str]:
+        self._sync()
         if self.runner.error is not None:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
@@ -142,7 +228,9 @@ class SimBoard:
         if self.host_engine is not None:
             text = self.host_engine.answer(self.runner.position, ph)
             if text is not None:
-                self.session.command("SHOW", text)
+                r = self.session.command("SHOW", text)
+                if r is not None and r.ok:
+                    self._advice = ("SHOW", text, self.runner.position.key())
         if ph != self._phase:
             self._phase = ph
             self.msgs.append(self.guidance(ph, self.runner.position))

@@ -48,6 +48,17 @@ def _next_pits(rec: Any) -> list[int]:
     return out
 
 
+def _choice(rec: Any) -> bool:
+    """The candidates want different pits next (an optional lift counted by the pit after it): the guide
+    then lights them blue (a choice), else the one pit white (baoboard.guide._next)."""
+    pits: set[int] = set()
+    for i in range(rec.n):
+        e = rec.expected(i)
+        if e >= 0:
+            pits.add((rec.after_optional(i) if e & R.OPT else e) & R.PIT)
+    return len(pits) > 1
+
+
 def step_guidance(rec: Any) -> str:
     """One sentence for the step the board waits for (rec: the board's Recogniser)."""
     p = rec.p
@@ -58,8 +69,33 @@ def step_guidance(rec: Any) -> str:
         return (f"{_side(w)} wins: " if w is not None else "") + "the game is over: n for a new game"
     refused = ""
     if rec.wrong_pit >= 0:
-        refused = f"{core.pit_name(rec.wrong_pit)} refused (pink: not part of a legal move); "
+        refused = _refusal(rec, p)
     return refused + _step(rec, p)
+
+
+def _refusal(rec: Any, p: Any) -> str:
+    """The refused touch and the rule it breaks: the board's own rule when it names one (an attempted
+    start: bao.reasons), else the rule of the step the move is at (a sowing goes on pit by pit, 1.3; a
+    capture is lifted before the sowing goes on, 1.4)."""
+    name = core.pit_name(rec.wrong_pit)
+    rule = getattr(rec, "wrong_rule", "") or ""
+    reason = getattr(rec, "wrong_reason", "") or ""
+    if rule:
+        why = reason if reason.startswith(rule) else f"{rule}: {reason}" if reason else rule
+    elif rec.phase == R.IDLE:
+        why = "1.1: not a pit this move can start from"
+    elif rec.phase == R.DECISION:
+        why = "2.5b: stop in the house or play it"
+    else:
+        nxt = _next_pits(rec)
+        side = p.to_move
+        if any(b & R.LIFT and (b & R.PIT) >> 4 != side for b in nxt):
+            why = "1.4: the capture is lifted first"
+        elif any(b & R.KICHWA for b in nxt):
+            why = "1.4a: the captured seeds go in from a kichwa"
+        else:
+            why = "1.3: the seeds go one by one into the next pits"
+    return f"{name} refused (pink), {why}; "
 
 
 def _step(rec: Any, p: Any) -> str:
@@ -101,5 +137,5 @@ def _step(rec: Any, p: Any) -> str:
     if len(drops) > 1:
         said.append(f"choose the direction: drop one seed into {_names(drops)} (blue)")
     elif drops:
-        said.append(f"drop one seed into {_names(drops)} ({'blue' if len(nxt) > 1 else 'white'})")
+        said.append(f"drop one seed into {_names(drops)} ({'blue' if _choice(rec) else 'white'})")
     return lifted + ("; or ".join(said) or "go on with the move")

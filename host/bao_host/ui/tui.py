@@ -197,7 +197,7 @@ class BaoApp(App[int]):
     .pit { content-align: center middle; }
     .store { height: 1; }
     #transcript { width: 1fr; height: 100%; border: round $accent; padding: 0 1; }
-    #guide { height: 2; padding: 0 1; color: $text; background: $boost; }
+    #guide { height: auto; min-height: 2; max-height: 3; padding: 0 1; color: $text; background: $boost; }
     #messages { height: 1fr; border: round $warning; scrollbar-size-vertical: 1; overflow-x: hidden; }
     #help-box { border: thick $accent; background: $surface; width: 100%; max-width: 110; height: 100%;
                 max-height: 40; padding: 0 1; }
@@ -245,6 +245,7 @@ class BaoApp(App[int]):
         self._pits: dict[int, Pit] = {}
         self._statics: dict[str, Static] = {}
         self._message_log: RichLog | None = None
+        self._next_ruleset = ""  # " (n starts it)": the ruleset in the title is for the next game
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -260,7 +261,9 @@ class BaoApp(App[int]):
                 yield Static("", id="store-s", classes="store")
             yield Static("", id="transcript")
         yield Static("", id="guide")
-        yield RichLog(id="messages", wrap=True, markup=False, highlight=False)
+        messages = RichLog(id="messages", wrap=True, markup=False, highlight=False)
+        messages.can_focus = False  # Up and Down move the pit cursor (the mouse wheel still scrolls it)
+        yield messages
         yield Footer()
 
     def on_mount(self) -> None:
@@ -270,7 +273,7 @@ class BaoApp(App[int]):
         self._statics = {f"#{w.id}": w for w in self.query(Static) if w.id}
         self._message_log = self.query_one("#messages", RichLog)
         self._grids = list(self.query(".half").results(Grid))
-        self.sub_title = f"{self.ruleset}, {self.mode} mode"
+        self._title()
         self._fit(self.size.width, self.size.height)
         self.refresh_board()
         self.set_interval(self.tick, self.step)
@@ -331,7 +334,15 @@ class BaoApp(App[int]):
         if self.typed:
             guide = f"typed {self.typed}: now the pit's number, 1 to 8 (Escape: forget it)"
         self._set_text("#guide", guide)
+        self._title()
         self._refresh_side()
+
+    def _title(self) -> None:
+        """The header: the ruleset, the mode, and who plays which side (the computer and its level, the
+        host's engine, or two players), as the board says it."""
+        title = f"{self.ruleset}{self._next_ruleset}, {self.mode} mode · {self.board.players()}"
+        if self.sub_title != title:
+            self.sub_title = title
 
     def _set_text(self, selector: str, text: str) -> None:
         if self._texts.get(selector) != text:
@@ -362,10 +373,10 @@ class BaoApp(App[int]):
         if v.position is not None and not self._ruleset_chosen and v.position.rules.ruleset != self.ruleset:
             # a game resumed from the board: the title names its ruleset, not a default it is not playing
             self.ruleset = v.position.rules.ruleset
-            self.sub_title = f"{self.ruleset}, {self.mode} mode"
+            self._next_ruleset = ""
         if v.game_id is not None:
             rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
-            game = f"game {v.game_id}, {rules}, {len(v.plies)} move{'' if len(v.plies) == 1 else 's'}"
+            game = f"game {v.game_id}, {rules}, {len(v.plies)} pl{'y' if len(v.plies) == 1 else 'ies'}"
         status = (f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
                   f"data: {_home_short(self.data_folder) or '?'} · {conn}")
         self._set_text("#status", status)
@@ -421,19 +432,18 @@ class BaoApp(App[int]):
         if v.game_id is not None and not v.result:
             self._abandon = v.game_id
         self.board.new_game(self.ruleset)
-        self.sub_title = f"{self.ruleset}, {self.mode} mode"
+        self._next_ruleset = ""
         self.say(f"new game: {self.ruleset}")
 
     def action_ruleset(self) -> None:
         self._ruleset_chosen = True
         self.ruleset = RULESETS[(RULESETS.index(self.ruleset) + 1) % len(RULESETS)]
-        self.sub_title = f"{self.ruleset} (n starts it), {self.mode} mode"
+        self._next_ruleset = " (n starts it)"
         self.say(f"ruleset {self.ruleset} for the next new game (n)")
 
     def action_mode(self) -> None:
         self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
         self.board.set_mode(self.mode)
-        self.sub_title = f"{self.ruleset}, {self.mode} mode"
         self.logger.say("info", f"mode {self.mode}: {MODE_TEXT[self.mode]}")
 
     def action_undo(self) -> None:
@@ -443,10 +453,11 @@ class BaoApp(App[int]):
     def action_computer(self) -> None:
         """Play the computer (North): each press one level up, 1..4 (the board's engine), 5 (the host's),
         then two players again."""
-        self.level = (self.level + 1) % 6
+        self.level = (self.board.level() + 1) % 6
         self.board.computer("N" if self.level else "", self.level)
         self.say("two players" if not self.level else "the host's engine plays North" if self.level == 5
                  else f"the computer plays North, level {self.level}")
+        self._title()
 
     def action_hint(self) -> None:
         self.board.hint()

@@ -92,6 +92,7 @@ class Server:
         self.env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                                autoescape=select_autoescape(default=True, default_for_string=True))
         self.env.filters["json"] = _json_for_script
+        self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
 
     # -- start and stop -------------------------------------------------------------------------------
@@ -210,7 +211,8 @@ class Server:
             return JSONResponse({"error": str(e)}, status_code=404)
 
     async def command(self, request: Request) -> Response:
-        """POST /board/<name>/<what> with a JSON body: touch {pit}, new {ruleset}, undo, mode {mode}."""
+        """POST /board/<name>/<what> with a JSON body: touch {pit}, new {ruleset}, undo, mode {mode},
+        computer {level} (0 two players, 1..4 the board's engine, 5 the host's), hint."""
         refused = self.refuse(request)
         if refused is not None:
             return refused
@@ -237,8 +239,16 @@ class Server:
                 board.undo()
             elif what == "mode":
                 board.set_mode(str(body.get("mode", "")))
+            elif what == "computer":
+                level = body.get("level")
+                if not isinstance(level, int) or isinstance(level, bool):
+                    raise ValueError("level must be a number 0..5")
+                board.computer(level)
+            elif what == "hint":
+                board.hint()
             else:
-                return JSONResponse({"error": f"unknown command {what!r} (touch, new, undo, mode)"},
+                return JSONResponse({"error": f"unknown command {what!r} (touch, new, undo, mode, computer, "
+                                              "hint)"},
                                     status_code=404)
         except PermissionError as e:
             return JSONResponse({"error": str(e)}, status_code=403)
@@ -288,6 +298,10 @@ class Server:
         name = library.export_name(g, dialect)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"',
                                                 **SECURITY_HEADERS})
+
+    async def favicon(self, request: Request) -> Response:
+        found = self.static_files["favicon.svg"]
+        return Response(found[0], media_type=found[1], headers={"Cache-Control": "max-age=86400", **SECURITY_HEADERS})
 
     async def static(self, request: Request) -> Response:
         found = self.static_files.get(request.path_params["name"])
@@ -341,6 +355,7 @@ def create_app(settings: Settings, on_start: Callable[[Server], None] | None = N
         Route("/games/{id:int}", server.game),
         Route("/games/{id:int}/export/{dialect}", server.export),
         Route("/static/{name}", server.static),
+        Route("/favicon.ico", server.favicon),  # (browsers ask for it whatever the page's <link> says)
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -127,3 +127,18 @@ def eval_points(evals: list[Any], width: int = 600, height: int = 120, limit: fl
         y = height / 2 - v * (height / 2) / limit
         pts.append(f"{x:.1f},{y:.1f}")
     return " ".join(pts)
+
+
+def iso_date(text: str) -> str:
+    """A game's date as every page shows it, ISO (2026-11-20): a transcript's day-month-year (17-10-94,
+    17.10.1994, 17/10/1994) is turned round; a two-digit year is of the 1900s from 70 on, else the 2000s.
+    Any other text is shown as it is."""
+    m = re.fullmatch(r"\s*(\d{1,2})[-./](\d{1,2})[-./](\d{2}|\d{4})\s*", text or "")
+    if m is None:
+        return text
+    day, month, year = int(m[1]), int(m[2]), int(m[3])
+    if len(m[3]) == 2:
+        year += 1900 if year >= 70 else 2000
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return text
+    return f"{year:04d}-{month:02d}-{day:02d}"

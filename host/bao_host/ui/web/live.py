@@ -118,6 +118,10 @@ class LiveBoard:
             "south": v.south,
             "north": v.north,
             "turn": turn,
+            # the same words as the terminal UI: the step the board waits for, the computer's move or a
+            # hint, who plays which side
+            "guide": self.board.step_guidance() if self.board is not None else "",
+            "players": self.board.players() if self.board is not None else "",
             "plies": list(v.plies),
             "messages": list(self.messages),
             "stored_seq": self.stored_seq,
@@ -206,6 +210,21 @@ class LiveBoard:
             self.board.undo()
         elif self.session is not None:
             self.session.undo()
+
+    def computer(self, level: int) -> None:
+        """The computer plays North: 1..4 the board's engine at that level, 5 the host's engine, 0 nobody."""
+        if self.board is None:
+            raise PermissionError("the computer plays on a board the server runs (a simulated board)")
+        if not 0 <= level <= 5:
+            raise ValueError(f"no level {level}: 1..4 the board's engine, 5 the host's, 0 two players")
+        self.board.computer("N" if level else "", level)
+        self.messages.append("two players" if not level else "the host's engine plays North" if level == 5
+                             else f"the computer plays North, level {level}")
+
+    def hint(self) -> None:
+        if self.board is None:
+            raise PermissionError("hints come from a board the server runs (a simulated board)")
+        self.board.hint()
 
     def set_mode(self, mode: str) -> None:
         if mode not in ("teach", "play", "silent"):

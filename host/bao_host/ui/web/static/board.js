@@ -47,6 +47,8 @@ function applyState(s) {
   setText("store-s", "South's store: " + s.stores[0]);
   setText("store-n", "North's store: " + s.stores[1]);
   setText("turn", s.turn);
+  setText("guide", s.guide || s.turn);
+  setText("who", s.players || "");
   setText("south", s.south || "?");
   setText("north", s.north || "?");
   setText("board-id", s.board_id || "?");
@@ -92,4 +94,7 @@ if (live.dataset.playing === "yes") {
   document.getElementById("undo").addEventListener("click", () => post("undo", {}));
   document.getElementById("mode").addEventListener("change",
     (e) => post("mode", { mode: e.target.value }));
+  document.getElementById("computer").addEventListener("change",
+    (e) => post("computer", { level: Number(e.target.value) }));
+  document.getElementById("hint").addEventListener("click", () => post("hint", {}));
 }
