@@ -12,9 +12,9 @@ except ImportError:  # CPython
         return x
 
 
+from bao import sowing
 from bao.layout import ring_direction
 from bao.position import Position
-from bao import sowing
 from bao.sowing import STEPS, sow
 
 # bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
