@@ -99,7 +99,7 @@ web-deps:
 # 32-bit build with the firmware frozen in (the image's case, 64k: build/micropython-frozen32, from the image's
 # sources), and the 64-bit PyPI port and the 32-bit build loading .mpy (the make deploy path: 160wk, 160k). The
 # board runs precompiled .mpy files, and so do the tests: compiling source on the device side fragments a
-# small heap. build/mpy-host holds the .mpy for the 64-bit port, build/mpy-host32 for the 32-bit build: bao.core
+# small heap. build/mpy-host holds the .mpy for the 64-bit port, build/mpy-host32 for the 32-bit build: bao.sowing
 # (its sowing kernel) and baoboard/drivers/pico_loops have native code, made for the machine that runs it.
 # Each module's source name (-s) is the path tests/mprun.py loads it from: one interned name for both.
 FROZEN32 := build/micropython-frozen32

@@ -23,10 +23,11 @@ include("$root/firmware/manifest.py")
 MANIFEST
 cmp -s "$manifest.new" "$manifest" || mv "$manifest.new" "$manifest"
 rm -f "$manifest.new"
-make -C "$src/mpy-cross" -j"$(nproc)" >/dev/null
-# bao.core's native code (the sowing kernel) is made for the machine that runs it: x86 here
+log=$out.log  # the build's output, shown only when it fails (a static link warns about getaddrinfo)
+make -C "$src/mpy-cross" -j"$(nproc)" >"$log" 2>&1 || { cat "$log"; exit 1; }
+# bao.sowing's native code (the sowing kernel) is made for the machine that runs it: x86 here
 make -C "$src/ports/unix" -j"$(nproc)" VARIANT=standard BUILD=build-bao-frozen-32 MICROPY_FORCE_32BIT=1 \
   MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_SSL_MBEDTLS=0 LDFLAGS_EXTRA=-static \
-  FROZEN_MANIFEST="$manifest" MPY_CROSS_FLAGS=-march=x86 >/dev/null
+  FROZEN_MANIFEST="$manifest" MPY_CROSS_FLAGS=-march=x86 >"$log" 2>&1 || { cat "$log"; exit 1; }
 cp "$src/ports/unix/build-bao-frozen-32/micropython" "$out"
 echo "frozen_unix32: $out"
