@@ -14,7 +14,7 @@ from pathlib import Path
 
 # The one place that says which MicroPython the board needs (README.md and hardware/README.md say the same:
 # tests/host/test_deploy.py). The bytecode .mpy files make deploy copies are of format 6, which every MicroPython
-# from 1.19 on loads, and the rules core's source runs on 1.22 and later; but bao/core.mpy also holds native code
+# from 1.19 on loads, and the rules core's source runs on 1.22 and later; but bao/sowing.mpy also holds native code
 # (the sowing kernel, docs/rules.md "Speed on the board"), which loads only on a MicroPython of the same native
 # ABI and machine as the mpy-cross that compiled it: the board's sys.implementation._mpy must equal the version
 # and feature bytes of that file's header (6.3 for armv6m: 0x1306 with the project's mpy-cross). Native .mpy 6.3
@@ -23,7 +23,7 @@ from pathlib import Path
 MIN_VERSION = (1, 23, 0)
 TESTED = "1.29"
 MPY_MAJOR = 6
-NATIVE_MODULE = "bao/core.mpy"
+NATIVE_MODULE = "bao/sowing.mpy"
 _ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp", "xtensa",
           "xtensawin", "rv32imc", "rv64imc")
 NEEDED = ".".join(str(v) for v in MIN_VERSION[:2])

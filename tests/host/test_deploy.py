@@ -46,10 +46,10 @@ def test_the_board_s_answer_is_judged(reply: str, ok: bool, says: str) -> None:
 
 
 def test_the_firmware_s_native_code_needs_the_same_abi_on_the_board(tmp_path: Path) -> None:
-    # bao/core.mpy's sowing kernel is armv6m machine code of .mpy 6.3: a board that loads another native ABI
+    # bao/sowing.mpy's sowing kernel is armv6m machine code of .mpy 6.3: a board that loads another native ABI
     # (another release's, or another machine's) would fail to import the rules core at every boot
     (tmp_path / "bao").mkdir()
-    (tmp_path / "bao" / "core.mpy").write_bytes(b"M\x06\x13\x1f" + bytes(20))
+    (tmp_path / "bao" / "sowing.mpy").write_bytes(b"M\x06\x13\x1f" + bytes(20))
     native = check_board.native_abi(tmp_path)
     assert native == 0x1306 and check_board.mpy_name(native) == "6.3 for armv6m"
     assert check_board.verdict(PICO, native)[0]
@@ -57,7 +57,7 @@ def test_the_firmware_s_native_code_needs_the_same_abi_on_the_board(tmp_path: Pa
     assert not ok and "loads native .mpy 6.2 for armv6m, the firmware's native code is 6.3 for armv6m" in message
     ok, message = check_board.verdict("BAO-CHECK micropython 1.29.0 2822 Generic ESP32 with x64", native)
     assert not ok and "6.3 for x64" in message and "\n" not in message
-    (tmp_path / "bao" / "core.mpy").write_bytes(b"M\x06\x00\x1f" + bytes(20))  # bytecode only: any 6.x
+    (tmp_path / "bao" / "sowing.mpy").write_bytes(b"M\x06\x00\x1f" + bytes(20))  # bytecode only: any 6.x
     assert check_board.native_abi(tmp_path) is None and check_board.native_abi(tmp_path / "none") is None
 
 
