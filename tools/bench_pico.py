@@ -17,12 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -37,10 +39,23 @@ def ms(x: float) -> str:
     return f"{x:.1f} ms"
 
 
-def run_on_pico(*args: str, code: str) -> tuple[str, str]:
-    cmd = ["node", str(PICO_RUN), "--stats", "--timeout", "3600", "--dir", str(ROOT / "build" / "firmware"),
-           "--exclude", "main.py", *args, "-c", code]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+IMAGES = ("image", "stock")  # the Bao-board image (make image), the stock MicroPython with the .mpy (make deploy)
+
+
+def run_on_pico(*args: str, code: str, image: str = "image") -> tuple[str, str]:
+    """Run code over the emulated Pico's raw REPL. image: the Bao-board image (its frozen modules; an empty
+    repl.txt on the flash leaves its main.py at the REPL, baoboard.install), or "stock": the stock MicroPython
+    with the firmware's .mpy on its flash, main.py left out."""
+    from bao_host.boards.pico import default_image
+
+    with tempfile.TemporaryDirectory() as tmp:
+        if image == "image":
+            (Path(tmp) / "repl.txt").write_text("")
+            where = ["--uf2", str(default_image()), "--dir", f"{tmp}:/"]
+        else:
+            where = ["--dir", str(ROOT / "build" / "firmware"), "--exclude", "main.py"]
+        cmd = ["node", str(PICO_RUN), "--stats", "--timeout", "3600", *where, *args, "-c", code]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
     if proc.returncode:
         raise RuntimeError(f"pico-run failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return proc.stdout, proc.stderr
@@ -50,15 +65,22 @@ def keyvals(out: str) -> dict[str, str]:
     return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
 
 
-def board_game() -> dict[str, object]:
+def board_game(image: str = "image", moves: int = 0) -> dict[str, object]:
+    """The board on the pins: booted on a new flash (the first boot after flashing: it prepares the journal's
+    sectors), reset (a board with its journal), the 1994 game played (its first `moves` moves if given), reset
+    again (its journal holding the game). Boot times are Pico time from power on to HELLO."""
     from bao import core
-    from bao_host.boards.pico import PicoBoard
+    from bao_host.boards.pico import STOCK, PicoBoard
     from baoboard.recogniser import activations
     from simrig import game_1994
 
+    kind = STOCK if image == "stock" else None
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.monotonic()
-        board = PicoBoard(tmp, latches=True)
+        board = PicoBoard(tmp, latches=True, image=kind)
+        first = board.hello_ms
+        board.close()
+        board = PicoBoard(tmp, latches=True, image=kind)
         boot = board.hello_ms
         board.stats()  # (resets the scan statistics: the boot is not the scan loop)
         board.keep_frames = True
@@ -67,7 +89,8 @@ def board_game() -> dict[str, object]:
         scans: list[float] = []  # of a touch inside a move: to the last sensor read before its frame
         step: list[float] = []  # and from that read to the frame
         g = game_1994()
-        for p, m in g.moves:
+        plies = g.moves[:moves] if moves else g.moves
+        for p, m in plies:
             acts = list(activations(p, m))
             for i, pit in enumerate(acts):
                 board.frames.clear()
@@ -87,14 +110,16 @@ def board_game() -> dict[str, object]:
                         scans.append(read - t)
                         step.append(f - read)
         st = board.stats()
-        moves = sum(1 for v in board.events.values() if v[0] == "MOVE")
+        done = sum(1 for v in board.events.values() if v[0] == "MOVE")
         final_ok = board.position.d == g.final.d if g.final else False
-        wall = time.monotonic() - t0
         board.close()
-    assert moves == 52 and final_ok, f"the emulated board reported {moves} moves"
-    return {"boot": boot, "touch": touch, "last": last, "scans": scans, "step": step, "stats": st, "wall": wall,
-            "moves": moves,
-            "ruleset": core.ZANZIBAR}
+        board = PicoBoard(tmp, image=kind)
+        after = board.hello_ms
+        board.close()
+        wall = time.monotonic() - t0
+    assert done == len(plies) and (final_ok or moves), f"the emulated board reported {done} moves"
+    return {"first_boot": first, "boot": boot, "boot_after_game": after, "touch": touch, "last": last,
+            "scans": scans, "step": step, "stats": st, "wall": wall, "moves": done, "ruleset": core.ZANZIBAR}
 
 
 def board_table(g: dict[str, object]) -> Table:
@@ -105,7 +130,7 @@ def board_table(g: dict[str, object]) -> Table:
     touch, last, scans, step = g["touch"], g["last"], g["scans"], g["step"]
     assert isinstance(touch, list) and isinstance(last, list) and isinstance(scans, list) and isinstance(step, list)
     board = Table(["the board (1994 game, 52 moves, through the pins)", "median", "p99", "worst", "target"])
-    board.add("boot (power on) to HELLO", ms(float(g["boot"])), "", "", "")  # type: ignore[arg-type]
+    board.add("reset (power on) to HELLO, the board with its journal", ms(float(g["boot"])), "", "", "")  # type: ignore[arg-type]
     board.add("scan loop period (74HC165 latch to latch)", ms(scan["medianMs"]), ms(scan["p99Ms"]),
               ms(scan["maxMs"]), "")
     board.add(f"pit touched -> LED frame latched, inside a move ({len(touch)})", ms(statistics.median(touch)),
@@ -149,6 +174,53 @@ RULES_NOTE = (
     "candidate sleeps at the bound (M4): it is played once with its account to the end of the relay that "
     "passed the bound, then once more without an account to twice that relay (docs/rules.md); its "
     "accounts row records every candidate's account into one bytearray (A4L*: 4,799 steps, 19 KB)."
+)
+
+
+PIECES_NOTE = (
+    "What each row is. game: `bao sim --runtime pico`'s board (`bao_host.boards.pico.PicoBoard`, its flash "
+    "kept in a file between boots) on a new flash: its first boot, then a reset (power on to HELLO: its "
+    "journal's sectors found and the log mounted, no game in it), the 1994 game through the pins (a pit held "
+    "10 scans of 5 ms, released 10; 0.6 s after a move) and a reset with the game in the journal; a touch's "
+    "latency is from the pin's change to the SK9822 chain's latch of the frame that shows it. steps: "
+    "tools/pico/onpico/board_steps.py over the raw REPL (the image: an empty repl.txt on the flash leaves its "
+    "main.py at the REPL; imports come from the frozen modules), the board application on simulated hardware "
+    "with its journal on flash sectors of its own, each App.step() timed with the Pico's microsecond clock; "
+    "its heap rows are gc.mem_free() after a gc.collect(): of a bare interpreter (a REPL that imported "
+    "nothing), after the board's boot and after the game. tail: the rules core's listing "
+    "(`core.legal_moves(p, True)`, every legal move with its child and account; best of 3) of the 40 "
+    "slowest of the first 20,000 random positions, ranked on the 64-bit unix port "
+    "(build/slowest-positions.txt). engine: tools/pico/onpico/engine_nodes.py, the board's engine "
+    "(`bao.engine.Engine` with `baoboard.opponent`'s quiescence depth and check interval and the table "
+    "`opponent.table_bits` gives for the heap free at the search's start) searching plies 0, 10, 20, 30 and "
+    "40 of the 1994 game for 3 s of Pico time each, no scan loop (the Board engine section has what the scan "
+    "loop takes off it, and the matches). The scan loop's longest stand-still is branch slices' "
+    "(`python tools/bench_pico.py --stand-still`), not measured here."
+)
+
+XIP_NOTE = (
+    "What the emulator does not model: the XIP cache. On an RP2040 code and read-only data in flash (the "
+    "MicroPython interpreter on both images; the frozen modules' bytecode, constants and names on the "
+    "Bao-board image) are read through a 16 KB two-way set-associative cache of 8-byte lines with a 1-cycle "
+    "hit (RP2040 datasheet, 2.6.3.1 XIP Cache). rp2040js serves every such read at once, as a hit. A miss "
+    "makes the SSI read the line from the W25Q16JV: the Pico's second-stage boot (pico-sdk boot2_w25q080.S, "
+    "the pinned sources) sets quad I/O continuous read (EBh, mode A0h: no command byte after the first) with "
+    "4 dummy clocks at clk_sys / PICO_FLASH_SPI_CLKDIV = 125 / 2 = 62.5 MHz (boards/pico.h), so a miss is "
+    "6 address + 2 mode + 4 dummy + 16 data clocks = 28 SPI clocks = 56 clk_sys cycles, about 0.45 us "
+    "plus a few cycles of the bus. A Cortex-M0+ fetches an 8-byte line (four 16-bit Thumb instructions) "
+    "in about 4-6 cycles when it hits, so code that missed on every line would run about 10 times slower: "
+    "that is the loose upper bound. The MicroPython VM's loop and the runtime's hot paths are a few KB and "
+    "stay in the cache; what misses is the colder code and, on the image, the bytecode being run, whose "
+    "working set (a move's rules core, the recogniser, the app's step) is larger than 16 KB. The figures "
+    "for the image are therefore the more exposed. XIP_MEASURE"
+)
+
+STEP_NOTE = (
+    "The step that completes a move: the rules core (the next position's legal moves), the journal append, "
+    "the event and a collection; the journal's compaction and sector erases wait for the board to be idle "
+    "(no hand on it for 0.15 s between moves: one piece per pause), and so does the outbox's retransmission "
+    "timer (App.step): they are the idle steps of the steps tables' last rows. A new event still goes out at "
+    "once, and a NAK or an ack is answered at once."
 )
 
 
@@ -209,73 +281,224 @@ def slowest_positions(n: int, out: Path, among: int = 1000) -> Path:
     return out
 
 
-def positions_on_pico(path: Path) -> list[int]:
+def positions_on_pico(path: Path, image: str = "image") -> list[int]:
     """Each position of a file (one JSON a line) listed with its accounts on the Pico: its time in us."""
     code = "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], " \
            "'__name__': 'bench'})"
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "positions.txt").write_text(path.read_text())
-        out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/", code=code)
+        out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/", code=code,
+                             image=image)
     kv = keyvals(out)
     return [int(kv[f"position{i}_us"]) for i in range(int(kv["positions"]))]
 
 
-def time_positions(path: Path) -> None:
+def time_positions(path: Path, image: str = "image") -> None:
     """Each position of a file listed with its accounts on the Pico, printed: fast feedback."""
-    times = positions_on_pico(path)
+    times = positions_on_pico(path, image)
     print(" ".join(f"{t / 1000:.1f}" for t in times))
     print(f"{len(times)} positions: worst {max(times) / 1000:.1f} ms, total {sum(times) / 1000:.1f} ms")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="100 random positions instead of 1000")
-    ap.add_argument("--rules-only", action="store_true",
-                    help="only the rules core's table (a few minutes): printed, docs/benchmarks.md unchanged")
-    ap.add_argument("--board-only", action="store_true",
-                    help="only the board's table (the 1994 game through the pins, about 3 minutes): printed, "
-                    "docs/benchmarks.md unchanged")
-    ap.add_argument("--positions", type=Path, help="time only these positions (one JSON a line) on the Pico")
-    ap.add_argument("--slowest", type=int, metavar="N",
-                    help="time only the N slowest of the random positions (ranked on the 64-bit unix port)")
-    ap.add_argument("--among", type=int, default=1000, metavar="M",
-                    help="with --slowest: rank the first M random positions (default 1,000, the rules table's)")
-    args = ap.parse_args()
-    from bao_host.boards.pico import PicoUnavailable, check_available
+SAVED = ROOT / "build" / "bench-pico"  # each piece's figures for each image, one JSON each: a run goes on from them
+PIECES = ("game", "steps", "tail", "engine", "match", "xip", "rules")
+TAIL_FILE = ROOT / "build" / "slowest-positions.txt"
 
-    try:
-        check_available()
-    except PicoUnavailable as e:
-        print(f"bench_pico: skipped: {e}")
-        return 0
-    if not (ROOT / "build" / "firmware").is_dir():
-        subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
-    if args.slowest:
-        args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions.txt", args.among)
-    if args.positions:
-        time_positions(args.positions)
-        return 0
-    if args.rules_only:
-        print(rules_table(args.quick).render())
-        return 0
 
-    g = board_game()
-    board = board_table(g)
-    st = g["stats"]
-    assert isinstance(st, dict)
-    if args.board_only:
-        print(board.render())
-        return 0
-    flash = st["flash"]
-    board_note = (f"Flash during the game: {flash['erases']} sector erases, {flash['programs']} page programs "
-                  f"({flash['bytes']:,} bytes), {flash['busyMs'] / 1000:.1f} s busy. "
-                  f"{float(st['ms']) / 1000:.0f} s of Pico time in {float(g['wall']):.0f} s wall.")
+def saved(piece: str, image: str) -> dict[str, Any] | None:
+    f = SAVED / f"{piece}-{image}.json"
+    return json.loads(f.read_text()) if f.exists() else None  # type: ignore[no-any-return]
 
-    out, _ = run_on_pico("--dir", f"{ROOT / 'games'}:/games",
-                         code=open(ROOT / "tools" / "pico" / "onpico" / "board_steps.py").read())
-    steps = json.loads(out.strip().splitlines()[-1])
+
+def measure(piece: str, image: str, args: argparse.Namespace) -> None:
+    """Measure one piece on one image and save its figures (SAVED)."""
+    t0 = time.monotonic()
+    r: dict[str, Any]
+    if piece == "game":
+        r = board_game(image, args.moves)
+    elif piece == "steps":
+        out, _ = run_on_pico("--dir", f"{ROOT / 'games'}:/games",
+                             code=(ROOT / "tools" / "pico" / "onpico" / "board_steps.py").read_text(), image=image)
+        r = json.loads(out.strip().splitlines()[-1])
+        bare, _ = run_on_pico(code="import gc\ngc.collect()\nprint(gc.mem_free())", image=image)
+        r["bare_free"] = int(bare.strip().splitlines()[-1])
+    elif piece == "tail":
+        if not TAIL_FILE.exists() or len(TAIL_FILE.read_text().splitlines()) != WIDE_SLOWEST:
+            slowest_positions(WIDE_SLOWEST, TAIL_FILE, WIDE_AMONG)
+        r = {"us": positions_on_pico(TAIL_FILE, image)}
+    elif piece == "engine":
+        bits = "[None]" if not args.bits else "[" + ", ".join(str(int(b)) for b in args.bits.split(",")) + "]"
+        out, _ = run_on_pico("--dir", f"{ROOT / 'games'}:/games",
+                             code=f"BITS = {bits}\n" + (ROOT / "tools" / "pico" / "onpico" /
+                                                        "engine_nodes.py").read_text(), image=image)
+        r = json.loads(out.strip().splitlines()[-1])
+    elif piece == "match":
+        r = board_match(image, args.games)
+    elif piece == "xip":
+        r = xip_sample(image)
+    else:
+        r = {"table": rules_table(args.quick).render(), "quick": args.quick}
+    r["wall_s"] = round(time.monotonic() - t0)
+    r["when"] = time.strftime("%Y-%m-%d")
+    r["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                 cwd=ROOT).stdout.strip()
+    r["args"] = " ".join(a for a in sys.argv[1:])
+    SAVED.mkdir(parents=True, exist_ok=True)
+    name = f"{piece}-{image}" + (f"-bits{args.bits.replace(',', '-')}" if piece == "engine" and args.bits else "")
+    (SAVED / f"{name}.json").write_text(json.dumps(r))
+    print(f"bench_pico: {piece} on the {image}: {r['wall_s']} s wall", flush=True)
+
+
+def engine_nodes(r: dict[str, Any] | None) -> str:
+    if not r:
+        return ""
+    run = r["runs"][-1]
+    full = [n for n, t in zip(run["nodes"], run["ms"]) if t >= 3000]  # (not a forced end found early)
+    return f"{statistics.median(full):,.0f} (table 2^{max(run['bits'])})"
+
+
+def compare_table() -> Table:
+    """Each figure for the Bao-board image beside the stock image's (SAVED; empty where not measured)."""
+    t = Table(["figure (emulated Pico, Pico time)", "Bao-board image (frozen)", "stock image + .mpy (make deploy)",
+               "target"])
+    g = {i: saved("game", i) for i in IMAGES}
+    st = {i: saved("steps", i) for i in IMAGES}
+    tail = {i: saved("tail", i) for i in IMAGES}
+    eng = {i: saved("engine", i) for i in IMAGES}
+
+    def row(label: str, f: Any, src: dict[str, dict[str, Any] | None], target: str = "") -> None:
+        t.add(label, *(f(src[i]) if src[i] else "not measured" for i in IMAGES), target)
+
+    row("reset (power on) to HELLO, a board with its journal (no game yet)", lambda r: ms(r["boot"]), g,
+        "< 500 ms")
+    row("... with the 1994 game in its journal", lambda r: ms(r["boot_after_game"]), g, "< 500 ms")
+    row("first boot after flashing (prepares the journal's sectors)", lambda r: ms(r["first_boot"]), g)
+    row("pit touched -> LED frame latched, inside a move: median", lambda r: ms(statistics.median(r["touch"])), g,
+        "< 8 ms")
+    row("... worst", lambda r: f"{ms(max(r['touch']))} ({len(r['touch'])} touches)", g, "< 20 ms")
+    row("the touch completing a move -> LED frame latched: worst",
+        lambda r: f"{ms(max(r['last']))} ({len(r['last'])} moves)", g)
+    row("the step completing a move (rules, journal, event, next legal moves): worst",
+        lambda r: f"{ms(r['move']['max_ms'])} (median {ms(r['move']['median_ms'])})", st, "< 50 ms")
+    row(f"legal-move listing with accounts: worst of the {WIDE_SLOWEST} slowest of {WIDE_AMONG:,} random positions",
+        lambda r: f"{max(r['us']) / 1000:.1f} ms, {sum(x > 20000 for x in r['us'])} over 20 ms", tail, "< 20 ms")
+    row("heap used by a running board: bare interpreter's free heap - free after the board's boot (collected)",
+        lambda r: f"{(r['bare_free'] - r['free_after_boot']) / 1024:.1f} KB", st, "<= 24 KB")
+    row("... after the 1994 game (collected)", lambda r: f"{(r['bare_free'] - r['free_at_end']) / 1024:.1f} KB", st,
+        "<= 24 KB")
+    row("free heap of the bare interpreter (collected)", lambda r: f"{r['bare_free']:,} bytes", st)
+    row("lowest gc.mem_free() in the 1994 game (garbage included)", lambda r: f"{r['lowest_free']:,} bytes", st)
+    row("the board's engine, top level: nodes in 3 s of Pico time (median of the full searches)", engine_nodes, eng)
+    mt = {i: saved("match", i) for i in IMAGES}
+    for k, rival in enumerate(("greedy", "the host's engine at equal nodes (its table 2^18, quiescence 6)")):
+        row(f"... its score (top level: its nodes in 3 s, at most level 4's) vs {rival}, on CPython",
+            lambda r, k=k: f"{r['budget']:,} nodes: {r['rows'][k][1]}", mt)
+    t.add("the scan loop's longest stand-still in play", "see branch slices: `python tools/bench_pico.py "
+          "--stand-still`", "", "< 50 ms")
+    return t
+
+
+def board_match(image: str, games: int) -> dict[str, Any]:
+    """The board's engine at its top level as the image runs it (the engine piece's nodes in 3 s, at most
+    level 4's node limit; its table size) against greedy and the host's engine at equal nodes, on CPython
+    (tools/bench_board_engine.py's board_matches)."""
+    from bench_board_engine import board_matches
+    from baoboard.opponent import NODES
+
+    eng = saved("engine", image)
+    assert eng, "the engine piece first: python tools/bench_pico.py --piece engine --image " + image
+    run = eng["runs"][-1]
+    full = [n for n, t in zip(run["nodes"], run["ms"]) if t >= 3000]
+    budget = min(NODES[-1], int(statistics.median(full)))
+    rows = board_matches(((budget, "level 4: its nodes in 3 s of Pico time, at most " + f"{NODES[-1]:,}"),),
+                         max(run["bits"]), games)
+    return {"rows": rows, "budget": budget, "bits": max(run["bits"]), "games": games}
+
+
+def xip_sample(image: str) -> dict[str, Any]:
+    """The tail's positions listed once each with the XIP cache modelled (pico-run --xip-cache): the code's
+    reads of flash, the model's misses and the Pico time they ran in."""
+    if not TAIL_FILE.exists():
+        slowest_positions(WIDE_SLOWEST, TAIL_FILE, WIDE_AMONG)
+    code = "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], " \
+           "'__name__': 'bench'})"
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "positions.txt").write_text(TAIL_FILE.read_text())
+        _, err = run_on_pico("--xip-cache", "--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/",
+                             code=code, image=image)
+    m = re.search(r"code ran ([0-9.]+) ms.*xip: (\d+) reads, (\d+) misses", err)
+    assert m, err
+    return {"what": f"the rules core listing the tail's {WIDE_SLOWEST} positions (best of 3 each)",
+            "ms": float(m[1]), "reads": int(m[2]), "misses": int(m[3]),
+            "command": f"python tools/bench_pico.py --piece xip --image {image}"}
+
+
+def xip_text() -> str:
+    """The XIP cache modelled on a sample (pico-run --xip-cache, saved as xip-IMAGE.json), if measured."""
+    out = []
+    for image in IMAGES:
+        r = saved("xip", image)
+        if r:
+            miss_us = r["misses"] * XIP_MISS_CYCLES / 125
+            out.append(f"{image}: {r['what']}: {r['reads']:,} XIP reads, {r['misses']:,} misses "
+                       f"({100 * r['misses'] / max(1, r['reads']):.2f} %) in {r['ms']:.0f} ms of Pico time: "
+                       f"{miss_us / 1000:.1f} ms more, {100 * miss_us / 1000 / r['ms']:.0f} % (`{r['command']}`)")
+    if not out:
+        return ""
+    return ("Measured with a model of that cache in the emulator (16 KB, two ways, 8-byte lines, least "
+            f"recently used; each miss costing {XIP_MISS_CYCLES} cycles): " + "; ".join(out) + ".")
+
+
+XIP_MISS_CYCLES = 60  # a miss: 28 SPI clocks at clk_sys / 2 (XIP_NOTE), rounded up for the bus
+
+
+def section(quick: bool) -> str:
+    """The "Emulated Pico" section from the saved figures."""
+    parts = [
+        "`python tools/bench_pico.py` (`make bench` runs it): each figure on the emulated Pico (tools/pico: "
+        "rp2040js at 125 MHz, the board's chips on its pins, flash writes taking the W25Q16JV's typical times: "
+        "page program 0.7 ms, 4 KB sector erase 45 ms; Pico time, repeatable) for the Bao-board image (`make "
+        "image`: MicroPython v1.29 preview for RPI_PICO with firmware/ frozen in) and for the stock MicroPython "
+        "image with the firmware's armv6m `.mpy` on its flash (`make deploy`). Each piece is saved in "
+        "build/bench-pico/ and can be run alone: `python tools/bench_pico.py --piece game|steps|tail|engine|rules "
+        "--image image|stock` (then `--render` writes this section from what is saved).",
+        compare_table().render(),
+    ]
+    runs = []
+    for piece in ("game", "steps", "tail", "engine", "match", "xip"):
+        for image in IMAGES:
+            r = saved(piece, image)
+            if r:
+                runs.append(f"{piece} on the {image}: {r['when']}, commit {r['commit']}, {r['wall_s']} s wall"
+                            + (f" (`{r['args']}`)" if r["args"] else ""))
+    parts.append("Runs: " + "; ".join(runs) + ".")
+    parts.append(PIECES_NOTE)
+    parts.append(XIP_NOTE.replace(" XIP_MEASURE", xip_text()))
+    g = saved("game", "image")
+    if g:
+        parts.append(f"The Bao-board image in detail, the 1994 game through the pins ({g['moves']} moves):")
+        parts.append(board_table(g).render())
+        flash = g["stats"]["flash"]
+        parts.append(f"Flash during the game: {flash['erases']} sector erases, {flash['programs']} page programs "
+                     f"({flash['bytes']:,} bytes), {flash['busyMs'] / 1000:.1f} s busy. "
+                     f"{float(g['stats']['ms']) / 1000:.0f} s of Pico time in {float(g['wall']):.0f} s wall "
+                     "(three boots included).")
+    for image in IMAGES:
+        steps = saved("steps", image)
+        if steps:
+            parts.append(steps_table(steps, image).render())
+    rules = saved("rules", "image")
+    if rules:
+        parts += [f"The rules core on the Bao-board image (`python tools/bench_pico.py --piece rules"
+                  f"{' --quick' if rules['quick'] else ''}`, {rules['when']}, commit {rules['commit']}):",
+                  rules["table"], RULES_NOTE]
+    parts.append(STEP_NOTE)
+    return "\n\n".join(parts)
+
+
+def steps_table(steps: dict[str, Any], image: str) -> Table:
     where = "its own flash sectors" if steps["storage"] == "FlashLog" else "its LittleFS"
-    app = Table([f"board application, steps timed on the Pico (journal on {where})", "median", "p99",
+    app = Table([f"{image}: board application, steps timed on the Pico (journal on {where})", "median", "p99",
                  "worst", "target"])
     for key, label, target in (
             ("idle", "scan-loop step, nothing happening", ""), ("activation", "step with an activation", ""),
@@ -288,37 +511,62 @@ def main() -> int:
     pause = steps["pause"]
     app.add(f"scan-loop step in the players' pause after a move, the others ({pause['n']})", "", "",
             ms(pause["max_ms"]), "")
-    mem = (f"Heap: {steps['free_at_start']:,} bytes free before the board is imported, "
-           f"{steps['free_after_boot']:,} after its boot, lowest gc.mem_free() during the game "
-           f"{steps['lowest_free']:,} (uncollected garbage included); journal {steps['journal_bytes']:,} bytes.")
+    return app
 
-    rules = rules_table(args.quick)
 
-    body = "\n\n".join([
-        f"`python tools/bench_pico.py{' --quick' if args.quick else ''}` (`make bench` runs it without --quick): "
-        f"the real MicroPython RP2040 image (v1.29 preview, "
-        f"RPI_PICO) in rp2040js 1.4.1 at 125 MHz, the firmware's armv6m `.mpy` on its LittleFS, flash writes "
-        f"taking the W25Q16JV's typical times (page program 0.7 ms, 4 KB sector erase 45 ms). Pico time, "
-        f"repeatable; the emulator does not model XIP cache misses, so a real Pico is somewhat slower. "
-        f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()}.",
-        board.render(), board_note, app.render(), mem, rules.render(),
-        RULES_NOTE,
-        "The step that completes a move: the rules core (the next position's legal moves), the journal "
-        "append, the event and a collection. The journal is on flash sectors of its own "
-        "(`baoboard.flashres`, `baoboard.flashlog`): an append programs its pages (0.7 ms each) into sectors "
-        "erased ahead, where on LittleFS it copied the file's last block and erased a sector (45 ms) for most "
-        "appends, and compacted for 287 ms inside the step. The compaction and the erases now wait for the "
-        "board to be idle (no hand on it for 0.15 s between moves: one piece per pause), in the steps of the "
-        "last row but one. So does the outbox's retransmission timer (App.step): with no host acknowledging (as "
-        "here), a pass every 8 s read 8 events back from flash, 15-38 ms and 20 KB of garbage in one scan, and "
-        "when it fell inside a move the touch waited for it (the 38.8 ms worst before); it now waits for the end "
-        "of the move (the pause's slowest steps above are such passes and the journal's work). A new event "
-        "still goes out at once, and a NAK or an ack is answered at once. `bao sim --runtime pico` lets its "
-        "players wait 0.6 s after a move "
-        "(`--think-ms`) and hold a touch 50 ms. Boot to HELLO is the first boot's: it reserves the journal's 32 "
-        "sectors (one-block LittleFS files found by their markers) and erases them, once; a later boot checks the "
-        "reservation and mounts the log in about 0.23 s of the boot.",
-    ])
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="rules: 100 random positions instead of 1000")
+    ap.add_argument("--rules-only", action="store_true",
+                    help="only the rules core's table on the image (a few minutes): printed, docs/benchmarks.md "
+                    "unchanged")
+    ap.add_argument("--board-only", action="store_true",
+                    help="only the board's table (the 1994 game through the pins on the image): printed, "
+                    "docs/benchmarks.md unchanged")
+    ap.add_argument("--piece", action="append", choices=PIECES,
+                    help="measure only this piece (repeatable), save it, and rewrite the section")
+    ap.add_argument("--image", action="append", choices=IMAGES, help="only this image (repeatable; default both)")
+    ap.add_argument("--moves", type=int, default=0, help="game: only the first N moves (development)")
+    ap.add_argument("--bits", help="engine: these table sizes (e.g. 11,12,13), saved apart; default the board's")
+    ap.add_argument("--games", type=int, default=200, help="match: games of each match (default 200)")
+    ap.add_argument("--render", action="store_true", help="only rewrite the section from the saved figures")
+    ap.add_argument("--positions", type=Path, help="time only these positions (one JSON a line) on the Pico")
+    ap.add_argument("--slowest", type=int, metavar="N",
+                    help="time only the N slowest of the random positions (ranked on the 64-bit unix port)")
+    ap.add_argument("--among", type=int, default=1000, metavar="M",
+                    help="with --slowest: rank the first M random positions (default 1,000, the rules table's)")
+    args = ap.parse_args()
+    from bao_host.boards.pico import STOCK, PicoUnavailable, check_available
+
+    images = args.image or list(IMAGES)
+    if not args.render:
+        try:
+            for image in images:
+                check_available(STOCK if image == "stock" else None)
+        except PicoUnavailable as e:
+            print(f"bench_pico: skipped: {e}")
+            return 0
+        if not (ROOT / "build" / "firmware").is_dir():
+            subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
+    if args.slowest:
+        args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions-dev.txt", args.among)
+    if args.positions:
+        for image in images:
+            print(image, end=": ")
+            time_positions(args.positions, image)
+        return 0
+    if args.rules_only:
+        print(rules_table(args.quick).render())
+        return 0
+    if args.board_only:
+        print(board_table(board_game(images[0], args.moves)).render())
+        return 0
+    if not args.render:
+        for piece in args.piece or PIECES:
+            for image in images:
+                if piece != "rules" or image == "image":  # (the rules core's long table: the image's alone)
+                    measure(piece, image, args)
+    body = section(args.quick)
     print(body)
     replace_section(ROOT / "docs" / "benchmarks.md", "Emulated Pico", body)
     return 0

@@ -3,7 +3,8 @@
 # with JOURNAL = "littlefs"), the 1994 game played through simulated hands (one scan every 5 ms of
 # simulated board time, a pause of 0.4 s after each move), and each scan-loop step timed with the
 # Pico's microsecond clock. Prints one JSON line: step times (idle, activation, move-completing activation,
-# the idle steps that did the journal's work ahead), the lowest gc.mem_free() seen, flash use.
+# the idle steps that did the journal's work ahead), the free heap before the board is imported, after its
+# boot and after the game (each collected), the lowest gc.mem_free() seen, flash use.
 import gc
 import json
 import os
@@ -148,10 +149,13 @@ def summary(xs):
             "max_ms": xs[-1] / 1000}
 
 
+gc.collect()
+free_at_end = gc.mem_free()  # the board after the game, collected: what it holds while it runs
 print(json.dumps({
     "plies": n, "moves_done": app.moves_done,
     "idle": summary(idle), "activation": summary(act), "move": summary(done), "append": summary(storage.appends),
     "ahead": summary(ahead), "storage": kind, "pause": {"n": pause[0], "max_ms": pause[1] / 1000},
     "free_at_start": free_at_start, "free_after_boot": free_after_boot, "lowest_free": low,
+    "free_at_end": free_at_end,
     "journal_bytes": storage.size("journal"),
 }))
