@@ -41,6 +41,10 @@ try:
     JOURNAL  # noqa: B018  (set by whoever sends this code)
 except NameError:
     JOURNAL = "flash"
+try:
+    MOVES  # noqa: B018  (set by whoever sends this code: only the game's first MOVES moves; 0: all)
+except NameError:
+    MOVES = 0
 
 
 class TimedStorage:
@@ -131,6 +135,8 @@ def plies():
 
 n = 0
 for p, m in plies():
+    if MOVES and n == MOVES:
+        break
     for pit in activations(p, m):
         tap(pit)
     n += 1
