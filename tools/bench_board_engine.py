@@ -5,7 +5,7 @@ the board's limits against the greedy player. Rewrites the "Board engine" sectio
     python tools/bench_board_engine.py [--games 200] [--pico-nodes 500]
 
 1. tools/bench_engine_mp.py on the emulated Pico: 7 positions (the 1994 game, Malawi) searched --pico-nodes
-   nodes each with the board's largest table (2^11 slots), timed in Pico milliseconds: nodes per second.
+   nodes each with the board's largest table (opponent._TT_MAX_BITS), timed in Pico milliseconds: nodes per second.
 2. The board's level 4 is 1,200 nodes and at most 3 s of Pico time a move: the measured speed turns 3 s
    into a node budget (the search is the same code and, given a node limit, the same moves on every
    interpreter, up to the table's hash), and that budget plays --games games against greedy on CPython

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import re
 import statistics
 import subprocess
@@ -308,7 +307,7 @@ TAIL_FILE = ROOT / "build" / "slowest-positions.txt"
 
 def saved(piece: str, image: str) -> dict[str, Any] | None:
     f = SAVED / f"{piece}-{image}.json"
-    return json.loads(f.read_text()) if f.exists() else None  # type: ignore[no-any-return]
+    return json.loads(f.read_text()) if f.exists() else None
 
 
 def measure(piece: str, image: str, args: argparse.Namespace) -> None:
@@ -346,8 +345,7 @@ def measure(piece: str, image: str, args: argparse.Namespace) -> None:
                                  cwd=ROOT).stdout.strip()
     r["args"] = " ".join(a for a in sys.argv[1:])
     SAVED.mkdir(parents=True, exist_ok=True)
-    name = f"{piece}-{image}" + (f"-bits{args.bits.replace(',', '-')}" if piece == "engine" and args.bits else "")
-    (SAVED / f"{name}.json").write_text(json.dumps(r))
+    (SAVED / f"{piece}-{image}.json").write_text(json.dumps(r))
     print(f"bench_pico: {piece} on the {image}: {r['wall_s']} s wall", flush=True)
 
 
@@ -387,7 +385,8 @@ def compare_table() -> Table:
         lambda r: f"{max(r['us']) / 1000:.1f} ms, {sum(x > 20000 for x in r['us'])} over 20 ms", tail, "< 20 ms")
     row("heap used by a running board: bare interpreter's free heap - free after the board's boot (collected)",
         lambda r: f"{(r['bare_free'] - r['free_after_boot']) / 1024:.1f} KB", st, "<= 24 KB")
-    row("... after the 1994 game, or its first moves (collected)", lambda r: f"{(r['bare_free'] - r['free_at_end']) / 1024:.1f} KB", st,
+    row("... after the 1994 game, or its first moves (collected)",
+        lambda r: f"{(r['bare_free'] - r['free_at_end']) / 1024:.1f} KB", st,
         "<= 24 KB")
     row("free heap of the bare interpreter (collected)", lambda r: f"{r['bare_free']:,} bytes", st)
     row("lowest gc.mem_free() in the 1994 game (garbage included)",
@@ -406,8 +405,8 @@ def board_match(image: str, games: int) -> dict[str, Any]:
     """The board's engine at its top level as the image runs it (the engine piece's nodes in 3 s, at most
     level 4's node limit; its table size) against greedy and the host's engine at equal nodes, on CPython
     (tools/bench_board_engine.py's board_matches)."""
-    from bench_board_engine import board_matches
     from baoboard.opponent import NODES
+    from bench_board_engine import board_matches
 
     eng = saved("engine", image)
     assert eng, "the engine piece first: python tools/bench_pico.py --piece engine --image " + image
@@ -532,7 +531,8 @@ def main() -> int:
     ap.add_argument("--image", action="append", choices=IMAGES, help="only this image (repeatable; default both)")
     ap.add_argument("--moves", type=int, default=0,
                     help="game, steps: only the 1994 game's first N moves (a shorter run; the rows say so)")
-    ap.add_argument("--bits", help="engine: these table sizes (e.g. 11,12,13), saved apart; default the board's")
+    ap.add_argument("--bits", help="engine: these table sizes (e.g. 11,12); the section shows the last; default: "
+                    "the one baoboard.opponent picks on that image")
     ap.add_argument("--games", type=int, default=200, help="match: games of each match (default 200)")
     ap.add_argument("--render", action="store_true", help="only rewrite the section from the saved figures")
     ap.add_argument("--positions", type=Path, help="time only these positions (one JSON a line) on the Pico")
