@@ -367,7 +367,12 @@ def compare_table() -> Table:
     eng = {i: saved("engine", i) for i in IMAGES}
 
     def row(label: str, f: Any, src: dict[str, dict[str, Any] | None], target: str = "") -> None:
-        t.add(label, *(f(src[i]) if src[i] else "not measured" for i in IMAGES), target)
+        def cell(r: dict[str, Any] | None) -> str:
+            try:
+                return str(f(r)) if r else "not measured"
+            except KeyError:  # (saved by an earlier version of the piece)
+                return "not measured"
+        t.add(label, *(cell(src[i]) for i in IMAGES), target)
 
     row("reset (power on) to HELLO, a board with its journal (no game yet)", lambda r: ms(r["boot"]), g,
         "< 500 ms")
@@ -391,10 +396,10 @@ def compare_table() -> Table:
     row("free heap of the bare interpreter (collected)", lambda r: f"{r['bare_free']:,} bytes", st)
     row("lowest gc.mem_free() in the 1994 game (garbage included)",
         lambda r: f"{r['lowest_free']:,} bytes ({r['plies']} moves)", st)
-    row("the board's engine, top level: nodes in 3 s of Pico time (median of the full searches)", engine_nodes, eng)
+    row("the board's engine, top level: nodes in 3 s of Pico time (median of 5 searches)", engine_nodes, eng)
     mt = {i: saved("match", i) for i in IMAGES}
-    for k, rival in enumerate(("greedy", "the host's engine at equal nodes (its table 2^18, quiescence 6)")):
-        row(f"... its score (top level: its nodes in 3 s, at most level 4's) vs {rival}, on CPython",
+    for k, rival in enumerate(("greedy", "the host's engine, same nodes (table 2^18, quiescence 6)")):
+        row(f"... its score at those nodes (at most level 4's) vs {rival}",
             lambda r, k=k: f"{r['budget']:,} nodes: {r['rows'][k][1]}", mt)
     t.add("the scan loop's longest stand-still in play", "see branch slices: `python tools/bench_pico.py "
           "--stand-still`", "", "< 50 ms")
@@ -472,7 +477,7 @@ def section(quick: bool) -> str:
         for image in IMAGES:
             r = saved(piece, image)
             if r:
-                runs.append(f"{piece} on the {image}: {r['when']}, commit {r['commit']}, {r['wall_s']} s wall"
+                runs.append(f"{piece} on the {image} image: {r['when']}, commit {r['commit']}, {r['wall_s']} s wall"
                             + (f" (`{r['args']}`)" if r["args"] else ""))
     parts.append("Runs: " + "; ".join(runs) + ".")
     parts.append(PIECES_NOTE)
@@ -490,11 +495,13 @@ def section(quick: bool) -> str:
         steps = saved("steps", image)
         if steps:
             parts.append(steps_table(steps, image).render())
-    rules = saved("rules", "image")
-    if rules:
-        parts += [f"The rules core on the Bao-board image (`python tools/bench_pico.py --piece rules"
-                  f"{' --quick' if rules['quick'] else ''}`, {rules['when']}, commit {rules['commit']}):",
-                  rules["table"], RULES_NOTE]
+    for image in IMAGES:  # (the image's when measured; the stock image's: the table before the image)
+        rules = saved("rules", image)
+        if rules:
+            parts += [f"The rules core on the {image} (`python tools/bench_pico.py --piece rules --image {image}"
+                      f"{' --quick' if rules['quick'] else ''}`, {rules['when']}, commit {rules['commit']}):",
+                      rules["table"], RULES_NOTE]
+            break
     parts.append(STEP_NOTE)
     return "\n\n".join(parts)
 
@@ -569,7 +576,7 @@ def main() -> int:
     if not args.render:
         for piece in args.piece or PIECES:
             for image in images:
-                if piece != "rules" or image == "image":  # (the rules core's long table: the image's alone)
+                if piece != "rules" or image == "image" or args.image:  # (the rules core's long table: the image's)
                     measure(piece, image, args)
     body = section(args.quick)
     print(body)
