@@ -39,6 +39,7 @@ def ms(x: float) -> str:
 
 
 IMAGES = ("image", "stock")  # the Bao-board image (make image), the stock MicroPython with the .mpy (make deploy)
+IMAGE_NAMES = {"image": "Bao-board image", "stock": "stock image"}
 
 
 def run_on_pico(*args: str, code: str, image: str = "image") -> tuple[str, str]:
@@ -379,7 +380,8 @@ def compare_table() -> Table:
 
     row("reset (power on) to HELLO, a board with its journal (no game yet)", lambda r: ms(r["boot"]), g,
         "< 500 ms")
-    row("... with the 1994 game in its journal", lambda r: ms(r["boot_after_game"]), g, "< 500 ms")
+    row("... with the 1994 game (all of it or its first moves) in its journal",
+        lambda r: f"{ms(r['boot_after_game'])} ({r['moves']} moves)", g, "< 500 ms")
     row("first boot after flashing (prepares the journal's sectors)", lambda r: ms(r["first_boot"]), g)
     row("pit touched -> LED frame latched, inside a move: median", lambda r: ms(statistics.median(r["touch"])), g,
         "< 8 ms")
@@ -495,14 +497,16 @@ def section(quick: bool) -> str:
         for image in IMAGES:
             r = saved(piece, image)
             if r:
-                runs.append(f"{piece} on the {image} image: {r['when']}, commit {r['commit']}, {r['wall_s']} s wall"
+                runs.append(f"{piece} on the {IMAGE_NAMES[image]}: {r['when']}, commit {r['commit']}, "
+                            f"{r['wall_s']} s wall"
                             + (f" (`{r['args']}`)" if r["args"] else ""))
     parts.append("Runs: " + "; ".join(runs) + ".")
     parts.append(PIECES_NOTE)
     parts.append(XIP_NOTE.replace("XIP_MEASURE", xip_text()))
     g = saved("game", "image")
     if g:
-        parts.append(f"The Bao-board image in detail, the 1994 game through the pins ({g['moves']} moves):")
+        parts.append(f"The Bao-board image in detail, the 1994 game through the pins ({g['moves']} moves; the boot "
+                     "times are to the 10 ms steps the harness runs the Pico in):")
         parts.append(board_table(g).render())
         flash = g["stats"]["flash"]
         parts.append(f"Flash during the game: {flash['erases']} sector erases, {flash['programs']} page programs "
@@ -516,7 +520,8 @@ def section(quick: bool) -> str:
     for image in IMAGES:  # (the image's when measured; the stock image's: the table before the image)
         rules = saved("rules", image)
         if rules:
-            parts += [f"The rules core on the {image} (`python tools/bench_pico.py --piece rules --image {image}"
+            parts += [f"The rules core on the {IMAGE_NAMES[image]} (`python tools/bench_pico.py "
+                      f"--piece rules --image {image}"
                       f"{' --quick' if rules['quick'] else ''}`, {rules['when']}, commit {rules['commit']}):",
                       rules["table"], RULES_NOTE]
             break
