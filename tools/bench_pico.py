@@ -199,7 +199,12 @@ PIECES_NOTE = (
     "application not loaded (in play it holds what the heap rows say; the table is sized from what is free "
     "then), no scan loop (the "
     "Board engine section has what the scan "
-    "loop takes off it, and the matches). The scan loop's longest stand-still is branch slices' "
+    "loop takes off it). match: that median, at most level 4's node limit, as the node budget of matches "
+    "played on CPython (tools/bench_board_engine.py, board_matches: the same search code, which at a node "
+    "limit plays the same moves up to the table's hash; pairs from 4-ply random openings, colours swapped): "
+    "the board's engine (quiescence 3, the table the engine piece used) against the greedy player and against "
+    "the host's engine (`bao_host.engine.players.EnginePlayer`: table 2^18, quiescence 6) at the same nodes. "
+    "The scan loop's longest stand-still is branch slices' "
     "(`python tools/bench_pico.py --stand-still`), not measured here."
 )
 
