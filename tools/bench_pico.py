@@ -65,10 +65,11 @@ def keyvals(out: str) -> dict[str, str]:
     return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
 
 
-def board_game(image: str = "image", moves: int = 0) -> dict[str, object]:
+def board_game(image: str = "image", moves: int = 0, xip: bool = False) -> dict[str, object]:
     """The board on the pins: booted on a new flash (the first boot after flashing: it prepares the journal's
     sectors), reset (a board with its journal), the 1994 game played (its first `moves` moves if given), reset
-    again (its journal holding the game). Boot times are Pico time from power on to HELLO."""
+    again (its journal holding the game). Boot times are Pico time from power on to HELLO. xip: the misses of
+    a model of the XIP cache (board.mjs --xip-cache) in each touch's latency, too."""
     from bao import core
     from bao_host.boards.pico import STOCK, PicoBoard
     from baoboard.recogniser import activations
@@ -80,7 +81,7 @@ def board_game(image: str = "image", moves: int = 0) -> dict[str, object]:
         board = PicoBoard(tmp, latches=True, image=kind)
         first = board.hello_ms
         board.close()
-        board = PicoBoard(tmp, latches=True, image=kind)
+        board = PicoBoard(tmp, latches=True, image=kind, xip_cache=xip)
         boot = board.hello_ms
         board.stats()  # (resets the scan statistics: the boot is not the scan loop)
         board.keep_frames = True
@@ -88,14 +89,18 @@ def board_game(image: str = "image", moves: int = 0) -> dict[str, object]:
         last: list[float] = []  # of the activation that completes a move
         scans: list[float] = []  # of a touch inside a move: to the last sensor read before its frame
         step: list[float] = []  # and from that read to the frame
+        touch_misses: list[int] = []  # with xip: the XIP cache model's misses in each touch's latency
+        last_misses: list[int] = []
         g = game_1994()
         plies = g.moves[:moves] if moves else g.moves
         for p, m in plies:
             acts = list(activations(p, m))
             for i, pit in enumerate(acts):
                 board.frames.clear()
+                board.frame_misses.clear()
                 board.latches.clear()
                 t = board.pico_ms
+                m0 = board.xip_misses
                 board.set_pit(pit, True)
                 board.run(10, 5)
                 board.set_pit(pit, False)
@@ -105,6 +110,8 @@ def board_game(image: str = "image", moves: int = 0) -> dict[str, object]:
                 if board.frames:
                     f = board.frames[0][0]
                     (last if i == len(acts) - 1 else touch).append(f - t)
+                    if board.frame_misses:
+                        (last_misses if i == len(acts) - 1 else touch_misses).append(board.frame_misses[0] - m0)
                     read = max((x for x in board.latches if x < f), default=t)
                     if i < len(acts) - 1:
                         scans.append(read - t)
@@ -119,7 +126,8 @@ def board_game(image: str = "image", moves: int = 0) -> dict[str, object]:
         wall = time.monotonic() - t0
     assert done == len(plies) and (final_ok or moves), f"the emulated board reported {done} moves"
     return {"first_boot": first, "boot": boot, "boot_after_game": after, "touch": touch, "last": last,
-            "scans": scans, "step": step, "stats": st, "wall": wall, "moves": done, "ruleset": core.ZANZIBAR}
+            "scans": scans, "step": step, "stats": st, "wall": wall, "moves": done, "ruleset": core.ZANZIBAR,
+            "touch_misses": touch_misses, "last_misses": last_misses}
 
 
 def board_table(g: dict[str, object]) -> Table:
@@ -310,7 +318,7 @@ def time_positions(path: Path, image: str = "image") -> None:
 
 
 SAVED = ROOT / "build" / "bench-pico"  # each piece's figures for each image, one JSON each: a run goes on from them
-PIECES = ("game", "steps", "tail", "engine", "match", "xip", "rules")
+PIECES = ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "rules")
 TAIL_FILE = ROOT / "build" / "slowest-positions.txt"
 
 
@@ -346,6 +354,8 @@ def measure(piece: str, image: str, args: argparse.Namespace) -> None:
         r = board_match(image, args.games)
     elif piece == "xip":
         r = xip_sample(image)
+    elif piece == "touchxip":
+        r = board_game(image, args.moves, xip=True)
     else:
         r = {"table": rules_table(args.quick).render(), "quick": args.quick}
     r["wall_s"] = round(time.monotonic() - t0)
@@ -366,6 +376,11 @@ def engine_nodes(r: dict[str, Any] | None) -> str:
     # the next depth cannot finish; before that only at a forced end, left out)
     return (f"{statistics.median(full):,.0f} (table 2^{max(run['bits'])}; {len(full)} searches, "
             f"{min(full):,}-{max(full):,}; free heap at their start {min(run['free']):,} bytes)")
+
+
+def with_misses(times: list[float], misses: list[int]) -> list[float]:
+    """Latencies (ms) with the XIP cache model's misses (XIP_MISS_CYCLES each at 125 MHz) added."""
+    return [t + m * XIP_MISS_CYCLES / 125_000 for t, m in zip(times, misses)]
 
 
 def compare_table() -> Table:
@@ -393,6 +408,11 @@ def compare_table() -> Table:
     row("pit touched -> LED frame latched, inside a move: median", lambda r: ms(statistics.median(r["touch"])), g,
         "< 8 ms")
     row("... worst", lambda r: f"{ms(max(r['touch']))} ({len(r['touch'])} touches)", g, "< 20 ms")
+    tx = {i: saved("touchxip", i) for i in IMAGES}
+    row("... with the XIP cache model's misses added (median, worst)",
+        lambda r: f"{ms(statistics.median(with_misses(r['touch'], r['touch_misses'])))}, "
+                  f"{ms(max(with_misses(r['touch'], r['touch_misses'])))} ({len(r['touch'])} touches)", tx,
+        "< 8 ms, < 20 ms")
     row("the touch completing a move -> LED frame latched: worst",
         lambda r: f"{ms(max(r['last']))} ({len(r['last'])} moves)", g)
     row("the step completing a move (rules, journal, event, next legal moves): worst",
@@ -500,7 +520,7 @@ def section(quick: bool) -> str:
         compare_table().render(),
     ]
     runs = []
-    for piece in ("game", "steps", "tail", "engine", "match", "xip"):
+    for piece in ("game", "steps", "tail", "engine", "match", "xip", "touchxip"):
         for image in IMAGES:
             r = saved(piece, image)
             if r:
