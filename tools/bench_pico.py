@@ -541,6 +541,12 @@ def section(quick: bool) -> str:
                             f"{r['wall_s']} s wall"
                             + (f" (`{r['args']}`)" if r["args"] else ""))
     parts.append("Runs: " + "; ".join(runs) + ".")
+    short = [f"`python tools/bench_pico.py --piece {piece} --image {image}` (saved: {r['moves']} of the 52 moves)"
+             for piece in ("game", "touchxip") for image in IMAGES
+             if (r := saved(piece, image)) and r["moves"] < 52]
+    if short:
+        parts.append("Rows from the game's first moves only (a shorter run, `--moves`); the whole game: "
+                     + "; ".join(short) + ".")
     parts.append(PIECES_NOTE)
     parts.append(XIP_NOTE.replace("XIP_MEASURE", xip_text()))
     g = saved("game", "image")
