@@ -5,7 +5,7 @@ the board's limits against the greedy player. Rewrites the "Board engine" sectio
     python tools/bench_board_engine.py [--games 200] [--pico-nodes 500]
 
 1. tools/bench_engine_mp.py on the emulated Pico: 7 positions (the 1994 game, Malawi) searched --pico-nodes
-   nodes each with the board's largest table (2^11 slots), timed in Pico milliseconds: nodes per second.
+   nodes each with the board's largest table (opponent._TT_MAX_BITS), timed in Pico milliseconds: nodes per second.
 2. The board's level 4 is 1,200 nodes and at most 3 s of Pico time a move: the measured speed turns 3 s
    into a node budget (the search is the same code and, given a node limit, the same moves on every
    interpreter, up to the table's hash), and that budget plays --games games against greedy on CPython
@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
@@ -61,16 +62,45 @@ def scan_cost() -> dict[str, list[int]]:
     return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
+def board_matches(budgets: tuple[tuple[int, str], ...], bits: int, games: int,
+                  host: bool = True) -> list[tuple[str, str]]:
+    """The board's engine (its quiescence depth, a table of 2 ** bits slots) at each node budget against the
+    greedy player and, with host, against the host's engine (bao_host.engine.players.EnginePlayer: its own
+    table and quiescence) at the same nodes: CPython, pairs from 4-ply random openings, colours swapped.
+    Returns (what, result) rows."""
+    from bao_host.engine import match, players
+    from baoboard.opponent import QDEPTH
+
+    rows = []
+    for nodes, label in budgets:
+        a = players.EnginePlayer(nodes=nodes, tt_bits=bits, name=f"board engine {nodes} nodes ({label})")
+        a.engine.qdepth = QDEPTH  # as on the board
+        rivals: list[tuple[Any, str]] = [(players.GreedyPlayer(seed=1), "greedy")]
+        if host:
+            h = players.EnginePlayer(nodes=nodes)
+            rivals.append((h, f"the host engine at {nodes} nodes (table 2^{h.engine.tt_bits}, quiescence "
+                              f"{h.engine.qdepth})"))
+        for b, name in rivals:
+            t = time.monotonic()
+            r = match.run_match(a, b, games, seed=2026)
+            print(r.summary(), f"({time.monotonic() - t:.0f} s)", flush=True)
+            diff, low, high = r.elo()
+            rows.append((f"{a.name}, table 2^{bits}, vs {name}, {r.played} games",
+                         f"+{r.wins} -{r.losses} ={r.draws}: {100 * r.score / r.played:.0f} %, Elo "
+                         f"{match.fmt_elo(diff)} ({match.fmt_elo(low)} to {match.fmt_elo(high)})"))
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games of each match against greedy")
     ap.add_argument("--pico-nodes", type=int, default=500, help="nodes per position on the emulated Pico")
     args = ap.parse_args()
     from bao_host.boards.pico import PicoUnavailable, check_available
-    from bao_host.engine import match, players
+    from baoboard import opponent
     from baoboard.opponent import NODES, QDEPTH
 
-    bits = 11  # opponent._TT_MAX_BITS: the table the board uses when its heap allows (a Pico's does)
+    bits = opponent._TT_MAX_BITS  # the table the board uses when its heap allows (a Pico's does)
     rows = Table(["the board's engine", "value"])
     note = ""
     try:
@@ -105,16 +135,9 @@ def main() -> int:
     budget = min(NODES[-1], MOVE_MS * nps // 1000) if nps else NODES[-1]
     os.nice(5)
     load = os.getloadavg()[0]
-    for nodes, label in ((NODES[1], "level 1"), (budget, "level 4: 3 s of Pico time")):
-        a = players.EnginePlayer(nodes=nodes, tt_bits=bits, name=f"board engine {nodes} nodes ({label})")
-        a.engine.qdepth = QDEPTH  # as on the board
-        t = time.monotonic()
-        r = match.run_match(a, players.GreedyPlayer(seed=1), args.games, seed=2026)
-        print(r.summary(), f"({time.monotonic() - t:.0f} s)", flush=True)
-        diff, low, high = r.elo()
-        rows.add(f"{a.name} vs greedy, {r.played} games",
-                 f"+{r.wins} -{r.losses} ={r.draws}: {100 * r.score / r.played:.0f} %, Elo {match.fmt_elo(diff)} "
-                 f"({match.fmt_elo(low)} to {match.fmt_elo(high)})")
+    for label, result in board_matches(((NODES[1], "level 1"), (budget, "level 4: 3 s of Pico time")), bits,
+                                       args.games, host=False):
+        rows.add(label, result)
     note = (f"`python tools/bench_board_engine.py --games {args.games} --pico-nodes {args.pico_nodes}` (run by "
             f"`make bench`) on {platform.machine()}, load average {load:.1f}, {time.strftime('%Y-%m-%d')}. The "
             "emulated Pico runs the real RP2040 MicroPython image at 125 MHz in Pico time (repeatable; a real "

@@ -39,7 +39,11 @@ QDEPTH = const(3)
 _CHECK_EVERY = const(8)  # nodes between two steps of the scan loop: about 25 ms on a Pico (355 nodes/s)
 _TT_SHARE = const(4)  # the table takes at most a quarter of the free heap (the rest: the search's lines)
 _TT_MIN_BITS = const(6)
-_TT_MAX_BITS = const(11)  # 2,048 slots: 16 KB on a Pico, in two 8 KB pieces
+# The largest table: 4,096 slots, 32 KB on a Pico in two 16 KB pieces, the largest a quarter of the free heap
+# holds on the Bao-board image, whose frozen code leaves most of the heap free at a search's start; where the
+# heap has less room (the stock image's .mpy, a small heap) table_bits gives less (docs/benchmarks.md,
+# Emulated Pico: the free heap each search started with and its table).
+_TT_MAX_BITS = const(12)
 
 
 def table_bits(free: int) -> int:

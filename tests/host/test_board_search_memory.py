@@ -36,3 +36,16 @@ def test_a_search_without_room_neither_restarts_the_board_nor_loses_the_computer
         assert hands.board.runtime.restarts == 0
     finally:
         st.close()
+
+
+def test_the_board_searches_with_a_larger_table_where_the_heap_has_the_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a Pico (4-byte words) the table takes at most a quarter of the free heap: the Bao-board image's room
+    at a search's start gives more than the 2,048 slots a stock image's heap held, a small heap no more."""
+    from baoboard import opponent
+
+    monkeypatch.setattr(opponent, "_wide", lambda: False)  # a Pico's word
+    for free in (24_000, 64_000, 140_000, 200_000):
+        bits = opponent.table_bits(free)
+        assert 2 * 4 << bits <= free // 4, (free, bits)  # the two lists of slots within a quarter
+    assert opponent.table_bits(200_000) > 11  # the image's room: a larger table
+    assert opponent.table_bits(24_000) <= 9  # a small heap: as small as before

@@ -14,13 +14,16 @@
 //                   D <ms>            end of an R or C: the Pico's time
 //                   T <json>          answer to T
 //                   E <text>          an error in the emulator itself (the process then exits 3)
+//                   X <misses>        (with --xip-cache) after each L and D: the misses so far of a model of the
+//                                     XIP cache (xipcache.mjs; the time does not change)
 // Options: --fs-image IMG (the flash's filesystem; required), --save-fs IMG (written at Q),
 //          --fault swap-latch-clock | reverse-chain (a wrongly wired sensor chain; repeatable),
-//          --no-flash-timing, --latches (a K line per sensor read), --uf2 FILE, --bootrom FILE.
+//          --no-flash-timing, --latches (a K line per sensor read), --xip-cache, --uf2 FILE, --bootrom FILE.
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { defaults } from './paths.mjs';
 import { Pico } from './pico.mjs';
+import { installXipCache } from './xipcache.mjs';
 
 const opt = { ...defaults(), faults: {} };
 const argv = process.argv.slice(2);
@@ -33,6 +36,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--bootrom') opt.bootrom = val();
   else if (a === '--no-flash-timing') opt.flashTiming = false;
   else if (a === '--latches') opt.latches = true;
+  else if (a === '--xip-cache') opt.xipCache = true;
   else if (a === '--fault') {
     const f = val();
     if (f === 'swap-latch-clock') opt.faults.swapLatchClock = true;
@@ -65,6 +69,10 @@ try {
 const hands = new Map(); // pit -> on, kept over power cuts
 let cuts = 0;
 let lastFrame = '';
+let xip = null;
+const misses = () => {
+  if (xip) put(`X ${xip.misses}`);
+};
 // the time between two sensor reads (the scan loop's period; a hand shorter than its longest gap can go
 // unseen), kept since the last T
 const scan = { last: -1, gaps: [] };
@@ -90,9 +98,11 @@ function attach(p) {
     if (key !== lastFrame) {
       lastFrame = key;
       put(`L ${ms.toFixed(3)} ${key}`);
+      misses();
     }
   };
   for (const [pit, on] of hands) p.chips.touch(pit, on);
+  if (opt.xipCache) xip = installXipCache(p.mcu, p.flashStats);
 }
 attach(pico);
 
@@ -109,6 +119,7 @@ for await (const line of rl) {
       pico.send(Buffer.from(w[1] ?? '', 'hex'));
     } else if (w[0] === 'R') {
       pico.runFor(Number(w[1]));
+      misses();
       put(`D ${pico.ms.toFixed(3)}`);
     } else if (w[0] === 'C') {
       pico.runFor(Number(w[1] ?? 0) / 1000);

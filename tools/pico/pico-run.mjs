@@ -16,6 +16,8 @@
 //     --no-flash-timing   flash writes take no time (default: the datasheet's typical times)
 //     --timeout S         wall-clock limit (default 900); --sim-timeout S: Pico-time limit
 //     --stats             print boot and run times (Pico ms) and flash counts on stderr
+//     --xip-cache         count the code's reads of flash and the misses of a model of the XIP cache
+//                         (xipcache.mjs; printed with --stats; the time does not change)
 // Exit status: 0 ok, 1 the code raised, 2 bad arguments, 3 no REPL, 124 timeout.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pico } from './pico.mjs';
+import { installXipCache } from './xipcache.mjs';
 import { defaults } from './paths.mjs';
 
 const argv = process.argv.slice(2);
@@ -49,6 +52,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--timeout') opt.timeout = Number(val());
   else if (a === '--sim-timeout') opt.simTimeout = Number(val());
   else if (a === '--stats') opt.stats = true;
+  else if (a === '--xip-cache') opt.xipCache = true;
   else if (a === '-h' || a === '--help') {
     const src = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
     console.log(src.slice(1, 19).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
@@ -73,9 +77,11 @@ function buildFs() {
 }
 
 let pico;
+let xip = null;
 try {
   const board = opt.board ? JSON.parse(fs.readFileSync(opt.boardJson, 'utf8')) : null;
   pico = await Pico.create({ uf2: opt.uf2, bootrom: opt.bootrom, fsImage: buildFs(), board, flashTiming: opt.flashTiming });
+  if (opt.xipCache) xip = installXipCache(pico.mcu, pico.flashStats);
 } catch (e) {
   process.stderr.write(`pico-run: ${e.message}\n`);
   process.exit(3);
@@ -110,6 +116,7 @@ pico.onSerial = (data) => {
       state = 'sent';
       rx = '';
       stats.startMs = pico.ms;
+      xip?.reset();
       pico.send(Buffer.from(code.replace(/\r\n/g, '\n') + '\x04', 'utf8'));
     } else if (state === 'sent' && rx.startsWith('OK')) {
       text = rx.slice(2);
@@ -135,6 +142,7 @@ pico.onSerial = (data) => {
     if (state === 'out') state = 'err';
     else if (state === 'err') {
       stats.runMs = pico.ms - stats.startMs;
+      if (xip) stats.xip = { reads: xip.reads, misses: xip.misses };
       finish(stderrText.length ? 1 : 0);
     }
   }
@@ -165,7 +173,8 @@ if (opt.stats) {
     `[pico-run] usb at ${f(pico.connectedAtMs)} ms, REPL at ${f(stats.promptMs)} ms; code ran ${f(stats.runMs)} ms ` +
       `of Pico time; flash: ${pico.flashStats.erases} sector erases, ${pico.flashStats.programs} page programs, ` +
       `${f(pico.flashStats.busyMs)} ms busy; ${f(pico.ms)} ms in ${wall.toFixed(1)} s wall ` +
-      `(${(pico.ms / 1000 / wall).toFixed(3)}x real time)\n`,
+      `(${(pico.ms / 1000 / wall).toFixed(3)}x real time)` +
+      (stats.xip ? `; xip: ${stats.xip.reads} reads, ${stats.xip.misses} misses while the code ran` : '') + '\n',
   );
 }
 process.stdout.write('', () => process.exit(status));

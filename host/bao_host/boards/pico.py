@@ -135,7 +135,7 @@ class PicoBoard(Board):
 
     def __init__(self, data_dir: str, on_serial: Callable[[bytes], None] | None = None,
                  faults: tuple[str, ...] = (), flash_timing: bool = True, seed: int = 1,
-                 latches: bool = False, image: str | None = None) -> None:
+                 latches: bool = False, image: str | None = None, xip_cache: bool = False) -> None:
         super().__init__(on_serial)
         check_available(image)
         data = Path(data_dir)
@@ -153,6 +153,10 @@ class PicoBoard(Board):
             cmd.append("--no-flash-timing")
         if latches:
             cmd.append("--latches")
+        if xip_cache:  # (a benchmark's: the misses of a model of the XIP cache, board.mjs)
+            cmd.append("--xip-cache")
+        self.xip_misses = 0  # with xip_cache: the model's misses so far, as of the last frame or run
+        self.frame_misses: list[int] = []  # with keep_frames and xip_cache: xip_misses at each frame kept
         self.latches: list[float] = []  # Pico ms of each sensor read (with latches), until cleared
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.rng = random.Random(seed)
@@ -207,6 +211,10 @@ class PicoBoard(Board):
                     self.frames.append((float(ms), self.frame, self.brightness))
             elif kind == "K":
                 self.latches.append(float(rest))
+            elif kind == "X":
+                self.xip_misses = int(rest)
+                if self.keep_frames and len(self.frame_misses) < len(self.frames):
+                    self.frame_misses.append(self.xip_misses)
             elif kind == "E":
                 self.errors.append(rest)
             elif kind == "D":

@@ -3,7 +3,8 @@
 # with JOURNAL = "littlefs"), the 1994 game played through simulated hands (one scan every 5 ms of
 # simulated board time, a pause of 0.4 s after each move), and each scan-loop step timed with the
 # Pico's microsecond clock. Prints one JSON line: step times (idle, activation, move-completing activation,
-# the idle steps that did the journal's work ahead), the lowest gc.mem_free() seen, flash use.
+# the idle steps that did the journal's work ahead), the free heap before the board is imported, after its
+# boot and after the game (each collected), the lowest gc.mem_free() seen, flash use.
 import gc
 import json
 import os
@@ -40,6 +41,10 @@ try:
     JOURNAL  # noqa: B018  (set by whoever sends this code)
 except NameError:
     JOURNAL = "flash"
+try:
+    MOVES  # noqa: B018  (set by whoever sends this code: only the game's first MOVES moves; 0: all)
+except NameError:
+    MOVES = 0
 
 
 class TimedStorage:
@@ -130,6 +135,8 @@ def plies():
 
 n = 0
 for p, m in plies():
+    if MOVES and n == MOVES:
+        break
     for pit in activations(p, m):
         tap(pit)
     n += 1
@@ -148,10 +155,13 @@ def summary(xs):
             "max_ms": xs[-1] / 1000}
 
 
+gc.collect()
+free_at_end = gc.mem_free()  # the board after the game, collected: what it holds while it runs
 print(json.dumps({
     "plies": n, "moves_done": app.moves_done,
     "idle": summary(idle), "activation": summary(act), "move": summary(done), "append": summary(storage.appends),
     "ahead": summary(ahead), "storage": kind, "pause": {"n": pause[0], "max_ms": pause[1] / 1000},
     "free_at_start": free_at_start, "free_after_boot": free_after_boot, "lowest_free": low,
+    "free_at_end": free_at_end,
     "journal_bytes": storage.size("journal"),
 }))
