@@ -359,14 +359,15 @@ def stand_still(unix: bool, image: str = "image") -> dict[str, object]:
 
 
 STAND_NOTE = (
-    "The scan loop's longest stand-still in play (`python tools/bench_pico.py --piece stand`, about 15 minutes "
-    "of wall time; `--stand-still --unix` prints it for the unix port in seconds): "
-    "tools/pico/onpico/stand_still.py, the board application on simulated hardware whose sensor read notes "
-    "the time since the one before, in Pico time. Long work (a never-ending candidate's listing, play and activations: M4) serves the scan loop as it "
-    "goes (App.serve, docs/architecture.md \"Timing budgets\"), so a step may be long while no gap is: the "
-    "gap is what a touch, the LEDs and the watchdog wait for. The steps doing a quiet moment's work (the "
-    "journal's compaction or a sector erased ahead, the outbox's timer: no hand on the board between moves) "
-    "are counted apart. A long move's middle activations are fed straight to the application, not timed.")
+    "The scan loop's longest stand-still in play (`python tools/bench_pico.py --piece stand`, about 15 minutes of"
+    " wall time; `--stand-still --unix` prints it for the unix port in seconds): "
+    "tools/pico/onpico/stand_still.py, the board application on simulated hardware whose sensor read notes the "
+    "time since the one before, in Pico time. Long work (a never-ending candidate's listing, play and "
+    "activations: M4) serves the scan loop as it goes (App.serve, docs/architecture.md \"Timing budgets\"), so a "
+    "step may be long while no gap is: the gap is what a touch, the LEDs and the watchdog wait for. The steps "
+    "doing a quiet moment's work (the journal's compaction or a sector erased ahead, the outbox's timer: no hand "
+    "on the board between moves) are counted apart. A long move's middle activations are fed straight to the "
+    "application, not timed.")
 
 
 def stand_table(r: dict[str, object], where: str) -> Table:
