@@ -25,7 +25,8 @@ IMAGE            := build/bao-board-$(VERSION).uf2
 PICO_SRC         ?= build/pico-src
 PICO_SRC_TARBALL ?= $(abspath ../shared/pico/src/mp-rp2-src.tar.xz)
 IMAGE_DEPS       := cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib gcc-multilib
-IMAGE_INPUTS     := $(FIRMWARE_PY) firmware/manifest.py $(wildcard tools/image/*)
+IMAGE_PATCHES    := $(wildcard tools/image/patches/*.patch)
+IMAGE_INPUTS     := $(FIRMWARE_PY) firmware/manifest.py $(wildcard tools/image/*) $(IMAGE_PATCHES)
 
 # The emulated Pico (tools/pico, `bao sim --runtime pico`, make test-pico): the MicroPython image for
 # RPI_PICO and the RP2040 bootrom (README.md, "The emulated Pico"); rp2040js comes from npm.
@@ -52,7 +53,7 @@ image: $(IMAGE)
 $(IMAGE): $(IMAGE_INPUTS) | image-deps $(PICO_SRC)/.ready
 	tools/image/build.sh $(PICO_SRC) build/image $@ $(VERSION)
 
-$(PICO_SRC)/.ready:
+$(PICO_SRC)/.ready: tools/image/SOURCES.txt tools/image/sources.sh $(IMAGE_PATCHES)
 	tools/image/sources.sh $(PICO_SRC) $(PICO_SRC_TARBALL)
 
 # Debian's ARM toolchain, installed as make web-deps installs Chromium (as root; otherwise it says what to run)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fill DEST with the image's pinned sources (tools/image/SOURCES.txt): from the workspace's tarball when it
-# exists (machines with no route to the sources' hosts, CI among them), otherwise with git at the pinned commits.
+# exists (machines with no route to the sources' hosts, CI among them), otherwise with git at the pinned commits;
+# then apply tools/image/patches/*.patch (each says why). The Makefile runs it again when either changes.
 # Usage: tools/image/sources.sh DEST [TARBALL]
 set -euo pipefail
 dest=${1:?usage: tools/image/sources.sh DEST [TARBALL]}
 tarball=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -f "$dest/.ready" ]; then exit 0; fi
 rm -rf "$dest"
 mkdir -p "$dest"
 if [ -n "$tarball" ] && [ -f "$tarball" ]; then
@@ -24,4 +24,9 @@ else
   done
 fi
 [ -f "$dest/micropython/ports/rp2/CMakeLists.txt" ] || { echo "image sources: $dest has no MicroPython rp2 port" >&2; exit 2; }
+for p in "$here"/patches/*.patch; do
+  [ -f "$p" ] || continue
+  echo "image sources: applying $(basename "$p")"
+  patch -s -p1 -d "$dest" < "$p"
+done
 touch "$dest/.ready"

@@ -138,6 +138,10 @@ for await (const line of rl) {
     }
   } catch (e) {
     put(`E ${e.message}`);
+    if (w[0] === 'R' || w[0] === 'C') {  // the emulated CPU stopped (a fault): no D will come, the host must hear it
+      flush();
+      process.exit(3);
+    }
   }
   flush();
 }
