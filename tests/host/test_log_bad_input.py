@@ -58,9 +58,13 @@ class ScriptedBoard:
             self.commands.append(typ)
             if typ == "HELLO":
                 ok, _, rest = self.reply.partition(" ")
-                self._conn.sendall(encode("R", num, ok, rest))
-                for x in self.lines:
-                    self._conn.sendall(x)
+                try:
+                    self._conn.sendall(encode("R", num, ok, rest))
+                    for x in self.lines:
+                        self._conn.sendall(x)
+                except OSError:  # the host went away (a logger that refused this board): serve the next one
+                    self._conn.close()
+                    self._conn = None
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -80,7 +84,7 @@ class ScriptedBoard:
                 self._conn.close()
                 self._conn = None
                 continue
-            self._asm.feed(data)
+            self._asm.feed(data)  # (may drop the connection: _host_line)
 
     def close(self) -> None:
         self._stop.set()
