@@ -30,7 +30,7 @@ from bao import core, position_json, sowing
 from bao.core import format_move
 
 from baoboard import recogniser as R
-from baoboard.compat import const, modules_now, ticks_diff, unload_new
+from baoboard.compat import const, get_ident, modules_now, ticks_diff, unload_new
 from baoboard.debounce import Debouncer
 from baoboard.guide import Guide
 from baoboard.journal import Journal, move_payload
@@ -74,6 +74,7 @@ class App:
         self.selftest_ms = 20000  # the self-test's wait for each touch (SELFTEST <ms> sets it)
         # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT, _ACT_AT, _BEHIND, _SEARCHING, _SCAN_AT, _UNITS
         self._f = [-1, 0, -1, -1, 0, 1, 0, 0, 0]
+        self.owner = get_ident()  # the thread that runs the steps: only its long work is served (App.serve)
         self.served = self.serve  # (bound once: bao.sowing.serve during each step, allocated once)
         self.bitmap = bytearray(4)
         self.rx = bytearray(64)
@@ -201,6 +202,7 @@ class App:
         hook is this application's for the step only (a step inside the computer's search keeps it)."""
         was = sowing.serve
         sowing.serve = self.served
+        self.owner = get_ident()
         try:
             self.scan()
         finally:
@@ -213,6 +215,8 @@ class App:
         for the step to take them once the work is done), the LEDs shown as the recogniser stands (a lifted
         pit acknowledged), the watchdog fed. Nothing else: the link, the buttons and the gestures wait for
         the step (a host's frames wait in the serial buffer; one lost there is sent again, docs/protocol.md)."""
+        if get_ident() != self.owner:  # the rules core run by another thread (a logger in the same process)
+            return
         hw = self.hw
         t = self._f
         t[_UNITS] += 1

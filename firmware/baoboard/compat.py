@@ -4,6 +4,7 @@
 #                       the table-driven fallback of baoboard.crc32py (loaded only where it does not)
 #   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython)
 #   ticks_diff(a, b)    time.ticks_diff, or a plain subtraction on CPython (whose tick counts do not wrap)
+#   get_ident()         the running thread's id (_thread), 0 where there are no threads
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -18,6 +19,14 @@ except ImportError:  # CPython
 
     def ticks_diff(a: int, b: int) -> int:  # type: ignore[misc,no-redef]
         return a - b
+
+
+try:
+    from _thread import get_ident
+except ImportError:  # a port built without threads: one thread
+
+    def get_ident() -> int:  # type: ignore[misc]
+        return 0
 
 
 try:
