@@ -290,6 +290,8 @@ class Recogniser:
         seq = Sequence()  # each candidate's account in turn
         for m in c_move:
             seqs.append(sequence(self.p, m, seq))
+            if sowing.serve is not None:  # (many candidates, each short: the scan loop served between them)
+                sowing.serve()  # type: ignore[operator]
         self.c_seq = seqs
         self.c_pos = [1] * len(c_move)
         self.n = len(c_move)
