@@ -75,7 +75,10 @@ flash: $(IMAGE)
 
 ## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
 ## (with a smoke test of the emulated Pico).
-test: $(STAMP) pico-deps web-deps lint firmware image test-mp test-py
+test: $(STAMP) pico-deps web-deps lint firmware image
+	@# the firmware on MicroPython and the host's tests side by side: neither waits for the other's last jobs
+	@echo "the firmware on MicroPython (test-mp) and the host's tests (test-py) run side by side: each prints when it ends"
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-mp test-py
 
 ## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
 test-pico: $(STAMP) pico-deps image
