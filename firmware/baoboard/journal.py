@@ -51,6 +51,8 @@ try:
 except ImportError:
     pass
 
+from bao import sowing
+
 from baoboard.compat import const, crc32, modules_now, unload_new
 
 _MAGIC = const(0xB7)
@@ -114,6 +116,14 @@ def _field(body: bytes, k: int) -> "memoryview | bytes":
         if i < 0:
             return b""
     return memoryview(body)[i + 1 :]
+
+
+def _serve() -> None:
+    """Between two of a checkpoint's records: a compaction copies a whole game and the events waiting, which
+    the scan loop must not stand still for (bao.sowing.serve: the board's App.serve during a step; None at
+    boot and off the board)."""
+    if sowing.serve is not None:
+        sowing.serve()  # type: ignore[operator]
 
 
 class Journal:
@@ -346,6 +356,7 @@ class Journal:
             off += len(rec)
             yield rec
         for o in self._mv:
+            _serve()
             kind, body = self._read(r, o)
             rec = record(_M, body if kind == _M else _field(body, 3))
             mv.append(off)
@@ -359,6 +370,7 @@ class Journal:
         self._cp0 = off
         self._cbytes = 0
         for i in range(self._np):
+            _serve()
             if i:
                 o = self._skip(r, o, 1)
             kind, body = self._read(r, o)
