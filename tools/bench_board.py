@@ -145,8 +145,8 @@ print("RESULT moves=%%d plies=%%d code=%%d idle_us=%%d idle_alloc=%%d drop_med_u
 MODULES = ["baoboard.compat", "bao.core", "bao.position_json", "baoboard.frames", "baoboard.journal",
            "baoboard.outbox", "baoboard.debounce", "baoboard.recogniser", "baoboard.guide", "baoboard.app",
            "baoboard.runtime", "baoboard.storage", "baoboard.simhw"]
-LAZY = ["baoboard.journal_io", "baoboard.commands", "baoboard.checks", "baoboard.sensors", "baoboard.refusal",
-        "bao.reasons", "bao.notation"]
+LAZY = ["baoboard.journal_io", "baoboard.gameinfo", "baoboard.commands", "baoboard.checks", "baoboard.sensors",
+        "baoboard.refusal", "bao.reasons", "bao.notation"]
 MOD_SCRIPT = r"""
 import sys, gc
 gc.collect(); a0 = gc.mem_alloc()

@@ -63,7 +63,7 @@ class Guide:
         self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
 
     def phase(self, now: int) -> int:
-        """Changes every 250 ms: the application renders again when it does (blinking)."""
+        """Changes every 256 ticks: the application renders again when it does (blinking)."""
         return (now >> 8) & 7
 
     def set_restore(self, marks: "bytearray | None", now: int) -> None:

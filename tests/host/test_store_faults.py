@@ -28,7 +28,7 @@ from bao_host.cli import main
 from bao_host.record.lock import LibraryLock
 from bao_host.record.store import Store, StoreBusy, StoreDamaged, StoreError, StoreFull, StoreReadOnly, classify
 from bao_host.record.store import files as store_files
-from simrig import T1994
+from bao_testkit.simrig import T1994
 
 P1994 = notation.replay(T1994)
 PLIES = 6

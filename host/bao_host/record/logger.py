@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bao import core, notation, position_json
+from baoboard.frames import split_move
 
 from bao_host.record.store import Op, Store
 
@@ -39,11 +40,6 @@ SUPPORTED_PROTOCOLS = ("1", "2")  # docs/protocol.md: 2 adds the NAK
 
 def side_name(side: int) -> str:
     return "South" if side == core.SOUTH else "North"
-
-
-def split_move(payload: str) -> tuple[str, str]:
-    i = payload.find(" ")
-    return (payload, "") if i < 0 else (payload[:i], payload[i + 1:])
 
 
 def same_position(reported: core.Position, computed: core.Position) -> bool:
