@@ -249,7 +249,7 @@ def board_sweep(lib: Path, flash: str, lo: int, binary: str, unit: str) -> list[
     return [kb for kb in range(lo, 257, 4) if run_mp(lib, f"{kb}{unit}", flash, False, binary) is None]
 
 
-def main() -> int:
+def main() -> int:  # noqa: PLR0915
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
     ap.add_argument("--frozen", metavar="BIN", default=default_frozen(),

@@ -64,7 +64,7 @@ def undo(a: "App", now: int) -> bool:
     return True
 
 
-def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
+def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":  # noqa: PLR0911
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 

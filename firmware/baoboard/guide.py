@@ -87,7 +87,7 @@ class Guide:
         for i in range(FRAME_BYTES):
             f[i] = 0
 
-    def render(self, rec: object, now: int) -> bytearray:
+    def render(self, rec: object, now: int) -> bytearray:  # noqa: C901, PLR0912
         self.clear()
         if self.mode == SILENT:
             return self.frame

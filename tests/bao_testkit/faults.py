@@ -96,7 +96,8 @@ def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
     return runner.submit(steps())
 
 
-def run_faults(tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None) -> dict[str, Any]:
+def run_faults(  # noqa: C901, PLR0915
+        tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     games = [game_1994()] + [random_game(rng, core.MALAWI if i % 2 == 0 else core.ZANZIBAR)
                              for i in range(random_games)]

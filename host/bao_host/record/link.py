@@ -145,7 +145,7 @@ _AHEAD = 64  # events kept that came before an earlier one (the board sends at m
 
 
 class Link:
-    def __init__(
+    def __init__(  # noqa: PLR0913
         self,
         url: str,
         *,

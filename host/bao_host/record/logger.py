@@ -50,7 +50,7 @@ def same_position(reported: core.Position, computed: core.Position) -> bool:
         return False
     won, known = a[core.WINNER], b[core.WINNER]
     a[core.WINNER] = b[core.WINNER] = 0
-    return a == b and (won == core.NONE or won == known or won == core.outcome(computed))
+    return a == b and (won in (core.NONE, known) or won == core.outcome(computed))
 
 
 def _illegal_text(payload: str) -> str:
