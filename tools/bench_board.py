@@ -15,11 +15,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
+from bench_common import Table, replace_section
+from run_mp_tests import default_frozen
 
-from bench_common import Table, replace_section  # noqa: E402
-from run_mp_tests import default_frozen  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 MP64 = str(ROOT / ".venv/bin/micropython")
 MP32 = os.environ.get("MP32", str((ROOT / "../shared/pico/micropython-unix32").resolve()))
