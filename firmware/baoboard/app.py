@@ -13,8 +13,9 @@
 #   undo(now) -> bool            take the last move back         request_selftest(ms)   after this step
 #   resume(now)                  take the game up again after the scan loop stood still (the self-test)
 # and the guide's settings (guide.mode, guide.brightness) and the recogniser's hint (rec.hint); a host
-# command's changes are shown at the end of its step. (Few names, reused on purpose: each new name is a
-# qstr in a Pico's RAM for good, and the qstr pool grows by 640 entries in one piece past 620.)
+# command's changes are shown at the end of its step. (On the Bao-board image the code and its names are
+# in flash; `make deploy`'s .mpy files intern each name in the Pico's RAM: docs/architecture.md, Memory on
+# the board.)
 # RAM (docs/benchmarks.md, Board): the legal moves are kept as codes, the moves and pending events on
 # flash (the journal), and code for rare jobs (commands, the computer, reasons of illegal attempts) only while
 # it runs.
