@@ -36,7 +36,7 @@ MODES = ("teach", "play", "silent")
 _SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
 _RESTORE_MS = const(6000)
 # self._f: ticks until which something shows, one list with private indices (an attribute's name is a qstr
-# in a Pico's RAM for good; _f is the application's and the outbox's too: one qstr)
+# in a Pico's RAM for good where the firmware is loaded as .mpy; _f is the outbox's too: one qstr)
 _RESTORE_TO = const(0)  # the restore marks blink until this tick
 _SHOW_TO = const(1)  # play mode: show legal pits until this tick
 # bao.core's state bytes of the kuu games (private there too): M19's forced capture, M22's seeds to place

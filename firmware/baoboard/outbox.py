@@ -50,7 +50,7 @@ except ImportError:  # CPython
 # only events sent once are timed); then every event in flight the host is not known to hold is sent again
 # and the timer doubles: up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
 # Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
-# below, not attributes: every attribute name is a qstr in a Pico's RAM for good (baoboard.app).
+# below, not attributes: loaded as .mpy (`make deploy`), every attribute name is a qstr in a Pico's RAM.
 _MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card is slow)
 _MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
 _MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
