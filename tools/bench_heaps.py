@@ -18,12 +18,12 @@ import platform
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
+from bench_board import build_tests
+from bench_common import Table, replace_section
+from run_mp_tests import HEAP_MPY, default_frozen, modules, ports, run_all, sweep_arg
 
-from bench_board import build_tests  # noqa: E402
-from bench_common import Table, replace_section  # noqa: E402
-from run_mp_tests import HEAP_MPY, default_frozen, modules, ports, run_all, sweep_arg  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 MP32 = os.environ.get("MP32", str((ROOT / "../shared/pico/micropython-unix32").resolve()))
 

@@ -20,22 +20,9 @@ import json
 from bao import core, position_json, sowing
 
 from baoboard import recogniser as R
+from baoboard.frames import split_move
+from baoboard.gameinfo import start_of
 from baoboard.guide import MODES
-from baoboard.journal import split_move
-
-
-def _short(v: object) -> str:
-    return repr(v)[:40]
-
-
-def start_of(info: dict) -> "core.Position":
-    """The start position a GAME event's info describes."""
-    pos = info.get("position")
-    if pos is not None:
-        return position_json.from_dict(pos)
-    rules = core.Rules(info.get("ruleset", core.ZANZIBAR), **(info.get("options") or {}))
-    first = core.NORTH if str(info.get("first", "S"))[:1] == "N" else core.SOUTH
-    return core.initial(rules.ruleset, rules, first)
 
 
 def position_after(app: "App", n: int) -> "core.Position":
@@ -77,7 +64,7 @@ def undo(a: "App", now: int) -> bool:
     return True
 
 
-def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
+def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":  # noqa: PLR0911
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 

@@ -4,7 +4,8 @@ import gc
 
 import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.flashlog import FlashLog
-from baoboard.journal import Journal, move_payload
+from baoboard.frames import move_payload
+from baoboard.journal import Journal
 from baoboard.storage import PowerCut
 from fakes_flash import NorFlash
 from fwtest_util import Lcg, cut_points

@@ -2,8 +2,8 @@
 # Runs on CPython (pytest) and on the MicroPython unix port (tests/mprun.py).
 import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.compat import crc32
-from baoboard.frames import encode
-from baoboard.journal import Journal, move_payload, record, split_move
+from baoboard.frames import encode, move_payload, split_move
+from baoboard.journal import Journal, record
 from baoboard.memstorage import FakeStorage
 from baoboard.storage import FileStorage, PowerCut
 from fwtest_util import Lcg, cut_points, temp_path

@@ -20,9 +20,9 @@ from bao_host.boards.sim import PtyLink, SimRunner
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
+from bao_testkit.simrig import check_store, game_1994, wait_for
 from baoboard.frames import encode
 from baoboard.recogniser import DECISION, activations
-from simrig import check_store, game_1994, wait_for
 
 try:
     check_available()

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bao import core, notation, position_json
+from baoboard.frames import split_move
 
 from bao_host.record.store import Op, Store
 
@@ -41,11 +42,6 @@ def side_name(side: int) -> str:
     return "South" if side == core.SOUTH else "North"
 
 
-def split_move(payload: str) -> tuple[str, str]:
-    i = payload.find(" ")
-    return (payload, "") if i < 0 else (payload[:i], payload[i + 1:])
-
-
 def same_position(reported: core.Position, computed: core.Position) -> bool:
     """The board's position is the rules core's: every byte but the winner, which a position from the rules
     core leaves to core.outcome() and a position read from JSON may carry."""
@@ -54,7 +50,7 @@ def same_position(reported: core.Position, computed: core.Position) -> bool:
         return False
     won, known = a[core.WINNER], b[core.WINNER]
     a[core.WINNER] = b[core.WINNER] = 0
-    return a == b and (won == core.NONE or won == known or won == core.outcome(computed))
+    return a == b and (won in (core.NONE, known) or won == core.outcome(computed))
 
 
 def _illegal_text(payload: str) -> str:

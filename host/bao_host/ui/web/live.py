@@ -100,7 +100,7 @@ class LiveBoard:
         else:
             leds = self.leds
             p = v.position
-            counts = list(p.d[:32]) if p is not None else [0] * 32
+            counts = p.counts()[:32] if p is not None else [0] * 32
             stores = [p.store(0), p.store(1)] if p is not None else [0, 0]
         turn = "waiting for a game"
         if v.position is not None:
