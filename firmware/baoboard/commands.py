@@ -60,6 +60,9 @@ def restore(a: "App") -> "core.Position | None":
 def undo(a: "App", now: int) -> bool:
     j = a.journal
     n = j.nmoves
+    if a.setup is not None:  # (the button, the gesture: no move is taken back while the board is set up)
+        a.outbox.notice("NOUNDO", "a set-up is under way")
+        return False
     if not n:
         a.outbox.notice("NOUNDO", "no move to take back")
         return False
@@ -78,6 +81,12 @@ def undo(a: "App", now: int) -> bool:
 
 
 def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
+    if typ == "SETUP":  # the set-up mode: its code is loaded for it only (it stays while the set-up runs)
+        from baoboard import setup_mode
+
+        return setup_mode.command(a, payload, now)
+    if a.setup is not None and typ in ("NEW", "SETPOS", "UNDO", "STOP", "SHOW", "HINT"):
+        return False, "state a set-up is under way (SETUP off leaves it)"
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 
@@ -161,4 +170,5 @@ def snapshot(a: "App") -> str:
         "last": j.last,
         "acked": j.acked,
         "cpu": ("SN"[a.cpu] + " " + str(a.level)) if a.cpu >= 0 else "off",  # as the CPU event says it
+        "setup": a.setup.state() if a.setup is not None else None,  # the set-up's step (baoboard.setup_mode)
     })
