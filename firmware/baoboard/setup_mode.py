@@ -135,8 +135,6 @@ class Setup:
         """One activation during the set-up."""
         f = self._f
         c = self.current()
-        if pit == f[_LAST]:
-            return  # the hand still at work in the place just confirmed, or taking back from the pit refused
         if c == pit or (c >= 32 and (pit == 15 + 16 * (c - 32) or pit == 8 + 16 * (c - 32))):
             self.have[c] = self.want[c]
             f[_LAST] = pit
@@ -148,6 +146,8 @@ class Setup:
             else:
                 self.say(a)
             return
+        if pit == f[_LAST]:
+            return  # the hand still at work in the place just confirmed, or taking back from the pit refused
         # refused: the pit may have had seeds put in or taken out: check it again later
         f[_REFUSED] += 1
         f[_LAST] = pit

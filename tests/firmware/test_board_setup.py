@@ -94,7 +94,8 @@ def follow(app, hw, hands, host, seeds, clumsy=None, limit=200):
         seeds[i] = want
         hands.tap(i if i < 32 else corner(i))
         touches += 1
-        hands.tap(i if i < 32 else corner(i))  # more seeds put in the same pit: absorbed
+        if i < 32:
+            hands.tap(i)  # more seeds put in the same pit: absorbed
         last = i if i < 32 else corner(i)
     return touches, refused
 

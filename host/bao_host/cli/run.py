@@ -20,7 +20,19 @@ def main(argv: list[str] | None = None) -> int:
     add_data_arg(ap)
     ap.add_argument("--sim", action="store_true",
                     help="play on the simulated board even if a board is plugged in")
+    ap.add_argument("--setup", metavar="FILE",
+                    help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board")
     args = ap.parse_args(argv)
+    setup = None
+    if args.setup:
+        from bao import core, position_json
+
+        try:
+            with open(args.setup, encoding="utf-8") as f:
+                setup = position_json.loads(f.read())
+        except (OSError, ValueError, core.BaoError) as e:
+            print(f"--setup {args.setup}: {e}", file=sys.stderr)
+            return 2
     if not args.sim:
         from bao_host.cli import log as log_commands
 
@@ -37,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         logger = Logger(store)
         board, pump, conn = make_board(logger, store.root / "simulated-board")
-        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root))
+        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root), setup=setup)
         return app.run() or 0
     finally:
         if board is not None:
