@@ -3,7 +3,7 @@
 # holds are modelled here, so each test checks that the board's guidance lays out the target for real. Runs on
 # CPython and on the MicroPython unix ports at a Pico's heap (make test-mp).
 from bao import core, position_json
-from board_util import Host, TempFiles, board, find_move, plies
+from board_util import Host, board, find_move, plies
 from fwtest_util import Lcg
 
 PUT = 0x00C0FF  # baoboard.setup_mode's colours (docs/leds.md, "Set-up mode")
@@ -185,6 +185,10 @@ def test_recheck_named_places_keeps_the_game():
     hands.scan(8)
     assert [x for x in host.replies if x[0] == 71][-1][1] == "ERR"
     assert sum(1 for i in range(32) if hw.rgb(i)) == 1 and hw.rgb(core.pit_index("A5"))
+    host.command(72, "SNAP")  # the host may ask for the step too (a notice lost on the line)
+    hands.scan(8)
+    snap = [x for x in host.replies if x[0] == 72][-1]
+    assert '"setup": {' in snap[2] and '"at": "A5"' in snap[2] and '"have": null' in snap[2], snap
     touches, refused = follow(app, hw, hands, host, seeds)
     host.poll()
     assert (touches, refused) == (3, 0) and host.said.get("done") == ""
