@@ -239,10 +239,13 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
             return False, "badarg " + str(e)
         s = Setup(target, True)
         have = a.p.d
-    if a.rec.phase == 1 or a.rec.phase == 2:  # (recogniser.MOVING, DECISION) seeds in a hand, a move half
-        have = bytearray(_PLACES)  # sown: the board does not know where the seeds are, every place is checked
-        for i in range(_PLACES):
-            have[i] = _UNKNOWN
+    rec = a.rec
+    if rec.phase == 1 or rec.phase == 2:  # (recogniser.MOVING, DECISION) a move half made: its seeds moved
+        start = rec.start_pit if rec.steps == 1 else -1
+        have = bytearray(have)
+        for i in range(_PLACES):  # only its start touched (a lift, or a store seed put in): that pit and the
+            if start < 0 or i == start or i == 32 + (start >> 4):  # store are checked; else every place
+                have[i] = _UNKNOWN
     n = s.plan(have)
     a.setup = s
     a.boundary(a.p, now)  # a move half made (lifted, nothing dropped) is dropped

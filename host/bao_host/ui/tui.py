@@ -228,9 +228,11 @@ class BaoApp(App[int]):
 
     def __init__(self, board: BoardAdapter, logger: Logger, pump: Callable[[], None] | None = None,
                  tick: float = 0.05, connection: Callable[[], str] | None = None,
-                 data_folder: str = "", setup: core.Position | None = None) -> None:
+                 data_folder: str = "", setup: core.Position | None = None,
+                 lesson: Callable[[], list[str]] | None = None) -> None:
         super().__init__()
         self.setup = setup  # the position k lays out (None: k re-checks the board's own)
+        self.lesson = lesson  # a lesson's next lines, polled each tick (bao_host.lessons.LessonRun)
         self.board = board
         self.logger = logger
         self.pump = pump
@@ -311,6 +313,8 @@ class BaoApp(App[int]):
         if self.pump is not None:
             self.pump()
         for msg in self.board.poll():
+            self.say(msg)
+        for msg in self.lesson() if self.lesson is not None else ():
             self.say(msg)
         self.refresh_board()  # (under the help too: the widgets are the main screen's, kept since mount)
 
