@@ -224,3 +224,26 @@ def test_setup_to_the_same_position_takes_no_touch():
     assert r[1:] == ("OK", "steps=0") and host.said["steps"] == "0" and app.setup is None
     assert host.events[-1][1] == "GAME"
     st.close()
+
+
+def test_setup_with_a_move_half_made_checks_the_pits_it_touched():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    src = app.p
+    seeds = list(src.d[:34])
+    a6 = core.pit_index("A6")
+    hands.tap(a6)  # South starts 6L*: a store seed into A6 (the move half made)
+    seeds[a6] += 1
+    seeds[32] -= 1
+    assert app.rec.phase == 1
+    dst = positions((20,))[0]
+    r = start(app, hands, host, dst)
+    assert r[1] == "OK"
+    unknown = []
+    while "step" in host.said:
+        if host.said["have"] == "?":
+            unknown.append(host.said["at"])
+        touches, _ = follow(app, hw, hands, host, seeds, limit=1)
+    assert sorted(unknown) == ["A6", "store-S"], unknown  # only the start and the store: the rest is known
+    assert seeds == list(dst.d[:34]) and app.p.d == dst.d
+    st.close()
