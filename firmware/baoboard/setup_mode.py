@@ -62,10 +62,10 @@ class Setup:
             self.want[i] = d[i]
 
     def plan(self, have: "Any") -> int:
-        """Order the places to put right (have: what each holds now, _UNKNOWN where not known): stores
-        that give seeds first (into the hand), the pits along the snake, stores that take seeds last. When the
-        hand would run dry on the way, two passes: the pits to take from along the snake, then the pits to put
-        into back along it. Returns the number of places."""
+        """Order the places to put right (have: what each holds now, _UNKNOWN where not known): stores that
+        give seeds first (into the hand), then the pits along the snake, a pit to put seeds into put off when the
+        hand does not hold enough yet (those come on the way back, along the snake the other way), stores that
+        take seeds last. Returns the number of places."""
         w = self.want
         h = self.have
         for i in range(_PLACES):
@@ -78,25 +78,21 @@ class Setup:
                 o[n] = s
                 n += 1
                 hand += h[s] - w[s]
-        low = hand
+        late = 0  # pits put off
         for i in _SNAKE:
-            if h[i] != w[i] and h[i] != _UNKNOWN:
-                hand += h[i] - w[i]
-                if hand < low:
-                    low = hand
-        if low >= 0:
-            for i in _SNAKE:
-                if h[i] != w[i]:
-                    o[n] = i
-                    n += 1
-        else:
-            for i in _SNAKE:
-                if h[i] != w[i] and (h[i] == _UNKNOWN or h[i] > w[i]):
-                    o[n] = i
-                    n += 1
+            if h[i] == w[i]:
+                continue
+            if h[i] == _UNKNOWN or h[i] > w[i] or w[i] - h[i] <= hand:
+                if h[i] != _UNKNOWN:
+                    hand += h[i] - w[i]
+                o[n] = i
+                n += 1
+            else:
+                late += 1
+        if late:
             for j in range(31, -1, -1):
                 i = _SNAKE[j]
-                if h[i] != _UNKNOWN and h[i] < w[i]:
+                if h[i] != _UNKNOWN and h[i] < w[i] and not self._planned(i, n):
                     o[n] = i
                     n += 1
         for s in (32, 33):
@@ -105,6 +101,13 @@ class Setup:
                 n += 1
         self._f[_N] = n
         return n
+
+    def _planned(self, place: int, n: int) -> bool:
+        o = self.order
+        for k in range(n):
+            if o[k] == place:
+                return True
+        return False
 
     def current(self) -> int:
         """The place to put right now, or -1 when the set-up is done."""

@@ -63,10 +63,10 @@ def start(app, hands, host, target, num=50, payload=None):
     return [r for r in host.replies if r[0] == num][-1]
 
 
-def follow(app, hw, hands, host, seeds, clumsy=None, limit=200):
+def follow(app, hw, hands, host, seeds, clumsy=None, limit=200, hand=None):
     """A person doing what the board says: the count said into the place said, then a touch of it (a store: its
     back-row end). clumsy: an Lcg; then now and then a touch of a wrong pit first, whose seeds it changes.
-    Returns (touches, refused touches)."""
+    hand: [seeds in the person's hand], checked never to run dry. Returns (touches, refused touches)."""
     touches = refused = 0
     last = -1  # the pit touched last: more touches there are absorbed
     while host.said is not None and "step" in host.said and limit:
@@ -91,6 +91,9 @@ def follow(app, hw, hands, host, seeds, clumsy=None, limit=200):
                 assert place(host.said["at"]) == i  # the lit place stays: guided back to it
                 assert _pink_shows(hw, hands, w)
                 last = w
+        if hand is not None:
+            hand[0] += seeds[i] - want
+            assert hand[0] >= 0, ("the board asks for seeds the hand does not hold", s)
         seeds[i] = want
         hands.tap(i if i < 32 else corner(i))
         touches += 1
@@ -131,7 +134,7 @@ def test_setup_between_positions_of_the_1994_game():
         r = start(app, hands, host, dst, 60 + a * 5 + b)
         n = differing(src, dst)
         assert r[1:] == ("OK", "steps=%d" % n), r
-        touches, refused = follow(app, hw, hands, host, seeds)
+        touches, refused = follow(app, hw, hands, host, seeds, hand=[0])
         hands.scan(4)
         host.poll()
         assert (touches, refused) == (n, 0), (a, b, touches)
