@@ -123,3 +123,27 @@ def test_words_of_each_kind_of_step() -> None:
     assert isinstance(s, setup_words.SetupStep)
     assert setup_words.step_words(s).endswith("make b2 hold one seed (1: count them), then touch b2.")
     assert setup_words.parse("step=x") is None and setup_words.parse("") is None
+
+
+def test_the_web_board_says_the_set_up_step_in_the_same_words(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    from bao_host.ui.web.live import LiveBoard
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        live = LiveBoard("sim", rig.logger, board=rig.sim)
+        rig.sim.set_up(_mtaji())
+        rig.runner.pump()
+        snap = live.snapshot()
+        assert snap["guide"] == ("Set-up, step 1 of 24: take twenty-two seeds out of South's store (it holds 22: "
+                                 "leave 0), then touch B1 or B8.")
+        lit = [i for i in range(32) if int(snap["leds"][6 * i: 6 * i + 6], 16)]
+        assert lit == [8, 15]  # the store's two back-row ends
+        rig.runner.tap(15)
+        rig.runner.tap(31)
+        snap = live.snapshot()
+        assert snap["stores"] == [0, 0] and snap["guide"].startswith("Set-up, step 3 of 24: put two seeds into B1")
+    finally:
+        rig.close()
