@@ -2,8 +2,8 @@
 on the simulated board (the firmware in-process, CPython), and the time they would take by a stated model of a
 person's hands. The person does exactly what the board's `N0 SETUP` notices say (the count into the place said,
 then a touch of the lit pit, a store's back-row end) and makes no mistake; the board's own count of touches (its
-`done` notice) is the figure. The board never asks for seeds the person's hand does not hold (checked). Writes the "Set-up mode" section of docs/benchmarks.md
-(`python tools/bench_setup.py [--no-write]`).
+`done` notice) is the figure. The board never asks for seeds the person's hand does not hold (checked). Writes
+the "Set-up mode" section of docs/benchmarks.md (`python tools/bench_setup.py [--no-write]`).
 
 Targets: the mtaji positions of the 1994 game (games/zanzibar-1994.txt, after each ply from the 44th: every
 seed on the board), and mtaji positions reached by seeded random play (legal moves chosen uniformly; the
