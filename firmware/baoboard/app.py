@@ -365,8 +365,11 @@ class App:
         """Light the LEDs as the guide draws the board now (phase: the guide's blink phase at now)."""
         self._f[_PHASE] = phase
         self.dirty = False
-        s = self.setup
-        self.hw.show(self.guide.render(self.rec, now) if s is None else s.render(self.guide, now))
+        s = self.setup  # the set-up mode's frame while a place is to put right (baoboard.setup_mode)
+        if s is not None and s.current() >= 0:
+            self.hw.show(s.render(self.guide, now))
+        else:
+            self.hw.show(self.guide.render(self.rec, now))
 
     def activation(self, pit: int, now: int) -> None:
         if self.setup is not None:  # the set-up mode: a touch confirms the lit place (baoboard.setup_mode)

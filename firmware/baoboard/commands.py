@@ -60,7 +60,7 @@ def restore(a: "App") -> "core.Position | None":
 def undo(a: "App", now: int) -> bool:
     j = a.journal
     n = j.nmoves
-    if a.setup is not None:  # (the button, the gesture: no move is taken back while the board is set up)
+    if a.setup is not None and a.setup.current() >= 0:  # (the button: no undo while the board is set up)
         a.outbox.notice("NOUNDO", "a set-up is under way")
         return False
     if not n:
@@ -86,7 +86,9 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
 
         return setup_mode.command(a, payload, now)
     if a.setup is not None and typ in ("NEW", "SETPOS", "UNDO", "STOP", "SHOW", "HINT"):
-        return False, "state a set-up is under way (SETUP off leaves it)"
+        if a.setup.current() >= 0:
+            return False, "state a set-up is under way (SETUP off leaves it)"
+        a.setup = None  # a set-up done, lingering for its last touches: a command on the game ends it
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 

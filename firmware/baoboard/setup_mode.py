@@ -9,8 +9,8 @@
 # place to put right (docs/leds.md, "Set-up mode"), says it in a notice (docs/protocol.md, N0 SETUP), and the
 # first touch of that pit confirms it; a store is confirmed by a touch of either back-row end of its side.
 # Places already right are skipped. Touches of the place just confirmed (the hand still putting seeds in) are
-# absorbed; any other touch is refused (pink), said, and that pit is checked again later (the hand may have
-# changed its seeds).
+# absorbed, after the last one too, until another pit is touched; any other touch is refused (pink), said, and
+# that pit is checked again later (the hand may have changed its seeds).
 try:  # for the annotations only
     from typing import Any  # noqa: F401
 except ImportError:
@@ -138,6 +138,11 @@ class Setup:
         """One activation during the set-up."""
         f = self._f
         c = self.current()
+        if c < 0:  # done, lingering: the hand may still be putting seeds into the last place
+            if pit != f[_LAST]:
+                a.setup = None  # the first other touch: play (or the game) goes on, this touch its first
+                a.activation(pit, now)
+            return
         if c == pit or (c >= 32 and (pit == 15 + 16 * (c - 32) or pit == 8 + 16 * (c - 32))):
             self.have[c] = self.want[c]
             f[_LAST] = pit
@@ -176,6 +181,8 @@ class Setup:
             a.post_game(self.target, position_json.to_dict(self.target))
         else:
             a.boundary(a.p, now)
+        if f[_LAST] >= 0 and not a.think_due:  # more touches of the last place (seeds still going in) are
+            a.setup = self  # absorbed until another pit is touched (not while the computer is to move)
 
     def render(self, g: "Any", now: int) -> bytearray:
         """The frame of the set-up: the place to put right in its colour (a store: its side's two back-row
@@ -201,6 +208,8 @@ class Setup:
 def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
     """The host's SETUP command (docs/protocol.md)."""
     words = payload.split(" ") if payload[:1] not in ("{", "[") else ()
+    if a.setup is not None and a.setup.current() < 0:
+        a.setup = None  # (a set-up done, lingering for its last touches)
     if words and words[0] == "off":
         if a.setup is None:
             return False, "state no set-up is under way"

@@ -141,7 +141,7 @@ def test_setup_between_positions_of_the_1994_game():
         assert seeds == list(dst.d[:34]), (a, b)  # the person's seeds are the target
         assert host.said == {"done": "", "steps": str(n), "touches": str(n), "refused": "0"}, host.said
         assert sum(1 for e in host.events if e[1] == "GAME") == games + 1  # live: a GAME event, as SETPOS
-        assert app.p.d == dst.d and app.setup is None
+        assert app.p.d == dst.d
     # play goes on from the last position set up: a move of it is reported
     p = ps[0]
     m = find_move(p, "7L*")
@@ -211,8 +211,8 @@ def test_setup_refuses_bad_input_and_leaves_on_off():
         r = start(app, hands, host, None, 80 + k, payload)
         assert r[1] == "ERR" and ("badarg" in r[2] or "state" in r[2]) and "internal" not in r[2], r
     target = positions((30,))[0]
-    assert start(app, hands, host, target, 90)[1] == "OK" and app.setup is not None
-    assert start(app, hands, host, None, 91, "off")[1:] == ("OK", "") and app.setup is None
+    assert start(app, hands, host, target, 90)[1] == "OK" and "step" in host.said
+    assert start(app, hands, host, None, 91, "off")[1:] == ("OK", "")
     assert host.said == {"off": ""}
     assert app.p.d == core.initial().d  # the position before the set-up goes on
     st.close()
@@ -224,7 +224,7 @@ def test_setup_to_the_same_position_takes_no_touch():
     r = start(app, hands, host, app.p, 95)
     hands.scan(4)
     host.poll()
-    assert r[1:] == ("OK", "steps=0") and host.said["steps"] == "0" and app.setup is None
+    assert r[1:] == ("OK", "steps=0") and host.said["steps"] == "0"
     assert host.events[-1][1] == "GAME"
     st.close()
 
@@ -249,4 +249,22 @@ def test_setup_with_a_move_half_made_checks_the_pits_it_touched():
         touches, _ = follow(app, hw, hands, host, seeds, limit=1)
     assert sorted(unknown) == ["A6", "store-S"], unknown  # only the start and the store: the rest is known
     assert seeds == list(dst.d[:34]) and app.p.d == dst.d
+    st.close()
+
+
+def test_setup_across_rulesets():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    seeds = list(app.p.d[:34])
+    for k, ruleset in enumerate((core.MALAWI, "malawi-intermediate", core.ZANZIBAR)):
+        dst = core.initial(ruleset)
+        n = differing(app.p, dst)
+        r = start(app, hands, host, dst, 100 + k)
+        assert r[1:] == ("OK", "steps=%d" % n), r
+        touches, refused = follow(app, hw, hands, host, seeds, hand=[0])
+        hands.scan(4)
+        host.poll()
+        assert (touches, refused) == (n, 0) and seeds == list(dst.d[:34]), ruleset
+        assert app.p.d == dst.d and app.p.rules.ruleset == ruleset
+        assert host.events[-1][1] == "GAME"  # (and no ILLEGAL after it: the last touches were absorbed)
     st.close()
