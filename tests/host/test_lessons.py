@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import serial
@@ -125,3 +126,46 @@ def test_every_zanzibar_rule_is_taught_by_a_lesson() -> None:
     numbers = set(re.findall(r"^- \*\*([^*]+)\*\*", zanzibar, re.M))
     taught = {r for lesson in lessons.load_all() if lesson.ruleset == core.ZANZIBAR for r in lesson.rules}
     assert numbers - taught == set(), f"{len(numbers & taught)} of {len(numbers)} taught"
+
+
+def test_the_terminal_ui_says_a_wrong_answer_and_why(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    """The first lesson beside the terminal UI: laid out, then 5R (the right kichwa) played for a task that
+    wanted the left one: the message panel says what the move did, the rule and the hint (a snapshot)."""
+    from bao_host.ui.tui import BaoApp
+    from textual.pilot import Pilot
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    lesson = lessons.load(lessons.LESSONS / "zanzibar-01-namua-capture.toml")
+    run = lessons.LessonRun(lesson, rig.session.command, rig.logger.view)
+
+    async def answer(pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, BaoApp)
+        await pilot.pause()
+        rig.connect()
+        app.lesson = run.poll
+        for _ in range(60):  # the set-up, touched as the guidance line says
+            app.step()
+            step = rig.sim.setup_step
+            if run.state == "task" and step is None:
+                break
+            if step is not None:
+                at = step.at
+                app.touch(31 if at == "store-N" else 15 if at == "store-S" else core.pit_index(at))
+        p = lesson.position
+        move = next(m for m in core.legal_move_codes(p) if core.format_move(m, 0) == "5R")
+        for pit in R.activations(p, move):
+            app.touch(pit & R.PIT)
+        app.touch(core.pit_index("a2"))  # the opponent's touch: the move stops in the house (2.5b)
+        for _ in range(5):
+            app.step()
+        await pilot.pause()
+
+    try:
+        assert snap_compare(BaoApp(rig.sim, rig.logger, pump=rig.runner.pump, tick=0.02,
+                                   connection=lambda: "connected (simulated board)", data_folder="/srv/bao/library"),
+                            terminal_size=(100, 40), run_before=answer)
+    finally:
+        rig.close()
