@@ -7,7 +7,8 @@
 #   SETUP off                leave the set-up: the position before it goes on
 # A place is a pit (0..31) or a store (32 South's, 33 North's: off the board, no sensor). The board lights the one
 # place to put right (docs/leds.md, "Set-up mode"), says it in a notice (docs/protocol.md, N0 SETUP), and the
-# first touch of that pit confirms it; a store is confirmed by a touch of either back-row end of its side.
+# first touch of that pit confirms it; a store (no sensor), or a pit whose sensor is faulty, by a touch of either
+# back-row end of its side.
 # Places already right are skipped. Touches of the place just confirmed (the hand still putting seeds in) are
 # absorbed, after the last one too, until another pit is touched; any other touch is refused (pink), said, and
 # that pit is checked again later (the hand may have changed its seeds).
@@ -57,6 +58,7 @@ class Setup:
         self.have = bytearray(_PLACES)
         self.order = bytearray(_STEPS)
         self._f = [0, 0, -1, -1, 0, 0]
+        self.faulty = bytearray(4)  # the debouncer's: pits whose sensor is ignored (App.deb.faulty, set at SETUP)
         d = target.d
         for i in range(_PLACES):
             self.want[i] = d[i]
@@ -109,6 +111,13 @@ class Setup:
                 return True
         return False
 
+    def ends(self, c: int) -> int:
+        """The side whose back-row ends (B1, B8 or b1, b8) confirm place c, or -1 (its own pit does): a store
+        (no sensor), or a pit whose sensor is faulty (ignored: docs/leds.md, "Broken sensors")."""
+        if c >= 32:
+            return c - 32
+        return c >> 4 if self.faulty[c >> 3] & (1 << (c & 7)) else -1
+
     def current(self) -> int:
         """The place to put right now, or -1 when the set-up is done."""
         f = self._f
@@ -121,6 +130,9 @@ class Setup:
         h = self.have[c]
         text = "step=%d of=%d at=%s have=%s want=%d" % (f[_K] + 1, f[_N], place_name(c),
                                                          "?" if h == _UNKNOWN else str(h), self.want[c])
+        e = self.ends(c)
+        if c < 32 and e >= 0:
+            text += " touch=%s,%s" % (pit_name(15 + 16 * e), pit_name(8 + 16 * e))
         if wrong >= 0:
             text += " wrong=" + pit_name(wrong)
         a.outbox.notice("SETUP", text)
@@ -143,7 +155,8 @@ class Setup:
                 a.setup = None  # the first other touch: play (or the game) goes on, this touch its first
                 a.activation(pit, now)
             return
-        if c == pit or (c >= 32 and (pit == 15 + 16 * (c - 32) or pit == 8 + 16 * (c - 32))):
+        e = self.ends(c)
+        if c == pit or (e >= 0 and (pit == 15 + 16 * e or pit == 8 + 16 * e)):
             self.have[c] = self.want[c]
             f[_LAST] = pit
             f[_WRONGPIT] = -1
@@ -196,9 +209,10 @@ class Setup:
             rgb = CHECK if h == _UNKNOWN else (PUT if h < self.want[c] else TAKE)
             if c < 32:
                 g._px(c, rgb)
-            else:
-                g._px(15 + 16 * (c - 32), rgb)
-                g._px(8 + 16 * (c - 32), rgb)
+            e = self.ends(c)
+            if e >= 0:
+                g._px(15 + 16 * e, rgb)
+                g._px(8 + 16 * e, rgb)
         w = self._f[_WRONGPIT]
         if w >= 0 and not (now >> 8) & 1:  # (the guide's blink phase: App.show runs at its changes)
             g._px(w, _WRONG)
@@ -258,6 +272,7 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
         for i in range(_PLACES):  # only its start touched (a lift, or a store seed put in): that pit and the
             if start < 0 or i == start or i == 32 + (start >> 4):  # store are checked; else every place
                 have[i] = _UNKNOWN
+    s.faulty = a.deb.faulty
     n = s.plan(have)
     a.setup = s
     a.boundary(a.p, now)  # a move half made (lifted, nothing dropped) is dropped

@@ -77,7 +77,7 @@ def follow(app, hw, hands, host, seeds, clumsy=None, limit=200, hand=None):
         if have != "?":
             assert int(have) == seeds[i], (s, seeds[i])  # the board knows what the place holds
         want = int(s["want"])
-        if i < 32:  # the LED of the place: its colour says put, take or check
+        if i < 32 and "touch" not in s:  # the LED of the place: its colour says put, take or check
             colour = CHECK if have == "?" else PUT if int(have) < want else TAKE
             assert hw.rgb(i) and _hue(hw.rgb(i)) == _hue(colour), (s, hex(hw.rgb(i)))
         if clumsy is not None and clumsy.below(4) == 0:
@@ -95,11 +95,12 @@ def follow(app, hw, hands, host, seeds, clumsy=None, limit=200, hand=None):
             hand[0] += seeds[i] - want
             assert hand[0] >= 0, ("the board asks for seeds the hand does not hold", s)
         seeds[i] = want
-        hands.tap(i if i < 32 else corner(i))
+        via = core.pit_index(s["touch"].split(",")[0]) if "touch" in s else -1  # (its sensor is faulty)
+        hands.tap(via if via >= 0 else i if i < 32 else corner(i))
         touches += 1
-        if i < 32:
+        if i < 32 and via < 0:
             hands.tap(i)  # more seeds put in the same pit: absorbed
-        last = i if i < 32 else corner(i)
+        last = via if via >= 0 else i if i < 32 else corner(i)
     return touches, refused
 
 
@@ -267,4 +268,27 @@ def test_setup_across_rulesets():
         assert (touches, refused) == (n, 0) and seeds == list(dst.d[:34]), ruleset
         assert app.p.d == dst.d and app.p.rules.ruleset == ruleset
         assert host.events[-1][1] == "GAME"  # (and no ILLEGAL after it: the last touches were absorbed)
+    st.close()
+
+
+def test_a_pit_whose_sensor_is_faulty_is_confirmed_from_its_sides_back_row_end():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    src = app.p
+    dst = positions((20,))[0]
+    stuck = [i for i in range(32) if src.d[i] != dst.d[i] and i not in (8, 15, 24, 31)][0]
+    hw.set_pit(stuck, True)  # its sensor reads a hand for good: found faulty after 20 s, then ignored
+    hands.board.run(440, 50)
+    host.poll()
+    assert any(e[1] == "ERROR" and core.pit_name(stuck) in e[2] for e in host.events), host.events
+    seeds = list(src.d[:34])
+    assert start(app, hands, host, dst)[1] == "OK"
+    via = []
+    while "step" in host.said:
+        if "touch" in host.said:
+            via.append((host.said["at"], host.said["touch"]))
+        follow(app, hw, hands, host, seeds, limit=1)
+    side = "B" if stuck < 16 else "b"
+    assert via == [(core.pit_name(stuck), "%s1,%s8" % (side, side))], via
+    assert seeds == list(dst.d[:34]) and app.p.d == dst.d
     st.close()

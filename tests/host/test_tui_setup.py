@@ -122,6 +122,10 @@ def test_words_of_each_kind_of_step() -> None:
     s = setup_words.parse("step=31 of=31 at=b2 have=? want=1 wrong=b2")
     assert isinstance(s, setup_words.SetupStep)
     assert setup_words.step_words(s).endswith("make b2 hold one seed (1: count them), then touch b2.")
+    s = setup_words.parse("step=4 of=20 at=A6 have=2 want=0 touch=B1,B8")
+    assert isinstance(s, setup_words.SetupStep)
+    assert setup_words.step_words(s) == ("Set-up, step 4 of 20: take two seeds out of A6 (it holds 2: leave 0), "
+                                         "then touch B1 or B8 (A6's sensor is faulty).")
     assert setup_words.parse("step=x") is None and setup_words.parse("") is None
 
 

@@ -36,6 +36,7 @@ class SetupStep:
     have: int | None
     want: int
     wrong: str = ""
+    touch: str = ""  # the pits that confirm it when not its own (its sensor is faulty): "B1,B8"
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,8 @@ def parse(payload: str) -> SetupStep | SetupEnd | None:
             return SetupEnd(True, int(fields["steps"]), int(fields["touches"]), int(fields["refused"]))
         have = fields["have"]
         return SetupStep(int(fields["step"]), int(fields["of"]), fields["at"],
-                         None if have == "?" else int(have), int(fields["want"]), fields.get("wrong", ""))
+                         None if have == "?" else int(have), int(fields["want"]), fields.get("wrong", ""),
+                         fields.get("touch", ""))
     except (KeyError, ValueError):
         return None
 
@@ -69,6 +71,8 @@ def step_words(s: SetupStep) -> str:
     store = STORE_NAMES.get(s.at)
     where = store or s.at
     touch = f"touch {STORE_ENDS[s.at]}" if store else f"touch {s.at}"
+    if s.touch:  # its sensor is faulty: another pit confirms it
+        touch = f"touch {' or '.join(s.touch.split(','))} ({s.at}'s sensor is faulty)"
     if s.have is None:
         what = f"make {where} hold {seeds(s.want)} ({s.want}: count them)" if s.want else f"empty {where}"
     elif s.have < s.want:
