@@ -180,8 +180,8 @@ def main() -> int:
             f"(a store emptied whole: one grab). The issue's bound: under {TARGET_S:.0f} s from the initial "
             f"position to a typical mtaji position. Hand travel: the median way of the hand from place to place, "
             f"in pit widths (straight lines; a store beside the middle of its side), in the order the board "
-            f"chose (a snake over the rows) and, for comparison, the same places in the order of the pits' "
-            f"numbers.\n\n" + t.render())
+            f"chose (a snake over the rows; it never asks for seeds the hand does not hold) and, for comparison, "
+            f"the same places in the order of the pits' numbers (which may).\n\n" + t.render())
     print(body)
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Set-up mode", body)
