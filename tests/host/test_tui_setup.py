@@ -151,3 +151,27 @@ def test_the_web_board_says_the_set_up_step_in_the_same_words(monkeypatch: pytes
         assert snap["stores"] == [0, 0] and snap["guide"].startswith("Set-up, step 3 of 24: put two seeds into B1")
     finally:
         rig.close()
+
+
+def test_a_board_restarted_during_a_set_up_leaves_no_stale_words(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        rig.sim.set_up(_mtaji())
+        rig.runner.pump()
+        assert rig.sim.step_guidance().startswith("Set-up, step 1 of 24")
+        rig.board.power_cut()  # the board boots again from its journal: the set-up (in RAM) is gone
+        said: list[str] = []
+        for _ in range(10):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            said += rig.sim.poll()
+            if not rig.sim.step_guidance().startswith("Set-up"):
+                break
+        assert not rig.sim.step_guidance().startswith("Set-up"), rig.sim.step_guidance()
+        assert "the board restarted: its set-up ended (k to start it again)" in said
+        assert rig.sim.counts() == list(core.initial().d[:32])  # the board's own position again
+    finally:
+        rig.close()

@@ -16,6 +16,7 @@ from bao import core, explain, kuu, notation, position_json, query
 
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
+from bao_host.record.link import BoardInfo
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.ui import setup_words, steps
@@ -133,6 +134,14 @@ class SimBoard:
                 notice(typ, payload, line)
 
         session.link.on_notice = on_notice
+        hello = session.link.on_hello
+
+        def on_hello(info: BoardInfo) -> None:  # (a restarted board has no set-up: SNAP says, _sync)
+            self._synced = False
+            if hello is not None:
+                hello(info)
+
+        session.link.on_hello = on_hello
 
     def _on_setup(self, said: setup_words.SetupStep | setup_words.SetupEnd | None) -> None:
         last = self.setup_step
@@ -219,9 +228,15 @@ class SimBoard:
         if r is None or not r.ok:
             return
         try:
-            cpu = str(json.loads(r.payload).get("cpu", "off"))
+            snap = json.loads(r.payload)
+            cpu = str(snap.get("cpu", "off"))
+            setup = snap.get("setup")
         except (ValueError, AttributeError):
             return
+        if setup is None and self.setup_step is not None:  # the board restarted (a power cut): no set-up
+            self.setup_step = None
+            self._setup_counts = None
+            self.msgs.append("the board restarted: its set-up ended (k to start it again)")
         self.cpu = "" if cpu == "off" else cpu
         if cpu.endswith(" 0"):
             self.host_engine = HostOpponent(core.NORTH if cpu.startswith("N") else core.SOUTH)
