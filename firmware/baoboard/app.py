@@ -4,7 +4,7 @@
 #   app = App(hw, storage, board_id="e661...", fw="0.1.0"); app.boot(); while True: app.step()
 # (the board's run loop, baoboard.runtime, does that, and restarts it after a fault).
 # step() is one scan-loop iteration; when nothing happens it allocates nothing (tools/bench_board.py).
-# Host commands (docs/protocol.md): NEW, SETPOS, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, CPU, HINT, run by
+# Host commands (docs/protocol.md): NEW, SETPOS, SETUP, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, CPU, HINT, run by
 # baoboard.commands, which is loaded for each command and dropped after it. What the rare jobs may change,
 # they change through these methods (their state is read freely):
 #   post_game(start, position)   a GAME event, then play from start
@@ -98,6 +98,7 @@ class App:
         self.cpu = -1  # the side the computer plays (0 South, 1 North), or -1: two players
         self.level = 1  # the computer's level: 1..4 the board's engine (baoboard.opponent), 0 the host's (SHOW)
         self.think_due = 0  # at the end of this step, search: 1 the computer's move, 2 a hint
+        self.setup = None  # type: Any  # the set-up mode while it runs (baoboard.setup_mode.Setup): its touches, LEDs
 
     # ---- boot and game state
     def boot(self) -> None:
@@ -160,6 +161,7 @@ class App:
         if position is not None:
             info["position"] = position
         seq = self.outbox.post("GAME", json.dumps(info))
+        self.setup = None  # (a new game ends a set-up: the button, or the set-up's own end)
         self.recording(seq < 0)
         if seq < 0 and self.journal.game is not None:
             return  # no room on the flash for a new game: the game the journal holds goes on
@@ -368,7 +370,7 @@ class App:
         elif self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
-        elif self.think_due:
+        elif self.think_due and self.setup is None:
             hint = self.think_due == 2
             self.think_due = 0
             self.searching = True  # the search serves the scan loop: it calls step() every few nodes
@@ -393,9 +395,17 @@ class App:
         """Light the LEDs as the guide draws the board now (phase: the guide's blink phase at now)."""
         self.shown_phase = phase
         self.dirty = False
-        self.hw.show(self.guide.render(self.rec, now))
+        s = self.setup  # the set-up mode's frame while a place is to put right (baoboard.setup_mode)
+        if s is not None and s.current() >= 0:
+            self.hw.show(s.render(self.guide, now))
+        else:
+            self.hw.show(self.guide.render(self.rec, now))
 
     def activation(self, pit: int, now: int) -> None:
+        if self.setup is not None:  # the set-up mode: a touch confirms the lit place (baoboard.setup_mode)
+            self.setup.touch(self, pit, now)
+            self.dirty = True
+            return
         rec = self.rec
         r = rec.feed(pit, now)
         self.dirty = True

@@ -353,6 +353,8 @@ class Logger:
         self.store.log_unsequenced(self.board_id, raw)
         if typ == "BADFRAME":
             self.say("warn", f"the board dropped a bad frame from the host ({payload})")
+        elif typ == "SETUP":
+            pass  # the set-up's steps: the UIs say them in words (bao_host.ui.setup_words), one line at a time
         else:
             self.say("info", f"board notice {typ} {payload}".rstrip())
 
