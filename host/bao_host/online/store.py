@@ -1,0 +1,118 @@
+"""The server's online games, durable in the library's SQLite database (index.sqlite3 of `bao serve --data`).
+
+Three tables of their own beside the library's (the library's schema is not touched): a game, its two
+seats (a seat's token kept as its SHA-256 only), its moves. Every accepted move is one transaction
+(synchronous=FULL) before anyone is told of it: a server killed at any instant comes back with every move
+it has announced. When a game ends it is stored in the library as an ordinary game (key `online-<id>`,
+the same moves, a header `online game: <id>`) through the library's own import, so `bao games`, `bao
+export` and the web library show it; a server stopped between the two stores it at its next start.
+
+    st = OnlineStore(root)                 # its own connection to root/index.sqlite3
+    st.create(gid, rules, start, invite_digest) / st.seat(gid, side, token_digest, name)
+    st.add_move(gid, ply, text, side)      # False when that ply is already stored
+    st.finish(gid, status, result, reason) / st.stored_in_library(gid, key)
+    st.load(gid) -> Row | None, st.moves(gid), st.seats(gid), st.unfiled()
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from bao_host.record.store import DB_NAME
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS online_games (
+    id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, options TEXT NOT NULL, start TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'waiting', result TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '',
+    invite TEXT NOT NULL DEFAULT '', library TEXT NOT NULL DEFAULT '', created REAL NOT NULL,
+    updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS online_seats (
+    game TEXT NOT NULL REFERENCES online_games(id), side TEXT NOT NULL, token TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL DEFAULT '', PRIMARY KEY (game, side));
+CREATE TABLE IF NOT EXISTS online_moves (
+    game TEXT NOT NULL REFERENCES online_games(id), ply INTEGER NOT NULL, move TEXT NOT NULL,
+    side TEXT NOT NULL, received REAL NOT NULL, PRIMARY KEY (game, ply));
+"""
+
+
+class OnlineStore:
+    def __init__(self, root: Path) -> None:
+        root.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(root / DB_NAME, isolation_level=None, timeout=10.0, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _write(self, sql: str, args: tuple[object, ...]) -> int:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            n = self.db.execute(sql, args).rowcount
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        return n
+
+    def create(self, gid: str, ruleset: str, options: str, start: str, invite: str) -> None:
+        now = time.time()
+        self._write("INSERT INTO online_games (id, ruleset, options, start, invite, created, updated)"
+                    " VALUES (?,?,?,?,?,?,?)", (gid, ruleset, options, start, invite, now, now))
+
+    def seat(self, gid: str, side: str, token: str, name: str, used_invite: bool = False) -> None:
+        """A seat taken (the creator's, or the invited player's: the invitation is then used up and the
+        game starts), in one transaction."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("INSERT INTO online_seats VALUES (?,?,?,?)", (gid, side, token, name))
+            if used_invite:
+                self.db.execute("UPDATE online_games SET invite='', status='playing', updated=? WHERE id=?",
+                                (time.time(), gid))
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def add_move(self, gid: str, ply: int, text: str, side: str) -> bool:
+        try:
+            self._write("INSERT INTO online_moves VALUES (?,?,?,?,?)", (gid, ply, text, side, time.time()))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def finish(self, gid: str, status: str, result: str, reason: str) -> None:
+        self._write("UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
+                    (status, result, reason, time.time(), gid))
+
+    def stored_in_library(self, gid: str, key: str) -> None:
+        self._write("UPDATE online_games SET library=? WHERE id=?", (key, gid))
+
+    def load(self, gid: str) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self.db.execute("SELECT * FROM online_games WHERE id=?", (gid,)).fetchone()
+        return row
+
+    def by_invite(self, invite: str) -> sqlite3.Row | None:
+        if not invite:
+            return None
+        row: sqlite3.Row | None = self.db.execute("SELECT * FROM online_games WHERE invite=?",
+                                                  (invite,)).fetchone()
+        return row
+
+    def moves(self, gid: str) -> list[str]:
+        return [str(r[0]) for r in self.db.execute("SELECT move FROM online_moves WHERE game=? ORDER BY ply",
+                                                   (gid,))]
+
+    def seats(self, gid: str) -> dict[str, tuple[str, str]]:
+        """side -> (token digest, name)"""
+        return {str(r["side"]): (str(r["token"]), str(r["name"]))
+                for r in self.db.execute("SELECT * FROM online_seats WHERE game=?", (gid,))}
+
+    def unfiled(self) -> list[str]:
+        """Games that ended but are not in the library yet (the server stopped in between)."""
+        return [str(r[0]) for r in self.db.execute(
+            "SELECT id FROM online_games WHERE status IN ('over', 'aborted') AND library='' ORDER BY created")]
