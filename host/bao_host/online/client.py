@@ -240,11 +240,9 @@ class Bridge:
             elif kind == "move":
                 ply, text = int(data["ply"]), str(data["move"])
                 if ply == len(self.moves) + 1 and self.positions:
-                    _, child = notation.parse_move(self.positions[-1], text)
-                    self.moves.append(text)
-                    self.positions.append(child)
-                    who = P.side_name(str(data.get("side", "?")))
-                    self.say(f"server: ply {ply}, {who} played {text}")
+                    self._held(ply, text)
+                    if data.get("side") != self.seat.side:
+                        self.say(f"server: ply {ply}, {P.side_name(self.remote)} played {text}")
             elif kind == "down":
                 self._note(f"server: {data.get('why')}; reconnecting (nothing is lost: moves carry their ply)")
 
@@ -353,6 +351,13 @@ class Bridge:
             return
         self.say(f"sent ply {ply}: {text}")
         self._next_post = 0.0
+        if ply == len(self.moves) + 1:  # the server has it: not sent again (its event is then skipped)
+            self._held(ply, text)
+
+    def _held(self, ply: int, text: str) -> None:
+        _, child = notation.parse_move(self.positions[-1], text)
+        self.moves.append(text)
+        self.positions.append(child)
 
     def _finish(self) -> None:
         """The game ended on the server: a resignation or an abort is recorded in the local game too."""
