@@ -1,14 +1,15 @@
-"""Online play (issue #27, docs/online.md): two simulated boards, each with its own host client and local
-library, play through `bao serve`; the server referees and keeps the game."""
+"""Online play (issue #27, docs/online.md): two simulated boards (the unchanged firmware), each with its own
+host client and local library, play through `bao serve`; the server referees and keeps the game. Faults: a
+client killed and started again, the server stopped and started again mid-game."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import onlinerig
 import simrig
 from bao_host.record.store import Store
-from webrig import serving
 
 
 def _online_game(root: Path, game: str) -> tuple[list[str], dict[str, str]]:
@@ -19,30 +20,70 @@ def _online_game(root: Path, game: str) -> tuple[list[str], dict[str, str]]:
         return g.plies, g.headers()
 
 
-def test_two_boards_play_the_1994_game_through_the_server(tmp_path: Path) -> None:
+def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Player, onlinerig.Player],
+                                                  dict[int, Callable[[], object]]] | None = None) -> None:
+    """The 1994 game, South (Alice) on one board and North (Bob) on the other, South resigning at the end
+    as in the transcript; then the server's library and both local libraries hold the same game."""
     g = simrig.game_1994()
-    with serving(tmp_path / "server", sims=0) as web:
-        a, b = onlinerig.pair(web.url, tmp_path)
-        try:
-            onlinerig.play_remote(g, [a, b], web)
-            a.bridge.api.resign(a.bridge.seat)  # "A resigns" (the transcript's last words)
-            onlinerig.wait_end([a, b])
-            game = a.bridge.seat.game
-            state = web.server.online.games[game].state()
-        except AssertionError:
-            for pl in (a, b):
-                print(pl.name, pl.runner.phase, pl.runner.position.to_move, pl.session.logger.view.plies[-3:],
-                      onlinerig.server_moves(web, pl.bridge.seat.game)[-3:], *pl.said[-8:], sep="\n  ")
-                print([m.text for m in pl.session.logger.messages][-8:])
-            raise
-        finally:
-            a.close()
-            b.close()
-    assert (state["status"], state["result"], state["reason"], state["plies"]) == (
-        "over", "North wins", "South resigned", len(g.plies))
+    server = onlinerig.Server(tmp_path / "server").start()
+    a, b = onlinerig.pair(server.url, tmp_path)
+    try:
+        onlinerig.play_remote(g, [a, b], server, after=faults(server, a, b) if faults else None)
+        a.bridge.api.resign(a.bridge.seat)  # "A resigns" (the transcript's last words)
+        onlinerig.wait_end([a, b])
+        game = a.bridge.seat.game
+        state = server.api.state(game)
+    except AssertionError:
+        for pl in (a, b):
+            print(pl.name, pl.runner.phase, pl.session.logger.view.plies[-3:], *pl.said[-10:], sep="\n  ")
+            print(*[m.text for m in pl.session.logger.messages if "refused" not in m.text][-10:], sep="\n  ")
+            print("lit:", sum("lights" in x for x in pl.said), "plies", len(pl.session.logger.view.plies))
+            with pl.runner.lock:
+                app = pl.runner.board.app
+                print(pl.name, "codes", list(app.rec.codes), app.rec.phase, app.cpu, pl.runner.board.errors)
+        raise
+    finally:
+        a.close()
+        b.close()
+        server.stop()
+    assert (state["status"], state["result"], state["reason"], state["moves"]) == (
+        "over", "North wins", "South resigned", g.plies)
     server_plies, server_headers = _online_game(tmp_path / "server", game)
     alice_plies, alice_headers = _online_game(tmp_path / "alice" / "library", game)
     bob_plies, bob_headers = _online_game(tmp_path / "bob" / "library", game)
     assert server_plies == alice_plies == bob_plies == g.plies
     for h in (server_headers, alice_headers, bob_headers):
         assert (h["South"], h["North"], h["result"]) == ("Alice", "Bob", "North wins")
+
+
+def test_two_boards_play_the_1994_game_through_the_server(tmp_path: Path) -> None:
+    _play_1994(tmp_path)
+
+
+def test_a_client_killed_after_its_move_comes_back_and_the_game_goes_on(tmp_path: Path) -> None:
+    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> dict[int, Callable[[], object]]:
+        def kill_alice() -> None:  # ply 11 is on Alice's board and in her library, not on the server yet
+            a.leave()
+            assert len(server.moves(a.bridge.seat.game)) == 10
+            a.come_back()
+
+        def kill_bob() -> None:  # while Bob's own move is sent
+            b.leave()
+            b.come_back()
+
+        return {11: kill_alice, 20: kill_bob}
+
+    _play_1994(tmp_path, faults)
+
+
+def test_the_server_stopped_and_started_again_mid_game_loses_nothing(tmp_path: Path) -> None:
+    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> dict[int, Callable[[], object]]:
+        def restart() -> None:  # ply 15 waits on Alice's board while the server is away
+            server.stop()
+            simrig.wait_for(lambda: any("does not answer" in s for s in a.said), 30, lambda: a.pump(),
+                            "Alice's client to find the server gone")
+            server.start()
+
+        return {15: restart}
+
+    _play_1994(tmp_path, faults)

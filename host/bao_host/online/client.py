@@ -213,6 +213,11 @@ class Bridge:
         self._ended_locally = False
 
     @property
+    def shown(self) -> int:
+        """The ply of the remote move the board was last told to light (0: none in this game)."""
+        return self._shown[1] if self._shown is not None and self._shown[0] == self.local else 0
+
+    @property
     def remote(self) -> str:
         return P.other(self.seat.side)
 
@@ -267,6 +272,8 @@ class Bridge:
         if self.local is not None:
             return True
         view = self.logger.view
+        if self._new_sent_from == -1 and view.game_id is not None and self._resumes(view.game_id):
+            return True
         if self._new_sent_from == -1:
             r = self.session.command("NEW", json.dumps({"ruleset": self.state["ruleset"],
                                                         "options": self.state.get("options") or {}}))
@@ -290,6 +297,22 @@ class Bridge:
             return False
         self.local = gid
         self.say(f"the board plays this game (local game {gid}); {P.side_name(self.remote)}'s moves are lit on it")
+        return True
+
+    def _resumes(self, gid: int) -> bool:
+        """The board's current game is this online game already (a client restarted, the board kept its
+        game): carried on where it is, no new game."""
+        try:
+            g = self.logger.store.game(gid)
+        except StoreError:
+            return False
+        if g.extra.get("online game") != self.seat.game or g.status != "playing":
+            return False
+        r = self.session.command("CPU", f"{self.remote} 0")  # (the board keeps it; said again, harmless)
+        if r is None or not r.ok:
+            return False
+        self.local = gid
+        self.say(f"the board's game {gid} is this online game: carried on from ply {len(g.plies)}")
         return True
 
     def tick(self) -> None:
@@ -330,6 +353,9 @@ class Bridge:
             self._post(ns + 1, board[ns])
         elif ns > nb and now >= self._next_show and self._shown != (self.local, nb + 1):
             text = self.moves[nb]
+            if not self._between_moves(nb):
+                self._next_show = now + self.retry
+                return
             r = self.session.command("SHOW", text)
             if r is not None and r.ok:
                 self._shown = (self.local, nb + 1)
@@ -337,6 +363,18 @@ class Bridge:
                 self.say(f"the board lights {who}'s move {text} (ply {nb + 1}): sow it")
             else:
                 self._next_show = now + self.retry
+
+    def _between_moves(self, nb: int) -> bool:
+        """The board is between two moves, after the nb moves the library holds: a SHOW now lights the move
+        (a SHOW while a hand sows would drop the move half made)."""
+        r = self.session.command("SNAP")
+        if r is None or not r.ok:
+            return False
+        try:
+            snap = json.loads(r.payload)
+        except ValueError:
+            return False
+        return isinstance(snap, dict) and snap.get("phase") == "idle" and snap.get("moves") == nb
 
     def _post(self, ply: int, text: str) -> None:
         try:
