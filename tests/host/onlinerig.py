@@ -132,9 +132,10 @@ class Server:
 
 
 def play_remote(g: simrig.Played, players: list[Player], server: Server, timeout: float = 60.0,
+                before: dict[int, Callable[[], object]] | None = None,
                 after: dict[int, Callable[[], object]] | None = None) -> None:
     """Each move made on its mover's board, sent to the server, lit on the other board and sown there.
-    after[n](): a fault, once ply n is made on its mover's board (before the server is asked for it)."""
+    before[n]() and after[n](): faults, before ply n is made on its mover's board and after."""
     step = lambda: pump_all(players)  # noqa: E731
     by_side = {pl.bridge.seat.side: pl for pl in players}
     game = players[0].bridge.seat.game
@@ -145,6 +146,8 @@ def play_remote(g: simrig.Played, players: list[Player], server: Server, timeout
         # (a lit move that may stop in the house waits for the decision: this player's next touch stops it)
         simrig.wait_for(lambda pl=mover, p=p: pl.runner.phase == DECISION or pl.runner.position.d == p.d,
                         timeout, step, f"{mover.name}'s board at ply {i + 1}")
+        if before and i + 1 in before:
+            before[i + 1]()
         job = mover.runner.perform(p, m)
         simrig.wait_for(job.done.is_set, timeout, step, f"{mover.name}'s hands, ply {i + 1}")
         if mover.runner.phase == DECISION:  # 2.5b with the opponent far away: the player says stop

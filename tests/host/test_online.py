@@ -20,15 +20,19 @@ def _online_game(root: Path, game: str) -> tuple[list[str], dict[str, str]]:
         return g.plies, g.headers()
 
 
+Faults = dict[int, Callable[[], object]]
+
+
 def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Player, onlinerig.Player],
-                                                  dict[int, Callable[[], object]]] | None = None) -> None:
+                                                  tuple[Faults, Faults]] | None = None) -> None:
     """The 1994 game, South (Alice) on one board and North (Bob) on the other, South resigning at the end
     as in the transcript; then the server's library and both local libraries hold the same game."""
     g = simrig.game_1994()
     server = onlinerig.Server(tmp_path / "server").start()
     a, b = onlinerig.pair(server.url, tmp_path)
     try:
-        onlinerig.play_remote(g, [a, b], server, after=faults(server, a, b) if faults else None)
+        before, after = faults(server, a, b) if faults else ({}, {})
+        onlinerig.play_remote(g, [a, b], server, before=before, after=after)
         a.bridge.api.resign(a.bridge.seat)  # "A resigns" (the transcript's last words)
         onlinerig.wait_end([a, b])
         game = a.bridge.seat.game
@@ -60,30 +64,24 @@ def test_two_boards_play_the_1994_game_through_the_server(tmp_path: Path) -> Non
     _play_1994(tmp_path)
 
 
-def test_a_client_killed_after_its_move_comes_back_and_the_game_goes_on(tmp_path: Path) -> None:
-    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> dict[int, Callable[[], object]]:
-        def kill_alice() -> None:  # ply 11 is on Alice's board and in her library, not on the server yet
-            a.leave()
+def test_a_client_killed_comes_back_and_the_game_goes_on(tmp_path: Path) -> None:
+    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> tuple[Faults, Faults]:
+        def alice_back() -> None:  # ply 11 was made on Alice's board while no client ran
             assert len(server.moves(a.bridge.seat.game)) == 10
             a.come_back()
 
-        def kill_bob() -> None:  # while Bob's own move is sent
-            b.leave()
-            b.come_back()
-
-        return {11: kill_alice, 20: kill_bob}
+        return {11: a.leave, 20: b.leave}, {11: alice_back, 20: b.come_back}
 
     _play_1994(tmp_path, faults)
 
 
 def test_the_server_stopped_and_started_again_mid_game_loses_nothing(tmp_path: Path) -> None:
-    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> dict[int, Callable[[], object]]:
+    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> tuple[Faults, Faults]:
         def restart() -> None:  # ply 15 waits on Alice's board while the server is away
-            server.stop()
             simrig.wait_for(lambda: any("does not answer" in s for s in a.said), 30, lambda: a.pump(),
                             "Alice's client to find the server gone")
             server.start()
 
-        return {15: restart}
+        return {15: server.stop}, {15: restart}
 
     _play_1994(tmp_path, faults)
