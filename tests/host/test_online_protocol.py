@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import time
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -110,3 +111,67 @@ def check_stream(url: str, lines: list[str], values: dict[str, str]) -> None:
             check(json.loads(fill(w[6:], values)), json.loads(g[6:]), values, w[:40])
         else:
             assert g == fill(w, values)
+
+
+def _game(url: str) -> dict[str, str]:
+    """A game with both seats taken: its id, the two tokens."""
+    status, made = send(url, "POST", "/online/v1/games", body=json.dumps({"ruleset": "zanzibar", "name": "A"}))
+    assert status == 201
+    status, joined = send(url, "POST", "/online/v1/join", body=json.dumps({"invite": made["invite"], "name": "B"}))
+    assert status == 200
+    return {"game": made["game"], "S": made["token"], "N": joined["token"], "invite": made["invite"]}
+
+
+def _state(url: str, game: str) -> Any:
+    status, state = send(url, "GET", f"/online/v1/games/{game}")
+    assert status == 200
+    return state
+
+
+def test_hostile_requests_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        assert send(web.url, "POST", move, g["S"], json.dumps({"ply": 1, "move": "7L*"}))[0] == 200
+        before = _state(web.url, g["game"])
+        tries = [  # (token, body, extra headers, status)
+            (g["S"], json.dumps({"ply": 2, "move": "5R"}), {}, 403),  # the wrong seat
+            (g["S"][:-1] + ("A" if g["S"][-1] != "A" else "B"), json.dumps({"ply": 2, "move": "5R"}), {}, 403),
+            (g["N"], json.dumps({"ply": 2, "move": "6L"}), {}, 422),  # illegal (2.3b)
+            (g["N"], json.dumps({"ply": 2, "move": "9Q"}), {}, 400),
+            (g["N"], json.dumps({"ply": "2", "move": "5R"}), {}, 400),
+            (g["N"], json.dumps({"ply": 2, "move": ["5R"]}), {}, 400),
+            (g["N"], json.dumps({"ply": 2, "move": "5R", "pad": "x" * 4000}), {}, 413),
+            (g["N"], "\x00\xff{", {}, 400),
+            (g["N"], "[" * 100000, {}, 413),
+            (g["N"], json.dumps({"ply": 2, "move": "5R"}), {"Origin": "http://evil.example"}, 403),
+        ]
+        for token, body, headers, want in tries:
+            status, got = send(web.url, "POST", move, token, body, headers)
+            assert status == want and list(got) in (["error"], ["error", "rule"]), (body[:60], status, got)
+            assert "\n" not in got["error"] and len(got["error"]) < 200
+        # an invitation used up, guessed or forged: nobody else sits down
+        for code in (g["invite"], "A" * 22, "x"):
+            status, _ = send(web.url, "POST", "/online/v1/join", body=json.dumps({"invite": code}))
+            assert status in (400, 404)
+        assert _state(web.url, g["game"]) == before
+        # what the server keeps of a token is its digest: a copy of its database seats nobody
+        db = (tmp_path / "server" / "index.sqlite3").read_bytes()
+        assert g["S"].encode() not in db and g["N"].encode() not in db and g["invite"].encode() not in db
+
+
+def test_a_flood_is_refused_and_the_game_goes_on_after_it(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        before = _state(web.url, g["game"])
+        statuses = [send(web.url, "POST", move, g["N"], json.dumps({"ply": 1, "move": "7L*"}))[0]
+                    for _ in range(120)]
+        assert statuses.count(403) >= 20 and statuses.count(429) >= 60, statuses  # (North's turn it is not)
+        assert _state(web.url, g["game"]) == before  # reading is not limited; nothing changed
+        # the bucket fills again: South's move goes through, in a bounded time
+        deadline = time.monotonic() + 10
+        while (status := send(web.url, "POST", move, g["S"], json.dumps({"ply": 1, "move": "7L*"}))[0]) == 429:
+            assert time.monotonic() < deadline, "still refused"
+            time.sleep(0.05)  # (the refill's pace: polled, bounded above)
+        assert status == 200 and _state(web.url, g["game"])["moves"] == ["7L*"]
