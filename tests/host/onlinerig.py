@@ -22,8 +22,8 @@ from bao_host.online.client import Api, Bridge, OnlineError, Seat
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
-from baoboard.recogniser import DECISION, IDLE
 from bao_host.ui.web.app import Settings, WebServer, create_app
+from baoboard.recogniser import DECISION, IDLE
 
 
 @dataclass

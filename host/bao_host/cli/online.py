@@ -1,7 +1,8 @@
 """`bao online URL --new RULESET | --join CODE | --resume GAME --board PORT`: a board in a game on a `bao serve`
 server (docs/online.md). The board's moves go to the server; the opponent's moves are lit on the board
 (`SHOW`) for the player to sow. Every event is stored in the local library (--data) as `bao log` does.
-While it runs, a line `resign` or `abort` on its input ends the game; Ctrl-C leaves it (`--resume` comes
+While it runs, a line `resign` or `abort` on its input ends the game, `stop` answers a house decision
+(2.5b) by stopping; Ctrl-C leaves it (`--resume` comes
 back to it: the seat is kept in the library folder, online/<game>.json, readable by its owner only)."""
 
 from __future__ import annotations
@@ -118,8 +119,11 @@ def cmd_online(args: argparse.Namespace) -> int:
                     api.resign(seat)
                 elif what == "abort":
                     api.abort(seat)
+                elif what == "stop":  # 2.5b: stop in the house (the opponent's touch that would say so is far)
+                    session.stop()
                 elif what:
-                    _say(f"{what[:20]!r}: type resign or abort (Ctrl-C leaves the game, --resume comes back)")
+                    _say(f"{what[:20]!r}: type stop (2.5b), resign or abort (Ctrl-C leaves the game, --resume"
+                         " comes back)")
             except OnlineError as e:
                 _say(f"the server refused: {e}")
         if bridge.done:

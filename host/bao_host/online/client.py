@@ -274,16 +274,18 @@ class Bridge:
         view = self.logger.view
         if self._new_sent_from == -1 and view.game_id is not None and self._resumes(view.game_id):
             return True
-        if self._new_sent_from == -1:
+        adopt = self._new_sent_from == -1 and view.game_id is not None and self._adoptable(view.game_id)
+        if self._new_sent_from == -1 and not adopt:
             r = self.session.command("NEW", json.dumps({"ruleset": self.state["ruleset"],
                                                         "options": self.state.get("options") or {}}))
             if r is None or not r.ok:
                 return False
             self._new_sent_from = view.game_id
             return False
-        if view.game_id is None or view.game_id == self._new_sent_from or view.plies:
+        if not adopt and (view.game_id is None or view.game_id == self._new_sent_from or view.plies):
             return False
         gid = view.game_id
+        assert gid is not None
         store = self.logger.store
         names = self.state.get("seats") or {}
         try:
@@ -314,6 +316,23 @@ class Bridge:
         self.local = gid
         self.say(f"the board's game {gid} is this online game: carried on from ply {len(g.plies)}")
         return True
+
+    def _adoptable(self, gid: int) -> bool:
+        """The board's current game can be this online game as it is: not another online game's, the same
+        rules and start, its moves so far the server's (a player who set the board up and moved while the
+        other was joining)."""
+        try:
+            g = self.logger.store.game(gid)
+        except StoreError:
+            return False
+        if g.extra.get("online game") or g.status != "playing" or not self.positions:
+            return False
+        start = self.positions[0]
+        if g.start_position().d != start.d or g.rules().ruleset != start.rules.ruleset \
+                or g.rules().options() != start.rules.options():
+            return False
+        k = min(len(g.plies), len(self.moves))
+        return g.plies[:k] == self.moves[:k]
 
     def tick(self) -> None:
         self._drain()
@@ -349,7 +368,10 @@ class Bridge:
                        f"{next(i for i in range(k) if board[i] != self.moves[i]) + 1}: take back on the board")
             return
         now = time.monotonic()
-        if nb > ns and now >= self._next_post:
+        if nb > ns and "SN"[self.positions[ns].to_move] != self.seat.side:
+            self._note(f"the board holds {P.side_name(self.remote)}'s move {board[ns]} (ply {ns + 1}) before the"
+                       " server: waiting for the server to have it")
+        elif nb > ns and now >= self._next_post:
             self._post(ns + 1, board[ns])
         elif ns > nb and now >= self._next_show and self._shown != (self.local, nb + 1):
             text = self.moves[nb]
