@@ -207,6 +207,7 @@ class Bridge:
         self._shown: tuple[int | None, int] | None = None  # (local game, ply) SHOWn to the board
         self._next_show = 0.0
         self._next_post = 0.0
+        self._next_look = 0.0
         self._posted = 0  # plies the server has confirmed from this client
         self._said = ""
         self._was_connected = False
@@ -342,11 +343,13 @@ class Bridge:
         if up != self._was_connected:
             self._was_connected = up
             self._shown = None  # a board that restarted forgets what it was shown
-        if self.status == "waiting" or not up:
+        if self.status == "waiting":
             return
         ended = self.status in ("over", "aborted")
-        if ended and (self.local is None or self.status == "aborted"):
-            self._finish()
+        if ended and (self.local is None or self.status == "aborted" or not up):
+            self._finish()  # (the result goes into the local library: it needs no board)
+            return
+        if not up:
             return
         if not self._start_board_game():
             return
@@ -373,6 +376,9 @@ class Bridge:
                        " server: waiting for the server to have it")
         elif nb > ns and now >= self._next_post:
             self._post(ns + 1, board[ns])
+        elif nb == ns and "SN"[self.positions[ns].to_move] == self.seat.side and now >= self._next_look:
+            self._next_look = now + 2.0
+            self._look_for_decision()
         elif ns > nb and now >= self._next_show and self._shown != (self.local, nb + 1):
             text = self.moves[nb]
             if not self._between_moves(nb):
@@ -385,6 +391,17 @@ class Bridge:
                 self.say(f"the board lights {who}'s move {text} (ply {nb + 1}): sow it")
             else:
                 self._next_show = now + self.retry
+
+    def _look_for_decision(self) -> None:
+        """The player's move may stop in the house (2.5b): at a board, the opponent's next touch says stop;
+        this opponent is far away, so the player says it (`stop`) or lifts the house to play on."""
+        r = self.session.command("SNAP")
+        try:
+            phase = json.loads(r.payload).get("phase") if r is not None and r.ok else None
+        except (ValueError, AttributeError):
+            phase = None
+        if phase == "decision":
+            self._note("2.5b: your move may stop in the house: lift the house to play on, or type stop")
 
     def _between_moves(self, nb: int) -> bool:
         """The board is between two moves, after the nb moves the library holds: a SHOW now lights the move
