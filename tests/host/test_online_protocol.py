@@ -175,3 +175,40 @@ def test_a_flood_is_refused_and_the_game_goes_on_after_it(tmp_path: Path) -> Non
             assert time.monotonic() < deadline, "still refused"
             time.sleep(0.05)  # (the refill's pace: polled, bounded above)
         assert status == 200 and _state(web.url, g["game"])["moves"] == ["7L*"]
+
+
+def test_reordered_and_repeated_moves_are_harmless(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+
+        def post(side: str, ply: int, text: str) -> int:
+            return send(web.url, "POST", move, g[side], json.dumps({"ply": ply, "move": text}))[0]
+
+        assert post("S", 3, "6R*") == 409  # ply 3 overtook plies 1 and 2: refused, sent again later
+        assert post("S", 1, "7L*") == 200
+        assert post("N", 2, "5R") == 200
+        assert post("S", 1, "7L*") == 200  # a late repeat of ply 1: a duplicate
+        assert post("S", 3, "6R*") == 200
+        assert post("N", 2, "5R") == 200 and post("S", 3, "6R*") == 200
+        assert _state(web.url, g["game"])["moves"] == ["7L*", "5R", "6R*"]
+
+
+def test_a_spectator_reads_every_move_without_a_token_and_cannot_move(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        u = urllib.parse.urlsplit(web.url)
+        conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=10)
+        conn.request("GET", f"/online/v1/games/{g['game']}/events")
+        r = conn.getresponse()
+        for side, ply, text in (("S", 1, "7L*"), ("N", 2, "5R"), ("S", 3, "6R*")):
+            assert send(web.url, "POST", move, g[side], json.dumps({"ply": ply, "move": text}))[0] == 200
+        seen = []
+        while len(seen) < 3:
+            line = r.readline().decode()
+            if line.startswith("data: ") and '"ply"' in line and '"move"' in line:
+                seen.append(json.loads(line[6:])["move"])
+        conn.close()
+        assert seen == ["7L*", "5R", "6R*"]
+        assert send(web.url, "POST", move, "", json.dumps({"ply": 4, "move": "6R*"}))[0] == 401
