@@ -85,3 +85,31 @@ def test_the_server_stopped_and_started_again_mid_game_loses_nothing(tmp_path: P
         return {15: server.stop}, {15: restart}
 
     _play_1994(tmp_path, faults)
+
+
+def test_an_aborted_game_and_one_the_server_stopped_before_filing_are_in_the_library(tmp_path: Path) -> None:
+    server = onlinerig.Server(tmp_path / "server").start()
+    try:
+        api = server.api
+        aborted = api.create("zanzibar", "S", "Alice")
+        joined = api.join(aborted.invite, "Bob")
+        api.move(aborted, 1, "7L*")
+        api.abort(joined)  # North has not moved yet: it may abort
+        unfiled = api.create("malawi", "N", "Carol")
+        api.join(unfiled.invite, "Dan")
+    finally:
+        server.stop()
+    # a game that ended while its filing did not happen (the server stopped in between): filed at the next start
+    from bao_host.online.store import OnlineStore
+
+    st = OnlineStore(tmp_path / "server")
+    st.finish(unfiled.game, "over", "South wins", "North resigned")
+    st.close()
+    server.start()
+    server.stop()
+    with Store(tmp_path / "server", readonly=True) as lib:
+        a = lib.game(f"online-{aborted.game}")
+        u = lib.game(f"online-{unfiled.game}")
+        assert (a.plies, a.status, a.headers()["termination"]) == (["7L*"], "abandoned", "aborted by North")
+        assert (u.plies, u.result, u.ruleset, u.headers()["termination"]) == ([], "South wins", "malawi",
+                                                                             "North resigned")

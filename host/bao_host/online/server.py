@@ -162,6 +162,12 @@ class Online:
         g.status, g.result, g.reason = status, result, reason
         self._broadcast(g, "state", str(len(g.moves)), g.state())
         self._file(g)
+        self._forget(g)
+
+    def _forget(self, g: Game) -> None:
+        """An ended game nobody watches leaves the memory (read again from the database when asked for)."""
+        if g.status in ("over", "aborted") and not g.watchers:
+            self.games.pop(g.id, None)
 
     def _file(self, g: Game) -> None:
         """The ended game into the library, as an ordinary game (the same moves, key online-<id>)."""
@@ -370,6 +376,7 @@ class Online:
             finally:
                 if q in g.watchers:
                     g.watchers.remove(q)
+                self._forget(g)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={**HEADERS, "X-Accel-Buffering": "no"})
