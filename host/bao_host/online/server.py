@@ -51,6 +51,7 @@ class Game:
     moves: list[str] = field(default_factory=list)
     positions: list[core.Position] = field(default_factory=list)
     watchers: list[asyncio.Queue[tuple[str, str, dict[str, Any]] | None]] = field(default_factory=list)
+    pending: dict[int, asyncio.Future[None]] = field(default_factory=dict)  # plies being stored
 
     def state(self) -> dict[str, Any]:
         names = {s: (self.seats[s][1] if s in self.seats else None) for s in P.SIDES}
@@ -64,16 +65,17 @@ class Game:
 
 
 class Bucket:
-    """A token bucket: RATE requests a second on average, BURST at once."""
+    """A token bucket: `rate` requests a second on average, `burst` at once."""
 
-    def __init__(self, scale: int = 1) -> None:
-        self.scale = scale
-        self.level = float(P.BURST * scale)
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
         self.t = time.monotonic()
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.level = min(float(P.BURST * self.scale), self.level + (now - self.t) * P.RATE * self.scale)
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
         self.t = now
         if self.level < 1.0:
             return False
@@ -82,12 +84,15 @@ class Bucket:
 
 
 class Online:
-    def __init__(self, root: Path, library: Callable[[], Store | None]) -> None:
+    def __init__(self, root: Path, library: Callable[[], Store | None], rate: float = P.RATE) -> None:
         self.root = root
+        self.rate = rate  # requests a second per address and token (4 times that per address)
         self.library = library  # the server's library (a game that ends is stored there)
         self.store: OnlineStore | None = None
         self.games: dict[str, Game] = {}
         self.buckets: dict[str, Bucket] = {}
+        self._batch: list[tuple[tuple[str, int, str, str], asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -157,6 +162,30 @@ class Online:
             else:
                 q.put_nowait((kind, eid, data))
 
+    def _commit(self, row: tuple[str, int, str, str]) -> asyncio.Future[None]:
+        """The move stored with every other that comes while a commit runs: one transaction for them all
+        (a commit waits for the disk; the moves of many games share the wait). The future is done once
+        it is on disk."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._batch.append((row, done))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        return done
+
+    async def _flush(self) -> None:
+        while self._batch:
+            batch, self._batch = self._batch, []
+            try:
+                await asyncio.to_thread(self.st.add_moves, [row for row, _ in batch])
+            except Exception as e:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(e)
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
     def _end(self, g: Game, status: str, result: str, reason: str) -> None:
         self.st.finish(g.id, status, result, reason)
         g.status, g.result, g.reason = status, result, reason
@@ -206,9 +235,10 @@ class Online:
         # one bucket per address and token, and one per address (many forged tokens are one flood)
         address = request.client.host if request.client else "?"
         keys = (P.digest(address + " " + request.headers.get("authorization", "")), address)
+        burst = self.rate * P.BURST / P.RATE
         for key, scale in zip(keys, (1, 4)):
-            if not self.buckets.setdefault(key, Bucket(scale)).take():
-                raise Refused(429, f"too many requests: at most {P.RATE:g} a second (burst {P.BURST})")
+            if not self.buckets.setdefault(key, Bucket(self.rate * scale, burst * scale)).take():
+                raise Refused(429, f"too many requests: at most {self.rate:g} a second (burst {burst:g})")
         if len(self.buckets) > 10000:
             self.buckets.clear()
         size = request.headers.get("content-length")
@@ -303,6 +333,12 @@ class Online:
         canonical = notation.format_move(m, p.to_move)
         if ply <= n:  # sent again (a lost answer, a reconnect): harmless when it is the same move
             if g.moves[ply - 1] == canonical and "SN"[p.to_move] == side:
+                pending = g.pending.get(ply)
+                if pending is not None:  # answered once it is stored, as the first one is
+                    try:
+                        await asyncio.shield(pending)
+                    except Exception:
+                        raise Refused(503, f"ply {ply} could not be stored: send it again") from None
                 return {"ok": True, "ply": ply, "move": canonical, "duplicate": True}
             raise Refused(409, f"ply {ply} is played already ({g.moves[ply - 1]}); the game has {n} moves")
         if g.status != "playing":
@@ -311,9 +347,17 @@ class Online:
         if "SN"[p.to_move] != side:
             raise Refused(403, f"it is {P.side_name('SN'[p.to_move])}'s turn, this seat is "
                                f"{P.side_name(side)}'s")
-        self.st.add_move(g.id, ply, canonical, side)
-        g.moves.append(canonical)
+        g.moves.append(canonical)  # (taken now: a request for the same ply meanwhile is a duplicate)
         g.positions.append(child)
+        done = self._commit((g.id, ply, canonical, side))
+        g.pending[ply] = done
+        try:
+            await done
+        except Exception:
+            self.games.pop(g.id, None)  # memory ahead of the disk: read again from the database
+            raise Refused(503, f"ply {ply} could not be stored: send it again") from None
+        finally:
+            g.pending.pop(ply, None)
         self._broadcast(g, "move", str(ply), g.move_event(ply))
         w = core.outcome(child)
         if w is not None:

@@ -16,9 +16,13 @@ export` and the web library show it; a server stopped between the two stores it 
 
 from __future__ import annotations
 
+import functools
 import sqlite3
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from bao_host.record.store import DB_NAME
 
@@ -37,8 +41,21 @@ CREATE TABLE IF NOT EXISTS online_moves (
 """
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _locked(fn: _F) -> _F:
+    """One thread at a time on the connection (the server's loop, and the thread that commits moves)."""
+    @functools.wraps(fn)
+    def run(self: OnlineStore, *args: Any, **kwargs: Any) -> Any:
+        with self.lock:
+            return fn(self, *args, **kwargs)
+    return run  # type: ignore[return-value]
+
+
 class OnlineStore:
     def __init__(self, root: Path) -> None:
+        self.lock = threading.RLock()
         root.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(root / DB_NAME, isolation_level=None, timeout=10.0, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
@@ -46,6 +63,7 @@ class OnlineStore:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
 
+    @_locked
     def close(self) -> None:
         self.db.close()
 
@@ -59,11 +77,13 @@ class OnlineStore:
         self.db.execute("COMMIT")
         return n
 
+    @_locked
     def create(self, gid: str, ruleset: str, options: str, start: str, invite: str) -> None:
         now = time.time()
         self._write("INSERT INTO online_games (id, ruleset, options, start, invite, created, updated)"
                     " VALUES (?,?,?,?,?,?,?)", (gid, ruleset, options, start, invite, now, now))
 
+    @_locked
     def seat(self, gid: str, side: str, token: str, name: str, used_invite: bool = False) -> None:
         """A seat taken (the creator's, or the invited player's: the invitation is then used up and the
         game starts), in one transaction."""
@@ -78,6 +98,7 @@ class OnlineStore:
             raise
         self.db.execute("COMMIT")
 
+    @_locked
     def add_move(self, gid: str, ply: int, text: str, side: str) -> bool:
         try:
             self._write("INSERT INTO online_moves VALUES (?,?,?,?,?)", (gid, ply, text, side, time.time()))
@@ -85,17 +106,33 @@ class OnlineStore:
             return False
         return True
 
+    @_locked
+    def add_moves(self, rows: list[tuple[str, int, str, str]]) -> None:
+        """Moves (game, ply, text, side) in one transaction: one commit for every move that came meanwhile."""
+        now = time.time()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany("INSERT INTO online_moves VALUES (?,?,?,?,?)", [(*r, now) for r in rows])
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    @_locked
     def finish(self, gid: str, status: str, result: str, reason: str) -> None:
         self._write("UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
                     (status, result, reason, time.time(), gid))
 
+    @_locked
     def stored_in_library(self, gid: str, key: str) -> None:
         self._write("UPDATE online_games SET library=? WHERE id=?", (key, gid))
 
+    @_locked
     def load(self, gid: str) -> sqlite3.Row | None:
         row: sqlite3.Row | None = self.db.execute("SELECT * FROM online_games WHERE id=?", (gid,)).fetchone()
         return row
 
+    @_locked
     def by_invite(self, invite: str) -> sqlite3.Row | None:
         if not invite:
             return None
@@ -103,15 +140,18 @@ class OnlineStore:
                                                   (invite,)).fetchone()
         return row
 
+    @_locked
     def moves(self, gid: str) -> list[str]:
         return [str(r[0]) for r in self.db.execute("SELECT move FROM online_moves WHERE game=? ORDER BY ply",
                                                    (gid,))]
 
+    @_locked
     def seats(self, gid: str) -> dict[str, tuple[str, str]]:
         """side -> (token digest, name)"""
         return {str(r["side"]): (str(r["token"]), str(r["name"]))
                 for r in self.db.execute("SELECT * FROM online_seats WHERE game=?", (gid,))}
 
+    @_locked
     def unfiled(self) -> list[str]:
         """Games that ended but are not in the library yet (the server stopped in between)."""
         return [str(r[0]) for r in self.db.execute(

@@ -69,6 +69,7 @@ class Settings:
     tick: float = 0.01  # seconds between two looks at the boards
     south: str | None = None
     north: str | None = None
+    online_rate: float = 10.0  # online play: requests a second per client (docs/online.md, "Bad input and limits")
 
 
 def load_static() -> dict[str, tuple[bytes, str]]:
@@ -95,7 +96,7 @@ class Server:
         self.env.filters["json"] = _json_for_script
         self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
-        self.online = Online(settings.data, lambda: self.store)  # online play (docs/online.md)
+        self.online = Online(settings.data, lambda: self.store, settings.online_rate)  # online play (docs/online.md)
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
