@@ -212,3 +212,26 @@ def test_a_spectator_reads_every_move_without_a_token_and_cannot_move(tmp_path: 
         conn.close()
         assert seen == ["7L*", "5R", "6R*"]
         assert send(web.url, "POST", move, "", json.dumps({"ply": 4, "move": "6R*"}))[0] == 401
+
+
+def test_the_server_keeps_the_clocks_and_decides_a_flag(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        body = {"ruleset": "zanzibar", "name": "A", "clock": {"base": 1, "increment": 0.5}}
+        status, made = send(web.url, "POST", "/online/v1/games", body=json.dumps(body))
+        assert status == 201
+        status, joined = send(web.url, "POST", "/online/v1/join", body=json.dumps({"invite": made["invite"]}))
+        move = f"/online/v1/games/{made['game']}/move"
+        assert send(web.url, "POST", move, made["token"], json.dumps({"ply": 1, "move": "7L*"}))[0] == 200
+        clock = _state(web.url, made["game"])["clock"]
+        assert clock["running"] == "N" and 1000 < clock["S"] <= 1500 and clock["N"] <= 1000  # + the increment
+        # North does not move: its second runs out, and the server ends the game without anyone asking
+        deadline = time.monotonic() + 10
+        while (state := _state(web.url, made["game"]))["status"] == "playing":
+            assert time.monotonic() < deadline, "no flag"
+            time.sleep(0.05)  # (polled, bounded above)
+        assert (state["result"], state["reason"], state["clock"]["N"]) == ("South wins", "North's time ran out", 0)
+        status, got = send(web.url, "POST", move, joined["token"], json.dumps({"ply": 2, "move": "5R"}))
+        assert (status, got["error"]) == (409, "the game is over")
+    with Store(tmp_path / "server", readonly=True) as st:
+        g = st.game(f"online-{made['game']}")
+        assert (g.plies, g.result, g.headers()["termination"]) == (["7L*"], "South wins", "North's time ran out")

@@ -41,6 +41,30 @@ class Refused(Exception):
 
 
 @dataclass
+class Clock:
+    """A Fischer clock: each side has `base` seconds for the game and gains `increment` after each of its
+    moves; the side to move's time runs from the last move (from the game's start, for the first)."""
+
+    base: float
+    increment: float
+    started: float | None = None
+
+    def left(self, g: Game, now: float) -> dict[str, float]:
+        left = {"S": self.base, "N": self.base}
+        if self.started is None:
+            return left
+        prev = self.started
+        for i, t in enumerate(g.times):
+            side = "SN"[g.positions[i].to_move]
+            left[side] += self.increment - (t - prev)
+            prev = t
+        end = now if g.status == "playing" else g.ended  # (an ended game's clocks stop when it ended)
+        if end is not None:
+            left["SN"[g.positions[-1].to_move]] -= end - prev
+        return left
+
+
+@dataclass
 class Game:
     id: str
     start: core.Position
@@ -52,13 +76,24 @@ class Game:
     positions: list[core.Position] = field(default_factory=list)
     watchers: list[asyncio.Queue[tuple[str, str, dict[str, Any]] | None]] = field(default_factory=list)
     pending: dict[int, asyncio.Future[None]] = field(default_factory=dict)  # plies being stored
+    clock: Clock | None = None
+    ended: float | None = None
+    times: list[float] = field(default_factory=list)  # when each move came (the clock's)
 
     def state(self) -> dict[str, Any]:
         names = {s: (self.seats[s][1] if s in self.seats else None) for s in P.SIDES}
         return {"v": P.VERSION, "game": self.id, "ruleset": self.start.rules.ruleset,
                 "options": self.start.rules.options(), "start": position_json.to_dict(self.start, False),
                 "seats": names, "plies": len(self.moves), "status": self.status, "result": self.result,
-                "reason": self.reason}
+                "reason": self.reason, "clock": self.clock_state()}
+
+    def clock_state(self) -> dict[str, Any] | None:
+        if self.clock is None:
+            return None
+        left = self.clock.left(self, time.time())
+        running = "SN"[self.positions[-1].to_move] if self.status == "playing" and self.clock.started else None
+        return {"base": self.clock.base, "increment": self.clock.increment, "running": running,
+                **{s: max(0, round(left[s] * 1000)) for s in P.SIDES}}
 
     def move_event(self, ply: int) -> dict[str, Any]:
         return {"ply": ply, "move": self.moves[ply - 1], "side": "SN"[self.positions[ply - 1].to_move]}
@@ -91,7 +126,7 @@ class Online:
         self.store: OnlineStore | None = None
         self.games: dict[str, Game] = {}
         self.buckets: dict[str, Bucket] = {}
-        self._batch: list[tuple[tuple[str, int, str, str], asyncio.Future[None]]] = []
+        self._batch: list[tuple[tuple[str, int, str, str, float], asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
     # -- start and stop -------------------------------------------------------------------------------
@@ -129,12 +164,41 @@ class Online:
         start = position_json.loads(str(row["start"]))
         g = Game(gid, start, str(row["status"]), str(row["result"]), str(row["reason"]), self.st.seats(gid),
                  positions=[start])
+        if g.status in ("over", "aborted"):
+            g.ended = float(row["updated"])
         for text in self.st.moves(gid):  # stored moves were legal: replayed, not trusted blindly
             _, child = notation.parse_move(g.positions[-1], text)
             g.moves.append(text)
             g.positions.append(child)
+        c = self.st.clock(gid)
+        if c is not None:
+            g.clock = Clock(*c)
+            g.times = self.st.move_times(gid)
         self.games[gid] = g
+        self._watch_clock(g)
         return g
+
+    def _watch_clock(self, g: Game) -> None:
+        """The server decides a flag: when the side to move's time is up, the game ends (checked again then)."""
+        if g.clock is None or g.clock.started is None or g.status != "playing":
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        side = "SN"[g.positions[-1].to_move]
+        left = g.clock.left(g, time.time())[side]
+        loop.call_later(max(0.0, left) + 0.01, self._flag, g.id, len(g.moves))
+
+    def _flag(self, gid: str, plies: int) -> None:
+        g = self.games.get(gid)
+        if g is None or g.status != "playing" or len(g.moves) != plies or g.pending or g.clock is None:
+            return
+        side = "SN"[g.positions[-1].to_move]
+        if g.clock.left(g, time.time())[side] > 0:
+            self._watch_clock(g)
+            return
+        self._end(g, "over", P.side_name(P.other(side)) + " wins", f"{P.side_name(side)}'s time ran out")
 
     def _game_of(self, request: Request) -> Game:
         g = self.game(str(request.path_params["game"]))
@@ -162,7 +226,7 @@ class Online:
             else:
                 q.put_nowait((kind, eid, data))
 
-    def _commit(self, row: tuple[str, int, str, str]) -> asyncio.Future[None]:
+    def _commit(self, row: tuple[str, int, str, str, float]) -> asyncio.Future[None]:
         """The move stored with every other that comes while a commit runs: one transaction for them all
         (a commit waits for the disk; the moves of many games share the wait). The future is done once
         it is on disk."""
@@ -188,6 +252,7 @@ class Online:
 
     def _end(self, g: Game, status: str, result: str, reason: str) -> None:
         self.st.finish(g.id, status, result, reason)
+        g.ended = time.time()
         g.status, g.result, g.reason = status, result, reason
         self._broadcast(g, "state", str(len(g.moves)), g.state())
         self._file(g)
@@ -278,12 +343,23 @@ class Online:
         if side not in P.SIDES:
             raise Refused(400, "side is S or N")
         name = self._name(body)
+        clock = body.get("clock")
+        if clock is not None:
+            if not isinstance(clock, dict) or not all(isinstance(clock.get(k, 0), (int, float))
+                                                      and not isinstance(clock.get(k, 0), bool)
+                                                      for k in ("base", "increment")):
+                raise Refused(400, "clock is {\"base\": seconds, \"increment\": seconds}")
+            base, inc = float(clock.get("base", 0)), float(clock.get("increment", 0))
+            if not (1 <= base <= 86400 and 0 <= inc <= 3600):
+                raise Refused(400, "a clock's base is 1..86400 seconds, its increment 0..3600")
         start = core.initial(str(ruleset), core.Rules(str(ruleset)), core.SOUTH)
         gid = secrets.token_urlsafe(P.GAME_BYTES)
         invite = secrets.token_urlsafe(P.INVITE_BYTES)
         token = secrets.token_urlsafe(P.TOKEN_BYTES)
         self.st.create(gid, start.rules.ruleset, json.dumps(start.rules.options(), sort_keys=True),
                        position_json.dumps(start, False), P.digest(invite))
+        if clock is not None:
+            self.st.set_clock(gid, base, inc)
         self.st.seat(gid, str(side), P.digest(token), name)
         g = self.game(gid)
         assert g is not None
@@ -305,6 +381,10 @@ class Online:
         self.st.seat(g.id, side, P.digest(token), name, used_invite=True)
         g.seats[side] = (P.digest(token), name)
         g.status = "playing"
+        if g.clock is not None:
+            g.clock.started = time.time()
+            self.st.start_clock(g.id, g.clock.started)
+            self._watch_clock(g)
         self._broadcast(g, "state", str(len(g.moves)), g.state())
         return {"v": P.VERSION, "game": g.id, "seat": side, "token": token}
 
@@ -347,9 +427,14 @@ class Online:
         if "SN"[p.to_move] != side:
             raise Refused(403, f"it is {P.side_name('SN'[p.to_move])}'s turn, this seat is "
                                f"{P.side_name(side)}'s")
+        now = time.time()
+        if g.clock is not None and g.clock.left(g, now)[side] <= 0:
+            self._end(g, "over", P.side_name(P.other(side)) + " wins", f"{P.side_name(side)}'s time ran out")
+            raise Refused(409, "the game is over: your time ran out")
         g.moves.append(canonical)  # (taken now: a request for the same ply meanwhile is a duplicate)
         g.positions.append(child)
-        done = self._commit((g.id, ply, canonical, side))
+        g.times.append(now)
+        done = self._commit((g.id, ply, canonical, side, now))
         g.pending[ply] = done
         try:
             await done
@@ -358,10 +443,15 @@ class Online:
             raise Refused(503, f"ply {ply} could not be stored: send it again") from None
         finally:
             g.pending.pop(ply, None)
-        self._broadcast(g, "move", str(ply), g.move_event(ply))
+        live = g.move_event(ply)
+        if g.clock is not None:  # (as the move is made: a move sent again on a reconnect carries none)
+            live["clock"] = g.clock_state()
+        self._broadcast(g, "move", str(ply), live)
         w = core.outcome(child)
         if w is not None:
             self._end(g, "over", P.side_name("SN"[w]) + " wins", "no legal move")
+        elif g.clock is not None:
+            self._watch_clock(g)
         return {"ok": True, "ply": ply, "move": canonical}
 
     async def resign(self, request: Request) -> dict[str, Any]:

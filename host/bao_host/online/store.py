@@ -35,6 +35,9 @@ CREATE TABLE IF NOT EXISTS online_games (
 CREATE TABLE IF NOT EXISTS online_seats (
     game TEXT NOT NULL REFERENCES online_games(id), side TEXT NOT NULL, token TEXT NOT NULL UNIQUE,
     name TEXT NOT NULL DEFAULT '', PRIMARY KEY (game, side));
+CREATE TABLE IF NOT EXISTS online_clocks (
+    game TEXT PRIMARY KEY REFERENCES online_games(id), base REAL NOT NULL, increment REAL NOT NULL,
+    started REAL);
 CREATE TABLE IF NOT EXISTS online_moves (
     game TEXT NOT NULL REFERENCES online_games(id), ply INTEGER NOT NULL, move TEXT NOT NULL,
     side TEXT NOT NULL, received REAL NOT NULL, PRIMARY KEY (game, ply));
@@ -84,6 +87,25 @@ class OnlineStore:
                     " VALUES (?,?,?,?,?,?,?)", (gid, ruleset, options, start, invite, now, now))
 
     @_locked
+    def set_clock(self, gid: str, base: float, increment: float) -> None:
+        self._write("INSERT INTO online_clocks (game, base, increment) VALUES (?,?,?)", (gid, base, increment))
+
+    @_locked
+    def start_clock(self, gid: str, when: float) -> None:
+        self._write("UPDATE online_clocks SET started=? WHERE game=? AND started IS NULL", (when, gid))
+
+    @_locked
+    def clock(self, gid: str) -> tuple[float, float, float | None] | None:
+        """(base, increment, started) of the game's clock, None without one."""
+        r = self.db.execute("SELECT base, increment, started FROM online_clocks WHERE game=?", (gid,)).fetchone()
+        return None if r is None else (float(r[0]), float(r[1]), None if r[2] is None else float(r[2]))
+
+    @_locked
+    def move_times(self, gid: str) -> list[float]:
+        return [float(r[0]) for r in self.db.execute("SELECT received FROM online_moves WHERE game=? ORDER BY ply",
+                                                     (gid,))]
+
+    @_locked
     def seat(self, gid: str, side: str, token: str, name: str, used_invite: bool = False) -> None:
         """A seat taken (the creator's, or the invited player's: the invitation is then used up and the
         game starts), in one transaction."""
@@ -107,12 +129,12 @@ class OnlineStore:
         return True
 
     @_locked
-    def add_moves(self, rows: list[tuple[str, int, str, str]]) -> None:
-        """Moves (game, ply, text, side) in one transaction: one commit for every move that came meanwhile."""
-        now = time.time()
+    def add_moves(self, rows: list[tuple[str, int, str, str, float]]) -> None:
+        """Moves (game, ply, text, side, received) in one transaction: one commit for every move that came
+        meanwhile."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.executemany("INSERT INTO online_moves VALUES (?,?,?,?,?)", [(*r, now) for r in rows])
+            self.db.executemany("INSERT INTO online_moves VALUES (?,?,?,?,?)", rows)
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
