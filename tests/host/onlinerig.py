@@ -77,9 +77,10 @@ def player(name: str, api: Api, seat: Seat, root: Path) -> Player:
     return Player(name, runner, store, session, bridge, said)
 
 
-def pair(url: str, tmp: Path, ruleset: str = core.ZANZIBAR) -> tuple[Player, Player]:
+def pair(url: str, tmp: Path, ruleset: str = core.ZANZIBAR, clock: tuple[float, float] | None = None
+         ) -> tuple[Player, Player]:
     api = Api(url)
-    seat_a = api.create(ruleset, "S", "Alice")
+    seat_a = api.create(ruleset, "S", "Alice", clock)
     seat_b = api.join(seat_a.invite, "Bob")
     return player("alice", api, seat_a, tmp / "alice"), player("bob", api, seat_b, tmp / "bob")
 

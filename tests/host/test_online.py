@@ -4,6 +4,7 @@ client killed and started again, the server stopped and started again mid-game."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Pla
     as in the transcript; then the server's library and both local libraries hold the same game."""
     g = simrig.game_1994()
     server = onlinerig.Server(tmp_path / "server").start()
-    a, b = onlinerig.pair(server.url, tmp_path)
+    a, b = onlinerig.pair(server.url, tmp_path, clock=(3600, 5))
     try:
         before, after = faults(server, a, b) if faults else ({}, {})
         onlinerig.play_remote(g, [a, b], server, before=before, after=after)
@@ -58,6 +59,10 @@ def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Pla
     assert server_plies == alice_plies == bob_plies == g.plies
     for h in (server_headers, alice_headers, bob_headers):
         assert (h["South"], h["North"], h["result"]) == ("Alice", "Bob", "North wins")
+    # Alice read the clocks after every move of Bob's (an hour each, 5 s more a move, a few seconds used)
+    clocks = [x for x in a.said if x.startswith("clock: ")]
+    assert len(clocks) == len(g.plies) // 2 and all(re.fullmatch(r"clock: South 1:0\d:\d\d, North 1:0\d:\d\d", c)
+                                               for c in clocks), clocks[-3:]
 
 
 def test_two_boards_play_the_1994_game_through_the_server(tmp_path: Path) -> None:

@@ -124,6 +124,8 @@ def test_bao_online_refuses_in_one_line(tmp_path: Path) -> None:
         (["online", dead, "--join", "ABCDEFGHIJKLMNOPQRSTUV", "--board", "socket://127.0.0.1:1"], 1, "does not answer"),
         (["online", dead, "--resume", "../../etc", "--board", "socket://127.0.0.1:1"], 1, "a game id is letters"),
         (["online", dead, "--resume", "nosuchgame", "--board", "socket://127.0.0.1:1"], 1, "no seat of game"),
+        (["online", dead, "--new", "zanzibar", "--clock", "5 min", "--board", "socket://127.0.0.1:1"], 1,
+         "--clock '5 min': seconds for the game"),
     ):
         r = subprocess.run([*BAO, *args, "--data", str(tmp_path / "lib")], capture_output=True, text=True, timeout=60)
         assert r.returncode == status and said in r.stderr and len(r.stderr.splitlines()) == 1, (args, r.stderr)

@@ -46,6 +46,16 @@ def _keep_seat(root: Path, base: str, seat: Seat) -> None:
         json.dump({"server": base, "game": seat.game, "seat": seat.side, "token": seat.token}, f)
 
 
+def _clock(text: str | None) -> tuple[float, float] | None:
+    """--clock BASE+INCREMENT in seconds (300+5), or None."""
+    if text is None:
+        return None
+    m = re.fullmatch(r"(\d{1,5})(?:\+(\d{1,4}))?", text.strip())
+    if m is None:
+        raise OnlineError(f"--clock {text[:20]!r}: seconds for the game and, after +, for each move (300+5)")
+    return float(m.group(1)), float(m.group(2) or 0)
+
+
 def _read_seat(root: Path, game: str) -> Seat:
     if not _GAME.match(game):
         raise OnlineError(f"--resume {game[:40]!r}: a game id is letters, digits, - and _")
@@ -69,7 +79,7 @@ def cmd_online(args: argparse.Namespace) -> int:
     api = Api(args.url)
     try:
         if args.new:
-            seat = api.create(args.new, args.side, args.name or "")
+            seat = api.create(args.new, args.side, args.name or "", _clock(args.clock))
         elif args.join:
             seat = api.join(args.join.strip(), args.name or "")
         else:
@@ -150,6 +160,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     which.add_argument("--join", metavar="CODE", help="join the game of this invitation code")
     which.add_argument("--resume", metavar="GAME", help="come back to a game this library holds a seat of")
     p.add_argument("--side", choices=P.SIDES, default="S", help="with --new: the side you play (default S)")
+    p.add_argument("--clock", metavar="BASE+INC", default=None,
+                   help="with --new: Fischer clocks, seconds for the game + seconds added after each move (300+5)")
     p.add_argument("--name", default="", help="your name, shown to the other player")
     p.add_argument("--board", required=True, metavar="PORT",
                    help="the board: a serial device, pseudo-terminal or socket://HOST:PORT (bao sim)")

@@ -78,8 +78,12 @@ class Api:
             why = getattr(e, "reason", e)
             raise OnlineError(f"the server at {self.base} does not answer ({why})") from None
 
-    def create(self, ruleset: str, side: str = "S", name: str = "") -> Seat:
-        r = self.request("POST", "/games", {"ruleset": ruleset, "side": side, "name": name})
+    def create(self, ruleset: str, side: str = "S", name: str = "", clock: tuple[float, float] | None = None
+               ) -> Seat:
+        body: dict[str, Any] = {"ruleset": ruleset, "side": side, "name": name}
+        if clock is not None:
+            body["clock"] = {"base": clock[0], "increment": clock[1]}
+        r = self.request("POST", "/games", body)
         return Seat(str(r["game"]), str(r["seat"]), str(r["token"]), str(r["invite"]))
 
     def join(self, invite: str, name: str = "") -> Seat:
@@ -174,6 +178,15 @@ class Follower:
             wait = min(5.0, wait * 2)
 
 
+def _clock_text(ms: object) -> str:
+    """A side's time left as a player reads it: 4:05, or 1:02:03."""
+    if not isinstance(ms, (int, float)):
+        return "?"
+    sec = int(ms) // 1000
+    h, m, s = sec // 3600, sec // 60 % 60, sec % 60
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
 def _tag_op(gid: int, online_id: str) -> Op:
     """The local game's header `online game: <id>` (the server's game): one game id in every library."""
     def run(db: Any) -> tuple[int | None, str]:
@@ -249,6 +262,10 @@ class Bridge:
                     self._held(ply, text)
                     if data.get("side") != self.seat.side:
                         self.say(f"server: ply {ply}, {P.side_name(self.remote)} played {text}")
+                    clock = data.get("clock")
+                    if isinstance(clock, dict):
+                        self.say("clock: " + ", ".join(f"{P.side_name(s)} {_clock_text(clock.get(s))}"
+                                                       for s in P.SIDES))
             elif kind == "down":
                 self._note(f"server: {data.get('why')}; reconnecting (nothing is lost: moves carry their ply)")
 
