@@ -78,6 +78,7 @@ class Game:
     pending: dict[int, asyncio.Future[None]] = field(default_factory=dict)  # plies being stored
     clock: Clock | None = None
     ended: float | None = None
+    rematch: str | None = None  # the game the players asked for after this one
     times: list[float] = field(default_factory=list)  # when each move came (the clock's)
 
     def state(self) -> dict[str, Any]:
@@ -85,7 +86,7 @@ class Game:
         return {"v": P.VERSION, "game": self.id, "ruleset": self.start.rules.ruleset,
                 "options": self.start.rules.options(), "start": position_json.to_dict(self.start, False),
                 "seats": names, "plies": len(self.moves), "status": self.status, "result": self.result,
-                "reason": self.reason, "clock": self.clock_state()}
+                "reason": self.reason, "clock": self.clock_state(), "rematch": self.rematch}
 
     def clock_state(self) -> dict[str, Any] | None:
         if self.clock is None:
@@ -170,6 +171,7 @@ class Online:
             _, child = notation.parse_move(g.positions[-1], text)
             g.moves.append(text)
             g.positions.append(child)
+        g.rematch = self.st.rematch(gid)
         c = self.st.clock(gid)
         if c is not None:
             g.clock = Clock(*c)
@@ -474,6 +476,43 @@ class Online:
         self._end(g, "aborted", "", f"aborted by {P.side_name(side)}")
         return {"ok": True}
 
+    async def rematch(self, request: Request) -> dict[str, Any]:
+        """After a game: the same rules and clock, the sides swapped. The first seat holder to ask makes the
+        game (and waits in it), the other's asking seats them and starts it."""
+        g = self._game_of(request)
+        await self._body(request)
+        side = self._seat_of(g, request)
+        if g.status not in ("over", "aborted"):
+            raise Refused(409, "a rematch is asked for after the game")
+        token = secrets.token_urlsafe(P.TOKEN_BYTES)
+        mine = P.other(side)  # (the sides are swapped)
+        name = g.seats[side][1]
+        if g.rematch is None:
+            nxt = secrets.token_urlsafe(P.GAME_BYTES)
+            start = core.initial(g.start.rules.ruleset, g.start.rules, core.SOUTH)
+            self.st.create(nxt, start.rules.ruleset, json.dumps(start.rules.options(), sort_keys=True),
+                           position_json.dumps(start, False), "")
+            if g.clock is not None:
+                self.st.set_clock(nxt, g.clock.base, g.clock.increment)
+            self.st.seat(nxt, mine, P.digest(token), name)
+            self.st.set_rematch(g.id, nxt)
+            g.rematch = nxt
+            self._broadcast(g, "state", str(len(g.moves)), g.state())
+            return {"v": P.VERSION, "game": nxt, "seat": mine, "token": token}
+        r = self.game(g.rematch)
+        assert r is not None
+        if mine in r.seats:
+            raise Refused(409, "you asked for the rematch already: it starts when the other player asks too")
+        self.st.seat(r.id, mine, P.digest(token), name, used_invite=True)
+        r.seats[mine] = (P.digest(token), name)
+        r.status = "playing"
+        if r.clock is not None:
+            r.clock.started = time.time()
+            self.st.start_clock(r.id, r.clock.started)
+            self._watch_clock(r)
+        self._broadcast(r, "state", "0", r.state())
+        return {"v": P.VERSION, "game": r.id, "seat": mine, "token": token}
+
     async def state(self, request: Request) -> dict[str, Any]:
         g = self._game_of(request)
         return {**g.state(), "moves": g.moves}
@@ -532,6 +571,7 @@ class Online:
             Route(P.PREFIX + "/games/{game}/move", json_route(self.move), methods=["POST"]),
             Route(P.PREFIX + "/games/{game}/resign", json_route(self.resign), methods=["POST"]),
             Route(P.PREFIX + "/games/{game}/abort", json_route(self.abort), methods=["POST"]),
+            Route(P.PREFIX + "/games/{game}/rematch", json_route(self.rematch), methods=["POST"]),
             Route("/online/{rest:path}", _unknown_version, methods=["GET", "POST"]),
         ]
 

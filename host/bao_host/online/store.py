@@ -38,6 +38,8 @@ CREATE TABLE IF NOT EXISTS online_seats (
 CREATE TABLE IF NOT EXISTS online_clocks (
     game TEXT PRIMARY KEY REFERENCES online_games(id), base REAL NOT NULL, increment REAL NOT NULL,
     started REAL);
+CREATE TABLE IF NOT EXISTS online_rematches (
+    game TEXT PRIMARY KEY REFERENCES online_games(id), next TEXT NOT NULL REFERENCES online_games(id));
 CREATE TABLE IF NOT EXISTS online_moves (
     game TEXT NOT NULL REFERENCES online_games(id), ply INTEGER NOT NULL, move TEXT NOT NULL,
     side TEXT NOT NULL, received REAL NOT NULL, PRIMARY KEY (game, ply));
@@ -85,6 +87,15 @@ class OnlineStore:
         now = time.time()
         self._write("INSERT INTO online_games (id, ruleset, options, start, invite, created, updated)"
                     " VALUES (?,?,?,?,?,?,?)", (gid, ruleset, options, start, invite, now, now))
+
+    @_locked
+    def rematch(self, gid: str) -> str | None:
+        r = self.db.execute("SELECT next FROM online_rematches WHERE game=?", (gid,)).fetchone()
+        return None if r is None else str(r[0])
+
+    @_locked
+    def set_rematch(self, gid: str, nxt: str) -> None:
+        self._write("INSERT INTO online_rematches VALUES (?,?)", (gid, nxt))
 
     @_locked
     def set_clock(self, gid: str, base: float, increment: float) -> None:
