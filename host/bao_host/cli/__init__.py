@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "bao_host.cli.board",  # board, selftest
     "bao_host.cli.engine",  # engine, analyse, match
     "bao_host.cli.serve",  # serve
+    "bao_host.cli.online",  # online
 ]
 
 

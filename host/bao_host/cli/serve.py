@@ -70,6 +70,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"bao serve: error: no port {args.port} (0..65535)", file=sys.stderr)
         return 2
+    if not 0.1 <= args.online_rate <= 100000:
+        print("bao serve: error: --online-rate takes 0.1..100000 requests a second", file=sys.stderr)
+        return 2
     if args.sim < 0 or args.sim > 8:
         print("bao serve: error: --sim takes 0..8 simulated boards", file=sys.stderr)
         return 2
@@ -79,7 +82,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 1
     token = None if is_loopback(args.host) else (args.token or secrets.token_urlsafe(18))
     settings = Settings(data=data, sims=args.sim, ports=list(args.port_url or []), token=token,
-                        allowed_hosts=allowed_hosts(args.host), south=args.south, north=args.north)
+                        allowed_hosts=allowed_hosts(args.host), south=args.south, north=args.north,
+                        online_rate=args.online_rate)
     shown = f"[{args.host}]" if ":" in args.host else args.host
 
     def started(server: Any) -> None:
@@ -118,4 +122,7 @@ def register(sub: Any) -> None:
     p.add_argument("--token", default=None, help="the token to use instead of a new random one (off the loopback)")
     p.add_argument("--south", metavar="NAME", help="South's player in the games logged")
     p.add_argument("--north", metavar="NAME", help="North's player in the games logged")
+    p.add_argument("--online-rate", type=float, default=10.0, metavar="N",
+                   help="online play: requests a second one client may send on average (default 10; "
+                        "docs/online.md)")
     p.set_defaults(func=cmd_serve)

@@ -46,6 +46,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--think-ms", type=int, default=None, metavar="MS",
                    help="board time the players take between two moves (default: 0; 600 on the pico "
                         "runtime, where the board is busy for up to ~0.5 s after a move: docs/benchmarks.md)")
+    p.add_argument("--side", choices=("S", "N"), default=None,
+                   help="with --play-transcript: the hands make only this side's moves; each of the other "
+                        "side's is sown once the board lights it (a remote player's or the host engine's: "
+                        "`bao online`), as a player would")
     p.add_argument("--wait-host", type=float, default=0.0, metavar="SECONDS",
                    help="with --play-transcript: wait for a host's handshake before playing, and for its "
                         "acknowledgement of every event at the end")
@@ -67,6 +71,24 @@ HEAP = re.compile(r"^[1-9][0-9]*[km]?$")
 def _fail(message: str, status: int = 2) -> int:
     print(f"bao sim: {message}", file=sys.stderr)
     return status
+
+
+def _lit(runner: Any, p: core.Position, m: int) -> bool:
+    """The board lights move m of position p for the player to sow: its start bright green (docs/leds.md,
+    "Playing the computer"), what the player's eyes see."""
+    from baoboard.guide import FRAME_BYTES
+    from baoboard.recogniser import activations
+
+    start = activations(p, m)[0]
+    with runner.lock:
+        if runner.board.position.d != p.d:
+            return False
+        frame = bytes(runner.board.frame[:FRAME_BYTES])
+    # 0x00FF40 at the board's brightness, on that pit alone (all eight front pits blink so for a while after
+    # `CPU N 0`: the level shown, not a move)
+    bright = [i for i in range(32) if frame[3 * i] == 0 and frame[3 * i + 1] > 0 and frame[3 * i + 2] > 0
+              and abs(frame[3 * i + 2] * 255 - frame[3 * i + 1] * 64) < 2 * 255]
+    return bright == [start]
 
 
 def _socket_address(url: str) -> tuple[str, int]:
@@ -205,6 +227,12 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
             p = positions[i]
             m, _ = notation.parse_move(p, text, dialect)
             want.append(notation.format_move(m, p.to_move))
+            def lit(p: core.Position = p, m: int = m) -> bool:
+                return _lit(runner, p, m)
+
+            if args.side is not None and "SN"[p.to_move] != args.side and not _wait(lit, args.wait_host or 600):
+                print(f"bao sim: the board did not light {want[-1]} (ply {i + 1})", file=sys.stderr)
+                return 1
             runner.perform(p, m).wait(600)
         if runner.phase == DECISION:  # the last move waits for a house decision: the host says stop
             runner.call(lambda: board.write_serial(encode("C", 900001, "STOP"))).wait()

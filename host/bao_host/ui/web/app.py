@@ -38,6 +38,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from bao_host.online.server import Online
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store, StoreError
@@ -68,6 +69,7 @@ class Settings:
     tick: float = 0.01  # seconds between two looks at the boards
     south: str | None = None
     north: str | None = None
+    online_rate: float = 10.0  # online play: requests a second per client (docs/online.md, "Bad input and limits")
 
 
 def load_static() -> dict[str, tuple[bytes, str]]:
@@ -94,11 +96,13 @@ class Server:
         self.env.filters["json"] = _json_for_script
         self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
+        self.online = Online(settings.data, lambda: self.store, settings.online_rate)  # online play (docs/online.md)
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
         s = self.settings
         self.store = Store(s.data, repair=False)
+        self.online.start()
         for i in range(s.sims):
             n = i + 1
             logger = Logger(self.store, south=s.south, north=s.north)
@@ -126,6 +130,7 @@ class Server:
             board.close()
         for session in self.sessions:
             session.close()
+        self.online.close()
         if self.store is not None:
             self.store.close()
 
@@ -328,6 +333,7 @@ class WebServer(uvicorn.Server):
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.web.hub.close()
+        self.web.online.end_streams()
         await super().shutdown(sockets=sockets)
 
 
@@ -345,6 +351,7 @@ def create_app(settings: Settings, on_start: Callable[[Server], None] | None = N
             await server.stop()
 
     routes = [
+        *server.online.routes(),
         Route("/", server.index),
         Route("/board/{name}", server.board_page),
         Route("/board/{name}/watch", server.watch_page),

@@ -1,0 +1,472 @@
+"""The client side of online play (docs/online.md): the server's API over HTTP (the standard library's
+urllib: requests and one event stream, nothing more is needed), and the bridge that connects a board to a
+game through the serial protocol only (bao_host.record.session).
+
+    api = Api("http://127.0.0.1:8000")
+    seat = api.create("zanzibar", "S", "Alice")        # or api.join(code, "Bob")
+    bridge = Bridge(api, seat, session, say=print)     # session: a LinkSession on the board's port
+    while not bridge.done: session.poll(0.05); bridge.tick()
+
+The board plays its own side as always; the remote side is handed to the host (`CPU <side> 0`, as for the
+host's engine: docs/leds.md, "Playing the computer") and each of its moves, once the server has it, goes
+to the board with `SHOW`: the board lights it and follows only it while the player sows it. A move the
+board reports for this seat's side goes to the server with its ply number; sent again until the server
+has answered (a repeat is harmless: the ply says which move it is).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bao import core, notation, position_json
+
+from bao_host.online import protocol as P
+from bao_host.record.session import LinkSession
+from bao_host.record.store import Op, StoreError
+from bao_host.record.textcheck import loads_object
+
+
+class OnlineError(Exception):
+    """A refusal or an unreachable server, in one line; status 0 when no answer came."""
+
+    def __init__(self, message: str, status: int = 0, rule: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.rule = rule
+
+
+@dataclass
+class Seat:
+    game: str
+    side: str
+    token: str
+    invite: str = ""
+
+
+class Api:
+    def __init__(self, base: str, timeout: float = 10.0) -> None:
+        self.base = base.rstrip("/")
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + P.PREFIX + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", "Bearer " + token)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as r:
+                return json.loads(r.read(1 << 20) or b"{}")
+        except urllib.error.HTTPError as e:
+            try:
+                obj = json.loads(e.read(1 << 16))
+            except ValueError:
+                obj = {}
+            msg = str(obj.get("error") or e.reason) if isinstance(obj, dict) else str(e.reason)
+            rule = str(obj.get("rule", "")) if isinstance(obj, dict) else ""
+            raise OnlineError(msg, e.code, rule) from None
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            why = getattr(e, "reason", e)
+            raise OnlineError(f"the server at {self.base} does not answer ({why})") from None
+
+    def create(self, ruleset: str, side: str = "S", name: str = "", clock: tuple[float, float] | None = None
+               ) -> Seat:
+        body: dict[str, Any] = {"ruleset": ruleset, "side": side, "name": name}
+        if clock is not None:
+            body["clock"] = {"base": clock[0], "increment": clock[1]}
+        r = self.request("POST", "/games", body)
+        return Seat(str(r["game"]), str(r["seat"]), str(r["token"]), str(r["invite"]))
+
+    def join(self, invite: str, name: str = "") -> Seat:
+        r = self.request("POST", "/join", {"invite": invite, "name": name})
+        return Seat(str(r["game"]), str(r["seat"]), str(r["token"]))
+
+    def move(self, seat: Seat, ply: int, text: str) -> dict[str, Any]:
+        r: dict[str, Any] = self.request("POST", f"/games/{seat.game}/move", {"ply": ply, "move": text}, seat.token)
+        return r
+
+    def resign(self, seat: Seat) -> None:
+        self.request("POST", f"/games/{seat.game}/resign", {}, seat.token)
+
+    def abort(self, seat: Seat) -> None:
+        self.request("POST", f"/games/{seat.game}/abort", {}, seat.token)
+
+    def state(self, game: str) -> dict[str, Any]:
+        r: dict[str, Any] = self.request("GET", f"/games/{game}")
+        return r
+
+    def stream(self, game: str, after: int, timeout: float = 40.0) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The game's events from the server (server-sent events) after `after` moves: (kind, data), until
+        the stream ends or fails (OnlineError)."""
+        req = urllib.request.Request(f"{self.base}{P.PREFIX}/games/{game}/events?after={after}")
+        req.add_header("Accept", "text/event-stream")
+        try:
+            r = urllib.request.urlopen(req, timeout=timeout)  # (the server says something every 15 s)
+        except urllib.error.HTTPError as e:
+            raise OnlineError(f"the server refused the game's events ({e.code})", e.code) from None
+        except (urllib.error.URLError, OSError) as e:
+            raise OnlineError(f"the server at {self.base} does not answer ({getattr(e, 'reason', e)})") from None
+        kind, data = "message", ""
+        try:
+            with r:
+                for raw in r:
+                    line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                    if not line:
+                        if data:
+                            try:
+                                obj = json.loads(data)
+                            except ValueError:
+                                obj = None
+                            if isinstance(obj, dict):
+                                yield kind, obj
+                        kind, data = "message", ""
+                    elif line.startswith("event:"):
+                        kind = line[6:].strip()
+                    elif line.startswith("data:"):
+                        data += line[5:].strip()
+        except OSError as e:
+            raise OnlineError(f"the game's events stopped ({e})") from None
+
+
+class Follower:
+    """The game's events on a thread, into a queue; reconnects (with backoff) from the moves it holds."""
+
+    def __init__(self, api: Api, game: str) -> None:
+        self.api = api
+        self.game = game
+        self.events: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
+        self.held = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="online-events", daemon=True)
+
+    def start(self) -> Follower:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        wait = 0.1
+        while not self._stop.is_set():
+            try:
+                for kind, data in self.api.stream(self.game, self.held):
+                    if self._stop.is_set():
+                        return
+                    wait = 0.1
+                    if kind == "move" and data.get("ply") == self.held + 1:
+                        self.held += 1
+                    elif kind == "move":
+                        continue  # (already held)
+                    self.events.put((kind, data))
+                why = "the server closed the game's events"
+            except OnlineError as e:
+                why = str(e)
+            if self._stop.is_set():
+                return
+            self.events.put(("down", {"why": why}))
+            self._stop.wait(wait)
+            wait = min(5.0, wait * 2)
+
+
+def _clock_text(ms: object) -> str:
+    """A side's time left as a player reads it: 4:05, or 1:02:03."""
+    if not isinstance(ms, (int, float)):
+        return "?"
+    sec = int(ms) // 1000
+    h, m, s = sec // 3600, sec // 60 % 60, sec % 60
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def _tag_op(gid: int, online_id: str) -> Op:
+    """The local game's header `online game: <id>` (the server's game): one game id in every library."""
+    def run(db: Any) -> tuple[int | None, str]:
+        row = db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()
+        extra = loads_object(row[0] if row else None)
+        extra["online game"] = online_id
+        db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
+        return gid, ""
+    return run
+
+
+class Bridge:
+    """One board in one online game (see the module's docstring)."""
+
+    def __init__(self, api: Api, seat: Seat, session: LinkSession, say: Callable[[str], None] = print,
+                 retry: float = 1.0) -> None:
+        self.api = api
+        self.seat = seat
+        self.session = session
+        self.logger = session.logger
+        self.say = say
+        self.retry = retry
+        self.follower = Follower(api, seat.game).start()
+        self.state: dict[str, Any] = {}
+        self.moves: list[str] = []  # the server's moves, in order
+        self.positions: list[core.Position] = []
+        self.local: int | None = None  # the local library's game that is this online game
+        self.done = False
+        self.status = "connecting"
+        self._new_sent_from: int | None = -1  # -1: no NEW sent; else the local game the board had before it
+        self._shown: tuple[int | None, int] | None = None  # (local game, ply) SHOWn to the board
+        self._next_show = 0.0
+        self._next_post = 0.0
+        self._next_look = 0.0
+        self._posted = 0  # plies the server has confirmed from this client
+        self._said = ""
+        self._was_connected = False
+        self._ended_locally = False
+
+    @property
+    def shown(self) -> int:
+        """The ply of the remote move the board was last told to light (0: none in this game)."""
+        return self._shown[1] if self._shown is not None and self._shown[0] == self.local else 0
+
+    @property
+    def remote(self) -> str:
+        return P.other(self.seat.side)
+
+    def close(self) -> None:
+        self.follower.stop()
+
+    def _note(self, text: str) -> None:
+        if text != self._said:
+            self._said = text
+            self.say(text)
+
+    # -- the server's events ----------------------------------------------------------------------------
+    def _drain(self) -> None:
+        while True:
+            try:
+                kind, data = self.follower.events.get_nowait()
+            except queue.Empty:
+                return
+            if kind == "state":
+                first = not self.state
+                self.state = data
+                if first or not self.positions:
+                    self.positions = [position_json.from_dict(data["start"])]
+                self._on_state(first)
+            elif kind == "move":
+                ply, text = int(data["ply"]), str(data["move"])
+                if ply == len(self.moves) + 1 and self.positions:
+                    self._held(ply, text)
+                    if data.get("side") != self.seat.side:
+                        self.say(f"server: ply {ply}, {P.side_name(self.remote)} played {text}")
+                    clock = data.get("clock")
+                    if isinstance(clock, dict):
+                        self.say("clock: " + ", ".join(f"{P.side_name(s)} {_clock_text(clock.get(s))}"
+                                                       for s in P.SIDES))
+            elif kind == "down":
+                self._note(f"server: {data.get('why')}; reconnecting (nothing is lost: moves carry their ply)")
+
+    def _on_state(self, first: bool) -> None:
+        s = self.state
+        names = s.get("seats") or {}
+        status = str(s.get("status", ""))
+        if status != self.status:
+            self.status = status
+            if status == "waiting":
+                self.say(f"waiting for {P.side_name(self.remote)} to join")
+            elif status == "playing":
+                self.say(f"playing {s.get('ruleset')}: South {names.get('S') or '?'}, North {names.get('N') or '?'};"
+                         f" you play {P.side_name(self.seat.side)}, the board shows {P.side_name(self.remote)}'s"
+                         " moves")
+            else:
+                self.say(f"the game is over: {s.get('result') or 'no result'} ({s.get('reason') or status})")
+
+    # -- the board ------------------------------------------------------------------------------------
+    def _start_board_game(self) -> bool:
+        """The board's game is this online game: True once it is (a NEW sent, its GAME stored, tagged)."""
+        if self.local is not None:
+            return True
+        view = self.logger.view
+        if self._new_sent_from == -1 and view.game_id is not None and self._resumes(view.game_id):
+            return True
+        adopt = self._new_sent_from == -1 and view.game_id is not None and self._adoptable(view.game_id)
+        if self._new_sent_from == -1 and not adopt:
+            r = self.session.command("NEW", json.dumps({"ruleset": self.state["ruleset"],
+                                                        "options": self.state.get("options") or {}}))
+            if r is None or not r.ok:
+                return False
+            self._new_sent_from = view.game_id
+            return False
+        if not adopt and (view.game_id is None or view.game_id == self._new_sent_from or view.plies):
+            return False
+        gid = view.game_id
+        assert gid is not None
+        store = self.logger.store
+        names = self.state.get("seats") or {}
+        try:
+            store.ingest(self.logger.board_id or "unknown", f"online-{self.seat.game}", 1, "ONLINE",
+                         json.dumps({"game": self.seat.game, "seat": self.seat.side}), _tag_op(gid, self.seat.game))
+            store.name_players(gid, south=str(names.get("S") or "") or None, north=str(names.get("N") or "") or None)
+        except StoreError as e:
+            self.say(f"the local library: {e}")
+        r = self.session.command("CPU", f"{self.remote} 0")
+        if r is None or not r.ok:
+            return False
+        self.local = gid
+        self.say(f"the board plays this game (local game {gid}); {P.side_name(self.remote)}'s moves are lit on it")
+        return True
+
+    def _resumes(self, gid: int) -> bool:
+        """The board's current game is this online game already (a client restarted, the board kept its
+        game): carried on where it is, no new game."""
+        try:
+            g = self.logger.store.game(gid)
+        except StoreError:
+            return False
+        if g.extra.get("online game") != self.seat.game or g.status != "playing":
+            return False
+        r = self.session.command("CPU", f"{self.remote} 0")  # (the board keeps it; said again, harmless)
+        if r is None or not r.ok:
+            return False
+        self.local = gid
+        self.say(f"the board's game {gid} is this online game: carried on from ply {len(g.plies)}")
+        return True
+
+    def _adoptable(self, gid: int) -> bool:
+        """The board's current game can be this online game as it is: not another online game's, the same
+        rules and start, its moves so far the server's (a player who set the board up and moved while the
+        other was joining)."""
+        try:
+            g = self.logger.store.game(gid)
+        except StoreError:
+            return False
+        if g.extra.get("online game") or g.status != "playing" or not self.positions:
+            return False
+        start = self.positions[0]
+        if g.start_position().d != start.d or g.rules().ruleset != start.rules.ruleset \
+                or g.rules().options() != start.rules.options():
+            return False
+        k = min(len(g.plies), len(self.moves))
+        return g.plies[:k] == self.moves[:k]
+
+    def tick(self) -> None:
+        self._drain()
+        if not self.state or self.done:
+            return
+        up = self.session.connected
+        if up != self._was_connected:
+            self._was_connected = up
+            self._shown = None  # a board that restarted forgets what it was shown
+        if self.status == "waiting":
+            return
+        ended = self.status in ("over", "aborted")
+        if ended and (self.local is None or self.status == "aborted" or not up):
+            self._finish()  # (the result goes into the local library: it needs no board)
+            return
+        if not up:
+            return
+        if not self._start_board_game():
+            return
+        board = list(self.logger.view.plies) if self.logger.view.game_id == self.local else None
+        if board is None:
+            self._note("the board started another game: this online game goes on when it is played again")
+            if ended:
+                self._finish()
+            return
+        nb, ns = len(board), len(self.moves)
+        # a game won on the board ends once the board has sown the last move; a resignation at once
+        won = self.state.get("reason") == "no legal move"
+        if ended and ns >= int(self.state.get("plies", 0)) and (nb >= ns or not won):
+            self._finish()
+            return
+        k = min(nb, ns)
+        if board[:k] != self.moves[:k]:
+            self._note(f"the board's game differs from the server's from ply "
+                       f"{next(i for i in range(k) if board[i] != self.moves[i]) + 1}: take back on the board")
+            return
+        now = time.monotonic()
+        if nb > ns and "SN"[self.positions[ns].to_move] != self.seat.side:
+            self._note(f"the board holds {P.side_name(self.remote)}'s move {board[ns]} (ply {ns + 1}) before the"
+                       " server: waiting for the server to have it")
+        elif nb > ns and now >= self._next_post:
+            self._post(ns + 1, board[ns])
+        elif nb == ns and "SN"[self.positions[ns].to_move] == self.seat.side and now >= self._next_look:
+            self._next_look = now + 2.0
+            self._look_for_decision()
+        elif ns > nb and now >= self._next_show and self._shown != (self.local, nb + 1):
+            text = self.moves[nb]
+            if not self._between_moves(nb):
+                self._next_show = now + self.retry
+                return
+            r = self.session.command("SHOW", text)
+            if r is not None and r.ok:
+                self._shown = (self.local, nb + 1)
+                who = P.side_name("SN"[self.positions[nb].to_move])
+                self.say(f"the board lights {who}'s move {text} (ply {nb + 1}): sow it")
+            else:
+                self._next_show = now + self.retry
+
+    def _look_for_decision(self) -> None:
+        """The player's move may stop in the house (2.5b): at a board, the opponent's next touch says stop;
+        this opponent is far away, so the player says it (`stop`) or lifts the house to play on."""
+        r = self.session.command("SNAP")
+        try:
+            phase = json.loads(r.payload).get("phase") if r is not None and r.ok else None
+        except (ValueError, AttributeError):
+            phase = None
+        if phase == "decision":
+            self._note("2.5b: your move may stop in the house: lift the house to play on, or type stop")
+
+    def _between_moves(self, nb: int) -> bool:
+        """The board is between two moves, after the nb moves the library holds: a SHOW now lights the move
+        (a SHOW while a hand sows would drop the move half made)."""
+        r = self.session.command("SNAP")
+        if r is None or not r.ok:
+            return False
+        try:
+            snap = json.loads(r.payload)
+        except ValueError:
+            return False
+        return isinstance(snap, dict) and snap.get("phase") == "idle" and snap.get("moves") == nb
+
+    def _post(self, ply: int, text: str) -> None:
+        try:
+            self.api.move(self.seat, ply, text)
+        except OnlineError as e:
+            self._next_post = time.monotonic() + self.retry
+            if e.status == 0:
+                self._note(f"server: {e}; the move {text} is sent again")
+            else:
+                rule = f" ({e.rule})" if e.rule else ""
+                self._note(f"the server refused {text} at ply {ply}{rule}: {e}")
+            return
+        self.say(f"sent ply {ply}: {text}")
+        self._next_post = 0.0
+        if ply == len(self.moves) + 1:  # the server has it: not sent again (its event is then skipped)
+            self._held(ply, text)
+
+    def _held(self, ply: int, text: str) -> None:
+        _, child = notation.parse_move(self.positions[-1], text)
+        self.moves.append(text)
+        self.positions.append(child)
+
+    def _finish(self) -> None:
+        """The game ended on the server: a resignation or an abort is recorded in the local game too."""
+        self.done = True
+        if self.local is None or self._ended_locally:
+            return
+        self._ended_locally = True
+        reason = str(self.state.get("reason", ""))
+        result = str(self.state.get("result", ""))
+        store = self.logger.store
+        try:
+            if self.status == "aborted":
+                store.mark_abandoned(self.local)
+            elif result and store.game(self.local).status != "over":
+                store.ingest(self.logger.board_id or "unknown", f"online-{self.seat.game}", 2, "ONLINE",
+                             json.dumps({"result": result, "reason": reason}), store.op_end(self.local, result))
+        except StoreError as e:
+            self.say(f"the local library: {e}")

@@ -1,0 +1,120 @@
+"""Online play (issue #27, docs/online.md): two simulated boards (the unchanged firmware), each with its own
+host client and local library, play through `bao serve`; the server referees and keeps the game. Faults: a
+client killed and started again, the server stopped and started again mid-game."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import onlinerig
+import simrig
+from bao_host.record.store import Store
+
+
+def _online_game(root: Path, game: str) -> tuple[list[str], dict[str, str]]:
+    with Store(root, readonly=True) as st:
+        found = [g for g in st.games() if st.game(g.id).headers().get("online game") == game]
+        assert len(found) == 1, f"{root}: {len(found)} games of online game {game}"
+        g = st.game(found[0].id)
+        return g.plies, g.headers()
+
+
+Faults = dict[int, Callable[[], object]]
+
+
+def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Player, onlinerig.Player],
+                                                  tuple[Faults, Faults]] | None = None) -> None:
+    """The 1994 game, South (Alice) on one board and North (Bob) on the other, South resigning at the end
+    as in the transcript; then the server's library and both local libraries hold the same game."""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    a, b = onlinerig.pair(server.url, tmp_path, clock=(3600, 5))
+    try:
+        before, after = faults(server, a, b) if faults else ({}, {})
+        onlinerig.play_remote(g, [a, b], server, before=before, after=after)
+        a.bridge.api.resign(a.bridge.seat)  # "A resigns" (the transcript's last words)
+        onlinerig.wait_end([a, b])
+        game = a.bridge.seat.game
+        state = server.api.state(game)
+    except AssertionError:
+        for pl in (a, b):
+            print(pl.name, pl.runner.phase, pl.session.logger.view.plies[-3:], *pl.said[-10:], sep="\n  ")
+            print(*[m.text for m in pl.session.logger.messages if "refused" not in m.text][-10:], sep="\n  ")
+            print("lit:", sum("lights" in x for x in pl.said), "plies", len(pl.session.logger.view.plies))
+            with pl.runner.lock:
+                app = pl.runner.board.app
+                print(pl.name, "codes", list(app.rec.codes), app.rec.phase, app.cpu, pl.runner.board.errors)
+        raise
+    finally:
+        a.close()
+        b.close()
+        server.stop()
+    assert (state["status"], state["result"], state["reason"], state["moves"]) == (
+        "over", "North wins", "South resigned", g.plies)
+    server_plies, server_headers = _online_game(tmp_path / "server", game)
+    alice_plies, alice_headers = _online_game(tmp_path / "alice" / "library", game)
+    bob_plies, bob_headers = _online_game(tmp_path / "bob" / "library", game)
+    assert server_plies == alice_plies == bob_plies == g.plies
+    for h in (server_headers, alice_headers, bob_headers):
+        assert (h["South"], h["North"], h["result"]) == ("Alice", "Bob", "North wins")
+    # Alice read the clocks after every move of Bob's (an hour each, 5 s more a move, a few seconds used)
+    clocks = [x for x in a.said if x.startswith("clock: ")]
+    assert len(clocks) == len(g.plies) // 2 and all(re.fullmatch(r"clock: South 1:0\d:\d\d, North 1:0\d:\d\d", c)
+                                               for c in clocks), clocks[-3:]
+
+
+def test_two_boards_play_the_1994_game_through_the_server(tmp_path: Path) -> None:
+    _play_1994(tmp_path)
+
+
+def test_a_client_killed_comes_back_and_the_game_goes_on(tmp_path: Path) -> None:
+    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> tuple[Faults, Faults]:
+        def alice_back() -> None:  # ply 11 was made on Alice's board while no client ran
+            assert len(server.moves(a.bridge.seat.game)) == 10
+            a.come_back()
+
+        return {11: a.leave, 20: b.leave}, {11: alice_back, 20: b.come_back}
+
+    _play_1994(tmp_path, faults)
+
+
+def test_the_server_stopped_and_started_again_mid_game_loses_nothing(tmp_path: Path) -> None:
+    def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> tuple[Faults, Faults]:
+        def restart() -> None:  # ply 15 waits on Alice's board while the server is away
+            simrig.wait_for(lambda: any("does not answer" in s for s in a.said), 30, lambda: a.pump(),
+                            "Alice's client to find the server gone")
+            server.start()
+
+        return {15: server.stop}, {15: restart}
+
+    _play_1994(tmp_path, faults)
+
+
+def test_an_aborted_game_and_one_the_server_stopped_before_filing_are_in_the_library(tmp_path: Path) -> None:
+    server = onlinerig.Server(tmp_path / "server").start()
+    try:
+        api = server.api
+        aborted = api.create("zanzibar", "S", "Alice")
+        joined = api.join(aborted.invite, "Bob")
+        api.move(aborted, 1, "7L*")
+        api.abort(joined)  # North has not moved yet: it may abort
+        unfiled = api.create("malawi", "N", "Carol")
+        api.join(unfiled.invite, "Dan")
+    finally:
+        server.stop()
+    # a game that ended while its filing did not happen (the server stopped in between): filed at the next start
+    from bao_host.online.store import OnlineStore
+
+    st = OnlineStore(tmp_path / "server")
+    st.finish(unfiled.game, "over", "South wins", "North resigned")
+    st.close()
+    server.start()
+    server.stop()
+    with Store(tmp_path / "server", readonly=True) as lib:
+        a = lib.game(f"online-{aborted.game}")
+        u = lib.game(f"online-{unfiled.game}")
+        assert (a.plies, a.status, a.headers()["termination"]) == (["7L*"], "abandoned", "aborted by North")
+        assert (u.plies, u.result, u.ruleset, u.headers()["termination"]) == ([], "South wins", "malawi",
+                                                                             "North resigned")

@@ -1,0 +1,237 @@
+"""docs/online.md's examples are what the server answers: each request on the page is sent to a real `bao serve`,
+in the page's order, and its answer compared with the page's (the server's random ids and tokens captured
+where the page first shows them); the event stream's example is read from the server's stream. Then the hostile
+inputs the page does not show: a flood, a foreign page's Origin, a spectator's streams."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import time
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+from bao_host.record.store import Store
+from webrig import serving
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "online.md").read_text()
+REQUEST = re.compile(r"^(GET|POST) (\S+)(?: Bearer (\S+))?(?: (.*))?$")
+ANSWER = re.compile(r"^(\d{3}) (\{.*\})$")
+BIG = "x" * 3000
+
+
+def blocks(kind: str) -> list[str]:
+    return re.findall(rf"```{kind}\n(.*?)```", DOC, re.S)
+
+
+def send(url: str, method: str, path: str, token: str = "", body: str | None = None,
+         headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=10)
+    h = dict(headers or {})
+    if body is not None:
+        h["Content-Type"] = "application/json"
+    if token:
+        h["Authorization"] = "Bearer " + token
+    conn.request(method, path, body=None if body is None else body.encode(), headers=h)
+    r = conn.getresponse()
+    data = r.read()
+    conn.close()
+    return r.status, json.loads(data)
+
+
+def fill(text: str, values: dict[str, str]) -> str:
+    text = text.replace("$BIG", BIG)
+    return re.sub(r"\$([A-Z]+)", lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def check(want: Any, got: Any, values: dict[str, str], where: str) -> None:
+    """got is want, where "$NAME" is a value the server chose (captured the first time it is seen)."""
+    if isinstance(want, str) and want.startswith("$"):
+        name = want[1:]
+        if name in values:
+            assert got == values[name], where
+        else:
+            assert isinstance(got, str) and len(got) >= 8, where
+            values[name] = got
+    elif want == "...":
+        pass
+    elif isinstance(want, dict):
+        assert isinstance(got, dict) and set(got) == set(want), f"{where}: {got}"
+        for k in want:
+            check(want[k], got[k], values, f"{where}: {k}")
+    else:
+        assert got == want, f"{where}: {got!r}, not {want!r}"
+
+
+def test_the_pages_examples_are_the_servers_answers(tmp_path: Path) -> None:
+    values: dict[str, str] = {}
+    exchanges = 0
+    with serving(tmp_path / "server", sims=0) as web:
+        parts = re.split(r"```(online|sse)\n(.*?)```", DOC, flags=re.S)
+        for kind, text in zip(parts[1::3], parts[2::3]):
+            lines = text.strip("\n").split("\n")
+            if kind == "sse":
+                check_stream(web.url, lines, values)
+                continue
+            for req, ans in zip(lines[::2], lines[1::2]):
+                m, a = REQUEST.match(req), ANSWER.match(ans)
+                assert m and a, (req, ans)
+                token = fill(m.group(3), values) if m.group(3) else ""
+                status, got = send(web.url, m.group(1), fill(m.group(2), values), token,
+                                   None if m.group(4) is None else fill(m.group(4), values))
+                assert status == int(a.group(1)), (req, status, got)
+                check(json.loads(a.group(2)), got, values, req)
+                exchanges += 1
+        assert exchanges >= 20 and {"GAME", "SOUTH", "NORTH", "INVITE"} <= set(values)
+    # the server's library holds the resigned game as an ordinary game
+    with Store(tmp_path / "server", readonly=True) as st:
+        lib = st.game(f"online-{values['GAME']}")
+        assert (lib.plies, lib.result, lib.headers()["termination"]) == (["7L*", "5R"], "North wins",
+                                                                         "South resigned")
+
+
+def check_stream(url: str, lines: list[str], values: dict[str, str]) -> None:
+    path = fill(lines[0].split(" ", 1)[1], values)
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=10)
+    conn.request("GET", path)
+    r = conn.getresponse()
+    assert r.status == 200 and r.headers["content-type"].startswith("text/event-stream")
+    want = lines[1:]
+    got: list[str] = []
+    while len(got) < len(want):
+        got.append(r.readline().decode().rstrip("\n"))
+    conn.close()
+    for w, g in zip(want, got):
+        if w.startswith("data: "):
+            check(json.loads(fill(w[6:], values)), json.loads(g[6:]), values, w[:40])
+        else:
+            assert g == fill(w, values)
+
+
+def _game(url: str) -> dict[str, str]:
+    """A game with both seats taken: its id, the two tokens."""
+    status, made = send(url, "POST", "/online/v1/games", body=json.dumps({"ruleset": "zanzibar", "name": "A"}))
+    assert status == 201
+    status, joined = send(url, "POST", "/online/v1/join", body=json.dumps({"invite": made["invite"], "name": "B"}))
+    assert status == 200
+    return {"game": made["game"], "S": made["token"], "N": joined["token"], "invite": made["invite"]}
+
+
+def _state(url: str, game: str) -> Any:
+    status, state = send(url, "GET", f"/online/v1/games/{game}")
+    assert status == 200
+    return state
+
+
+def test_hostile_requests_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        assert send(web.url, "POST", move, g["S"], json.dumps({"ply": 1, "move": "7L*"}))[0] == 200
+        before = _state(web.url, g["game"])
+        tries = [  # (token, body, extra headers, status)
+            (g["S"], json.dumps({"ply": 2, "move": "5R"}), {}, 403),  # the wrong seat
+            (g["S"][:-1] + ("A" if g["S"][-1] != "A" else "B"), json.dumps({"ply": 2, "move": "5R"}), {}, 403),
+            (g["N"], json.dumps({"ply": 2, "move": "6L"}), {}, 422),  # illegal (2.3b)
+            (g["N"], json.dumps({"ply": 2, "move": "9Q"}), {}, 400),
+            (g["N"], json.dumps({"ply": "2", "move": "5R"}), {}, 400),
+            (g["N"], json.dumps({"ply": 2, "move": ["5R"]}), {}, 400),
+            (g["N"], json.dumps({"ply": 2, "move": "5R", "pad": "x" * 4000}), {}, 413),
+            (g["N"], "\x00\xff{", {}, 400),
+            (g["N"], "[" * 100000, {}, 413),
+            (g["N"], json.dumps({"ply": 2, "move": "5R"}), {"Origin": "http://evil.example"}, 403),
+        ]
+        for token, body, headers, want in tries:
+            status, got = send(web.url, "POST", move, token, body, headers)
+            assert status == want and list(got) in (["error"], ["error", "rule"]), (body[:60], status, got)
+            assert "\n" not in got["error"] and len(got["error"]) < 200
+        # an invitation used up, guessed or forged: nobody else sits down
+        for code in (g["invite"], "A" * 22, "x"):
+            status, _ = send(web.url, "POST", "/online/v1/join", body=json.dumps({"invite": code}))
+            assert status in (400, 404)
+        assert _state(web.url, g["game"]) == before
+        # what the server keeps of a token is its digest: a copy of its database seats nobody
+        db = (tmp_path / "server" / "index.sqlite3").read_bytes()
+        assert g["S"].encode() not in db and g["N"].encode() not in db and g["invite"].encode() not in db
+
+
+def test_a_flood_is_refused_and_the_game_goes_on_after_it(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        before = _state(web.url, g["game"])
+        statuses = [send(web.url, "POST", move, g["N"], json.dumps({"ply": 1, "move": "7L*"}))[0]
+                    for _ in range(120)]
+        assert statuses.count(403) >= 20 and statuses.count(429) >= 60, statuses  # (North's turn it is not)
+        assert _state(web.url, g["game"]) == before  # reading is not limited; nothing changed
+        # the bucket fills again: South's move goes through, in a bounded time
+        deadline = time.monotonic() + 10
+        while (status := send(web.url, "POST", move, g["S"], json.dumps({"ply": 1, "move": "7L*"}))[0]) == 429:
+            assert time.monotonic() < deadline, "still refused"
+            time.sleep(0.05)  # (the refill's pace: polled, bounded above)
+        assert status == 200 and _state(web.url, g["game"])["moves"] == ["7L*"]
+
+
+def test_reordered_and_repeated_moves_are_harmless(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+
+        def post(side: str, ply: int, text: str) -> int:
+            return send(web.url, "POST", move, g[side], json.dumps({"ply": ply, "move": text}))[0]
+
+        assert post("S", 3, "6R*") == 409  # ply 3 overtook plies 1 and 2: refused, sent again later
+        assert post("S", 1, "7L*") == 200
+        assert post("N", 2, "5R") == 200
+        assert post("S", 1, "7L*") == 200  # a late repeat of ply 1: a duplicate
+        assert post("S", 3, "6R*") == 200
+        assert post("N", 2, "5R") == 200 and post("S", 3, "6R*") == 200
+        assert _state(web.url, g["game"])["moves"] == ["7L*", "5R", "6R*"]
+
+
+def test_a_spectator_reads_every_move_without_a_token_and_cannot_move(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        u = urllib.parse.urlsplit(web.url)
+        conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=10)
+        conn.request("GET", f"/online/v1/games/{g['game']}/events")
+        r = conn.getresponse()
+        for side, ply, text in (("S", 1, "7L*"), ("N", 2, "5R"), ("S", 3, "6R*")):
+            assert send(web.url, "POST", move, g[side], json.dumps({"ply": ply, "move": text}))[0] == 200
+        seen = []
+        while len(seen) < 3:
+            line = r.readline().decode()
+            if line.startswith("data: ") and '"ply"' in line and '"move"' in line:
+                seen.append(json.loads(line[6:])["move"])
+        conn.close()
+        assert seen == ["7L*", "5R", "6R*"]
+        assert send(web.url, "POST", move, "", json.dumps({"ply": 4, "move": "6R*"}))[0] == 401
+
+
+def test_the_server_keeps_the_clocks_and_decides_a_flag(tmp_path: Path) -> None:
+    with serving(tmp_path / "server", sims=0) as web:
+        body = {"ruleset": "zanzibar", "name": "A", "clock": {"base": 1, "increment": 0.5}}
+        status, made = send(web.url, "POST", "/online/v1/games", body=json.dumps(body))
+        assert status == 201
+        status, joined = send(web.url, "POST", "/online/v1/join", body=json.dumps({"invite": made["invite"]}))
+        move = f"/online/v1/games/{made['game']}/move"
+        assert send(web.url, "POST", move, made["token"], json.dumps({"ply": 1, "move": "7L*"}))[0] == 200
+        clock = _state(web.url, made["game"])["clock"]
+        assert clock["running"] == "N" and 1000 < clock["S"] <= 1500 and clock["N"] <= 1000  # + the increment
+        # North does not move: its second runs out, and the server ends the game without anyone asking
+        deadline = time.monotonic() + 10
+        while (state := _state(web.url, made["game"]))["status"] == "playing":
+            assert time.monotonic() < deadline, "no flag"
+            time.sleep(0.05)  # (polled, bounded above)
+        assert (state["result"], state["reason"], state["clock"]["N"]) == ("South wins", "North's time ran out", 0)
+        status, got = send(web.url, "POST", move, joined["token"], json.dumps({"ply": 2, "move": "5R"}))
+        assert (status, got["error"]) == (409, "the game is over")
+    with Store(tmp_path / "server", readonly=True) as st:
+        g = st.game(f"online-{made['game']}")
+        assert (g.plies, g.result, g.headers()["termination"]) == (["7L*"], "South wins", "North's time ran out")
