@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import simrig
 from bao import core
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.online.client import Api, Bridge, OnlineError, Seat
@@ -23,6 +22,7 @@ from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
 from bao_host.ui.web.app import Settings, WebServer, create_app
+from bao_testkit import simrig
 from baoboard.recogniser import DECISION, IDLE
 
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import onlinerig
-import simrig
 from bao_host.record.store import Store
+from bao_testkit import simrig
 
 
 def _online_game(root: Path, game: str) -> tuple[list[str], dict[str, str]]:

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-import simrig
 from bao_host.record.store import Store
+from bao_testkit import simrig
 
 ROOT = Path(__file__).resolve().parents[2]
 BAO = [sys.executable, "-m", "bao_host.cli"]

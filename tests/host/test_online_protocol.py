@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bao_host.record.store import Store
-from webrig import serving
+from bao_testkit.webrig import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "online.md").read_text()

@@ -66,49 +66,41 @@ def _read_seat(root: Path, game: str) -> Seat:
         raise OnlineError(f"no seat of game {game} kept in {root / 'online'}") from None
 
 
-def cmd_online(args: argparse.Namespace) -> int:
-    from bao_host.cli.log import open_library
+def _take_seat(args: argparse.Namespace, api: Api, root: Path) -> Seat:
+    """The seat this client plays: a new game's, a joined one's, or the one kept for --resume."""
+    if args.new:
+        return api.create(args.new, args.side, args.name or "", _clock(args.clock))
+    if args.join:
+        return api.join(args.join.strip(), args.name or "")
+    return _read_seat(root, args.resume)
 
-    if not re.match(r"https?://[^\s/]+", args.url):
-        print(f"bao online: error: {args.url[:60]!r} is no server address (http://HOST:PORT/)", file=sys.stderr)
-        return 2
-    root = Path(args.data) if args.data is not None else default_data_dir()
-    if root.exists() and not root.is_dir():
-        print(f"bao online: {root} is a file, not a game library folder", file=sys.stderr)
-        return 1
-    api = Api(args.url)
-    try:
-        if args.new:
-            seat = api.create(args.new, args.side, args.name or "", _clock(args.clock))
-        elif args.join:
-            seat = api.join(args.join.strip(), args.name or "")
-        else:
-            seat = _read_seat(root, args.resume)
-    except OnlineError as e:
-        print(f"bao online: {e}", file=sys.stderr)
-        return 1
-    root.mkdir(parents=True, exist_ok=True)
-    _keep_seat(root, args.url, seat)
+
+def _announce(args: argparse.Namespace, api: Api, seat: Seat) -> None:
     _say(f"game {seat.game}: you play {P.side_name(seat.side)}")
     if seat.invite:
         _say(f"invitation code: {seat.invite}")
         _say(f"the other player runs: bao online {args.url} --join {seat.invite}")
     _say(f"spectators: {api.base}{P.PREFIX}/games/{seat.game}/events")
-    lock = LibraryLock(root)
+
+
+def _typed(api: Api, seat: Seat, session: LinkSession, what: str) -> None:
+    """A line the player typed: resign, abort, or stop (2.5b: stop in the house, as the opponent's touch
+    would say it on a board in the room)."""
     try:
-        store = open_library(root, lock, None, what="bao online")
-    except LockHeld as e:
-        print(f"bao online: {e}: one logger per library (give this one another --data folder)", file=sys.stderr)
-        return 1
-    assert store is not None
+        if what == "resign":
+            api.resign(seat)
+        elif what == "abort":
+            api.abort(seat)
+        elif what == "stop":
+            session.stop()
+        elif what:
+            _say(f"{what[:20]!r}: type stop (2.5b), resign or abort (Ctrl-C leaves the game, --resume comes back)")
+    except OnlineError as e:
+        _say(f"the server refused: {e}")
 
-    def show(m: Message) -> None:
-        if m.level != "info" or "new game" in m.text or "bound to" in m.text:
-            _say(f"board: {m.text}")
 
-    logger = Logger(store, on_message=show)
-    session = LinkSession(args.board, logger)
-    bridge = Bridge(api, seat, session, say=_say)
+def _play(args: argparse.Namespace, api: Api, seat: Seat, session: LinkSession, bridge: Bridge) -> None:
+    """The board and the server bridged until the game ends, the link fails or the player leaves."""
     lines: queue.Queue[str] = queue.Queue()
 
     def read_input() -> None:
@@ -121,26 +113,51 @@ def cmd_online(args: argparse.Namespace) -> int:
             session.poll(0.05)
             bridge.tick()
             try:
-                what = lines.get_nowait()
+                _typed(api, seat, session, lines.get_nowait())
             except queue.Empty:
                 continue
-            try:
-                if what == "resign":
-                    api.resign(seat)
-                elif what == "abort":
-                    api.abort(seat)
-                elif what == "stop":  # 2.5b: stop in the house (the opponent's touch that would say so is far)
-                    session.stop()
-                elif what:
-                    _say(f"{what[:20]!r}: type stop (2.5b), resign or abort (Ctrl-C leaves the game, --resume"
-                         " comes back)")
-            except OnlineError as e:
-                _say(f"the server refused: {e}")
         if bridge.done:
             _say(f"the game is over: {bridge.state.get('result') or 'no result'} ({bridge.state.get('reason')});"
                  f" in the library as game {bridge.local}")
     except KeyboardInterrupt:
         _say(f"left the game; `bao online {args.url} --resume {seat.game}` comes back to it")
+
+
+def cmd_online(args: argparse.Namespace) -> int:
+    from bao_host.cli.log import open_library
+
+    if not re.match(r"https?://[^\s/]+", args.url):
+        print(f"bao online: error: {args.url[:60]!r} is no server address (http://HOST:PORT/)", file=sys.stderr)
+        return 2
+    root = Path(args.data) if args.data is not None else default_data_dir()
+    if root.exists() and not root.is_dir():
+        print(f"bao online: {root} is a file, not a game library folder", file=sys.stderr)
+        return 1
+    api = Api(args.url)
+    try:
+        seat = _take_seat(args, api, root)
+    except OnlineError as e:
+        print(f"bao online: {e}", file=sys.stderr)
+        return 1
+    root.mkdir(parents=True, exist_ok=True)
+    _keep_seat(root, args.url, seat)
+    _announce(args, api, seat)
+    lock = LibraryLock(root)
+    try:
+        store = open_library(root, lock, None, what="bao online")
+    except LockHeld as e:
+        print(f"bao online: {e}: one logger per library (give this one another --data folder)", file=sys.stderr)
+        return 1
+    assert store is not None
+
+    def show(m: Message) -> None:
+        if m.level != "info" or "new game" in m.text or "bound to" in m.text:
+            _say(f"board: {m.text}")
+
+    session = LinkSession(args.board, Logger(store, on_message=show))
+    bridge = Bridge(api, seat, session, say=_say)
+    try:
+        _play(args, api, seat, session, bridge)
     finally:
         bridge.close()
         session.close()

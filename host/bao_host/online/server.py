@@ -390,10 +390,10 @@ class Online:
         self._broadcast(g, "state", str(len(g.moves)), g.state())
         return {"v": P.VERSION, "game": g.id, "seat": side, "token": token}
 
-    async def move(self, request: Request) -> dict[str, Any]:
-        g = self._game_of(request)
-        body = await self._body(request)
-        side = self._seat_of(g, request)
+    @staticmethod
+    def _parsed(g: Any, body: dict[str, Any]) -> tuple[int, core.Position, int, core.Position, str]:
+        """The move a request carries, read at the ply it names: (ply, position before, move, position
+        after, the move as the server writes it); refused when it says nothing playable there."""
         ply, text = body.get("ply"), body.get("move")
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
             raise Refused(400, "ply must be a whole number from 1 (the move's number in the game)")
@@ -412,17 +412,29 @@ class Online:
             raise Refused(422, f"illegal move {text}: {e}", e.rule) from None
         except core.BaoError as e:
             raise Refused(400, f"not a move: {e}") from None
-        canonical = notation.format_move(m, p.to_move)
-        if ply <= n:  # sent again (a lost answer, a reconnect): harmless when it is the same move
-            if g.moves[ply - 1] == canonical and "SN"[p.to_move] == side:
-                pending = g.pending.get(ply)
-                if pending is not None:  # answered once it is stored, as the first one is
-                    try:
-                        await asyncio.shield(pending)
-                    except Exception:
-                        raise Refused(503, f"ply {ply} could not be stored: send it again") from None
-                return {"ok": True, "ply": ply, "move": canonical, "duplicate": True}
-            raise Refused(409, f"ply {ply} is played already ({g.moves[ply - 1]}); the game has {n} moves")
+        return ply, p, m, child, notation.format_move(m, p.to_move)
+
+    @staticmethod
+    async def _again(g: Any, ply: int, p: core.Position, canonical: str, side: str) -> dict[str, Any]:
+        """A ply already played, sent again (a lost answer, a reconnect): harmless when it is the same move."""
+        n = len(g.moves)
+        if g.moves[ply - 1] == canonical and "SN"[p.to_move] == side:
+            pending = g.pending.get(ply)
+            if pending is not None:  # answered once it is stored, as the first one is
+                try:
+                    await asyncio.shield(pending)
+                except Exception:
+                    raise Refused(503, f"ply {ply} could not be stored: send it again") from None
+            return {"ok": True, "ply": ply, "move": canonical, "duplicate": True}
+        raise Refused(409, f"ply {ply} is played already ({g.moves[ply - 1]}); the game has {n} moves")
+
+    async def move(self, request: Request) -> dict[str, Any]:
+        g = self._game_of(request)
+        body = await self._body(request)
+        side = self._seat_of(g, request)
+        ply, p, m, child, canonical = self._parsed(g, body)
+        if ply <= len(g.moves):
+            return await self._again(g, ply, p, canonical, side)
         if g.status != "playing":
             raise Refused(409, "the game is over" if g.status in ("over", "aborted")
                           else "the opponent has not joined yet")
