@@ -161,6 +161,14 @@ class SimBoard:
         who = "host engine" if n == "0" else f"computer {n}"  # (its level: the header fits 80 columns)
         return (f"South: {who} · North: you" if side == "S" else f"South: you · North: {who}")
 
+    def sides(self) -> tuple[str, str]:
+        """Who plays South and North as the library records it: "a person", "computer 2", "host engine"."""
+        if not self.cpu:
+            return ("a person", "a person")
+        side, n = self.cpu.split()
+        who = "host engine" if n == "0" else f"computer {n}"
+        return (who, "a person") if side == "S" else ("a person", who)
+
     def _sync(self) -> None:
         """Once the link is up: who the board's computer plays (the board keeps it across restarts, the CPU
         event journalled); the host's engine takes its side again when the board says level 0."""
@@ -221,6 +229,8 @@ class SimBoard:
 
     def poll(self) -> list[str]:
         self._sync()
+        if self.session.connected:
+            self.session.logger.name_sides(*self.sides())
         if self.runner.error is not None:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
