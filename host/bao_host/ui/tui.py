@@ -145,28 +145,38 @@ HELP = """\
 
 [b]Touching a pit[/b] is one pit activation: a hand lifting the seeds of that pit, or dropping one seed \
 into it, as over a real board. Touch with the mouse (click), or with the keyboard alone:
-  arrow keys     move the cursor (the pit in \\[brackets]); Up and Down change rows, every key wraps round
+  arrow keys     move the cursor (the pit in \\[brackets]); Up and Down
+                 change rows; every arrow wraps round
   Enter, Space   touch the pit under the cursor
-  a6, B3 ...     type a pit's name to touch it (rows a, b: North; A, B: South); Escape forgets a letter
+  a6, B3 ...     type a pit's name to touch it (rows a, b: North;
+                 A, B: South); Escape forgets a letter typed
 
-[b]The LEDs[/b] guide you, and the line under the board says it in words. A pit is drawn in its LED's \
-colour:
-  green          a pit to start from (in the namua stage: put a seed from the store into it)
+[b]The LEDs[/b] guide you, and the line under the board says it in words. A pit \
+is drawn in its LED's colour:
+  green          a pit to start from (the namua stage: put a seed
+                 from the store into it)
   bright green   the start of the computer's move, or of a hint
-  blue           a direction to choose: drop the first seed into one of the blue pits
+  blue           a direction to choose: drop the first seed into
+                 one of the blue pits
   white          the next pit to drop a seed into
   dim yellow     the pit you lifted
-  red            the opponent's pit to capture (1.4); cyan, the kichwa the captured seeds go in from
+  red            the opponent's pit to capture (1.4)
+  cyan           the kichwa the captured seeds go in from
   yellow         lift that pit and sow on (1.6)
-  amber, blinking  your house: stop there or play it (2.5b); in the kuu games the kuu (M15)
-  purple         the takasia-ed pit (4.1), or a threatened pit (M18); blinking: capture it now (M19)
-  gold           the winner's pits (dim red: the loser's); while placing seeds (M20-M22), one gold pit
-                 on the far back row per seed still to place
-  red-pink, blinking  that touch was not part of a legal move: touch the right pit, or the same
-                 pit again to take the seed back out (the reason and its rule are on the line under the board)
+  amber, blinking  your house: stop there, or lift it to play it
+                 (2.5b); in the kuu games, the kuu (M15)
+  purple         the takasia-ed pit (4.1), or a threatened pit
+                 (M18); blinking: capture it now (M19)
+  gold           the winner's pits; dim red, the loser's
+  gold (placing) one gold pit on the far back row per seed still
+                 to place (M20-M22)
+  red-pink, blinking  that touch was not part of a legal move: touch
+                 the right pit, or the same pit again to take the
+                 seed back out (the line under the board says why)
   orange, blinking  put the seeds of these pits back (after an undo)
-  dim blue, slow blink on the four corners: no host is connected (dim white there: this game is not
-                 recorded, the board's journal is full)
+  dim blue, slow blink on the four corners: no host is connected
+                 (dim white there: this game is not recorded, the
+                 board's journal is full)
   magenta        a pit whose sensor is faulty: the board ignores it
 
 [b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there \
@@ -187,8 +197,8 @@ move, its move lights bright green (its start) with the pit of its first seed, a
 board says it: sow it for the computer, pit by pit, as the LEDs show. \
 [b]Hint[/b] (h): the engine's best move for the side to move lights bright green and is said in words.
 
-[b]Keys[/b]: arrows  Enter/Space touch  n new game  r ruleset  m mode  u undo  c computer  h hint  ? help  \
-q quit
+[b]Keys[/b]: arrows  Enter/Space touch  n new game  r ruleset  m mode  u undo
+      c computer  h hint  ? help  q quit
 
 [b]Where games are stored[/b]: every move the board reports is checked again and stored in the game \
 library, in the data folder the status line names (`python -m bao_host.cli.run --data DIR` chooses \
