@@ -208,7 +208,7 @@ class SimBoard:
                 return f"{side} to move: put a seed from the store into a green pit"
             return f"{side} to move: lift the seeds of a green pit"
         if phase == R.MOVING:
-            return "go on: drop one seed into the white pit (blue: choose the direction)"
+            return "go on: each step is said on the line above (white: the next pit)"
         if phase == R.DECISION:
             return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
         return "the game is over: n for a new game"
