@@ -336,3 +336,20 @@ def test_a_refused_touch_and_no_host_are_not_drawn_as_guidance(tmp_path: Path, p
         for words in ("a refused touch", "no host connected", "the computer's move or a hint", "choose the direction"):
             assert words in legend
         _compare("web-spectator-lights", page.locator("#live .left").screenshot())
+
+
+def test_the_losers_dim_red_is_not_the_red_of_a_capture(tmp_path: Path, page: Any) -> None:
+    # seen playing the computer in the browser (issue #25): at the end the loser's dim red pits were drawn
+    # as the full red of a pit to capture; drawn dim now, as the LEDs are, and the legend says gold and dim red
+    with serving(tmp_path / "d") as web:
+        s = state(web)
+        leds = bytearray(96)
+        for pit in range(32):
+            leds[3 * pit: 3 * pit + 3] = bytes((64, 48, 0)) if pit < 16 else bytes((8, 0, 0))  # WIN, LOSE
+        _events_say(page, web, dict(s, leds=leds.hex(), turn="South wins"))
+        page.goto(web.url + "/board/sim-1/watch")
+        page.wait_for_selector("#board[data-version]")
+        loser = page.get_attribute("#pit-20", "fill")
+        assert loser != "#%02x%02x%02x" % led_colour(8, 0, 0) and loser != "#%02x%02x%02x" % led_colour(64, 0, 0)
+        assert page.get_attribute("#pit-3", "fill") == "#%02x%02x%02x" % led_colour(64, 48, 0)
+        assert "the winner's pits (dim red: the loser's)" in page.inner_text("#legend")

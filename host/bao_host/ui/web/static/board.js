@@ -19,14 +19,19 @@ function ledColour(r, g, b) {
 // they get a marker, and the corners their own dim blue, so that neither is taken for a pit to play.
 const CORNERS = [8, 15, 24, 31];
 const NOHOST_FILL = "#1b2550";  // the LED is the dimmest light on the board: drawn dim, not as a choice's blue
-function meaning(pit, r, g, b) {
+// Once the game is over the board shows the winner's pits gold and the loser's dim red (WIN, LOSE): drawn
+// dim as the LEDs are, not as the red of a pit to capture.
+const LOSER_FILL = "#5a1410";
+function meaning(pit, r, g, b, over) {
   const m = Math.max(r, g, b);
   if (m === 0) return "";
   if (r === 0 && g === 0 && CORNERS.includes(pit)) return "nohost";
   if (r === m && g * 8 <= m && b * 6 >= m && b * 2 <= m) return "refused";
+  if (over && r === m && g === 0 && b === 0) return "loser";
   return "";
 }
-const MARKS = { refused: "✕", nohost: "⊘", "": "" };
+const MARKS = { refused: "✕", nohost: "⊘", loser: "", "": "" };
+const FILLS = { nohost: NOHOST_FILL, loser: LOSER_FILL };
 
 function setText(id, text) {
   const el = document.getElementById(id);
@@ -84,11 +89,12 @@ function sow(last) {
 
 function applyState(s) {
   const svg = document.getElementById("board");
+  const over = / wins$/.test(s.turn);
   for (let pit = 0; pit < 32; pit++) {
     const hex = s.leds.slice(6 * pit, 6 * pit + 6);
     const r = parseInt(hex.slice(0, 2), 16), g = parseInt(hex.slice(2, 4), 16), b = parseInt(hex.slice(4, 6), 16);
-    const what = meaning(pit, r, g, b);
-    const fill = what === "nohost" ? NOHOST_FILL : ledColour(r, g, b);
+    const what = meaning(pit, r, g, b, over);
+    const fill = FILLS[what] || ledColour(r, g, b);
     const shape = document.getElementById("pit-" + pit);
     shape.setAttribute("fill", fill);
     shape.setAttribute("data-rgb", hex);
