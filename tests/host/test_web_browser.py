@@ -250,6 +250,10 @@ def test_play_the_computer_with_a_hint_in_the_browser(tmp_path: Path, page: Any)
         _compare("web-computer", page.locator("#guide").screenshot())
 
 
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#" + bytes(rgb).hex()
+
+
 def _events_say(page: Any, web: Web, *states: dict[str, Any]) -> None:
     """The page's event stream replaced by these states, in this order (then no reconnection for long):
     what a page gets from a board whose moves arrive whole, or whose LEDs show what a test chose."""
@@ -306,9 +310,10 @@ def test_a_move_that_arrives_whole_is_sown_drop_by_drop(tmp_path: Path, chromium
             assert [c[:32] for c in seen[:-1]] == [[min(n, 30) for n in f["counts"][:32]] for f in frames]
             assert [int(page.text_content(f"#count-{i}")) for i in range(32)] == after["counts"]
             leds = bytes.fromhex(after["leds"])
-            fills = page.eval_on_selector_all(".pit", "cs => cs.map(c => [Number(c.id.slice(4)), c.getAttribute('fill')])")
+            fills = page.eval_on_selector_all(".pit",
+                                              "cs => cs.map(c => [Number(c.id.slice(4)), c.getAttribute('fill')])")
             for pit, fill in fills:
-                assert fill == "#%02x%02x%02x" % led_colour(*leds[3 * pit: 3 * pit + 3]), core.pit_name(pit)
+                assert fill == _hex(led_colour(*leds[3 * pit: 3 * pit + 3])), core.pit_name(pit)
         finally:
             ctx.close()
 
@@ -331,7 +336,7 @@ def test_a_refused_touch_and_no_host_are_not_drawn_as_guidance(tmp_path: Path, p
         marks = {p: page.text_content(f"#mark-{p}") for p in range(32)}
         assert {p: m for p, m in marks.items() if m} == {8: "⊘", 15: "⊘", 24: "⊘", 31: "⊘", 20: "✕"}
         corner, choice = page.get_attribute("#pit-8", "fill"), page.get_attribute("#pit-3", "fill")
-        assert corner != choice and corner != "#%02x%02x%02x" % led_colour(0, 0, 12)
+        assert corner != choice and corner != _hex(led_colour(0, 0, 12))
         legend = page.inner_text("#legend")
         for words in ("a refused touch", "no host connected", "the computer's move or a hint", "choose the direction"):
             assert words in legend
@@ -350,6 +355,6 @@ def test_the_losers_dim_red_is_not_the_red_of_a_capture(tmp_path: Path, page: An
         page.goto(web.url + "/board/sim-1/watch")
         page.wait_for_selector("#board[data-version]")
         loser = page.get_attribute("#pit-20", "fill")
-        assert loser != "#%02x%02x%02x" % led_colour(8, 0, 0) and loser != "#%02x%02x%02x" % led_colour(64, 0, 0)
-        assert page.get_attribute("#pit-3", "fill") == "#%02x%02x%02x" % led_colour(64, 48, 0)
+        assert loser != _hex(led_colour(8, 0, 0)) and loser != _hex(led_colour(64, 0, 0))
+        assert page.get_attribute("#pit-3", "fill") == _hex(led_colour(64, 48, 0))
         assert "the winner's pits (dim red: the loser's)" in page.inner_text("#legend")
