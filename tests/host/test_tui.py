@@ -367,6 +367,22 @@ def test_the_help_covers_the_keyboard_undo_the_house_the_modes_and_the_library()
         assert words in HELP, words
 
 
+def test_the_header_names_the_players_and_the_computer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue #25: the header said "two players" for a game whose players the library names (the rig's logger:
+    # Asha and Baraka); it names them, and the computer with its level on the side it plays
+    from textual.widgets._header import HeaderTitle
+
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            app.step()
+            assert "South: Asha · North: Baraka" in str(app.query_one(HeaderTitle).render())
+            await pilot.press("c", "c")
+            app.step()
+            assert "South: Asha · North: computer 2" in str(app.query_one(HeaderTitle).render())
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
 def test_the_help_names_every_key_and_every_colour_of_the_leds() -> None:
     # issue #25: the help left out colours the board shows (the no-host corners, a faulty sensor, an
     # unrecorded game, the seeds to place) and keys (Escape, h); every colour the LED guide draws

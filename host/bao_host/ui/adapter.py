@@ -69,6 +69,10 @@ class BoardAdapter(Protocol):
         """Who plays which side: "South: you · North: computer 2" (its level), or "North: host engine"."""
         ...
 
+    def sides(self) -> tuple[str, str]:
+        """Who plays South and North as the library records it: "a person", "computer 2", "host engine"."""
+        ...
+
     def level(self) -> int:
         """The computer's level: 1..4 the board's engine, 5 the host's, 0 two players."""
         ...

@@ -34,7 +34,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
-from bao_host.record.logger import Logger, side_name
+from bao_host.record.logger import SIDE_NAMES, Logger, side_name
 from bao_host.ui.adapter import BoardAdapter
 
 RULESETS = core.RULESETS
@@ -369,9 +369,19 @@ class BaoApp(App[int]):
     def _title(self) -> None:
         """The header: the ruleset, the mode, and who plays which side (the computer and its level, the
         host's engine, or two players), as the board says it."""
-        title = f"{self.ruleset}{self._next_ruleset}, {self.mode} mode · {self.board.players()}"
+        title = f"{self.ruleset}{self._next_ruleset}, {self.mode} mode · {self._players()}"
         if self.sub_title != title:
             self.sub_title = title
+
+    def _players(self) -> str:
+        """The board's words for who plays (the computer and its level, the host's engine, you), with the
+        players' names where the library has them (`bao name`, or `bao log --south/--north`)."""
+        v = self.logger.view
+        named = [n if n and not SIDE_NAMES.fullmatch(n) else "" for n in (v.south, v.north)]
+        if not any(named):
+            return self.board.players()
+        return " · ".join(f"{side}: {(name or 'you') if word == 'a person' else word}"  # (the computer's side:
+                          for side, name, word in zip(("South", "North"), named, self.board.sides()))  # its level)
 
     def _set_text(self, selector: str, text: str) -> None:
         if self._texts.get(selector) != text:
