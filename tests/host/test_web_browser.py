@@ -358,3 +358,20 @@ def test_the_losers_dim_red_is_not_the_red_of_a_capture(tmp_path: Path, page: An
         assert loser != _hex(led_colour(8, 0, 0)) and loser != _hex(led_colour(64, 0, 0))
         assert page.get_attribute("#pit-3", "fill") == _hex(led_colour(64, 48, 0))
         assert "the winner's pits (dim red: the loser's)" in page.inner_text("#legend")
+
+
+def test_the_computer_choice_shows_the_boards_mode_after_a_reload(tmp_path: Path, page: Any) -> None:
+    # issue #25, "a mode the UI shows is a mode that works": the board keeps who the computer plays; a page
+    # opened later showed "a person (two players)" while the computer played North
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1")
+        page.select_option("#computer", "3")
+        wait_for(lambda: "North: computer 3" in page.inner_text("#who"), "the computer chosen")
+        page.reload()
+        page.wait_for_selector("#board[data-version]")
+        wait_for(lambda: page.input_value("#computer") == "3", "the page's choice: the board's level")
+        page.select_option("#computer", "5")
+        wait_for(lambda: "North: host engine" in page.inner_text("#who"), "the host's engine chosen")
+        page.reload()
+        page.wait_for_selector("#board[data-version]")
+        wait_for(lambda: page.input_value("#computer") == "5", "the host's engine shown after a reload")

@@ -150,6 +150,10 @@ class SimBoard:
             r = self.session.command("CPU", f"{side} {level}" if side else "off")
         if r is not None and r.ok:
             self.cpu = f"{side} {0 if level > 4 else level}" if side else ""
+        else:  # the mode the UI shows is the board's: say why it did not change
+            self.host_engine = None if not self.cpu.endswith(" 0") else self.host_engine
+            self.msgs.append("the board did not take the computer's new level: "
+                             + (r.payload if r is not None else "it did not answer"))
 
     def level(self) -> int:
         """The computer's level as the UI counts it: 1..4 the board's engine, 5 the host's, 0 nobody."""
@@ -245,6 +249,9 @@ class SimBoard:
                 r = self.session.command("SHOW", text)
                 if r is not None and r.ok:
                     self._advice = ("SHOW", text, self.runner.position.key())
+                else:  # (said, not silently waited on: the player sows nothing until told)
+                    self.msgs.append(f"the host's engine plays {text}, but the board did not take it: "
+                                     + (r.payload if r is not None else "it did not answer"))
         if ph != self._phase:
             self._phase = ph
             self.msgs.append(self.guidance(ph, self.runner.position))

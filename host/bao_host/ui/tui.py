@@ -494,8 +494,9 @@ class BaoApp(App[int]):
         then two players again."""
         self.level = (self.board.level() + 1) % 6
         self.board.computer("N" if self.level else "", self.level)
-        self.say("two players" if not self.level else "the host's engine plays North" if self.level == 5
-                 else f"the computer plays North, level {self.level}")
+        if self.board.level() == self.level:  # (otherwise the board's refusal is said by the adapter)
+            self.say("two players" if not self.level else "the host's engine plays North" if self.level == 5
+                     else f"the computer plays North, level {self.level}")
         self._title()
 
     def action_hint(self) -> None:

@@ -146,6 +146,7 @@ class LiveBoard:
             # hint, who plays which side
             "guide": self.board.step_guidance() if self.board is not None else "",
             "players": self.board.players() if self.board is not None else "",
+            "level": self.board.level() if self.board is not None else 0,  # (the page's computer choice)
             "plies": list(v.plies),
             "last": self._last_move(),
             "messages": list(self.messages),
@@ -243,6 +244,8 @@ class LiveBoard:
         if not 0 <= level <= 5:
             raise ValueError(f"no level {level}: 1..4 the board's engine, 5 the host's, 0 two players")
         self.board.computer("N" if level else "", level)
+        if self.board.level() != level:  # (the board's refusal is among the adapter's messages)
+            return
         self.messages.append("two players" if not level else "the host's engine plays North" if level == 5
                              else f"the computer plays North, level {level}")
 

@@ -118,6 +118,11 @@ function applyState(s) {
   setText("turn", s.turn);
   setText("guide", s.guide || s.turn);
   setText("who", s.players || "");
+  // the computer's choice shows the board's (it keeps it across restarts), unless a person is choosing
+  const choice = document.getElementById("computer");
+  if (choice && document.activeElement !== choice && choice.value !== String(s.level || 0)) {
+    choice.value = String(s.level || 0);
+  }
   setText("south", s.south || "?");
   setText("north", s.north || "?");
   setText("board-id", s.board_id || "?");
