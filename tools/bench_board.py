@@ -15,11 +15,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
+from bench_common import Table, replace_section
+from run_mp_tests import default_frozen
 
-from bench_common import Table, replace_section  # noqa: E402
-from run_mp_tests import default_frozen  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 MP64 = str(ROOT / ".venv/bin/micropython")
 MP32 = os.environ.get("MP32", str((ROOT / "../shared/pico/micropython-unix32").resolve()))
@@ -145,8 +145,8 @@ print("RESULT moves=%%d plies=%%d code=%%d idle_us=%%d idle_alloc=%%d drop_med_u
 MODULES = ["baoboard.compat", "bao.core", "bao.position_json", "baoboard.frames", "baoboard.journal",
            "baoboard.outbox", "baoboard.debounce", "baoboard.recogniser", "baoboard.guide", "baoboard.app",
            "baoboard.runtime", "baoboard.storage", "baoboard.simhw"]
-LAZY = ["baoboard.journal_io", "baoboard.commands", "baoboard.checks", "baoboard.sensors", "baoboard.refusal",
-        "bao.reasons", "bao.notation"]
+LAZY = ["baoboard.journal_io", "baoboard.gameinfo", "baoboard.commands", "baoboard.checks", "baoboard.sensors",
+        "baoboard.refusal", "bao.reasons", "bao.notation"]
 MOD_SCRIPT = r"""
 import sys, gc
 gc.collect(); a0 = gc.mem_alloc()
@@ -249,7 +249,7 @@ def board_sweep(lib: Path, flash: str, lo: int, binary: str, unit: str) -> list[
     return [kb for kb in range(lo, 257, 4) if run_mp(lib, f"{kb}{unit}", flash, False, binary) is None]
 
 
-def main() -> int:
+def main() -> int:  # noqa: PLR0915
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
     ap.add_argument("--frozen", metavar="BIN", default=default_frozen(),

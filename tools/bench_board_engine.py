@@ -29,12 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-sys.path.insert(0, str(ROOT / "host"))
-sys.path.insert(0, str(ROOT / "tools"))
+from bench_common import Table, replace_section
 
-from bench_common import Table, replace_section  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 PICO_RUN = ROOT / "tools" / "pico" / "pico-run.mjs"
 MOVE_MS = 3000  # the board's time limit a move (opponent._MOVETIME_MS)

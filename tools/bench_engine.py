@@ -32,11 +32,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-sys.path.insert(0, str(ROOT / "host"))
+from bench_common import Table, replace_section
 
-from bench_common import Table, replace_section  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 MP64 = ROOT / ".venv/bin/micropython"
 MP32 = (ROOT / "../shared/pico/micropython-unix32").resolve()

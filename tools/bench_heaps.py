@@ -18,12 +18,12 @@ import platform
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
+from bench_board import build_tests
+from bench_common import Table, replace_section
+from run_mp_tests import HEAP_MPY, default_frozen, modules, ports, run_all, sweep_arg
 
-from bench_board import build_tests  # noqa: E402
-from bench_common import Table, replace_section  # noqa: E402
-from run_mp_tests import HEAP_MPY, default_frozen, modules, ports, run_all, sweep_arg  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 MP32 = os.environ.get("MP32", str((ROOT / "../shared/pico/micropython-unix32").resolve()))
 
@@ -44,7 +44,7 @@ def main() -> int:
     port_list = ports(str(ROOT / ".venv/bin/micropython"), MP32, os.path.abspath(args.frozen) if args.frozen else "")
     mods = modules(args.filters)
     outcomes = run_all(port_list, mods, 64, args.runs, args.sweep, args.jobs, args.sweep_runs,
-                       tuple(args.sweep_skip))
+                       tuple(args.sweep_skip), cut_stride=7 if args.frozen else 1)  # (as make test-mp)
     units = {p: u for p, _, u in port_list}
     t = Table(["port", "module", "heap", "runs passed at that heap",
                f"sweep to {args.sweep[0]} K words, {args.sweep[1]} K steps, {args.sweep_runs} runs each"])

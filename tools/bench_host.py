@@ -33,10 +33,9 @@ from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
 from baoboard.frames import decode
 from baoboard.recogniser import DECISION, activations
+from bench_common import Table, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-from bench_common import Table, replace_section  # noqa: E402
 
 SCAN_MS = 5
 
@@ -151,8 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             f"Measured on {platform.machine()} ({os.cpu_count()} cores), Python {platform.python_version()}, "
             f"{time.strftime('%Y-%m-%d')}; fsync dominates the host's share and varies with the disk.\n")
     if not args.no_faults:
-        sys.path.insert(0, str(ROOT / "tests" / "host"))
-        from test_e2e_faults import SEED, run_faults
+        from bao_testkit.faults import SEED, run_faults
 
         with tempfile.TemporaryDirectory() as d:
             rep = run_faults(Path(d))

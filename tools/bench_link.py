@@ -1,10 +1,10 @@
 """Link benchmark (issue #14): goodput against the byte error rate. A backlog of 50 MOVE events (the 1994
 game's, 263-267 bytes a frame) waits on the board; a host connects and drains it: the time from the host
 opening the port to the board holding no pending event, for each rate of damaged bytes (each byte, both
-directions, one bit flipped with that probability: tests/host/faultproxy.py's damage()). Writes the "Link"
+directions, one bit flipped with that probability: tests/bao_testkit/faultproxy.py's damage()). Writes the "Link"
 section of docs/benchmarks.md (`make bench`; alone: `python tools/bench_link.py [--seeds N] [--no-write]`).
 
-Everything runs in simulated time (tests/host/simline.py): the firmware's Outbox and Journal on an in-memory
+Everything runs in simulated time (tests/bao_testkit/simline.py): the firmware's Outbox and Journal on an in-memory
 flash scanned every millisecond, the host's bao_host.record.link.Link over a simulated 115200-baud line (8N1, 1 ms
 latency each way, the board reading at most 64 bytes a scan), the host taking 10 ms to store each event
 before acknowledging it. The figures depend on the protocol and the seeds only, not on the machine."""
@@ -17,11 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+from bao_testkit.simline import SimLine
+from bench_common import Table, replace_section
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "tests" / "host"))
-from bench_common import Table, replace_section  # noqa: E402
-from simline import SimLine  # noqa: E402
 
 RATES = (0.0, 0.0005, 0.001, 0.002, 0.0035, 0.005, 0.007)
 EVENTS = 50
@@ -83,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     note = (f"`python tools/bench_link.py --seeds {args.seeds}` (run by `make bench`), {time.strftime('%Y-%m-%d')}: "
             f"{args.seeds} seeds a rate; drain = from the host opening the port (handshake included) to the board "
-            f"holding no pending event, {EVENTS} events of 263-267 bytes, simulated time (tests/host/simline.py: "
+            f"holding no pending event, {EVENTS} events of 263-267 bytes, simulated time (bao_testkit/simline.py: "
             "115200 baud 8N1, 1 ms latency each way, the host storing an event in 10 ms), so the figures do not "
             "depend on the machine. Damaged bytes hit both directions (acks and NAKs too). Targets (issue #14): "
             "under 5 s clean, under 30 s at 0.35 %. Before protocol 2 a clean line drained 8 events a second "

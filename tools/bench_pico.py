@@ -26,11 +26,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "tests" / "host"))
+from bench_common import Table, replace_section
 
-from bench_common import Table, replace_section  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 PICO_RUN = ROOT / "tools" / "pico" / "pico-run.mjs"
 
@@ -73,8 +72,8 @@ def board_game(image: str = "image", moves: int = 0, xip: bool = False) -> dict[
     a model of the XIP cache (board.mjs --xip-cache) in each touch's latency, too."""
     from bao import core
     from bao_host.boards.pico import STOCK, PicoBoard
+    from bao_testkit.simrig import game_1994
     from baoboard.recogniser import activations
-    from simrig import game_1994
 
     kind = STOCK if image == "stock" else None
     with tempfile.TemporaryDirectory() as tmp:

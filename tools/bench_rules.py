@@ -12,12 +12,12 @@ import sys
 import time
 from pathlib import Path
 
+from bao import core, query
+from bench_common import Table, replace_section
+
 ROOT = Path(__file__).resolve().parent.parent
 MP = str(ROOT / ".venv/bin/micropython")
-sys.path.insert(0, str(ROOT / "firmware"))
 
-from bao import core, query  # noqa: E402
-from bench_common import Table, replace_section  # noqa: E402
 
 
 def mp(*args: str, heap: str = "8M") -> tuple[int, dict[str, str]]:

@@ -16,11 +16,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bao_testkit.faults import run_faults
+from bench_common import Table, replace_section
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "tests" / "host"))
-from bench_common import Table, replace_section  # noqa: E402
-from test_e2e_faults import run_faults  # noqa: E402
 
 TALLY = ("lost", "doubled", "reordered", "games mixed up")
 

@@ -2,7 +2,7 @@
 of the 1994 game played on `bao serve`'s simulated board. Writes the "Web board" section of
 docs/benchmarks.md (`make bench`; alone: `python tools/bench_web.py [--no-write]`).
 
-The server is `bao serve`'s application under uvicorn on the loopback (tests/host/webrig.py), the board the
+The server is `bao serve`'s application under uvicorn on the loopback (tests/bao_testkit/webrig.py), the board the
 simulated one (`make run`'s runtime) played by simulated hands in real time. "Stored" is the moment the
 logger's session reports the event stored (SQLite committed, files fsynced, before the acknowledgement);
 the server's loop then publishes the board's new state to every page by server-sent events. Two readers:
@@ -24,14 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+from bao import notation
+from bao_testkit.webrig import browser_unavailable, chromium_path, serving, wait_for
+from baoboard.recogniser import DECISION
+from bench_common import Table, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "tests" / "host"))
-from bao import notation  # noqa: E402
-from baoboard.recogniser import DECISION  # noqa: E402
-from bench_common import Table, replace_section  # noqa: E402
-from webrig import browser_unavailable, chromium_path, serving, wait_for  # noqa: E402
 
 BUDGET_MS = 100.0
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
+from baoboard import guide as G
 
-from baoboard import guide as G  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 # (title, {pit: colour}) — pits by global index: South 0..15 (A1..A8 = 0..7, B8..B1 = 8..15), North 16..31
 SCENES = [

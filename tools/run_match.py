@@ -11,11 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
-sys.path.insert(0, str(ROOT / "host"))
+from bao_host.engine import match, players
 
-from bao_host.engine import match, players  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 
 def main(argv: list[str] | None = None) -> int:

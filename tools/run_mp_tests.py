@@ -82,19 +82,21 @@ def load_durations() -> dict[str, float]:
         return {}
 
 
-def run_module(binary: str, heap: str, mod: str, port: str = "64-bit") -> tuple[int, int, str]:
+def run_module(binary: str, heap: str, mod: str, port: str = "64-bit", stride: int = 1) -> tuple[int, int, str]:
     """One test module at one heap: the runner precompiled in build/mpy-host (make test-mp; build/mpy-host32
-    for the 32-bit build: bao.core's native code is made for the machine that runs it), else its source."""
+    for the 32-bit build: bao.core's native code is made for the machine that runs it), else its source.
+    stride > 1: the power-cut sweeps cut at every stride-th byte (tests/firmware/fwtest_util.cut_points)."""
+    base_env = dict(os.environ, BAO_SWEEP_STRIDE=str(stride))  # (set on every port: 1 means every byte)
     if port == FROZEN:  # (MICROPYPATH replaces the default path, which holds the frozen modules' .frozen)
-        env = dict(os.environ, MICROPYPATH="tests:.frozen")
+        env = dict(base_env, MICROPYPATH="tests:.frozen")
         proc = subprocess.run([os.path.abspath(binary), "-X", f"heapsize={heap}", "-m", "mprun", mod],
                               cwd=FROZEN_LIB, env=env, capture_output=True, text=True, timeout=900)
         return parse_run(proc.stdout + proc.stderr)
     lib = ROOT / ("build/mpy-host32" if port == "32-bit" else "build/mpy-host")
     if (lib / "tests/mprun.mpy").is_file():
-        cmd, cwd, env = ["-m", "mprun"], lib, dict(os.environ, MICROPYPATH="tests")
+        cmd, cwd, env = ["-m", "mprun"], lib, dict(base_env, MICROPYPATH="tests")
     else:
-        cmd, cwd, env = [str(ROOT / "tests/mprun.py")], ROOT, None
+        cmd, cwd, env = [str(ROOT / "tests/mprun.py")], ROOT, base_env
     if "/" in binary:  # (a path: from the folder the runs are in)
         binary = os.path.abspath(binary)
     proc = subprocess.run([binary, "-X", f"heapsize={heap}", *cmd, mod],
@@ -152,9 +154,10 @@ class Outcome:
 
 def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, runs: int,
             sweep: tuple[int, int] | None, jobs: int, sweep_runs: int = 0,
-            sweep_skip: tuple[str, ...] = (), heap_mpy: int = HEAP_MPY) -> list[Outcome]:
+            sweep_skip: tuple[str, ...] = (), heap_mpy: int = HEAP_MPY, cut_stride: int = 1) -> list[Outcome]:
     """Each module `runs` times at its heap, and with a sweep `sweep_runs` times (default `runs`) at every
-    heap above it (modules in sweep_skip are not swept)."""
+    heap above it (modules in sweep_skip are not swept). cut_stride: the power-cut sweeps' stride on every
+    port but the frozen one, which cuts at every byte."""
     outcomes = {(p, m): Outcome(p, m, heap_of(m, base, p, heap_mpy)) for p, _, _ in port_list for m in mods}
     tasks = []
     for port, binary, unit in port_list:
@@ -173,7 +176,7 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
     def one(task: tuple[str, str, str, str, int]) -> tuple[tuple[str, str, str, str, int], tuple[int, int, str]]:
         port, binary, unit, mod, h = task
         t0 = time.monotonic()
-        result = run_module(binary, f"{h}{unit}", mod, port)
+        result = run_module(binary, f"{h}{unit}", mod, port, 1 if port == FROZEN else cut_stride)
         durations[f"{port} {mod}"] = time.monotonic() - t0
         return task, result
 
@@ -218,6 +221,9 @@ def main() -> int:
     ap.add_argument("--sweep-runs", type=int, default=0, help="runs at each heap of the sweep (default --runs)")
     ap.add_argument("--frozen32", default="", metavar="BIN",
                     help="a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh), at --heap")
+    ap.add_argument("--cut-stride", type=int, default=7,
+                    help="with --frozen32: the power-cut sweeps cut at every Nth byte on the other ports (default 7; "
+                         "the frozen build and CPython cut at every byte; 1: every byte everywhere)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="interpreters at a time (default: one per core)")
     ap.add_argument("filters", nargs="*")
@@ -225,7 +231,7 @@ def main() -> int:
     port_list = ports(args.micropython, args.micropython32, args.frozen32)
     mods = modules(args.filters)
     outcomes = run_all(port_list, mods, args.heap, max(1, args.runs), args.sweep, args.jobs, args.sweep_runs,
-                       heap_mpy=args.heap_mpy)
+                       heap_mpy=args.heap_mpy, cut_stride=max(1, args.cut_stride) if args.frozen32 else 1)
     units = {p: u for p, _, u in port_list}
     passed = sum(o.tests for o in outcomes)
     failed = sum(o.failed_tests for o in outcomes) + sum(sum(o.sweep_failed.values()) for o in outcomes)

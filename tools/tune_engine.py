@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "firmware"))
+from bao import core, engine, evaluate
+from bao.engine_weights import WEIGHTS
 
-from bao import core, engine, evaluate  # noqa: E402
-from bao.engine_weights import WEIGHTS  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
 
 K = evaluate.COUNT
 
@@ -79,7 +79,7 @@ def quiet_leaf(p: core.Position, longest: int = 6) -> core.Position | None:
             return p
         side = p.to_move
         moves = core.legal_moves(p)
-        p = max(moves, key=lambda e: sum(e[1].d[(side << 4):(side << 4) + 16]))[1]
+        p = max(moves, key=lambda e: sum(e[1].counts()[(side << 4):(side << 4) + 16]))[1]
     return None if _capturing(p) or core.outcome(p) is not None else p
 
 

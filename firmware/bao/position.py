@@ -145,6 +145,10 @@ class Position:
     def seeds(self, pit: int) -> int:
         return self.d[pit]
 
+    def counts(self) -> "list[int]":
+        """The seeds of pits 0..31, then South's and North's store: what a board shows."""
+        return list(self.d[: STORE + 2])
+
     def in_namua(self, side: "int | None" = None) -> bool:
         """R2: a side is in the namua stage while its store is not empty."""
         return self.d[STORE + (self.d[TO_MOVE] if side is None else side)] > 0

@@ -32,7 +32,7 @@ def _dir_name(ring: int, right: int) -> str:
     return "R (towards pit 8)" if right else "L (towards pit 1)"
 
 
-def why_illegal(p: Position, move: int) -> tuple:
+def why_illegal(p: Position, move: int) -> tuple:  # noqa: C901, PLR0911, PLR0912
     """(rule, reason) for a move identity (ring | RIGHT | PLAY) that legal_moves does not list."""
     d = p.d
     malawi = p.rules.malawi
@@ -56,11 +56,10 @@ def why_illegal(p: Position, move: int) -> tuple:
             return "2.4", "in the namua stage a move starts on the front row, not at %s" % name
         if not n:
             return "2.3", "%s is empty: the store seed goes into a non-empty front pit" % name
-    else:
-        if n < 2:
-            rule = "M2" if malawi else "3.3"
-            return rule, "%s holds %d seed%s: only pits with 2 or more seeds can be played" % (
-                name, n, "" if n == 1 else "s")
+    elif n < 2:
+        rule = "M2" if malawi else "3.3"
+        return rule, "%s holds %d seed%s: only pits with 2 or more seeds can be played" % (
+            name, n, "" if n == 1 else "s")
     if captures:
         if not same_start:
             if namua and (r < 2 or r > 5) and d[((s ^ 1) << 4) + 7 - r]:

@@ -196,7 +196,7 @@ def capture_starts(p: Position) -> "list[int]":
     return out
 
 
-def takasa_starts(p: Position, front: bool) -> "list[int]":
+def takasa_starts(p: Position, front: bool) -> "list[int]":  # noqa: C901, PLR0912
     """Candidate takasa moves (2.4 namua, 3.5 mtaji), before the never-ending check."""
     d = p.d
     rules = p.rules

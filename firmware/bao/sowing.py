@@ -90,7 +90,7 @@ if _NATIVE:
     # at most (a < 0: no account); d[34] is HOUSE. Returns the ring the last seed fell in | bit 4:
     # anti-clockwise | captures << 5 | relays << 8 | seeds sown << 14.
     @micropython.viper
-    def _advance(d: ptr8, rec: ptr8, a: int, p: int, k: int, x: int, limit: int,  # noqa: F821 (viper)
+    def _advance(d: ptr8, rec: ptr8, a: int, p: int, k: int, x: int, limit: int,  # noqa: F821, PLR0915 (viper)
                  budget: int) -> int:
         """sow()'s plain stretch, native (the comment above)."""
         me = p & 16
@@ -339,7 +339,7 @@ def _verdict(status: int, left: int, rules: object, relays: int) -> int:
 # any relay on; bao.rules finds where it starts). The kernel's flags: capturing, R6 (the mtaji stage, not
 # the kuu games), the capture's kuu mark (the nemo stage), the takasia-ed ring; above bit 10, Brent's
 # saved key + 1.
-def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]
+def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]  # noqa: PLR0915
     """Play `move` on p.d (a bao.position.Position's) in place: the generator described above."""
     d = p.d  # type: ignore[attr-defined]
     rules = p.rules  # type: ignore[attr-defined]

@@ -4,7 +4,7 @@
 #   app = App(hw, storage, board_id="e661...", fw="0.1.0"); app.boot(); while True: app.step()
 # (the board's run loop, baoboard.runtime, does that, and restarts it after a fault).
 # step() is one scan-loop iteration; when nothing happens it allocates nothing (tools/bench_board.py).
-# Host commands (docs/protocol.md): NEW, SETPOS, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, CPU, HINT, run by
+# Host commands (docs/protocol.md): NEW, SETPOS, SETUP, UNDO, MODE, BRIGHT, SNAP, SHOW, STOP, PING, CPU, HINT, run by
 # baoboard.commands, which is loaded for each command and dropped after it. What the rare jobs may change,
 # they change through these methods (their state is read freely):
 #   post_game(start, position)   a GAME event, then play from start
@@ -13,8 +13,9 @@
 #   undo(now) -> bool            take the last move back         request_selftest(ms)   after this step
 #   resume(now)                  take the game up again after the scan loop stood still (the self-test)
 # and the guide's settings (guide.mode, guide.brightness) and the recogniser's hint (rec.hint); a host
-# command's changes are shown at the end of its step. (Few names, reused on purpose: each new name is a
-# qstr in a Pico's RAM for good, and the qstr pool grows by 640 entries in one piece past 620.)
+# command's changes are shown at the end of its step. (On the Bao-board image the code and its names are
+# in flash; `make deploy`'s .mpy files intern each name in the Pico's RAM: docs/architecture.md, Memory on
+# the board.)
 # RAM (docs/benchmarks.md, Board): the legal moves are kept as codes, the moves and pending events on
 # flash (the journal), and code for rare jobs (commands, the computer, reasons of illegal attempts) only while
 # it runs.
@@ -32,8 +33,9 @@ from bao.core import format_move
 from baoboard import recogniser as R
 from baoboard.compat import const, get_ident, modules_now, ticks_diff, unload_new
 from baoboard.debounce import Debouncer
+from baoboard.frames import move_payload
 from baoboard.guide import Guide
-from baoboard.journal import Journal, move_payload
+from baoboard.journal import Journal
 from baoboard.outbox import Outbox
 
 FW_VERSION = "0.1.0"
@@ -43,17 +45,6 @@ _BUTTON_NEW = const(2)  # start a new game (same ruleset)
 _SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self-test (hardware/README.md)
 _HINT_HOLD_MS = const(1000)  # one side's two back-row ends held this long, then let go: a hint (docs/leds.md)
 _CPU_HOLD_MS = const(3000)  # ... held this long: play the computer, one level up (off after the last)
-# self._f, the scan loop's own ticks and counters, one list with private indices: an attribute's name is a
-# qstr in a Pico's RAM for good (the name _f is outbox's too: one qstr for both)
-_PHASE = const(0)  # the guide's blink phase last shown, or -1
-_RX_AT = const(1)  # tick of the last valid frame from the host
-_CORNERS_AT = const(2)  # tick since which the four corner pits are all held, or -1
-_PAIR_AT = const(3)  # tick since one side's two back-row ends are held; -1 not held, -2 used up
-_ACT_AT = const(4)  # tick of the last activation handled (the quiet moment's clock)
-_BEHIND = const(5)  # 1: the journal may have work for a quiet moment (Journal.maintain)
-_SEARCHING = const(6)  # 1: the computer's search runs, and calls step() itself (baoboard.opponent)
-_SCAN_AT = const(7)  # tick of the last scan: the step's, or one long work served (App.serve)
-_UNITS = const(8)  # long work's calls of App.serve since that scan
 _QUIET_MS = const(150)  # no activation for this long, no hand on the board: the journal's work is done
 # Long work (a never-ending move's candidates, M4: their accounts when its start pit is lifted, its listing
 # at a move boundary, the move played) serves the scan loop: at least every _SLICE_MS of its ticks, or
@@ -72,8 +63,16 @@ class App:
         self.storage = storage
         self.selftest_due = False  # set by the gesture or the SELFTEST command; run at the end of a step
         self.selftest_ms = 20000  # the self-test's wait for each touch (SELFTEST <ms> sets it)
-        # _PHASE, _RX_AT, _CORNERS_AT, _PAIR_AT, _ACT_AT, _BEHIND, _SEARCHING, _SCAN_AT, _UNITS
-        self._f = [-1, 0, -1, -1, 0, 1, 0, 0, 0]
+        # the scan loop's own ticks and counters
+        self.shown_phase = -1  # the guide's blink phase last shown, or -1
+        self.rx_at = 0  # tick of the last valid frame from the host
+        self.corners_at = -1  # tick since which the four corner pits are all held, or -1
+        self.pair_at = -1  # tick since one side's two back-row ends are held; -1 not held, -2 used up
+        self.act_at = 0  # tick of the last activation handled (the quiet moment's clock)
+        self.behind = True  # the journal may have work for a quiet moment (Journal.maintain)
+        self.searching = False  # the computer's search runs, and calls step() itself (baoboard.opponent)
+        self.scan_at = 0  # tick of the last scan: the step's, or one long work served (App.serve)
+        self.units = 0  # long work's calls of App.serve since that scan
         self.owner = get_ident()  # the thread that runs the steps: only its long work is served (App.serve)
         self.served = self.serve  # (bound once: bao.sowing.serve during each step, allocated once)
         self.bitmap = bytearray(4)
@@ -99,11 +98,12 @@ class App:
         self.cpu = -1  # the side the computer plays (0 South, 1 North), or -1: two players
         self.level = 1  # the computer's level: 1..4 the board's engine (baoboard.opponent), 0 the host's (SHOW)
         self.think_due = 0  # at the end of this step, search: 1 the computer's move, 2 a hint
+        self.setup = None  # type: Any  # the set-up mode while it runs (baoboard.setup_mode.Setup): its touches, LEDs
 
     # ---- boot and game state
     def boot(self) -> None:
         self.journal.open()
-        self._f[_RX_AT] = self.hw.ticks_ms()
+        self.rx_at = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         p = self.rare("restore")  # the game the journal holds (baoboard.commands, dropped before its moves)
         if p is None:
@@ -115,7 +115,7 @@ class App:
         self.recording()
         if hasattr(gc, "mem_free"):  # play (this ends main.py's collection every KB while loading): in a small
             gc.threshold(-1)  # heap, a collection once half the room left is allocated, so the garbage is
-            if gc.mem_free() < 65536:  # reused before a move's records spread over it; on a Pico (160 KB
+            if gc.mem_free() < 65536:  # reused before a move's records spread over it; on a Pico (far more
                 gc.collect()  # free) only those at each move (App.commit), as fast as without the policy
                 gc.threshold(gc.mem_free() // 2)  # (docs/architecture.md, Memory on the board)
 
@@ -161,6 +161,7 @@ class App:
         if position is not None:
             info["position"] = position
         seq = self.outbox.post("GAME", json.dumps(info))
+        self.setup = None  # (a new game ends a set-up: the button, or the set-up's own end)
         self.recording(seq < 0)
         if seq < 0 and self.journal.game is not None:
             return  # no room on the flash for a new game: the game the journal holds goes on
@@ -190,7 +191,7 @@ class App:
         self.hw.read_pits(self.bitmap)
         self.deb.reset(self.bitmap)
         self.boundary(self.p, now)
-        self._f[_RX_AT] = now
+        self.rx_at = now
 
     def post_end(self) -> None:
         w = "SN"[self.guide.winner]
@@ -218,13 +219,12 @@ class App:
         if get_ident() != self.owner:  # the rules core run by another thread (a logger in the same process)
             return
         hw = self.hw
-        t = self._f
-        t[_UNITS] += 1
+        self.units += 1
         now = hw.ticks_ms()
-        if t[_UNITS] < _SLICE_UNITS and ticks_diff(now, t[_SCAN_AT]) < _SLICE_MS:
+        if self.units < _SLICE_UNITS and ticks_diff(now, self.scan_at) < _SLICE_MS:
             return
-        t[_UNITS] = 0
-        t[_SCAN_AT] = now
+        self.units = 0
+        self.scan_at = now
         bm = self.bitmap
         hw.read_pits(bm)
         f = self.deb.faulty
@@ -236,23 +236,43 @@ class App:
             hw.feed_watchdog()
 
     def scan(self) -> None:
+        """One scan: the sensors (and the gestures and moves they make), the link, the buttons, the LEDs, then
+        at most one piece of other work (a job, the journal's or the outbox's)."""
         hw = self.hw
         now = hw.ticks_ms()
-        t = self._f
-        t[_SCAN_AT] = now
-        t[_UNITS] = 0
-        hw.read_pits(self.bitmap)
+        self.scan_at = now
+        self.units = 0
         bm = self.bitmap
+        hw.read_pits(bm)
         deb = self.deb
         if deb.poll(bm, now):  # a sensor found faulty: the job reports it (an ERROR event)
             self.rare("fault", now)
-        # the gestures' pits: B8 (8) and B1 (15) in byte 1, b8 (24) and b1 (31) in byte 3; a pit of a chip that
-        # reads every input active is none (the chip's fault explains it, before it is found: it starts no
-        # computer, no self-test, no hint)
+        g = self.gesture_pits(bm)
+        f = deb.faulty
+        if f[0] | f[1] | f[2] | f[3]:
+            for b in range(4):
+                bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
+            g &= bm[1] | (bm[3] << 8)
+        self.gestures(g, now)
+        self.activations(now)
+        self.listen(now)
+        self.press(hw.buttons(), now)
+        ph = self.guide.phase(now)
+        if self.dirty or ph != self.shown_phase:
+            self.show(now, ph)
+        self.work(now)
+        self.loops += 1
+        if not self.fault:
+            hw.feed_watchdog()
+
+    def gesture_pits(self, bm: bytearray) -> int:
+        """The gestures' pits held: B8 (8) and B1 (15) in byte 1 (bits 7, 0), b8 (24) and b1 (31) in byte 3
+        (bits 15, 8 here). A pit of a chip that reads every input active is none (the chip's fault explains
+        it, before it is found: it starts no computer, no self-test, no hint)."""
         g1 = bm[1]
         g3 = bm[3]
         if g1 & 0x81 == 0x81 or g3 & 0x81 == 0x81:
-            w = getattr(hw, "pit_sensor_bit", None)  # pit -> sensor bit, chip = bit >> 3 (None: a chip a byte)
+            w = getattr(self.hw, "pit_sensor_bit", None)  # pit -> sensor bit, chip = bit >> 3 (None: a chip a byte)
             idle = 0  # the chips with an input that reads idle
             for i in range(32):
                 if not bm[i >> 3] & (1 << (i & 7)):
@@ -263,109 +283,129 @@ class App:
                         g1 &= ~(1 << (i & 7))
                     else:
                         g3 &= ~(1 << (i & 7))
-        f = deb.faulty
-        if f[0] | f[1] | f[2] | f[3]:
-            for b in range(4):
-                bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
-            g1 &= bm[1]
-            g3 &= bm[3]
-        if g1 & 0x81 == 0x81 and g3 & 0x81 == 0x81:  # B8, B1, b8, b1 all held
-            if t[_CORNERS_AT] < 0:
-                t[_CORNERS_AT] = now
-            elif ticks_diff(now, t[_CORNERS_AT]) >= _SELFTEST_HOLD_MS and hw.read_raw() is not None:
+        return g1 | (g3 << 8)
+
+    def gestures(self, g: int, now: int) -> None:
+        """The holds (docs/leds.md): the four corners, the self-test; one side's two back-row ends, the
+        computer (held long) or a hint (let go sooner). g: gesture_pits(), the faulty pits taken out."""
+        south = g & 0x81 == 0x81
+        north = g & 0x8100 == 0x8100
+        if south and north:  # B8, B1, b8, b1 all held
+            if self.corners_at < 0:
+                self.corners_at = now
+            elif ticks_diff(now, self.corners_at) >= _SELFTEST_HOLD_MS and self.hw.read_raw() is not None:
                 self.request_selftest(20000)
-                t[_CORNERS_AT] = -1
+                self.corners_at = -1
         else:
-            t[_CORNERS_AT] = -1
-        pair = (g1 & 0x81 == 0x81) + 2 * (g3 & 0x81 == 0x81)  # South's B1+B8 (1), North's b1+b8 (2)
+            self.corners_at = -1
+        pair = south + 2 * north  # South's B1+B8 (1), North's b1+b8 (2)
         if pair == 1 or pair == 2:
-            if t[_PAIR_AT] == -1:
-                t[_PAIR_AT] = now
-            elif t[_PAIR_AT] >= 0 and ticks_diff(now, t[_PAIR_AT]) >= _CPU_HOLD_MS:
-                t[_PAIR_AT] = -2  # chosen: nothing more until the pits are let go
+            if self.pair_at == -1:
+                self.pair_at = now
+            elif self.pair_at >= 0 and ticks_diff(now, self.pair_at) >= _CPU_HOLD_MS:
+                self.pair_at = -2  # chosen: nothing more until the pits are let go
                 self.rare("choose", 2 - pair, now)  # the player plays the side held, the computer the other
                 self.dirty = True
         elif pair == 0:
-            if t[_PAIR_AT] >= 0 and ticks_diff(now, t[_PAIR_AT]) >= _HINT_HOLD_MS:
+            if self.pair_at >= 0 and ticks_diff(now, self.pair_at) >= _HINT_HOLD_MS:
                 self.boundary(self.p, now)  # the hold's touches were no move
                 if self.p.d[core.TO_MOVE] != self.cpu and self.guide.winner < 0:
                     self.think_due = 2
-            t[_PAIR_AT] = -1
+            self.pair_at = -1
         else:
-            t[_PAIR_AT] = -2  # all four held: the self-test, no hint
-        # (activations a long work's scans kept, App.serve, wait in the queue: taken here, in order)
-        if self.deb.scan(self.bitmap, now) or deb.head != deb.tail:
-            while True:
-                pit = self.deb.pop()
-                if pit < 0:
-                    break
-                self._f[_ACT_AT] = self.deb.last_tick
-                self._f[_BEHIND] = 1
-                self.activation(pit, now)
-            rec = self.rec
-            if f[0] | f[1] | f[2] | f[3] and rec.phase == R.MOVING and rec.n:
-                e = rec.expected(0)  # (a cheap look first: the job's code is loaded only when it has work)
-                if e >= 0 and f[(e & R.PIT) >> 3] & (1 << (e & 7)):
-                    self.rare("fault", now)
-        n = hw.serial_read(self.rx)
+            self.pair_at = -2  # all four held: the self-test, no hint
+
+    def activations(self, now: int) -> None:
+        """The scan's activations, in order (and those a long work's scans kept, App.serve, waiting in the
+        queue); then a move that waits for a step in a faulty pit goes on (baoboard.sensors)."""
+        deb = self.deb
+        if not deb.scan(self.bitmap, now) and deb.head == deb.tail:
+            return
+        while True:
+            pit = deb.pop()
+            if pit < 0:
+                break
+            self.act_at = deb.last_tick
+            self.behind = True
+            self.activation(pit, now)
+        f = deb.faulty
+        rec = self.rec
+        if f[0] | f[1] | f[2] | f[3] and rec.phase == R.MOVING and rec.n:
+            e = rec.expected(0)  # (a cheap look first: the job's code is loaded only when it has work)
+            if e >= 0 and f[(e & R.PIT) >> 3] & (1 << (e & 7)):
+                self.rare("fault", now)
+
+    def listen(self, now: int) -> None:
+        """The host's frames, and whether a host is there (a valid frame in the last _HOST_MS)."""
+        n = self.hw.serial_read(self.rx)
         if n:
             self.outbox.feed(self.rx, n)
         if self.outbox.rx_frames != self.rx_frames:
             self.rx_frames = self.outbox.rx_frames
-            t[_RX_AT] = now
+            self.rx_at = now
             if not self.guide.host:
                 self.guide.host = True
                 self.dirty = True
-        elif self.guide.host and ticks_diff(now, t[_RX_AT]) > _HOST_MS:
+        elif self.guide.host and ticks_diff(now, self.rx_at) > _HOST_MS:
             self.guide.host = False
             self.dirty = True
-        b = hw.buttons()
-        if b != self.buttons:
-            pressed = b & ~self.buttons
-            self.buttons = b
-            if pressed & _BUTTON_UNDO:
-                self.undo(now)
-            if pressed & _BUTTON_NEW:
-                self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
-        ph = self.guide.phase(now)
-        if self.dirty or ph != t[_PHASE]:
-            self.show(now, ph)
-        if t[_SEARCHING]:
+
+    def press(self, b: int, now: int) -> None:
+        """The optional buttons (b: those down now): undo, a new game."""
+        if b == self.buttons:
+            return
+        pressed = b & ~self.buttons
+        self.buttons = b
+        if pressed & _BUTTON_UNDO:
+            self.undo(now)
+        if pressed & _BUTTON_NEW:
+            self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
+
+    def work(self, now: int) -> None:
+        """At most one piece of work besides the scan: the self-test, the computer's search, or in a quiet
+        moment the journal's or the outbox's."""
+        bm = self.bitmap  # (the faulty pits taken out: scan)
+        if self.searching:
             pass  # this step runs inside the computer's search: no job of its own (a new search waits for it)
         elif self.selftest_due:
             self.selftest_due = False
             self.rare("selftest", now)
-        elif self.think_due:
+        elif self.think_due and self.setup is None:
             hint = self.think_due == 2
             self.think_due = 0
-            t[_SEARCHING] = 1  # the search serves the scan loop: it calls step() every few nodes
+            self.searching = True  # the search serves the scan loop: it calls step() every few nodes
             self.rare("think", hint)
-            t[_SEARCHING] = 0
+            self.searching = False
             self.dirty = True
         elif not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
-                now, self._f[_ACT_AT]) >= _QUIET_MS:
+                now, self.act_at) >= _QUIET_MS:
             # nobody touching the board between moves: the work that no touch should wait for, one piece
-            # per step. The journal's (raw flash: a compaction, or a sector erased ahead, 45 ms; flashlog),
-            # once per pause; else the outbox's retransmission timer: a pass reads up to `window` events
-            # back from flash (8 take 15-38 ms on a Pico), so a touch would wait for it (docs/benchmarks.md,
-            # Emulated Pico). A new event still goes out at once, a NAK and an ack are answered at once.
-            if self._f[_BEHIND]:
+            # per step. The journal's (raw flash: a compaction, or a sector erased ahead; flashlog), once
+            # per pause; else the outbox's retransmission timer: a pass reads up to `window` events back
+            # from flash, so a touch would wait for it (docs/benchmarks.md, Emulated Pico). A new event
+            # still goes out at once, a NAK and an ack are answered at once.
+            if self.behind:
                 if self.journal.maintain() and hasattr(gc, "mem_free"):
                     gc.collect()  # (a compaction's garbage, while nobody waits)
-                self._f[_BEHIND] = 0
+                self.behind = False
             else:
                 self.outbox.poll()
-        self.loops += 1
-        if not self.fault:
-            hw.feed_watchdog()
 
     def show(self, now: int, phase: int) -> None:
         """Light the LEDs as the guide draws the board now (phase: the guide's blink phase at now)."""
-        self._f[_PHASE] = phase
+        self.shown_phase = phase
         self.dirty = False
-        self.hw.show(self.guide.render(self.rec, now))
+        s = self.setup  # the set-up mode's frame while a place is to put right (baoboard.setup_mode)
+        if s is not None and s.current() >= 0:
+            self.hw.show(s.render(self.guide, now))
+        else:
+            self.hw.show(self.guide.render(self.rec, now))
 
     def activation(self, pit: int, now: int) -> None:
+        if self.setup is not None:  # the set-up mode: a touch confirms the lit place (baoboard.setup_mode)
+            self.setup.touch(self, pit, now)
+            self.dirty = True
+            return
         rec = self.rec
         r = rec.feed(pit, now)
         self.dirty = True
@@ -404,7 +444,7 @@ class App:
         self.rec.hint = -1
         self.boundary(child, now, moves)
         # The LEDs show the next position before its record is written: a synced append to the Pico's
-        # LittleFS erases a 4 KB sector (45 ms typical; docs/benchmarks.md, Emulated Pico). The move is
+        # LittleFS erases a 4 KB sector (docs/benchmarks.md, Emulated Pico: how long that takes). The move is
         # sent only once it is durable, so a power cut in between loses nothing that was reported: the
         # board comes back at the move before, as after a cut in the middle of a move.
         self.show(now, self.guide.phase(now))
@@ -439,5 +479,5 @@ class App:
         if typ == "PING":  # answered without loading code: also while the computer thinks, beside the engine
             return True, ""
         self.dirty = True
-        self._f[_BEHIND] = 1
+        self.behind = True
         return self.rare("run", typ, payload, self.hw.ticks_ms())  # type: ignore[no-any-return]

@@ -15,7 +15,7 @@ import json
 from bao import core, position_json
 
 from baoboard import recogniser as R
-from baoboard.commands import _short, start_of
+from baoboard.gameinfo import short, start_of
 
 
 def command(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
@@ -102,17 +102,17 @@ def check_new(obj: object, keys: "tuple | None") -> str:
     take 5 or "no" for a takasia option: the board checks the types first.)"""
     if keys is not None:
         if not isinstance(obj, dict):
-            return "NEW takes a ruleset name or a JSON object, not " + _short(obj)
+            return "NEW takes a ruleset name or a JSON object, not " + short(obj)
         for k in obj:
             if k not in keys:
-                return "unknown key %s in NEW (%s)" % (_short(k), ", ".join(keys))
+                return "unknown key %s in NEW (%s)" % (short(k), ", ".join(keys))
         if obj.get("ruleset", core.ZANZIBAR) not in core.RULESETS:
-            return "unknown ruleset %s (%s)" % (_short(obj.get("ruleset")), " or ".join(core.RULESETS))
+            return "unknown ruleset %s (%s)" % (short(obj.get("ruleset")), " or ".join(core.RULESETS))
         if obj.get("first", "S") not in ("S", "N"):
-            return "first must be \"S\" or \"N\", not " + _short(obj.get("first"))
+            return "first must be \"S\" or \"N\", not " + short(obj.get("first"))
         obj = obj.get("options") or {}
     if not isinstance(obj, dict):
-        return "options must be a JSON object, not " + _short(obj)
+        return "options must be a JSON object, not " + short(obj)
     yes_no = (True, False)
     values = {"takasia": (True, False, None), "house_stop_any_count": yes_no, "mtaji_takasa_house_stop": yes_no,
               "infinite": ("illegal", "sleep", None), "lone_kichwa": ("forbidden", "loses", None)}
@@ -120,12 +120,12 @@ def check_new(obj: object, keys: "tuple | None") -> str:
         v = obj[k]
         if k == "sow_bound" or k == "relay_limit":
             if not (type(v) is int and v >= 0) and not (v is None and k == "relay_limit"):
-                return "option %s must be a whole number >= 0, not %s" % (k, _short(v))
+                return "option %s must be a whole number >= 0, not %s" % (k, short(v))
             continue
         allowed = values.get(k)
         if allowed is None:
-            return "unknown option %s (%s)" % (_short(k), ", ".join(values) + ", sow_bound")
+            return "unknown option %s (%s)" % (short(k), ", ".join(values) + ", sow_bound")
         # `is`, not `in`: 1 == True and 0 == False in Python, and a 1 is not a yes
         if not any(v is x or (type(v) is str and v == x) for x in allowed):
-            return "option %s must be one of %s, not %s" % (k, ", ".join(map(json.dumps, allowed)), _short(v))
+            return "option %s must be one of %s, not %s" % (k, ", ".join(map(json.dumps, allowed)), short(v))
     return ""

@@ -20,22 +20,9 @@ import json
 from bao import core, position_json, sowing
 
 from baoboard import recogniser as R
+from baoboard.frames import split_move
+from baoboard.gameinfo import start_of
 from baoboard.guide import MODES
-from baoboard.journal import split_move
-
-
-def _short(v: object) -> str:
-    return repr(v)[:40]
-
-
-def start_of(info: dict) -> "core.Position":
-    """The start position a GAME event's info describes."""
-    pos = info.get("position")
-    if pos is not None:
-        return position_json.from_dict(pos)
-    rules = core.Rules(info.get("ruleset", core.ZANZIBAR), **(info.get("options") or {}))
-    first = core.NORTH if str(info.get("first", "S"))[:1] == "N" else core.SOUTH
-    return core.initial(rules.ruleset, rules, first)
 
 
 def position_after(app: "App", n: int) -> "core.Position":
@@ -60,6 +47,9 @@ def restore(a: "App") -> "core.Position | None":
 def undo(a: "App", now: int) -> bool:
     j = a.journal
     n = j.nmoves
+    if a.setup is not None and a.setup.current() >= 0:  # (the button: no undo while the board is set up)
+        a.outbox.notice("NOUNDO", "a set-up is under way")
+        return False
     if not n:
         a.outbox.notice("NOUNDO", "no move to take back")
         return False
@@ -77,7 +67,15 @@ def undo(a: "App", now: int) -> bool:
     return True
 
 
-def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
+def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":  # noqa: PLR0911
+    if typ == "SETUP":  # the set-up mode: its code is loaded for it only (it stays while the set-up runs)
+        from baoboard import setup_mode
+
+        return setup_mode.command(a, payload, now)
+    if a.setup is not None and typ in ("NEW", "SETPOS", "UNDO", "STOP", "SHOW", "HINT"):
+        if a.setup.current() >= 0:
+            return False, "state a set-up is under way (SETUP off leaves it)"
+        a.setup = None  # a set-up done, lingering for its last touches: a command on the game ends it
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 
@@ -161,4 +159,5 @@ def snapshot(a: "App") -> str:
         "last": j.last,
         "acked": j.acked,
         "cpu": ("SN"[a.cpu] + " " + str(a.level)) if a.cpu >= 0 else "off",  # as the CPU event says it
+        "setup": a.setup.state() if a.setup is not None else None,  # the set-up's step (baoboard.setup_mode)
     })

@@ -1,13 +1,14 @@
-# The journal's file on raw NOR flash sectors, so that an append only programs pages (256 bytes, ~0.7 ms
-# each on a Pico's W25Q16JV) and never waits for an erase (4 KB, 45 ms): sectors are erased ahead of
-# time (maintain(), in idle scans) and a rewrite (replace) goes to erased sectors. The storage interface
-# of baoboard.storage for one file; the sectors come from baoboard.flashres on a Pico (carved out of the
-# LittleFS storage without upsetting it) or from a simulated chip in tests.
+# The journal's file on raw NOR flash sectors, so that an append only programs pages (256 bytes, quick
+# on a Pico's W25Q16JV) and never waits for an erase (4 KB, far slower; docs/benchmarks.md, Emulated
+# Pico): sectors are erased ahead of time (maintain(), in idle scans) and a rewrite (replace) goes to
+# erased sectors. The storage interface of baoboard.storage for one file; the sectors come from
+# baoboard.flashres on a Pico (carved out of the LittleFS storage without upsetting it) or from a
+# simulated chip in tests.
 #   log = FlashLog(dev, blocks, nonce, name="journal")   dev: readblocks(b, buf, off), writeblocks(b, buf,
 #         off) (program only), ioctl(6, b) (erase): rp2.Flash; blocks: the sector numbers on dev it owns
 #   size/reader/append/replace/remove as baoboard.storage;  log.torn: bytes of an unfinished write follow
 #         the file (after a power cut): the journal rewrites it before its next append (journal_io)
-#   log.maintain() -> bool          erase one sector no longer in use (45 ms); False when none is left
+#   log.maintain() -> bool          erase one sector no longer in use (slow); False when none is left
 #   log.free(), log.erased          sectors not in the file / of those, erased and ready
 #
 # Sector: page 0 is its header, pages 1-15 data (3840 bytes).
@@ -199,7 +200,7 @@ class FlashLog:
         self._program(s, _COMMIT0 + 4 * i, w, 0, 4)
 
     def _take(self, busy: "list[int]") -> int:
-        """An erased sector not in busy (erased now, 45 ms, if none is ready)."""
+        """An erased sector not in busy (erased now, slowly, if none is ready)."""
         for s in self.erased:
             if s not in busy:
                 self.erased.remove(s)
@@ -343,7 +344,7 @@ class FlashLog:
         return len(self.blocks) - len(self.chain)
 
     def maintain(self) -> bool:
-        """Erase one sector that is no longer part of the file (45 ms); False if every one is ready."""
+        """Erase one sector that is no longer part of the file (slow); False if every one is ready."""
         for s in range(len(self.blocks)):
             if s not in self.chain and s not in self.erased:
                 self.dev.ioctl(_ERASE, self.blocks[s])

@@ -86,7 +86,7 @@ def _reserve(dev: "Any", root: str, sectors: int) -> "tuple[bytes, list[int]] | 
             found[i] = b
     if -1 in found:
         return None
-    for b in found:  # erased now, once (1.4 s for 32; in play one at a time, when the board is idle)
+    for b in found:  # erased now, once (in play one at a time, when the board is idle)
         dev.ioctl(6, b)  # MP_BLOCKDEV_IOCTL_BLOCK_ERASE
     from binascii import hexlify
 

@@ -7,6 +7,7 @@
 #                                                    an int is an error code ERR_*, named by ERR_NAMES[code]
 #   words(payload) -> list[str]      split at spaces; a word starting with "{" or "[" runs to the end (JSON)
 #   fields(payload) -> dict[str, str]   "k=v k2=v2" words as a dict (the handshake)
+#   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)   a MOVE event's payload
 #   LineAssembler(max_line, on_line, on_error).feed(data, n=-1)
 #       takes bytes as they arrive; calls on_line(bytes) per complete non-empty line (EOL stripped) and
 #       on_error(ERR_LONG) once per overlong line, which is discarded up to its "\n". One buffer, allocated once.
@@ -103,6 +104,21 @@ def fields(payload: str) -> "dict[str, str]":
         if k > 0:
             d[w[:k]] = w[k + 1 :]
     return d
+
+
+def move_payload(notation: str, position: str) -> str:
+    """A MOVE event's payload (docs/protocol.md): the move in notation, one word, then the position's JSON."""
+    if not notation or " " in notation:
+        raise ValueError("notation must be one word")
+    return notation + " " + position
+
+
+def split_move(payload: str) -> "tuple[str, str]":
+    """A MOVE event's payload as (notation, position JSON); the JSON is "" when the payload has none."""
+    i = payload.find(" ")
+    if i < 0:
+        return (payload, "")
+    return (payload[:i], payload[i + 1 :])
 
 
 class LineAssembler:

@@ -36,7 +36,7 @@ MODES = ("teach", "play", "silent")
 _SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
 _RESTORE_MS = const(6000)
 # self._f: ticks until which something shows, one list with private indices (an attribute's name is a qstr
-# in a Pico's RAM for good; _f is the application's and the outbox's too: one qstr)
+# in a Pico's RAM for good where the firmware is loaded as .mpy; _f is the outbox's too: one qstr)
 _RESTORE_TO = const(0)  # the restore marks blink until this tick
 _SHOW_TO = const(1)  # play mode: show legal pits until this tick
 # bao.core's state bytes of the kuu games (private there too): M19's forced capture, M22's seeds to place
@@ -63,7 +63,7 @@ class Guide:
         self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
 
     def phase(self, now: int) -> int:
-        """Changes every 250 ms: the application renders again when it does (blinking)."""
+        """Changes every 256 ticks: the application renders again when it does (blinking)."""
         return (now >> 8) & 7
 
     def set_restore(self, marks: "bytearray | None", now: int) -> None:
@@ -87,7 +87,7 @@ class Guide:
         for i in range(FRAME_BYTES):
             f[i] = 0
 
-    def render(self, rec: object, now: int) -> bytearray:
+    def render(self, rec: object, now: int) -> bytearray:  # noqa: C901, PLR0912
         self.clear()
         if self.mode == SILENT:
             return self.frame

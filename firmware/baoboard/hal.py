@@ -8,13 +8,7 @@
 # So one step of +1 in ring order is one step clockwise (rulings G5). The board description in hardware/
 # maps each index to its sensor bit and LED position on the real chains; drivers apply that mapping, so
 # the application only ever sees pit indices.
-try:
-    from micropython import const
-except ImportError:  # CPython (the simulated board, the Raspberry Pi driver)
-
-    def const(x: int) -> int:  # type: ignore[misc]
-        return x
-
+from baoboard.compat import const
 
 PITS = const(32)
 FRAME_BYTES = const(96)  # 3 bytes (R, G, B) per pit, in pit-index order

@@ -29,7 +29,7 @@
 #                                     are kept for the game alone (append returns 0; never sent), and the
 #                                     games waiting are kept as they are; the next GAME with room records again
 #   j.pending_bytes                   bytes of the events waiting for a host (their records)
-#   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)
+#   (a MOVE event's payload: baoboard.frames.move_payload, split_move)
 #
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact()
 # with Storage.replace) starts the file: K "epoch next acked count", C cpu (if any), G info, M move..., X end,
@@ -51,6 +51,8 @@ try:
 except ImportError:
     pass
 
+from bao import sowing
+
 from baoboard.compat import const, crc32, modules_now, unload_new
 
 _MAGIC = const(0xB7)
@@ -68,7 +70,7 @@ _HARD = const(2)  # with a storage that erases ahead, an append compacts only pa
 
 
 def record(kind: int, body: "Any", payload: "Any" = b"") -> bytearray:
-    """The record whose body is body then payload (str or bytes). A move's record is about 280 bytes: on
+    """The record whose body is body then payload (str or bytes). A move's record is a few hundred bytes: on
     MicroPython a str is copied once, into the record (a memoryview of its UTF-8 bytes), not encoded first,
     so a move asks the heap for one piece of that size, not three."""
     try:  # (bytes, str, memoryview)
@@ -92,28 +94,23 @@ def record(kind: int, body: "Any", payload: "Any" = b"") -> bytearray:
     return r
 
 
-def move_payload(notation: str, position: str) -> str:
-    if not notation or " " in notation:
-        raise ValueError("notation must be one word")
-    return notation + " " + position
-
-
-def split_move(payload: str) -> "tuple[str, str]":
-    i = payload.find(" ")
-    if i < 0:
-        return (payload, "")
-    return (payload[:i], payload[i + 1 :])
-
-
 def _field(body: bytes, k: int) -> "memoryview | bytes":
     """body from after its k-th space (the payload of an E record is field 3, of a Q record field 2), a
-    view of it (a move's payload is about 260 bytes: not copied)."""
+    view of it (a move's payload is a few hundred bytes: not copied)."""
     i = -1
     for _ in range(k):
         i = body.find(b" ", i + 1)
         if i < 0:
             return b""
     return memoryview(body)[i + 1 :]
+
+
+def _serve() -> None:
+    """Between two of a checkpoint's records: a compaction copies a whole game and the events waiting, which
+    the scan loop must not stand still for (bao.sowing.serve: the board's App.serve during a step; None at
+    boot and off the board)."""
+    if sowing.serve is not None:
+        sowing.serve()  # type: ignore[operator]
 
 
 class Journal:
@@ -227,7 +224,7 @@ class Journal:
         try:
             from baoboard.journal_io import recover
 
-            return recover(self)
+            return recover(self, MAX_RECORD)
         finally:
             recover = None  # type: ignore[assignment]
             unload_new(before)
@@ -346,6 +343,7 @@ class Journal:
             off += len(rec)
             yield rec
         for o in self._mv:
+            _serve()
             kind, body = self._read(r, o)
             rec = record(_M, body if kind == _M else _field(body, 3))
             mv.append(off)
@@ -359,6 +357,7 @@ class Journal:
         self._cp0 = off
         self._cbytes = 0
         for i in range(self._np):
+            _serve()
             if i:
                 o = self._skip(r, o, 1)
             kind, body = self._read(r, o)

@@ -7,7 +7,6 @@ except ImportError:
     pass
 
 from baoboard.compat import const, crc32
-from baoboard.journal import MAX_RECORD
 
 # record kinds (baoboard.journal's, private there: MicroPython inlines them and keeps no name)
 _MAGIC = const(0xB7)
@@ -28,9 +27,9 @@ def _new_epoch() -> str:
     return "%04x%04x" % (random.getrandbits(16), random.getrandbits(16))
 
 
-def recover(j: "Any") -> int:
+def recover(j: "Any", max_record: int) -> int:
     """Journal.open(): read the file, keep its longest good prefix, compact if anything was dropped;
-    returns the number of bytes dropped (a torn or corrupt tail)."""
+    returns the number of bytes dropped (a torn or corrupt tail). max_record: journal.MAX_RECORD."""
     j._clear()
     # a compaction cut short leaves its new file: never used (the old one is whole), it only takes space,
     # and a full flash must not keep the board from starting (issue #14)
@@ -46,7 +45,7 @@ def recover(j: "Any") -> int:
                 if len(hdr) < 4:  # the end, or a header torn by a power cut
                     break
                 n = hdr[2] | (hdr[3] << 8)
-                if hdr[0] != _MAGIC or n > MAX_RECORD:
+                if hdr[0] != _MAGIC or n > max_record:
                     corrupt = True
                     break
                 if good + 8 + n > total:  # a record torn by a power cut (never read past the end)

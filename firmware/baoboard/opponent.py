@@ -27,16 +27,16 @@ from baoboard.compat import const
 from baoboard.recogniser import IDLE, PIT, sequence
 
 LEVELS = const(4)
-# Nodes searched at each level 1..4, at most: a Pico searches about 360 nodes a second (docs/benchmarks.md,
-# Board engine), so about 0.3, 0.8, 1.7 and 3 s; and never longer than _MOVETIME_MS of the board's ticks.
+# Nodes searched at each level 1..4, at most (docs/benchmarks.md, Board engine: a Pico's nodes a second, and
+# so each level's time); and never longer than _MOVETIME_MS of the board's ticks.
 NODES = (0, 100, 300, 600, 1200)
 _MOVETIME_MS = const(3000)
 # Capture sequences followed past the horizon: 3, not the host's 6, for the board's small budgets. Captures are
-# compulsory and branch, so with 6 a depth-1 search takes 900 nodes (median; up to 6,000) and a budget that
-# ends inside depth 1 plays a move barely searched (70 % against greedy at 1,065 nodes); with 3 it takes 54
-# (at most 318 in 30 random positions) and 1,065 nodes score 40 of 40 (docs/benchmarks.md, Board engine).
+# compulsory and branch, so with 6 a depth-1 search takes many times the nodes it takes with 3, and a budget
+# that ends inside depth 1 plays a move barely searched (docs/benchmarks.md, Board engine: the nodes and the
+# scores against greedy of both).
 QDEPTH = const(3)
-_CHECK_EVERY = const(8)  # nodes between two steps of the scan loop: about 25 ms on a Pico (355 nodes/s)
+_CHECK_EVERY = const(8)  # nodes between two steps of the scan loop (docs/benchmarks.md, Board engine)
 _TT_SHARE = const(4)  # the table takes at most a quarter of the free heap (the rest: the search's lines)
 _TT_MIN_BITS = const(6)
 # The largest table: 4,096 slots, 32 KB on a Pico in two 16 KB pieces, the largest a quarter of the free heap

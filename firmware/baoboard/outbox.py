@@ -28,9 +28,9 @@ from baoboard.frames import (
     LineAssembler,
     decode,
     encode,
+    move_payload,
     words,
 )
-from baoboard.journal import move_payload
 
 try:
     from time import ticks_diff
@@ -50,8 +50,8 @@ except ImportError:  # CPython
 # only events sent once are timed); then every event in flight the host is not known to hold is sent again
 # and the timer doubles: up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
 # Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
-# below, not attributes: every attribute name is a qstr in a Pico's RAM for good (baoboard.app).
-_MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card: 100 ms and more)
+# below, not attributes: loaded as .mpy (`make deploy`), every attribute name is a qstr in a Pico's RAM.
+_MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card is slow)
 _MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
 _MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
 _LIVE_MS = const(15000)  # a host heard from this recently is there (as App's "host connected")
@@ -228,56 +228,70 @@ class Outbox:
         fl[_HEARD_AT] = self._ticks()
         fl[_LIVE] = 1
         if kind == K_ACK and (typ == "ACK" or typ == "NAK"):
-            w = words(payload)
-            j = self.journal
-            if not w or w[0] != j.epoch:  # no epoch is no ack: it could be any journal's
-                self._reject("epoch")
-                return
-            self.rx_frames += 1
-            rtt = -1  # a round trip measured, ms
-            if typ == "ACK":
-                if not j.ack(num):
-                    return
-                if fl[_TIMED] and fl[_TIMED] <= num:
-                    rtt = ticks_diff(self._ticks(), fl[_TIMED_AT])
-                    fl[_TIMED] = 0
-                want = 0
-            else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
-                want = num + 1
-                ws = self.window
-                high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
-                if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
-                    return  # old, or about nothing sent
-                if num > fl[_HAS]:
-                    fl[_HAS] = num
-                got = int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
-                if got:
-                    g = _F + got % ws
-                    if not (want < got <= high and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
-                        return  # got left before want's last sending: that sending may still arrive
-                    if fl[2 * ws + g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
-                        # line that loses most frames the only one measured (the host answers at once)
-                        rtt = ticks_diff(self._ticks(), fl[ws + g])
-            if rtt >= 0:  # RFC 6298, in whole ms
-                if fl[_SRTT] == 0:
-                    fl[_SRTT] = rtt if rtt > 0 else 1
-                    fl[_RTTVAR] = rtt // 2
-                else:
-                    d = fl[_SRTT] - rtt
-                    fl[_RTTVAR] = (3 * fl[_RTTVAR] + (d if d > 0 else -d)) // 4
-                    fl[_SRTT] = (7 * fl[_SRTT] + rtt) // 8
-                self.rto = min(max(fl[_SRTT] + 4 * fl[_RTTVAR], _MIN_RTO), _MAX_RTO)
-            self._f[_BACKOFF] = self.rto  # the host is there
-            if want:
-                self.naks += 1
-                self._resend(want)
-                self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
-            else:
-                self._fill()
-            return
-        if kind != K_CMD:
+            self._acked(num, typ, payload)
+        elif kind != K_CMD:
             self._reject("kind")
+        else:
+            self._command(num, typ, payload)
+
+    def _acked(self, num: int, typ: str, payload: str) -> None:
+        """An ACK (every event up to num is safe on the host) or a NAK (the host lacks num + 1)."""
+        fl = self._f
+        w = words(payload)
+        j = self.journal
+        if not w or w[0] != j.epoch:  # no epoch is no ack: it could be any journal's
+            self._reject("epoch")
             return
+        self.rx_frames += 1
+        rtt = -1  # a round trip measured, ms
+        if typ == "ACK":
+            if not j.ack(num):
+                return
+            if fl[_TIMED] and fl[_TIMED] <= num:
+                rtt = ticks_diff(self._ticks(), fl[_TIMED_AT])
+                fl[_TIMED] = 0
+            want = 0
+        else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
+            want = num + 1
+            ws = self.window
+            high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
+            if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
+                return  # old, or about nothing sent
+            if num > fl[_HAS]:
+                fl[_HAS] = num
+            got = int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
+            if got:
+                g = _F + got % ws
+                if not (want < got <= high and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
+                    return  # got left before want's last sending: that sending may still arrive
+                if fl[2 * ws + g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
+                    # line that loses most frames the only one measured (the host answers at once)
+                    rtt = ticks_diff(self._ticks(), fl[ws + g])
+        if rtt >= 0:
+            self._round_trip(rtt)
+        self._f[_BACKOFF] = self.rto  # the host is there
+        if want:
+            self.naks += 1
+            self._resend(want)
+            self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
+        else:
+            self._fill()
+
+    def _round_trip(self, rtt: int) -> None:
+        """A round trip measured (ms): the retransmission timeout follows RFC 6298, in whole ms."""
+        fl = self._f
+        if fl[_SRTT] == 0:
+            fl[_SRTT] = rtt if rtt > 0 else 1
+            fl[_RTTVAR] = rtt // 2
+        else:
+            d = fl[_SRTT] - rtt
+            fl[_RTTVAR] = (3 * fl[_RTTVAR] + (d if d > 0 else -d)) // 4
+            fl[_SRTT] = (7 * fl[_SRTT] + rtt) // 8
+        self.rto = min(max(fl[_SRTT] + 4 * fl[_RTTVAR], _MIN_RTO), _MAX_RTO)
+
+    def _command(self, num: int, typ: str, payload: str) -> None:
+        """A host command: run once (a resent one answered with the same reply), then its reply."""
+        fl = self._f
         self.rx_frames += 1
         if typ == "HELLO":
             self._hello(num, payload)

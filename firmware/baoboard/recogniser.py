@@ -393,7 +393,7 @@ class Recogniser:
             try:
                 from baoboard.refusal import explain
 
-                rule, reason = explain(self, pit, boundary)
+                rule, reason = explain(self, pit, boundary, self.phase == MOVING)
             finally:
                 explain = None  # type: ignore[assignment]
                 unload_new(before)

@@ -3,12 +3,10 @@
 # them after it (baoboard.compat.unload_new): they are not in the board's RAM during play.
 from bao.core import PLAY, RIGHT, RING, TO_MOVE, pit_name, ring_direction
 
-from baoboard.recogniser import MOVING
 
-
-def explain(rec: object, pit: int, boundary: bool) -> tuple:
+def explain(rec: object, pit: int, boundary: bool, moving: bool) -> tuple:
     """(rule, reason) for the activation of `pit` that the recogniser `rec` refused; boundary: at a move
-    boundary (an attempted start) rather than during a move."""
+    boundary (an attempted start) rather than during a move; moving: the recogniser is in a move (MOVING)."""
     r = rec  # type: ignore[assignment]
     p = r.p  # type: ignore[attr-defined]
     d = p.d
@@ -16,7 +14,7 @@ def explain(rec: object, pit: int, boundary: bool) -> tuple:
     attempt = -1
     if boundary and (pit >> 4) == side:
         attempt = pit & 15  # a start from this pit (either direction would be refused)
-    elif r.phase == MOVING and r.steps == 1 and not r.namua():  # type: ignore[attr-defined]
+    elif moving and r.steps == 1 and not r.namua():  # type: ignore[attr-defined]
         ring = r.start_pit & 15  # type: ignore[attr-defined]
         if (pit >> 4) == side:
             for right in (0, RIGHT):

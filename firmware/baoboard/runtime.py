@@ -7,10 +7,10 @@
 #                               sleep_ms that returns False ends the loop (a host's stop)
 # It builds the application (baoboard.app.App), boots it from the journal and steps it. Whatever escapes
 # is reported on the serial link (`N0 ERROR <repr>`, docs/protocol.md), then the application is started
-# again from the journal after a pause (200 ms; 2 s from the 5th restart on), so the game comes back at
-# its last completed move. KeyboardInterrupt (and any BaseException that is no Exception, such as a
-# simulated power cut) passes through. The watchdog is fed by the application's step only (App.step):
-# a loop that keeps failing, or hangs, starves it and the hardware resets.
+# again from the journal after a pause (_RETRY_MS; _RETRY_SLOW_MS from the _SLOW_AFTER-th restart on), so
+# the game comes back at its last completed move. KeyboardInterrupt (and any BaseException that is no
+# Exception, such as a simulated power cut) passes through. The watchdog is fed by the application's step
+# only (App.step): a loop that keeps failing, or hangs, starves it and the hardware resets.
 # The clock is the hardware's (hw.ticks_ms(): the Pico's, a Pi's, or a simulated one) and the pacing is the
 # caller's sleep_ms, so simulated clocks work. Nothing is built at import; a healthy step allocates nothing.
 # (Every name here is a qstr in a Pico's RAM for good: the constants are private, the names few.)
@@ -23,7 +23,7 @@ except ImportError:
 
 from baoboard.compat import const, ticks_diff
 
-_SCAN_MS = const(1)  # the pause between two scans on the Pico (firmware/main.py: ~1.8 ms a scan)
+_SCAN_MS = const(1)  # the pause between two scans on the Pico (firmware/main.py; a scan's time: docs/benchmarks.md)
 _RETRY_MS = const(200)  # the pause before a restart...
 _RETRY_SLOW_MS = const(2000)  # ... and from the _SLOW_AFTER-th restart on
 _SLOW_AFTER = const(5)

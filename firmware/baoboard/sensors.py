@@ -37,96 +37,123 @@ def fault(a: "App", now: int, pit: int = -1) -> bool:
     (baoboard.app): evidence of a silent chip when it is where the move goes on after the steps in that chip's
     pits; True when it is where one candidate goes on after steps in ignored pits: those taken as made, then
     it."""
-    kind = a.deb.kind
     wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
     if wiring is None:  # (the simulated board: the reference wiring)
         from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
+    if pit >= 0:
+        _weigh(a, wiring, pit)
+    for i in range(32):
+        _report(a, wiring, i)
+    a.dirty = True
+    if pit >= 0 and not _skip_to(a, pit, now):
+        return False
+    _follow(a, now)
+    return pit >= 0
+
+
+def _weigh(a: "App", wiring: "Any", pit: int) -> None:
+    """A touch refused mid-move. A silent chip? A candidate of the move waits for steps in the pits of a chip
+    that sensed no touch in this move, and pit is where that move goes on after them (the next move's side,
+    when they end it): evidence, unless another chip would explain the touch as well. The second evidence
+    for a chip with no activation of its pits since the first marks its pits _SILENT. A slow player makes
+    no such touch; a slip makes one, and the touch that mends it is an activation."""
+    kind = a.deb.kind
     f = a.deb.faulty
     rec = a.rec
     side = a.p.d[core.TO_MOVE]
-    if pit >= 0:  # a touch refused mid-move. A silent chip? A candidate of the move waits for steps in the pits
-        # of a chip that sensed no touch in this move, and pit is where that move goes on after them (the next
-        # move's side, when they end it): evidence, unless another chip would explain the touch as well. The
-        # second evidence for a chip with no activation of its pits since the first marks its pits _SILENT.
-        # A slow player makes no such touch; a slip makes one, and the touch that mends it is an activation.
-        suspect = -1
-        for i in range(rec.n):
-            seq = rec.c_seq[i]
-            j = start = rec.c_pos[i]
-            if j >= len(seq):
-                continue
-            chip = wiring[seq[j] & R.PIT] >> 3
-            while j < len(seq) and wiring[seq[j] & R.PIT] >> 3 == chip:
-                j += 1
-            if not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)) or wiring[pit] >> 3 == chip or \
-                    any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start]):
-                continue  # (no evidence; or the chip sensed a touch: this one, or one in this very move)
-            if suspect >= 0 and suspect != chip:
-                suspect = -2  # two chips would explain it: no evidence for either
-                break
-            suspect = chip
-        same = [x for x in range(32) if wiring[x] >> 3 == suspect]
-        if suspect >= 0 and not any(kind[x] for x in same):
-            if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
-                kind[_EVIDENCE + suspect] = 0
-                for x in same:
-                    kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
-            kind[_EVIDENCE + suspect] += 1
-            if kind[_EVIDENCE + suspect] >= _SILENT_AFTER:
-                for x in same:
-                    kind[x] = _SILENT
-                    kind[32 + x] = suspect + 1
-                    f[x >> 3] |= 1 << (x & 7)
-    for i in range(32):
-        k = kind[i]
-        if not k or k & _SAID:
+    suspect = -1
+    for i in range(rec.n):
+        seq = rec.c_seq[i]
+        j = start = rec.c_pos[i]
+        if j >= len(seq):
             continue
-        bit = wiring[i]
-        same = [j for j in range(32) if wiring[j] >> 3 == bit >> 3]
-        if k & _SILENT or all(kind[j] & _STUCK for j in same):  # the whole chip: one report for its eight pits
-            for j in same:
-                kind[j] |= _SAID
-            names = json.dumps([core.pit_name(j) for j in same])
-            text = ('{"code": "sensor", "fault": "%s", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d %s: the '
-                    'chip, its ribbon or its supply; its pits are ignored, steps in them taken as made"}' % (
-                        "silent" if k & _SILENT else "chip", (bit >> 3) + 1, names, (bit >> 3) + 1,
-                        "has sensed no touch while moves went on past its pits twice" if k & _SILENT else
-                        "reads all 8 inputs active for 20 s"))
-        else:
-            kind[i] |= _SAID
-            name = core.pit_name(i)
-            text = ('{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
-                    '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
-                    % ("stuck" if k & _STUCK else "flicker", name, (bit >> 3) + 1, bit & 7, name, (bit >> 3) + 1,
-                       bit & 7, "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
-                       "(hardware/README.md); ignored until it reads idle for 2 s" if k & _STUCK else
-                       "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a "
-                       "restart"))
-        a.outbox.post("ERROR", text)
-    a.dirty = True
-    if pit >= 0:  # the steps in ignored pits that one candidate takes before pit (or before the next move, pit
-        # being the other side's touch): taken as made, then pit. Two candidates that would: no guess.
-        skip = None  # type: Any
-        for i in range(rec.n):
-            seq = rec.c_seq[i]
-            j = start = rec.c_pos[i]
-            while j < len(seq) and f[(seq[j] & R.PIT) >> 3] & (1 << (seq[j] & 7)):
-                j += 1
-            if j > start and ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)):
-                if skip is not None and skip != seq[start:j]:
-                    return False
-                skip = seq[start:j]
-        if skip is None:
-            return False
-        for e in skip:
-            a.activation(e & R.PIT, now)
-        a.activation(pit, now)
+        chip = wiring[seq[j] & R.PIT] >> 3
+        while j < len(seq) and wiring[seq[j] & R.PIT] >> 3 == chip:
+            j += 1
+        if not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)) or wiring[pit] >> 3 == chip or \
+                any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start]):
+            continue  # (no evidence; or the chip sensed a touch: this one, or one in this very move)
+        if suspect >= 0 and suspect != chip:
+            suspect = -2  # two chips would explain it: no evidence for either
+            break
+        suspect = chip
+    same = [x for x in range(32) if wiring[x] >> 3 == suspect]
+    if suspect >= 0 and not any(kind[x] for x in same):
+        if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
+            kind[_EVIDENCE + suspect] = 0
+            for x in same:
+                kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
+        kind[_EVIDENCE + suspect] += 1
+        if kind[_EVIDENCE + suspect] >= _SILENT_AFTER:
+            for x in same:
+                kind[x] = _SILENT
+                kind[32 + x] = suspect + 1
+                f[x >> 3] |= 1 << (x & 7)
+
+
+def _report(a: "App", wiring: "Any", i: int) -> None:
+    """An ERROR event for pit i's new fault (one for a whole chip stuck or silent), once."""
+    kind = a.deb.kind
+    k = kind[i]
+    if not k or k & _SAID:
+        return
+    bit = wiring[i]
+    same = [j for j in range(32) if wiring[j] >> 3 == bit >> 3]
+    if k & _SILENT or all(kind[j] & _STUCK for j in same):  # the whole chip: one report for its eight pits
+        for j in same:
+            kind[j] |= _SAID
+        names = json.dumps([core.pit_name(j) for j in same])
+        text = ('{"code": "sensor", "fault": "%s", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d %s: the '
+                'chip, its ribbon or its supply; its pits are ignored, steps in them taken as made"}' % (
+                    "silent" if k & _SILENT else "chip", (bit >> 3) + 1, names, (bit >> 3) + 1,
+                    "has sensed no touch while moves went on past its pits twice" if k & _SILENT else
+                    "reads all 8 inputs active for 20 s"))
+    else:
+        kind[i] |= _SAID
+        name = core.pit_name(i)
+        text = ('{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
+                '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
+                % ("stuck" if k & _STUCK else "flicker", name, (bit >> 3) + 1, bit & 7, name, (bit >> 3) + 1,
+                   bit & 7, "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
+                   "(hardware/README.md); ignored until it reads idle for 2 s" if k & _STUCK else
+                   "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a "
+                   "restart"))
+    a.outbox.post("ERROR", text)
+
+
+def _skip_to(a: "App", pit: int, now: int) -> bool:
+    """The steps in ignored pits that one candidate takes before pit (or before the next move, pit being the
+    other side's touch): taken as made, then pit; False (nothing done) when no candidate, or two, would."""
+    f = a.deb.faulty
+    rec = a.rec
+    side = a.p.d[core.TO_MOVE]
+    skip = None  # type: Any
+    for i in range(rec.n):
+        seq = rec.c_seq[i]
+        j = start = rec.c_pos[i]
+        while j < len(seq) and f[(seq[j] & R.PIT) >> 3] & (1 << (seq[j] & 7)):
+            j += 1
+        if j > start and ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)):
+            if skip is not None and skip != seq[start:j]:
+                return False
+            skip = seq[start:j]
+    if skip is None:
+        return False
+    for e in skip:
+        a.activation(e & R.PIT, now)
+    a.activation(pit, now)
+    return True
+
+
+def _follow(a: "App", now: int) -> None:
+    """The steps in ignored pits, taken while every candidate agrees on them."""
+    f = a.deb.faulty
+    rec = a.rec
     while rec.phase == R.MOVING and rec.n:  # the steps in ignored pits, while every candidate agrees
         step = -1
         for i in range(rec.n):
             e = rec.expected(i)
             if e < 0 or not f[(e & R.PIT) >> 3] & (1 << (e & 7)) or step >= 0 and e & (R.PIT | R.LIFT) != step:
-                return pit >= 0  # (a drop or a lift the rules require: every candidate takes it)
+                return  # (a drop or a lift the rules require: every candidate takes it)
             step = e & (R.PIT | R.LIFT)
         a.activation(step & R.PIT, now)
-    return pit >= 0

@@ -11,7 +11,7 @@
 #   FileStorage(root)   littlefs on the Pico ("/" or "/data"), any directory on a PC (CPython or unix port)
 #   FakeStorage()       in memory, for tests: budget = bytes that may still be written (-1: no limit); a write
 #                       that exhausts it is torn there and raises PowerCut; a rename costs one unit of budget.
-#                       It lives in baoboard.memstorage (the board never loads it); importing it from here works.
+#                       It lives in baoboard.memstorage (the board never loads it).
 try:
     from collections.abc import Iterable
     from typing import Any
@@ -84,10 +84,3 @@ class FileStorage:
         with open(self._path(name), "r+b") as f:
             _sync(f)
 
-
-def __getattr__(name: str) -> "Any":  # FakeStorage from its own module, loaded only when asked for
-    if name == "FakeStorage":
-        from baoboard.memstorage import FakeStorage
-
-        return FakeStorage
-    raise AttributeError(name)

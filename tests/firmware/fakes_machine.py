@@ -109,12 +109,10 @@ class SPI:
     def write(self, buf):
         for x in buf:
             self._byte(x)
-        return None
 
     def readinto(self, buf, write=0):
         for i in range(len(buf)):
             buf[i] = self._byte(write)
-        return None
 
     def read(self, n, write=0):
         b = bytearray(n)
@@ -124,7 +122,6 @@ class SPI:
     def write_readinto(self, wbuf, rbuf):
         for i in range(len(wbuf)):
             rbuf[i] = self._byte(wbuf[i])
-        return None
 
 
 class WDT:

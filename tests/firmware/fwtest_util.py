@@ -21,6 +21,29 @@ class Lcg:
         return bytes(b)
 
 
+def cut_points(total, step=1, stride=1):
+    """The write budgets a power-cut sweep cuts at, 0 to total (both included): every step-th byte, times a
+    stride. The stride is BAO_SWEEP_STRIDE where the environment sets it (tools/run_mp_tests.py: 1 on the
+    32-bit build with the firmware frozen in, the image's interpreter; more on the ports that differ from it
+    only in their interpreter, which still cut inside every kind of record at offsets a prime stride
+    spreads), else `stride`: the sweep's own choice for CPython, 1 where the code runs on CPython in a
+    product (the journal: the Raspberry Pi board's runtime). A generator: a list of every budget would not
+    fit the board's heap."""
+    import os
+
+    env = os.getenv("BAO_SWEEP_STRIDE")
+    try:
+        stride = max(1, int(env)) if env else stride
+    except ValueError:
+        pass
+    step *= stride
+    budget = 0
+    while budget < total:
+        yield budget
+        budget += step
+    yield total
+
+
 def temp_path(prefix):
     """A path in /tmp no other test run uses, even one running at the same time (another checkout, a parallel
     bench): prefix + 8 random hex digits. Always as long, so the heap's layout does not depend on it."""

@@ -1,7 +1,7 @@
 # The scripted game of the journal and outbox tests, and its reference run (a helper module, not tests).
 from baoboard.compat import crc32
-from baoboard.frames import encode
-from baoboard.journal import Journal, move_payload
+from baoboard.frames import encode, move_payload
+from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
 
 EPOCH = "0badcafe"

@@ -141,3 +141,33 @@ def test_a_wrong_touch_during_the_work_is_flagged_after_it():
     host.poll()
     assert host.events[-1][1] == "ILLEGAL" and '"a3"' in host.events[-1][2], host.events[-1]
     st.close()
+
+
+def test_a_compaction_in_play_serves_the_scan_loop():
+    # The journal's compaction copies the game's moves and the events waiting for a host into a new
+    # checkpoint: with no host acknowledging, the 1994 game's records grow past the journal's limit and a
+    # move's step compacts them. The board scans between the checkpoint's records as it writes them.
+    from board_util import plies
+
+    app, hw, hands, host, st = board()
+    scans = Scans(app, hw)
+    compact = app.journal.compact
+    during = []  # scans made inside each compaction
+
+    def watched():
+        n = scans.n
+        ok = compact()
+        during.append(scans.n - n)
+        return ok
+
+    app.journal.compact = watched
+    hands.scan(2)
+    for p, m, _ in plies():
+        hands.perform(p, m)
+        hands.scan(2)
+        if during:
+            break
+        host.poll(ack=False)  # nothing acknowledged: every event waits in the checkpoint too
+    assert during and app.journal.nmoves > 20, (during, app.journal.nmoves)
+    assert during[0] >= 2, during
+    st.close()

@@ -2,11 +2,11 @@
 # Runs on CPython (pytest) and on the MicroPython unix port (tests/mprun.py).
 import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.compat import crc32
-from baoboard.frames import encode
-from baoboard.journal import Journal, move_payload, record, split_move
+from baoboard.frames import encode, move_payload, split_move
+from baoboard.journal import Journal, record
 from baoboard.memstorage import FakeStorage
 from baoboard.storage import FileStorage, PowerCut
-from fwtest_util import Lcg, temp_path
+from fwtest_util import Lcg, cut_points, temp_path
 from jscript import EPOCH, LIMIT, check_pending, do, fingerprint, new_journal, pos, reference, script, state
 
 
@@ -40,7 +40,7 @@ def _power_cuts(pending_budget):
     ops = script()
     total = fs0.written
     tested = 0
-    for budget in range(total + 1):
+    for budget in cut_points(total):
         fs = FakeStorage()
         fs.budget = budget
         j = new_journal(fs, pending_budget)
@@ -71,7 +71,7 @@ def _power_cuts(pending_budget):
         assert state(j) == states[-1]
         check_pending(j, events, pendings[-1])
         tested += 1
-    assert tested == total + 1
+    assert tested > total // 8  # (every byte, or a stride's share of them: tools/run_mp_tests.py)
     return tested
 
 
@@ -79,7 +79,7 @@ def test_cut_during_recovery_then_recover():
     fs0, states, pendings, events = reference()
     # a torn last record, then the recovery's own compaction cut at every byte
     torn = fs0.files["journal"] + [record(0x45, b"%d 0 MOVE a1> {}" % states[-1][1])[:-3]]
-    for budget in range(fs0.size("journal") + 2):
+    for budget in cut_points(fs0.size("journal") + 1):
         fs = FakeStorage()
         fs.files["journal"] = list(torn)
         fs.budget = budget

@@ -302,3 +302,10 @@ def test_lost_house_with_seeds_is_an_ordinary_pit():
     p = position({"A": "0 0 0 0 8 0 2 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(False, True),
                  fill="b8")
     assert "5L*" in names(p)
+
+
+def test_counts_are_what_a_board_shows_the_pits_then_the_stores():
+    p = position_json.loads(SLOW_MALAWI)
+    c = p.counts()
+    assert c[:32] == [p.seeds(i) for i in range(32)] and c[32:] == [p.store(0), p.store(1)]
+    assert sum(c) == 64

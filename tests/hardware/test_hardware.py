@@ -6,16 +6,14 @@ from __future__ import annotations
 import copy
 import csv
 import re
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import generate
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "hardware"))
 
-import generate  # noqa: E402
 
 BOARD = generate.load()
 

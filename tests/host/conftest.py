@@ -1,4 +1,3 @@
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -6,8 +5,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-# The firmware tests' helpers (baotest) serve the host's rules tests too.
-sys.path.insert(0, str(ROOT / "tests" / "firmware"))
 
 
 @pytest.fixture(autouse=True)

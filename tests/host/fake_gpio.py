@@ -3,13 +3,9 @@ APA102/SK9822 models the Pico driver tests use), wired to the Raspberry Pi pins 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
-
-from fakes_board import FakeBoard  # noqa: E402
+from fakes_board import FakeBoard
 
 
 class FakeGPIO:

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import check_board
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
-sys.path.insert(0, str(ROOT / "tools"))
 
-import check_board  # noqa: E402
 
 PICO = "BAO-CHECK micropython 1.29.0 4870 Raspberry Pi Pico with RP2040"  # .mpy 6.3, armv6m
 

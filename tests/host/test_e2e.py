@@ -23,8 +23,8 @@ from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
 from bao_host.ui.adapter import make_board
 from bao_host.ui.tui import BaoApp
+from bao_testkit.simrig import ROOT, T1994, Played, check_store, game_1994, play, random_game, wait_for
 from baoboard.recogniser import PIT, activations
-from simrig import ROOT, T1994, Played, check_store, game_1994, play, random_game, wait_for
 
 RANDOM_GAMES = 50
 
@@ -151,7 +151,7 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
                                 assert str(btn.label).split("\n")[1].strip() == "0"
                         await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n)
                     assert lg.view.plies == T1994.plies[:plies]
-                    assert board.counts() == list(positions[plies].d[:32])
+                    assert board.counts() == positions[plies].counts()[:32]
                     await pilot.press("u")  # undo: the UNDO command over the link, the board's UNDO event
                     await _until(pilot, lambda: len(lg.view.plies) == plies - 1)
                     await pilot.press("r")  # ruleset: Malawi

@@ -1,5 +1,5 @@
 """The link under line noise (issue #14, "the link stays fast under noise"), in simulated time
-(tests/host/simline.py: the firmware's Outbox and the host's Link, unchanged, on a simulated serial line at
+(tests/bao_testkit/simline.py: the firmware's Outbox and the host's Link, unchanged, on a simulated serial line at
 115200 baud that damages bytes): a backlog of 50 events drains within the targets whatever the machine's
 speed, in order, exactly once, byte for byte; a lost event is asked for at once (NAK), not after a timeout;
 a board of protocol 1 gets no NAK."""
@@ -7,8 +7,8 @@ a board of protocol 1 gets no NAK."""
 from __future__ import annotations
 
 import pytest
+from bao_testkit.simline import SimLine
 from baoboard.frames import decode
-from simline import SimLine
 
 
 def _drain(rate: float, seed: int) -> tuple[SimLine, float, list[bytes], list[bytes]]:

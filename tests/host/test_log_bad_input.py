@@ -16,8 +16,8 @@ from bao import core, notation, position_json
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
+from bao_testkit.simrig import ROOT, T1994, wait_for
 from baoboard.frames import LineAssembler, decode, encode, fields
-from simrig import ROOT, T1994, wait_for
 
 EPOCH = "0badc0de"
 P1994 = notation.replay(T1994)

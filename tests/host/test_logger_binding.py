@@ -25,9 +25,9 @@ from bao_host.record.lock import LibraryLock, LockHeld
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
-from baoboard.storage import FakeStorage
-from faultproxy import FaultProxy, Rates
-from simrig import ROOT, T1994, wait_for
+from bao_testkit.faultproxy import FaultProxy, Rates
+from bao_testkit.simrig import ROOT, T1994, wait_for
+from baoboard.memstorage import FakeStorage
 from test_log_bad_input import ScriptedBoard, game_line, move_line
 
 BAO = [sys.executable, "-m", "bao_host.cli"]

@@ -3,15 +3,13 @@ module, and what it says of a build it cannot find."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+import run_mp_tests as runner
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
 
-import run_mp_tests as runner  # noqa: E402
 
 
 def test_every_module_runs_at_its_boards_heap_with_no_exception() -> None:

@@ -3,7 +3,7 @@ firmware frozen in) on the emulated Pico (rp2040js, tools/pico/), with the board
 hardware/board.json: the hands touch pits through the 74HC165 chain, the LED frames are decoded from the
 SK9822 chain's clock and data lines, the serial side is the USB CDC device.
 
-The smoke test runs in `make test`; the tests marked `pico` (a whole game, power cuts, miswired chains) in
+The smoke test runs in `make test`; the tests marked `pico` (a whole game, power cuts, the self-test) in
 `make test-pico`. Without node, rp2040js (make pico-deps) or the MicroPython image, they are skipped with
 the reason."""
 
@@ -20,9 +20,9 @@ from bao_host.boards.sim import PtyLink, SimRunner
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
+from bao_testkit.simrig import check_store, game_1994, wait_for
 from baoboard.frames import encode
 from baoboard.recogniser import DECISION, activations
-from simrig import check_store, game_1994, wait_for
 
 try:
     check_available()
@@ -250,6 +250,7 @@ def _selftest(board: PicoBoard, host: Snap, wait_ms: int) -> dict[str, object]:
     raise AssertionError("no SELFTEST result")
 
 
+@pytest.mark.pico  # (the self-test's logic runs in make test on every runtime: tests/firmware/test_drivers_selftest.py)
 def test_a_board_wired_right_passes_its_self_test(tmp_path: Path) -> None:
     board = PicoBoard(str(tmp_path))
     try:

@@ -14,7 +14,7 @@ from bao_host.cli import main
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store, pos_key
-from simrig import Played, check_store, play, random_game, wait_for
+from bao_testkit.simrig import Played, check_store, play, random_game, wait_for
 from test_store import run
 
 KUU = [kuu.MALAWI_INTERMEDIATE, kuu.MALAWI_ADVANCED]

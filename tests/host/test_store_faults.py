@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 from bao import core, notation
 from bao_host.cli import main
-from bao_host.record import store as store_module
 from bao_host.record.lock import LibraryLock
 from bao_host.record.store import Store, StoreBusy, StoreDamaged, StoreError, StoreFull, StoreReadOnly, classify
-from simrig import T1994
+from bao_host.record.store import files as store_files
+from bao_testkit.simrig import T1994
 
 P1994 = notation.replay(T1994)
 PLIES = 6
@@ -99,7 +99,7 @@ class FaultyConnection:
 
 
 class FaultyOs:
-    """The store module's `os`, with replace/fsync/open as I/O calls of the plan."""
+    """The `os` of the store's file writes (record/store/files.py), with replace/fsync/open as I/O calls of the plan."""
 
     def __init__(self, plan: Plan) -> None:
         self._plan = plan
@@ -140,8 +140,8 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> Iterator[Plan]:
         monkeypatch.setattr(Path, name, path_call)
     monkeypatch.setattr(Store, "_connect", connect)
     monkeypatch.setattr(Store, "busy_timeout", 1.0)  # (a real lock left behind would fail the run, not hang it)
-    monkeypatch.setattr(store_module, "os", FaultyOs(plan))
-    monkeypatch.setattr(store_module, "open", faulty_open, raising=False)
+    monkeypatch.setattr(store_files, "os", FaultyOs(plan))  # (every write of the store's files is made there)
+    monkeypatch.setattr(store_files, "open", faulty_open, raising=False)
     yield plan
 
 
@@ -485,7 +485,7 @@ def test_a_deleted_database_is_rebuilt_by_the_next_writer_not_by_a_reader(
 def test_a_row_with_text_that_is_not_utf8_is_named_skipped_and_rebuilt(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue #26 item 1: damaged text passes SQLite's integrity check; it must not brick the library."""
-    from simrig import ROOT
+    from bao_testkit.simrig import ROOT
     from test_log_bad_input import ScriptedBoard, move_line
     from test_logger_binding import BAO, hello_of
 

@@ -23,9 +23,9 @@ from bao_host.cli.serve import allowed_hosts, is_loopback
 from bao_host.record.store import Store
 from bao_host.ui.web import library
 from bao_host.ui.web.app import Settings, create_app
+from bao_testkit.webrig import serving, state, wait_for
 from baoboard.recogniser import PIT, activations
 from starlette.testclient import TestClient
-from webrig import serving, state, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 T1994_TEXT = (ROOT / "games" / "zanzibar-1994.txt").read_text()
@@ -102,14 +102,14 @@ def test_a_replay_goes_drop_by_drop_and_ends_where_the_rules_core_does(library_d
         touched = [f["pit"] for f in ply["frames"] if f["kind"] not in ("house", "end")]
         assert touched == [a & PIT for a in activations(positions[i], move)], i
         # the account's last frame is the stored position: no frame was added to make it so
-        assert ply["frames"][-1]["counts"] == list(positions[i + 1].d[:34]), i
+        assert ply["frames"][-1]["counts"] == positions[i + 1].counts(), i
         assert all(f["text"] != "the position after the move" for f in ply["frames"]), i
     first = r["plies"][0]["frames"]
     assert first[0]["text"].startswith("a seed from the store goes into") and "(2.2)" in first[0]["text"]
     with Store(library_dir) as st:  # a Malawi game too
         malawi = st.game(3)
         r = library.replay(st, malawi)
-        assert [p["frames"][-1]["counts"] for p in r["plies"]] == [list(q.d[:34]) for q in st.positions(3)[1:]]
+        assert [p["frames"][-1]["counts"] for p in r["plies"]] == [q.counts() for q in st.positions(3)[1:]]
         assert r["plies"][0]["frames"][0]["kind"] == "lift"
 
 
@@ -118,7 +118,7 @@ def test_the_kuu_games_replay_drop_by_drop_in_the_library(tmp_path: Path) -> Non
     touches the board expects, the advanced placement one drop per ply (M22), and end on the stored position."""
     import random
 
-    from simrig import random_game
+    from bao_testkit.simrig import random_game
 
     rng = random.Random(5)
     with Store(tmp_path / "d") as st:
@@ -132,7 +132,7 @@ def test_the_kuu_games_replay_drop_by_drop_in_the_library(tmp_path: Path) -> Non
                 move, _ = notation.parse_move(positions[i], ply["donkers"])
                 touched = [f["pit"] for f in ply["frames"] if f["kind"] not in ("house", "end")]
                 assert touched == [a & PIT for a in activations(positions[i], move)], (ruleset, i)
-                assert ply["frames"][-1]["counts"] == list(positions[i + 1].d[:34]), (ruleset, i)
+                assert ply["frames"][-1]["counts"] == positions[i + 1].counts(), (ruleset, i)
             if ruleset == "malawi-advanced":
                 assert all(p.count("@") == 1 for p in g.plies[:10])
 
@@ -333,7 +333,7 @@ def test_a_board_on_a_serial_line_is_followed_with_its_leds(tmp_path: Path) -> N
                 assert runner.perform(positions[i], move).wait(30)
             wait_for(lambda: state(web, "board-1")["plies"] == T1994.plies[:2], "the moves logged")
             wait_for(lambda: state(web, "board-1")["leds"] == runner.leds().hex(), "the board's LEDs")
-            assert state(web, "board-1")["counts"] == list(positions[2].d[:32])
+            assert state(web, "board-1")["counts"] == positions[2].counts()[:32]
             r = httpx.post(web.url + "/board/board-1/touch", json={"pit": 4})
             assert r.status_code == 403 and "played on the board itself" in r.json()["error"]
             assert 'data-playing="no"' in httpx.get(web.url + "/board/board-1").text

@@ -16,8 +16,8 @@ import pytest
 from bao import core, notation
 from bao_host.record.store import Store
 from bao_host.ui.web.svg import RADIUS, pit_centre
+from bao_testkit.webrig import Web, browser_unavailable, chromium_path, led_colour, serving, state, wait_for
 from baoboard.recogniser import PIT, activations
-from webrig import Web, browser_unavailable, chromium_path, led_colour, serving, state, wait_for
 
 WHY_NOT = browser_unavailable()
 pytestmark = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT)
@@ -168,7 +168,7 @@ def test_a_replay_animates_drop_by_drop(tmp_path: Path, page: Any) -> None:
         seen = page.evaluate("window.seen")
         assert seen[:end] == list(range(1, end + 1))  # every drop shown, one after the other
         page.click("#ply-3")
-        want = list(POSITIONS[3].d[:32])
+        want = POSITIONS[3].counts()[:32]
         assert [int(page.text_content(f"#count-{p}")) for p in range(32)] == want
         assert "current" in page.get_attribute("#ply-3", "class")
 

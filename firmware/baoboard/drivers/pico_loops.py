@@ -1,7 +1,7 @@
 # The Pico driver's two loops that run at every scan or LED frame, as viper code (machine-word loops over
-# the buffers themselves): as bytecode they cost 0.46 ms a scan (the chain's bits to the pit bitmap) and
-# 1.0 ms a frame (a pit-indexed RGB frame into the SK9822 chain's order), a quarter of a touch's way to its
-# LED frame on the emulated Pico (docs/benchmarks.md, Emulated Pico). The same arithmetic as the portable
+# the buffers themselves): as bytecode, a scan (the chain's bits to the pit bitmap) and a frame (a
+# pit-indexed RGB frame into the SK9822 chain's order) took a large share of a touch's way to its LED frame
+# on the emulated Pico (docs/benchmarks.md, Emulated Pico). The same arithmetic as the portable
 # loops of sr74hc165.to_pits and APA102.show, which PicoHardware uses when this module cannot load: native
 # code loads only on the MicroPython whose mpy-cross made it (armv6m, .mpy 6.3: `make firmware`), and an
 # older release raises ValueError at import. On CPython (the tests' fakes_machine) the decorators do nothing

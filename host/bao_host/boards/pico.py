@@ -31,7 +31,7 @@ from typing import IO, Any
 
 from bao import core, position_json
 from baoboard import recogniser as R
-from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
+from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
 
 from bao_host.boards.sim import ROOT, Board, expected_counts
 
@@ -279,11 +279,11 @@ class PicoBoard(Board):
         self.events[num] = (typ, payload)
         try:
             if typ == "MOVE":
-                self._follow(position_json.loads(payload.split(" ", 1)[1]))
+                self._follow(position_json.loads(split_move(payload)[1]))
             elif typ == "UNDO":
                 self._follow(position_json.from_dict(json.loads(payload)["position"]))
             elif typ == "GAME":
-                from baoboard.commands import start_of
+                from baoboard.gameinfo import start_of
 
                 self._follow(start_of(json.loads(payload)))
         except (ValueError, KeyError, IndexError, core.BaoError) as e:
@@ -306,4 +306,4 @@ class PicoBoard(Board):
         if rec.phase in (R.MOVING, R.DECISION) and rec.n > 0:
             p: core.Position = rec.p  # type: ignore[assignment]
             return expected_counts(p, rec.c_move[0], rec.c_pos[0])
-        return list(self.position.d[:34])
+        return self.position.counts()

@@ -40,7 +40,7 @@ from typing import Any
 
 from bao import core, query
 from baoboard import recogniser as R
-from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode
+from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
 from baoboard.simhw import Hands as SimHands
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout: host/bao_host/boards/sim.py
@@ -62,7 +62,7 @@ class Board:
 
     def counts(self) -> list[int]:
         """The seed counts as the board expects them: pits 0..31, then South's and North's store."""
-        return list(self.position.d[:34])
+        return self.position.counts()
 
     def power_cut(self, after_bytes: int | None = None) -> None:
         raise NotImplementedError("power cuts are simulated on the CPython runtime")
@@ -90,7 +90,7 @@ class Board:
 
 class CPythonBoard(Board):
     """The firmware in-process: baoboard.simhw.SimulatedBoard, the board's run loop on a SimHardware. Its
-    flash is `data_dir` (FileStorage) or a given `storage` (baoboard.storage.FakeStorage: in memory, and
+    flash is `data_dir` (FileStorage) or a given `storage` (baoboard.memstorage.FakeStorage: in memory, and
     power cuts can tear a write)."""
 
     def __init__(self, data_dir: str | None = None, board_id: str = "sim",
@@ -170,7 +170,7 @@ class CPythonBoard(Board):
         """Pit by pit: during a move, the counts after the activations the board has accepted so far."""
         app = self.sim.app
         if app is None:
-            return list(self.position.d[:34])
+            return self.position.counts()
         rec = app.rec
         try:
             if rec.phase in (R.MOVING, R.DECISION) and rec.n > 0:
@@ -178,14 +178,15 @@ class CPythonBoard(Board):
                 return expected_counts(p, rec.c_move[0], rec.c_pos[0])
         except (AttributeError, IndexError, core.BaoError):  # (the recogniser's inside may change)
             pass
-        return list(app.p.d[:34])
+        now: core.Position = app.p
+        return now.counts()
 
 
 def expected_counts(p: core.Position, move: int, done: int) -> list[int]:
     """The seed counts (32 pits, then the two stores) a person sees after the first `done` activations of
     a legal move from p, as simulated hands make them (baoboard.recogniser: one activation per seed put
     in, per pit emptied, per seed from the store; two seeds taken out of the house for the tax)."""
-    d = list(p.d[:34])
+    d = p.counts()
     store = core.STORE + p.to_move
     n = 0
     for st in query.account(p, move):
@@ -416,7 +417,7 @@ class Reporter:
                 continue
             self.events[num] = (typ, payload)
             if typ == "MOVE" and self.echo:
-                print(payload.split(" ", 1)[0], file=self.out, flush=True)
+                print(split_move(payload)[0], file=self.out, flush=True)
 
     @property
     def moves(self) -> list[str]:
@@ -425,7 +426,7 @@ class Reporter:
         for num in sorted(self.events):
             typ, payload = self.events[num]
             if typ == "MOVE":
-                out.append(payload.split(" ", 1)[0])
+                out.append(split_move(payload)[0])
             elif typ == "UNDO" and out:
                 out.pop()
             elif typ == "GAME":

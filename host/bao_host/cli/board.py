@@ -29,6 +29,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from baoboard.frames import split_move
+
 from bao_host.boards.runner import (
     SCAN_MS,
     SELFTEST_FILE,
@@ -91,7 +93,7 @@ def follow(url: str, store: Store, stop: threading.Event, south: str | None = No
     if not live:
         def stored(ev: Any, res: Any) -> None:
             if ev.type == "MOVE" and res.stored:
-                print(ev.payload.split(" ", 1)[0], file=out, flush=True)
+                print(split_move(ev.payload)[0], file=out, flush=True)
 
         session.on_stored = stored
     last = [0, 0.0]  # events stored, when that count last changed

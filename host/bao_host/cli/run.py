@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.logger import Logger
@@ -20,7 +21,21 @@ def main(argv: list[str] | None = None) -> int:
     add_data_arg(ap)
     ap.add_argument("--sim", action="store_true",
                     help="play on the simulated board even if a board is plugged in")
+    ap.add_argument("--setup", metavar="FILE",
+                    help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board")
+    ap.add_argument("--lesson", metavar="FILE",
+                    help="a lesson (lessons/*.toml): the board lays out its position, then its tasks")
     args = ap.parse_args(argv)
+    setup = None
+    if args.setup:
+        from bao import core, position_json
+
+        try:
+            with open(args.setup, encoding="utf-8") as f:
+                setup = position_json.loads(f.read())
+        except (OSError, ValueError, core.BaoError) as e:
+            print(f"--setup {args.setup}: {e}", file=sys.stderr)
+            return 2
     if not args.sim:
         from bao_host.cli import log as log_commands
 
@@ -37,7 +52,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         logger = Logger(store)
         board, pump, conn = make_board(logger, store.root / "simulated-board")
-        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root))
+        lesson = None
+        if args.lesson:
+            from bao_host import lessons
+
+            try:
+                run = lessons.LessonRun(lessons.load(Path(args.lesson)), board.session.command, logger.view)
+            except lessons.LessonError as e:
+                print(f"--lesson: {e}", file=sys.stderr)
+                return 2
+            session = board.session
+
+            def lesson() -> list[str]:  # (the lesson starts once the board's link is up)
+                return run.poll() if session.connected else []
+
+        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root), setup=setup,
+                     lesson=lesson)
         return app.run() or 0
     finally:
         if board is not None:

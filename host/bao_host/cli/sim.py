@@ -20,7 +20,7 @@ from bao import core, notation, position_json
 from bao_host.cli import inputs
 
 if TYPE_CHECKING:
-    from bao_host.boards.sim import Board, PtyLink, SocketLink
+    from bao_host.boards.sim import Board, PtyLink, SimRunner, SocketLink
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -147,6 +147,30 @@ def _make_board(args: argparse.Namespace, data: str) -> Board | None:
     return CPythonBoard(data)
 
 
+def _start(runner: SimRunner, board: Board, start: core.Position) -> bool:
+    """The transcript's rules (its ruleset: and takasia: headers) and start on the board: the host's NEW, as a
+    player's host would ask for them, when the board is not there already. False (said) when it did not."""
+    from baoboard.frames import encode
+
+    with runner.lock:
+        on_board = board.position
+    if on_board.d == start.d and on_board.rules.ruleset == start.rules.ruleset \
+            and on_board.rules.options() == start.rules.options():
+        return True
+    info: dict[str, Any] = {"ruleset": start.rules.ruleset, "options": start.rules.options(),
+                            "first": "N" if start.to_move == core.NORTH else "S"}
+    if start.d != core.initial(start.rules.ruleset, start.rules, start.to_move).d:
+        info["position"] = position_json.to_dict(start)
+    runner.call(lambda: board.write_serial(encode("C", 900002, "NEW", json.dumps(info)))).wait()
+    runner.scans(20).wait()
+    with runner.lock:
+        on_board = board.position
+    if on_board.d != start.d or on_board.rules.ruleset != start.rules.ruleset:
+        print(f"bao sim: the board did not start the transcript's game ({start.rules.ruleset})", file=sys.stderr)
+        return False
+    return True
+
+
 def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
           board: Board, link: PtyLink | SocketLink | None) -> int:
     from baoboard.frames import encode
@@ -156,7 +180,7 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
 
     reporter = Reporter(echo=args.report)
     # On the emulated Pico the scan loop paces itself (main.py), so a touch lasts as long as a hand's:
-    # 50 ms on, 50 ms off, several of its scans either way.
+    # held, and let go, for several of its scans either way.
     hold = 10 if args.runtime == "pico" else 4
     think_ms = args.think_ms if args.think_ms is not None else (600 if args.runtime == "pico" else 0)
     think_scans = max(0, think_ms) // max(1, args.scan_ms)
@@ -174,25 +198,8 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
             print(f"bao sim: no host acknowledged the board's events within {args.wait_host:g} s",
                   file=sys.stderr)
             return 1
-        start = positions[0]
-        with runner.lock:
-            on_board = board.position
-        if on_board.d != start.d or on_board.rules.ruleset != start.rules.ruleset \
-                or on_board.rules.options() != start.rules.options():
-            # the transcript's rules (its ruleset: and takasia: headers) and start: the host's NEW, as a player's
-            # host would ask for them
-            info: dict[str, Any] = {"ruleset": start.rules.ruleset, "options": start.rules.options(),
-                                    "first": "N" if start.to_move == core.NORTH else "S"}
-            if start.d != core.initial(start.rules.ruleset, start.rules, start.to_move).d:
-                info["position"] = position_json.to_dict(start)
-            runner.call(lambda: board.write_serial(encode("C", 900002, "NEW", json.dumps(info)))).wait()
-            runner.scans(20).wait()
-            with runner.lock:
-                on_board = board.position
-            if on_board.d != start.d or on_board.rules.ruleset != start.rules.ruleset:
-                print(f"bao sim: the board did not start the transcript's game ({start.rules.ruleset})",
-                      file=sys.stderr)
-                return 1
+        if not _start(runner, board, positions[0]):
+            return 1
         want = []
         for i, text in enumerate(t.plies):
             p = positions[i]

@@ -37,7 +37,7 @@ class GameRecord:
     opening: list[int]
     game: int = 0  # its number in the match, from 0: game 2k and 2k + 1 share an opening
     python: str = ""  # the interpreter that played it ("PyPy 3.9.16"): its hash() keys the engine's table
-    finished: str = ""  # when, UTC ("2026-11-24 23:05")
+    finished: str = ""  # when, UTC ("YYYY-MM-DD HH:MM")
     load: float = -1.0  # the machine's load average then (a shared machine: what the games ran beside)
 
 

@@ -53,7 +53,7 @@ class RandomPlayer(SeededPlayer):
 def seeds_of(p: core.Position, side: int) -> int:
     """Seeds on a side's 16 pits."""
     base = side << 4
-    return int(sum(p.d[base:base + 16]))
+    return sum(p.counts()[base:base + 16])
 
 
 def material(p: core.Position, side: int) -> int:

@@ -20,7 +20,7 @@ drops, is retried by poll() with a backoff (`backoff` = first and longest delay,
 With a board of protocol 2 an event that arrives before an earlier one is kept for its turn and answered
 with a NAK (docs/protocol.md, "Flow"), so the board sends the missing one again at once.
 `opener`, `clock` and `sleep` (pyserial's serial_for_url, time.monotonic, time.sleep) are replaced by the
-simulated line of tests/host/simline.py, whose clock moves only as the link waits.
+simulated line of tests/bao_testkit/simline.py, whose clock moves only as the link waits.
 Frames are parsed by the board's own module (baoboard.frames): one implementation on both sides.
 """
 
@@ -145,7 +145,7 @@ _AHEAD = 64  # events kept that came before an earlier one (the board sends at m
 
 
 class Link:
-    def __init__(
+    def __init__(  # noqa: PLR0913
         self,
         url: str,
         *,

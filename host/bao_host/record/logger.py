@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bao import core, notation, position_json
+from baoboard.frames import split_move
 
 from bao_host.record.store import Op, Store
 
@@ -42,11 +43,6 @@ def side_name(side: int) -> str:
     return "South" if side == core.SOUTH else "North"
 
 
-def split_move(payload: str) -> tuple[str, str]:
-    i = payload.find(" ")
-    return (payload, "") if i < 0 else (payload[:i], payload[i + 1:])
-
-
 def same_position(reported: core.Position, computed: core.Position) -> bool:
     """The board's position is the rules core's: every byte but the winner, which a position from the rules
     core leaves to core.outcome() and a position read from JSON may carry."""
@@ -55,7 +51,7 @@ def same_position(reported: core.Position, computed: core.Position) -> bool:
         return False
     won, known = a[core.WINNER], b[core.WINNER]
     a[core.WINNER] = b[core.WINNER] = 0
-    return a == b and (won == core.NONE or won == known or won == core.outcome(computed))
+    return a == b and (won in (core.NONE, known) or won == core.outcome(computed))
 
 
 def _illegal_text(payload: str) -> str:
@@ -363,6 +359,8 @@ class Logger:
         self.store.log_unsequenced(self.board_id, raw)
         if typ == "BADFRAME":
             self.say("warn", f"the board dropped a bad frame from the host ({payload})")
+        elif typ == "SETUP":
+            pass  # the set-up's steps: the UIs say them in words (bao_host.ui.setup_words), one line at a time
         else:
             self.say("info", f"board notice {typ} {payload}".rstrip())
 

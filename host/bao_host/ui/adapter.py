@@ -12,13 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from bao import core, explain, kuu, notation, query
+from bao import core, explain, kuu, notation, position_json, query
 
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
+from bao_host.record.link import BoardInfo
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
-from bao_host.ui import steps
+from bao_host.ui import setup_words, steps
 
 
 class BoardAdapter(Protocol):
@@ -55,6 +56,11 @@ class BoardAdapter(Protocol):
         """Light the engine's best move for the player to move."""
         ...
 
+    def set_up(self, position: core.Position | None) -> None:
+        """The board's set-up mode (docs/protocol.md): lay out `position`, pit by pit, then play it; None:
+        re-check the board's own position, every place; while a set-up runs: leave it."""
+        ...
+
     def poll(self) -> list[str]:
         """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
         ...
@@ -79,6 +85,13 @@ class BoardAdapter(Protocol):
 
 
 R_IDLE = 0  # baoboard.recogniser.IDLE: no move under way
+
+
+def _place(name: str) -> int:
+    """A set-up notice's place: a pit's index, or the store's index in the seed counts (core.STORE + side)."""
+    if name in setup_words.STORE_NAMES:
+        return core.STORE + (name == "store-N")
+    return core.pit_index(name)
 
 
 def advice_words(p: core.Position, kind: str, text: str) -> str:
@@ -110,25 +123,67 @@ class SimBoard:
         self.cpu = ""  # who the computer plays, as the board's CPU event says it ("N 2", "N 0"), "" nobody
         self._synced = False  # the board asked (SNAP) who the computer plays since the link came up
         self._advice: tuple[str, str, bytes] | None = None  # (CPU or HINT, the move, the position it is for)
+        # the set-up mode, as the board's SETUP notices say it: the step it waits for, and the seeds as the
+        # person has laid them out so far (the board's counts are the position before the set-up until its end)
+        self.setup_step: setup_words.SetupStep | None = None
+        self._setup_counts: list[int] | None = None
         notice = session.link.on_notice
 
         def on_notice(typ: str, payload: str, line: bytes) -> None:
             if typ in ("CPU", "HINT") and payload.split():
                 self._advice = (typ, payload.split()[0], self.runner.position.key())
+            if typ == "SETUP":
+                self._on_setup(setup_words.parse(payload))
             if notice is not None:
                 notice(typ, payload, line)
 
         session.link.on_notice = on_notice
+        hello = session.link.on_hello
+
+        def on_hello(info: BoardInfo) -> None:  # (a restarted board has no set-up: SNAP says, _sync)
+            self._synced = False
+            if hello is not None:
+                hello(info)
+
+        session.link.on_hello = on_hello
+
+    def _on_setup(self, said: setup_words.SetupStep | setup_words.SetupEnd | None) -> None:
+        last = self.setup_step
+        if last is not None and self._setup_counts is not None and (not isinstance(said, setup_words.SetupStep)
+                                                                     or said.step != last.step):
+            self._setup_counts[_place(last.at)] = last.want  # the step before was confirmed: put right
+        if isinstance(said, setup_words.SetupStep):
+            if self._setup_counts is None:
+                self._setup_counts = self.runner.counts()[:34]
+            if said.wrong:
+                self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")
+            self.setup_step = said
+        elif isinstance(said, setup_words.SetupEnd):
+            self.setup_step = None
+            self._setup_counts = None
+            self.msgs.append(setup_words.end_words(said))
 
     def leds(self) -> bytes:
         return self.runner.leds()
 
     def counts(self) -> list[int]:
+        if self._setup_counts is not None:
+            return self._setup_counts[:32]
         return self.runner.counts()[:32]
 
     def stores(self) -> tuple[int, int]:
-        c = self.runner.counts()
+        c = self._setup_counts if self._setup_counts is not None else self.runner.counts()
         return c[core.STORE], c[core.STORE + 1]
+
+    def set_up(self, position: core.Position | None) -> None:
+        if self.setup_step is not None:
+            r = self.session.command("SETUP", "off")
+        elif position is None:
+            r = self.session.command("SETUP", "check")
+        else:
+            r = self.session.command("SETUP", position_json.dumps(position, False))
+        if r is not None and not r.ok:
+            self.msgs.append(f"no set-up: {r.payload}")
 
     def activate(self, pit: int) -> None:
         self.runner.tap(pit)
@@ -189,9 +244,15 @@ class SimBoard:
         if r is None or not r.ok:
             return
         try:
-            cpu = str(json.loads(r.payload).get("cpu", "off"))
+            snap = json.loads(r.payload)
+            cpu = str(snap.get("cpu", "off"))
+            setup = snap.get("setup")
         except (ValueError, AttributeError):
             return
+        if setup is None and self.setup_step is not None:  # the board restarted (a power cut): no set-up
+            self.setup_step = None
+            self._setup_counts = None
+            self.msgs.append("the board restarted: its set-up ended (k to start it again)")
         self.cpu = "" if cpu == "off" else cpu
         if cpu.endswith(" 0"):
             self.host_engine = HostOpponent(core.NORTH if cpu.startswith("N") else core.SOUTH)
@@ -222,6 +283,8 @@ class SimBoard:
         return "the game is over: n for a new game"
 
     def step_guidance(self) -> str:
+        if self.setup_step is not None:
+            return setup_words.step_words(self.setup_step)
         with self.runner.lock:  # the recogniser is the board thread's: read between two scans
             app = getattr(self.runner.board, "app", None)
             if app is None:

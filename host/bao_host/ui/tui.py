@@ -197,8 +197,12 @@ move, its move lights bright green (its start) with the pit of its first seed, a
 board says it: sow it for the computer, pit by pit, as the LEDs show. \
 [b]Hint[/b] (h): the engine's best move for the side to move lights bright green and is said in words.
 
+[b]Set-up[/b] (k): the board guides you to lay out a position (`--setup FILE`: a position's JSON), or \
+without one to check its own, one pit at a time: sky blue, put seeds in; orange, take some out; white, \
+count them; the line under the board says how many. Touch the pit when it is right; k again leaves.
+
 [b]Keys[/b]: arrows  Enter/Space touch  n new game  r ruleset  m mode  u undo
-      c computer  h hint  ? help  q quit
+      c computer  h hint  k set-up  ? help  q quit
 
 [b]Where games are stored[/b]: every move the board reports is checked again and stored in the game \
 library, in the data folder the status line names (`python -m bao_host.cli.run --data DIR` chooses \
@@ -244,6 +248,7 @@ class BaoApp(App[int]):
         Binding("u", "undo", "undo"),
         Binding("c", "computer", "computer"),
         Binding("h", "hint", "hint", show=False),  # in the help: the footer must fit 80 columns
+        Binding("k", "set_up", "set-up", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -252,8 +257,11 @@ class BaoApp(App[int]):
 
     def __init__(self, board: BoardAdapter, logger: Logger, pump: Callable[[], None] | None = None,
                  tick: float = 0.05, connection: Callable[[], str] | None = None,
-                 data_folder: str = "") -> None:
+                 data_folder: str = "", setup: core.Position | None = None,
+                 lesson: Callable[[], list[str]] | None = None) -> None:
         super().__init__()
+        self.setup = setup  # the position k lays out (None: k re-checks the board's own)
+        self.lesson = lesson  # a lesson's next lines, polled each tick (bao_host.lessons.LessonRun)
         self.board = board
         self.logger = logger
         self.pump = pump
@@ -334,6 +342,8 @@ class BaoApp(App[int]):
         if self.pump is not None:
             self.pump()
         for msg in self.board.poll():
+            self.say(msg)
+        for msg in self.lesson() if self.lesson is not None else ():
             self.say(msg)
         self.refresh_board()  # (under the help too: the widgets are the main screen's, kept since mount)
 
@@ -501,6 +511,12 @@ class BaoApp(App[int]):
 
     def action_hint(self) -> None:
         self.board.hint()
+
+    def action_set_up(self) -> None:
+        """The board's set-up mode: lay out the position given (--setup), or re-check the board's own; during
+        a set-up, leave it."""
+        self.board.set_up(self.setup)
+        self.step()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -87,14 +87,14 @@ def step():
     global low
     hw.t += 5
     moves = app.moves_done
-    behind = app._f[5]  # App's _BEHIND slot: the journal may have work for a quiet moment
+    behind = app.behind  # the journal may have work for a quiet moment
     t0 = time.ticks_us()
     app.step()
     dt = time.ticks_diff(time.ticks_us(), t0)
     f = gc.mem_free()
     if f < low:
         low = f
-    if behind and not app._f[5] and app.moves_done == moves:
+    if behind and not app.behind and app.moves_done == moves:
         ahead.append(dt)
         return None, False
     return dt, app.moves_done != moves

@@ -38,7 +38,7 @@ class Search:
 
 def ply_frames(p: core.Position, move: int) -> list[dict[str, Any]]:
     """The frames of one move from p (query.account: the rules core's steps), drop by drop."""
-    d = list(p.d[:34])
+    d = p.counts()
     store = core.STORE + p.to_move
     frames: list[dict[str, Any]] = []
 
@@ -84,13 +84,13 @@ def replay(store: Store, game: Game) -> dict[str, Any]:
         move, child = notation.parse_move(p, text, notation.DONKERS)
         frames = ply_frames(p, move)
         # the account's steps end where the rules core's position does: the stored position is the truth
-        after = list(positions[i + 1].d[:34])
+        after = positions[i + 1].counts()
         if not frames or frames[-1]["counts"] != after:
             frames.append({"counts": after, "pit": -1, "text": "the position after the move",
                            "kind": "end"})
         plies.append({"n": i + 1, "side": "South" if p.to_move == core.SOUTH else "North",
                       "donkers": text, "kiba": kiba[i], "frames": frames})
-    return {"start": list(positions[0].d[:34]), "plies": plies}
+    return {"start": positions[0].counts(), "plies": plies}
 
 
 def export(store: Store, game: Game, dialect: str) -> str:
@@ -130,7 +130,7 @@ def eval_points(evals: list[Any], width: int = 600, height: int = 120, limit: fl
 
 
 def iso_date(text: str) -> str:
-    """A game's date as every page shows it, ISO (2026-11-20): a transcript's day-month-year (17-10-94,
+    """A game's date as every page shows it, ISO (YYYY-MM-DD): a transcript's day-month-year (17-10-94,
     17.10.1994, 17/10/1994) is turned round; a two-digit year is of the 1900s from 70 on, else the 2000s.
     Any other text is shown as it is."""
     m = re.fullmatch(r"\s*(\d{1,2})[-./](\d{1,2})[-./](\d{2}|\d{4})\s*", text or "")

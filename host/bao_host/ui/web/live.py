@@ -111,7 +111,7 @@ class LiveBoard:
                 frames = ply_frames(before, move)
             except (ValueError, IndexError):  # a move the logger flagged: no animation, the counts jump
                 return None
-            self._move = {"n": len(v.plies), "before": list(before.d[:34]),
+            self._move = {"n": len(v.plies), "before": before.counts(),
                           "frames": [{"counts": f["counts"], "pit": f["pit"]} for f in frames]}
         return self._move
 
@@ -124,7 +124,7 @@ class LiveBoard:
         else:
             leds = self.leds
             p = v.position
-            counts = list(p.d[:32]) if p is not None else [0] * 32
+            counts = p.counts()[:32] if p is not None else [0] * 32
             stores = [p.store(0), p.store(1)] if p is not None else [0, 0]
         turn = "waiting for a game"
         if v.position is not None:

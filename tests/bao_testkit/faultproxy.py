@@ -4,7 +4,7 @@
 faults chosen by a seeded RNG: flipped bits, dropped bytes, duplicated bytes, line noise (random bytes, line
 breaks included), and disconnects (the proxy closes the logger's connection and takes a new one, as a cable
 pulled and plugged in again), and damaged bytes at a steady rate per byte (`Rates.byte`, the measure of
-issue #14's noisy line: `damage()`, which tests/host/simline.py's simulated line uses too). `counts` says
+issue #14's noisy line: `damage()`, which tests/bao_testkit/simline.py's simulated line uses too). `counts` says
 how many of each were injected. Every loop is bounded."""
 
 from __future__ import annotations

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import simrig
 from bao_host.ui.adapter import SimBoard
 from bao_host.ui.web.app import Server, Settings, WebServer, create_app
+
+from bao_testkit import simrig
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
 

@@ -21,10 +21,12 @@ from typing import Any
 
 from bao import core, notation, position_json
 from bao_host.record.link import Event, Link
-from baoboard.journal import Journal, move_payload
+from baoboard.frames import move_payload
+from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
-from faultproxy import damage
+
+from bao_testkit.faultproxy import damage
 
 ROOT = Path(__file__).resolve().parents[2]
 EPOCH = "5eed0001"

@@ -1,0 +1,284 @@
+# The set-up mode (issue #28): the board guides a person to lay out a position it did not play to (a lesson's,
+# a puzzle's, a game taken up again after the seeds were knocked over), one place at a time. Loaded by the
+# host's SETUP command (baoboard.commands); the Setup object then lives in App.setup until the set-up ends, and
+# its code with it: nothing of it is in RAM during play.
+#   SETUP <position JSON>    lay out that position, then play it (a GAME event, as SETPOS)
+#   SETUP check [A5 a3 ...]  re-check the board's own position: every place, or the ones named (the game goes on)
+#   SETUP off                leave the set-up: the position before it goes on
+# A place is a pit (0..31) or a store (32 South's, 33 North's: off the board, no sensor). The board lights the one
+# place to put right (docs/leds.md, "Set-up mode"), says it in a notice (docs/protocol.md, N0 SETUP), and the
+# first touch of that pit confirms it; a store (no sensor), or a pit whose sensor is faulty, by a touch of either
+# back-row end of its side.
+# Places already right are skipped. Touches of the place just confirmed (the hand still putting seeds in) are
+# absorbed, after the last one too, until another pit is touched; any other touch is refused (pink), said, and
+# that pit is checked again later (the hand may have changed its seeds).
+try:  # for the annotations only
+    from typing import Any  # noqa: F401
+except ImportError:
+    pass
+
+import json
+
+from bao import core, position_json
+from bao.layout import pit_name
+
+from baoboard.compat import const
+
+_PLACES = const(34)  # 32 pits, then the two stores
+_UNKNOWN = const(255)  # a count the board does not know (a re-check, a pit touched out of turn)
+_STEPS = const(68)  # room for every place once, and again for each pit re-checked after a wrong touch
+# colours (0xRRGGBB at full brightness; docs/leds.md, "Set-up mode")
+PUT = const(0x00C0FF)  # sky blue: put seeds into this pit (or that store)
+TAKE = const(0xFF4000)  # orange: take seeds out
+CHECK = const(0xFFFFFF)  # white: make it hold the count said (the board does not know what it holds)
+_WRONG = const(0xFF0040)  # pink, blinking: that touch was not the lit place
+# self._f, the set-up's counters (one list: few names)
+_N = const(0)  # places in the order
+_K = const(1)  # index of the current place in the order
+_LAST = const(2)  # the pit whose touches are absorbed (the place just confirmed, the pit just refused), or -1
+_WRONGPIT = const(3)  # the pit refused last (blinks pink until the next accepted touch), or -1
+_TOUCHES = const(4)  # touches that confirmed a place
+_REFUSED = const(5)  # touches refused
+# the walk of the hands over the board, as a person at South's side sees it (B1 at the left): the back row
+# left to right, the front row back, North's front row left to right, North's back row back; a snake, so the
+# hand moves one pit at a time
+_SNAKE = b"\x0f\x0e\x0d\x0c\x0b\x0a\x09\x08\x07\x06\x05\x04\x03\x02\x01\x00" \
+    b"\x17\x16\x15\x14\x13\x12\x11\x10\x1f\x1e\x1d\x1c\x1b\x1a\x19\x18"
+
+
+def place_name(i: int) -> str:
+    return pit_name(i) if i < 32 else ("store-S" if i == 32 else "store-N")
+
+
+class Setup:
+    def __init__(self, target: "core.Position", live: bool) -> None:
+        self.target = target
+        self.live = live  # True: the target is played at the end (a GAME event); False: a re-check
+        self.want = bytearray(_PLACES)
+        self.have = bytearray(_PLACES)
+        self.order = bytearray(_STEPS)
+        self._f = [0, 0, -1, -1, 0, 0]
+        self.faulty = bytearray(4)  # the debouncer's: pits whose sensor is ignored (App.deb.faulty, set at SETUP)
+        d = target.d
+        for i in range(_PLACES):
+            self.want[i] = d[i]
+
+    def plan(self, have: "Any") -> int:
+        """Order the places to put right (have: what each holds now, _UNKNOWN where not known): stores that
+        give seeds first (into the hand), then the pits along the snake, a pit to put seeds into put off when the
+        hand does not hold enough yet (those come on the way back, along the snake the other way), stores that
+        take seeds last. Returns the number of places."""
+        w = self.want
+        h = self.have
+        for i in range(_PLACES):
+            h[i] = have[i]
+        o = self.order
+        n = 0
+        hand = 0
+        for s in (32, 33):
+            if h[s] != _UNKNOWN and h[s] > w[s]:
+                o[n] = s
+                n += 1
+                hand += h[s] - w[s]
+        late = 0  # pits put off
+        for i in _SNAKE:
+            if h[i] == w[i]:
+                continue
+            if h[i] == _UNKNOWN or h[i] > w[i] or w[i] - h[i] <= hand:
+                if h[i] != _UNKNOWN:
+                    hand += h[i] - w[i]
+                o[n] = i
+                n += 1
+            else:
+                late += 1
+        if late:
+            for j in range(31, -1, -1):
+                i = _SNAKE[j]
+                if h[i] != _UNKNOWN and h[i] < w[i] and not self._planned(i, n):
+                    o[n] = i
+                    n += 1
+        for s in (32, 33):
+            if h[s] != w[s] and (h[s] == _UNKNOWN or h[s] < w[s]):
+                o[n] = s
+                n += 1
+        self._f[_N] = n
+        return n
+
+    def _planned(self, place: int, n: int) -> bool:
+        o = self.order
+        for k in range(n):
+            if o[k] == place:
+                return True
+        return False
+
+    def ends(self, c: int) -> int:
+        """The side whose back-row ends (B1, B8 or b1, b8) confirm place c, or -1 (its own pit does): a store
+        (no sensor), or a pit whose sensor is faulty (ignored: docs/leds.md, "Broken sensors")."""
+        if c >= 32:
+            return c - 32
+        return c >> 4 if self.faulty[c >> 3] & (1 << (c & 7)) else -1
+
+    def current(self) -> int:
+        """The place to put right now, or -1 when the set-up is done."""
+        f = self._f
+        return self.order[f[_K]] if f[_K] < f[_N] else -1
+
+    def say(self, a: "Any", wrong: int = -1) -> None:
+        """The current step as a notice: N0 SETUP step=3 of=20 at=A5 have=3 want=7 [wrong=b2]."""
+        f = self._f
+        c = self.current()
+        h = self.have[c]
+        text = "step=%d of=%d at=%s have=%s want=%d" % (f[_K] + 1, f[_N], place_name(c),
+                                                         "?" if h == _UNKNOWN else str(h), self.want[c])
+        e = self.ends(c)
+        if c < 32 and e >= 0:
+            text += " touch=%s,%s" % (pit_name(15 + 16 * e), pit_name(8 + 16 * e))
+        if wrong >= 0:
+            text += " wrong=" + pit_name(wrong)
+        a.outbox.notice("SETUP", text)
+
+    def state(self) -> "dict | None":
+        """The current step for SNAP (None when done)."""
+        c = self.current()
+        if c < 0:
+            return None
+        h = self.have[c]
+        return {"step": self._f[_K] + 1, "of": self._f[_N], "at": place_name(c),
+                "have": None if h == _UNKNOWN else h, "want": self.want[c]}
+
+    def touch(self, a: "Any", pit: int, now: int) -> None:
+        """One activation during the set-up."""
+        f = self._f
+        c = self.current()
+        if c < 0:  # done, lingering: the hand may still be putting seeds into the last place
+            if pit != f[_LAST]:
+                a.setup = None  # the first other touch: play (or the game) goes on, this touch its first
+                a.activation(pit, now)
+            return
+        e = self.ends(c)
+        if c == pit or (e >= 0 and (pit == 15 + 16 * e or pit == 8 + 16 * e)):
+            self.have[c] = self.want[c]
+            f[_LAST] = pit
+            f[_WRONGPIT] = -1
+            f[_TOUCHES] += 1
+            f[_K] += 1
+            if f[_K] >= f[_N]:
+                self.finish(a, now)
+            else:
+                self.say(a)
+            return
+        if pit == f[_LAST]:
+            return  # the hand still at work in the place just confirmed, or taking back from the pit refused
+        # refused: the pit may have had seeds put in or taken out: check it again later
+        f[_REFUSED] += 1
+        f[_LAST] = pit
+        f[_WRONGPIT] = pit
+        a.guide.request_show(now)
+        queued = False
+        for k in range(f[_K], f[_N]):
+            if self.order[k] == pit:
+                queued = True
+        self.have[pit] = _UNKNOWN
+        if not queued and f[_N] < _STEPS:
+            self.order[f[_N]] = pit
+            f[_N] += 1
+        self.say(a, pit)
+
+    def finish(self, a: "Any", now: int) -> None:
+        """The board matches the target: it becomes live (a GAME event, then play) or, after a re-check, the
+        game goes on where it was."""
+        f = self._f
+        a.setup = None
+        a.outbox.notice("SETUP", "done steps=%d touches=%d refused=%d" % (f[_N], f[_TOUCHES], f[_REFUSED]))
+        if self.live:
+            a.post_game(self.target, position_json.to_dict(self.target))
+        else:
+            a.boundary(a.p, now)
+        if f[_LAST] >= 0 and not a.think_due:  # more touches of the last place (seeds still going in) are
+            a.setup = self  # absorbed until another pit is touched (not while the computer is to move)
+
+    def render(self, g: "Any", now: int) -> bytearray:
+        """The frame of the set-up: the place to put right in its colour (a store: its side's two back-row
+        ends), the pit refused last blinking pink; nothing else."""
+        g.clear()
+        if g.mode == 2:  # silent
+            return g.frame  # type: ignore[no-any-return]
+        c = self.current()
+        if c >= 0:
+            h = self.have[c]
+            rgb = CHECK if h == _UNKNOWN else (PUT if h < self.want[c] else TAKE)
+            if c < 32:
+                g._px(c, rgb)
+            e = self.ends(c)
+            if e >= 0:
+                g._px(15 + 16 * e, rgb)
+                g._px(8 + 16 * e, rgb)
+        w = self._f[_WRONGPIT]
+        if w >= 0 and not (now >> 8) & 1:  # (the guide's blink phase: App.show runs at its changes)
+            g._px(w, _WRONG)
+        return g.frame  # type: ignore[no-any-return]
+
+
+def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
+    """The host's SETUP command (docs/protocol.md)."""
+    words = payload.split(" ") if payload[:1] not in ("{", "[") else ()
+    if a.setup is not None and a.setup.current() < 0:
+        a.setup = None  # (a set-up done, lingering for its last touches)
+    if words and words[0] == "off":
+        if a.setup is None:
+            return False, "state no set-up is under way"
+        a.setup = None
+        a.outbox.notice("SETUP", "off")
+        a.boundary(a.p, now)
+        return True, ""
+    if words and words[0] == "check":
+        s = Setup(a.p, False)
+        have = bytearray(_PLACES)
+        d = a.p.d
+        for i in range(_PLACES):
+            have[i] = d[i]  # named places only: the others are taken as right
+        names = [w for w in words[1:] if w]
+        for w in names:
+            i = 32 if w == "store-S" else 33 if w == "store-N" else -1
+            if i < 0:
+                try:
+                    i = core.pit_index(w)
+                except core.NotationError:
+                    return False, "badarg not a place: %s (A1..b8, store-S, store-N)" % w[:12]
+            have[i] = _UNKNOWN
+        if not names:
+            for i in range(_PLACES):
+                have[i] = _UNKNOWN
+    else:
+        from baoboard.checks import check_new  # the options' types, as SETPOS checks them
+
+        try:
+            obj = json.loads(payload)
+        except ValueError:
+            obj = None  # position_json.loads says what is wrong
+        why = check_new(obj.get("options") or {}, None) if isinstance(obj, dict) else ""
+        if why:
+            return False, "badarg " + why
+        try:
+            target = position_json.loads(payload)
+        except ValueError as e:
+            return False, "badarg " + str(e)
+        s = Setup(target, True)
+        have = a.p.d
+    rec = a.rec
+    if rec.phase == 1 or rec.phase == 2:  # (recogniser.MOVING, DECISION) a move half made: its seeds moved
+        start = rec.start_pit if rec.steps == 1 else -1
+        have = bytearray(have)
+        for i in range(_PLACES):  # only its start touched (a lift, or a store seed put in): that pit and the
+            if start < 0 or i == start or i == 32 + (start >> 4):  # store are checked; else every place
+                have[i] = _UNKNOWN
+    s.faulty = a.deb.faulty
+    n = s.plan(have)
+    a.setup = s
+    a.boundary(a.p, now)  # a move half made (lifted, nothing dropped) is dropped
+    a.think_due = 0
+    if n == 0:
+        s.finish(a, now)
+    else:
+        s.say(a)
+    return True, "steps=%d" % n

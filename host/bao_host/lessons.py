@@ -1,0 +1,234 @@
+"""Lessons as data (issue #28): one TOML file per lesson under lessons/, read by the host. The board needs only
+its set-up mode and its normal play: a lesson's position is laid out by the set-up mode (SETUP), each task is
+answered by a move played on the board, and the rules core checks it.
+
+A lesson file:
+
+    title = "Captures and the kichwa"
+    ruleset = "zanzibar"
+    rules = ["1.4", "1.4a"]            # the rule numbers it teaches, each explained in docs/rules.md
+    text = "A short explanation in words."
+    position = '{"ruleset": "zanzibar", ...}'   # the position JSON (docs/protocol.md, SETPOS)
+
+    [[task]]
+    prompt = "Capture, and sow the captured seeds in from your left kichwa."
+    goal = "kichwa_left"               # a check of the rules core's (GOALS), or answers = ["5L"]
+    hint = "..."                       # said after a wrong answer
+    wrong = "..."                      # why a wrong answer is wrong: the rule (said with what the move did)
+
+`LessonRun` drives one lesson over the board's link (the host's commands and the logger's view of the events):
+set up, wait for the move, say right or wrong (what the move did, from the rules core's account), set up the
+position again for the next try or the next task.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bao import core, explain, notation, position_json, query
+
+from bao_host.record.link import Reply
+from bao_host.record.logger import View
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+LESSONS = ROOT / "lessons"
+RULES_MD = ROOT / "docs" / "rules.md"
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used: one line saying what is wrong and where."""
+
+
+def _capture(text: str) -> bool:
+    return "*" not in text
+
+
+def _direction(text: str) -> str:
+    t = text.rstrip(">*")
+    return t[-1] if t[-1:] in ("L", "R") else ""
+
+
+def _keeps_house(p: core.Position, move: int) -> bool:
+    return core.play(p, move).owns_house(p.to_move)
+
+
+def _stops_in_house(p: core.Position, move: int, text: str) -> bool:
+    """A capture move that ends in the owned house and stops there (2.5b): the same move played on ('>') exists."""
+    if ">" in text:
+        return False
+    side = p.to_move
+    return any(core.format_move(m, side) == text + ">" for m in core.legal_move_codes(p))
+
+
+# The checks a task may name: (position, move, its text as the board writes it) -> right or not
+GOALS: dict[str, Callable[[core.Position, int, str], bool]] = {
+    "capture": lambda p, m, t: _capture(t),
+    "takasa": lambda p, m, t: t.endswith("*") and not t.endswith("**"),
+    "takasia": lambda p, m, t: t.endswith("**"),
+    "plays_house": lambda p, m, t: ">" in t,
+    "stops_in_house": _stops_in_house,
+    "keeps_house": lambda p, m, t: _keeps_house(p, m),
+    "kichwa_left": lambda p, m, t: _capture(t) and _direction(t) == "L",
+    "kichwa_right": lambda p, m, t: _capture(t) and _direction(t) == "R",
+    "kichwa_forced": lambda p, m, t: _capture(t) and not _direction(t),
+    "from_back_row": lambda p, m, t: t[:1] in ("B", "b"),
+}
+
+
+@dataclass(frozen=True)
+class Task:
+    prompt: str
+    goal: str = ""
+    answers: tuple[str, ...] = ()
+    hint: str = ""
+    wrong: str = ""
+
+    def right(self, p: core.Position, move: int) -> bool:
+        text = core.format_move(move, p.to_move)
+        if self.answers:
+            return text in self.answers
+        return GOALS[self.goal](p, move, text)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    path: Path
+    title: str
+    ruleset: str
+    rules: tuple[str, ...]
+    text: str
+    position: core.Position
+    tasks: tuple[Task, ...] = field(default_factory=tuple)
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+
+def explained_rules() -> dict[str, str]:
+    """Every rule number docs/rules.md explains, with its one line."""
+    text = RULES_MD.read_text(encoding="utf-8")
+    section = text[text.index("## What the numbers mean"):]
+    return {m.group(1): m.group(2) for m in re.finditer(r"^- \*\*([^*]+)\*\* (.*)$", section, re.M)}
+
+
+def load(path: Path) -> Lesson:
+    """A lesson file read and checked: its rules explained in docs/rules.md, its position legal for its ruleset,
+    each task's goal known (or its answers legal moves there)."""
+    where = path.name
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise LessonError(f"{where}: {e}") from None
+    try:
+        title = str(data["title"])
+        ruleset = str(data["ruleset"])
+        rules = tuple(str(r) for r in data["rules"])
+        text = str(data["text"])
+        p = position_json.loads(str(data["position"]))
+        tasks_data = data["task"]
+    except KeyError as e:
+        raise LessonError(f"{where}: no {e.args[0]}") from None
+    except (ValueError, core.BaoError) as e:
+        raise LessonError(f"{where}: position: {e}") from None
+    if p.rules.ruleset != ruleset:
+        raise LessonError(f"{where}: the position is {p.rules.ruleset}, the lesson {ruleset}")
+    known = explained_rules()
+    for r in rules:
+        if r not in known:
+            raise LessonError(f"{where}: rule {r} is not explained in docs/rules.md")
+    tasks = []
+    legal = {core.format_move(m, p.to_move) for m in core.legal_move_codes(p)}
+    for i, t in enumerate(tasks_data, 1):
+        task = Task(str(t.get("prompt", "")), str(t.get("goal", "")), tuple(str(a) for a in t.get("answers", ())),
+                    str(t.get("hint", "")), str(t.get("wrong", "")))
+        if not task.prompt or (not task.answers and task.goal not in GOALS):
+            raise LessonError(f"{where}: task {i}: a prompt and a goal ({', '.join(GOALS)}) or answers")
+        if any(a not in legal for a in task.answers):
+            raise LessonError(f"{where}: task {i}: an answer is not a legal move here ({', '.join(sorted(legal))})")
+        tasks.append(task)
+    return Lesson(path, title, ruleset, rules, text, p, tuple(tasks))
+
+
+def load_all(folder: Path = LESSONS) -> list[Lesson]:
+    return [load(f) for f in sorted(folder.glob("*.toml"))]
+
+
+def introduction(lesson: Lesson) -> list[str]:
+    """The lesson's title, its explanation, and each rule it teaches with its line from docs/rules.md."""
+    known = explained_rules()
+    return [f"Lesson: {lesson.title}", lesson.text] + [
+        f"  {r} (docs/rules.md): {known[r]}" for r in lesson.rules]
+
+
+def judge(task: Task, p: core.Position, move: int) -> tuple[bool, str]:
+    """Right or wrong, and the words: what the move did (the rules core's account, with its rules), and for a
+    wrong answer why it is wrong and the hint."""
+    text = core.format_move(move, p.to_move)
+    did = explain.describe(query.account(p, move))
+    if len(did) > 4:  # its start and its end: where a task's point usually is
+        did = did[:2] + ["…"] + did[-2:]
+    said = "; ".join(did)
+    if task.right(p, move):
+        return True, f"Right, {text}: {said}."
+    return False, f"Not this one, {text}: {said}. {task.wrong} Hint: {task.hint}".strip()
+
+
+class LessonRun:
+    """One lesson on a board: `command(type, payload)` sends a host command (LinkSession.command), `view` is the
+    logger's view of the board's events. poll() returns the new lines to say."""
+
+    def __init__(self, lesson: Lesson, command: Callable[[str, str], Reply | None], view: View) -> None:
+        self.lesson = lesson
+        self.command = command
+        self.view = view
+        self.task = 0
+        self.state = "start"  # start, setup (waiting for the position), task (waiting for the move), done
+        self.wrong = 0  # wrong answers so far
+        self._game: int | None = None
+        self._plies = 0
+
+    def _set_up(self) -> list[str]:
+        r = self.command("SETUP", position_json.dumps(self.lesson.position, False))
+        if r is None or not r.ok:
+            self.state = "done"
+            return [f"the lesson stops: the board did not take the position ({r.payload if r else 'no answer'})"]
+        self._game = self.view.game_id
+        self.state = "setup"
+        return []
+
+    def poll(self) -> list[str]:
+        out: list[str] = []
+        v = self.view
+        if self.state == "start":
+            out += introduction(self.lesson)
+            out += self._set_up()
+        elif self.state == "setup":
+            if v.game_id != self._game and v.position is not None and v.position.d == self.lesson.position.d:
+                self.state = "task"
+                self._plies = len(v.plies)
+                out.append(f"Task {self.task + 1} of {len(self.lesson.tasks)}: {self.lesson.tasks[self.task].prompt}")
+        elif self.state == "task" and len(v.plies) > self._plies:
+            p = self.lesson.position
+            try:
+                move, _ = notation.parse_move(p, v.plies[self._plies])
+            except core.BaoError as e:
+                return [f"the move {v.plies[self._plies]} is not one of this position ({e})"]
+            right, words = judge(self.lesson.tasks[self.task], p, move)
+            out.append(words)
+            if right:
+                self.task += 1
+                if self.task == len(self.lesson.tasks):
+                    self.state = "done"
+                    out.append(f"Lesson done: {self.lesson.title} ({self.wrong} wrong answer"
+                               f"{'' if self.wrong == 1 else 's'}).")
+                    return out
+            else:
+                self.wrong += 1
+            out.append("The board lays the position out again: follow its lights.")
+            out += self._set_up()
+        return out

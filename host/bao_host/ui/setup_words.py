@@ -1,0 +1,93 @@
+"""The board's set-up mode in words (docs/protocol.md, "Set-up mode"): its `N0 SETUP` notices read into a step,
+and the step said as a person does it ("put three seeds into A7 ..."), for the terminal UI and the web board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_ONES = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+STORE_NAMES = {"store-S": "South's store", "store-N": "North's store"}
+STORE_ENDS = {"store-S": "B1 or B8", "store-N": "b1 or b8"}
+
+
+def number_words(n: int) -> str:
+    """0..99 in words ("no" for 0: "no seeds"); larger numbers as digits."""
+    if n < 20:
+        return _ONES[max(n, 0)]
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
+    return str(n)
+
+
+def seeds(n: int) -> str:
+    return f"{number_words(n)} seed{'' if n == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """One step of a set-up: the place to put right (a pit's name, store-S, store-N), what it holds (None: the
+    board does not know) and what it must hold; `wrong`: the pit whose touch was just refused."""
+
+    step: int
+    of: int
+    at: str
+    have: int | None
+    want: int
+    wrong: str = ""
+    touch: str = ""  # the pits that confirm it when not its own (its sensor is faulty): "B1,B8"
+
+
+@dataclass(frozen=True)
+class SetupEnd:
+    """The set-up's end: done (the board matches; `steps` places, `touches`, `refused`) or left (SETUP off)."""
+
+    done: bool
+    steps: int = 0
+    touches: int = 0
+    refused: int = 0
+
+
+def parse(payload: str) -> SetupStep | SetupEnd | None:
+    """A SETUP notice's payload read; None if it is not one the host understands (a newer board's)."""
+    words = payload.split()
+    fields = dict(w.split("=", 1) for w in words if "=" in w)
+    try:
+        if words[:1] == ["off"]:
+            return SetupEnd(False)
+        if words[:1] == ["done"]:
+            return SetupEnd(True, int(fields["steps"]), int(fields["touches"]), int(fields["refused"]))
+        have = fields["have"]
+        return SetupStep(int(fields["step"]), int(fields["of"]), fields["at"],
+                         None if have == "?" else int(have), int(fields["want"]), fields.get("wrong", ""),
+                         fields.get("touch", ""))
+    except (KeyError, ValueError):
+        return None
+
+
+def step_words(s: SetupStep) -> str:
+    """The step in one or two sentences, as the guidance line says it."""
+    store = STORE_NAMES.get(s.at)
+    where = store or s.at
+    touch = f"touch {STORE_ENDS[s.at]}" if store else f"touch {s.at}"
+    if s.touch:  # its sensor is faulty: another pit confirms it
+        touch = f"touch {' or '.join(s.touch.split(','))} ({s.at}'s sensor is faulty)"
+    if s.have is None:
+        what = f"make {where} hold {seeds(s.want)} ({s.want}: count them)" if s.want else f"empty {where}"
+    elif s.have < s.want:
+        what = f"put {seeds(s.want - s.have)} into {where} (it holds {s.have}: make it {s.want})"
+    else:
+        what = f"take {seeds(s.have - s.want)} out of {where} (it holds {s.have}: leave {s.want})"
+    said = f"Set-up, step {s.step} of {s.of}: {what}, then {touch}."
+    if s.wrong:
+        said = (f"{s.wrong} is not the lit place: put back any seed you moved there (it is checked again at "
+                f"the end). " + said)
+    return said
+
+
+def end_words(e: SetupEnd) -> str:
+    if not e.done:
+        return "Set-up left: the game goes on from the position before it."
+    refused = f", {e.refused} refused" if e.refused else ""
+    return f"The board is set up: {e.steps} places put right in {e.touches} touches{refused}."

@@ -1,0 +1,294 @@
+# The set-up mode (issue #28) on the simulated board: the host asks for a position (SETUP), a person does what
+# the board's notices say (N0 SETUP step=.. at=.. have=.. want=..) and touches the lit place; the seeds the person
+# holds are modelled here, so each test checks that the board's guidance lays out the target for real. Runs on
+# CPython and on the MicroPython unix ports at a Pico's heap (make test-mp).
+from bao import core, position_json
+from board_util import Host, board, find_move, plies
+from fwtest_util import Lcg
+
+PUT = 0x00C0FF  # baoboard.setup_mode's colours (docs/leds.md, "Set-up mode")
+TAKE = 0xFF4000
+CHECK = 0xFFFFFF
+
+
+class SetupHost(Host):
+    """The host that also keeps the board's last SETUP notice (the fields as a dict) and counts them."""
+
+    def __init__(self, hw, old):
+        super().__init__(hw, old)
+        self.epoch = old.epoch
+        self.said = None
+        self.heard = 0
+
+    def _line(self, line):
+        if line.startswith(b"N0 SETUP "):
+            self.heard += 1
+            words = line.decode()[9:line.rfind(b" *")].split(" ")
+            self.said = dict(w.split("=", 1) if "=" in w else (w, "") for w in words)
+        super()._line(line)
+
+
+def positions(wanted):
+    """The positions of the 1994 game before the plies numbered in `wanted` (52: after the last)."""
+    out = []
+    last = None
+    for i, (p, m, _) in enumerate(plies()):
+        if i in wanted:
+            out.append(p)
+        last = (p, m)
+    if 52 in wanted:
+        out.append(core.play(last[0], last[1]))
+    return out
+
+
+def place(name):
+    return 32 if name == "store-S" else 33 if name == "store-N" else core.pit_index(name)
+
+
+def corner(i):
+    """The pit a person touches to confirm a store: a back-row end of its side (B1, b1)."""
+    return 15 if i == 32 else 31
+
+
+def differing(a, b):
+    return sum(1 for i in range(34) if a.d[i] != b.d[i])
+
+
+def start(app, hands, host, target, num=50, payload=None):
+    host.command(num, "SETUP", position_json.dumps(target, False) if payload is None else payload)
+    for _ in range(40):  # a position's frame comes in over a few steps (64 bytes a read)
+        hands.scan(1)
+        if any(r[0] == num for r in host.replies):
+            break
+    return [r for r in host.replies if r[0] == num][-1]
+
+
+def follow(app, hw, hands, host, seeds, clumsy=None, limit=200, hand=None):
+    """A person doing what the board says: the count said into the place said, then a touch of it (a store: its
+    back-row end). clumsy: an Lcg; then now and then a touch of a wrong pit first, whose seeds it changes.
+    hand: [seeds in the person's hand], checked never to run dry. Returns (touches, refused touches)."""
+    touches = refused = 0
+    last = -1  # the pit touched last: more touches there are absorbed
+    while host.said is not None and "step" in host.said and limit:
+        limit -= 1
+        s = host.said
+        i = place(s["at"])
+        have = s["have"]
+        if have != "?":
+            assert int(have) == seeds[i], (s, seeds[i])  # the board knows what the place holds
+        want = int(s["want"])
+        if i < 32 and "touch" not in s:  # the LED of the place: its colour says put, take or check
+            colour = CHECK if have == "?" else PUT if int(have) < want else TAKE
+            assert hw.rgb(i) and _hue(hw.rgb(i)) == _hue(colour), (s, hex(hw.rgb(i)))
+        if clumsy is not None and clumsy.below(4) == 0:
+            w = (i + 1 + clumsy.below(31)) % 32
+            if w != last:  # (not the pit just touched: its touches are absorbed)
+                seeds[w] += 1  # a seed dropped into the wrong pit
+                heard = host.heard
+                hands.tap(w)
+                refused += 1
+                assert host.heard == heard + 1 and host.said.get("wrong") == core.pit_name(w), host.said
+                assert place(host.said["at"]) == i  # the lit place stays: guided back to it
+                assert _pink_shows(hw, hands, w)
+                last = w
+        if hand is not None:
+            hand[0] += seeds[i] - want
+            assert hand[0] >= 0, ("the board asks for seeds the hand does not hold", s)
+        seeds[i] = want
+        via = core.pit_index(s["touch"].split(",")[0]) if "touch" in s else -1  # (its sensor is faulty)
+        hands.tap(via if via >= 0 else i if i < 32 else corner(i))
+        touches += 1
+        if i < 32 and via < 0:
+            hands.tap(i)  # more seeds put in the same pit: absorbed
+        last = via if via >= 0 else i if i < 32 else corner(i)
+    return touches, refused
+
+
+def _hue(rgb):
+    """The colour's direction, whatever the brightness (each channel's share, in eighths)."""
+    r, g, b = rgb >> 16, (rgb >> 8) & 255, rgb & 255
+    t = r + g + b
+    return (r * 8 // t, g * 8 // t, b * 8 // t) if t else (0, 0, 0)
+
+
+def _pink_shows(hw, hands, pit):
+    for _ in range(80):
+        if _hue(hw.rgb(pit)) == _hue(0xFF0040):
+            return True
+        hands.scan(1)
+    return False
+
+
+def test_setup_between_positions_of_the_1994_game():
+    ps = positions((0, 20, 44, 52))
+    pairs = ((0, 2), (0, 3), (2, 3), (3, 1), (1, 0))
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    for a, b in pairs:
+        src, dst = ps[a], ps[b]
+        host.command(40 + a * 5 + b, "SETPOS", position_json.dumps(src, False))
+        hands.scan(40)
+        host.poll()
+        assert app.p.d == src.d
+        seeds = list(src.d[:34])
+        games = sum(1 for e in host.events if e[1] == "GAME")
+        r = start(app, hands, host, dst, 60 + a * 5 + b)
+        n = differing(src, dst)
+        assert r[1:] == ("OK", "steps=%d" % n), r
+        touches, refused = follow(app, hw, hands, host, seeds, hand=[0])
+        hands.scan(4)
+        host.poll()
+        assert (touches, refused) == (n, 0), (a, b, touches)
+        assert seeds == list(dst.d[:34]), (a, b)  # the person's seeds are the target
+        assert host.said == {"done": "", "steps": str(n), "touches": str(n), "refused": "0"}, host.said
+        assert sum(1 for e in host.events if e[1] == "GAME") == games + 1  # live: a GAME event, as SETPOS
+        assert app.p.d == dst.d
+    # play goes on from the last position set up: a move of it is reported
+    p = ps[0]
+    m = find_move(p, "7L*")
+    before = len(host.moves())
+    hands.perform(p, m)
+    host.poll()
+    assert host.moves()[before:] == ["7L*"]
+    st.close()
+
+
+def test_wrong_touches_are_refused_and_guided_back():
+    src, dst = positions((10, 48))
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    host.command(9, "SETPOS", position_json.dumps(src, False))
+    hands.scan(40)
+    seeds = list(src.d[:34])
+    r = start(app, hands, host, dst)
+    assert r[1] == "OK"
+    touches, refused = follow(app, hw, hands, host, seeds, clumsy=Lcg(3))
+    hands.scan(4)
+    host.poll()
+    assert refused >= 3 and seeds == list(dst.d[:34])  # every pit touched wrongly was checked again
+    assert host.said["refused"] == str(refused) and int(host.said["touches"]) == touches
+    assert touches <= differing(src, dst) + refused
+    assert app.p.d == dst.d
+    st.close()
+
+
+def test_recheck_named_places_keeps_the_game():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    p = app.p
+    m = find_move(p, "7L*")
+    hands.perform(p, m)
+    host.poll()
+    games = sum(1 for e in host.events if e[1] == "GAME")
+    seeds = list(app.p.d[:34])
+    r = start(app, hands, host, None, 70, "check A5 a6 store-N")
+    assert r[1:] == ("OK", "steps=3"), r
+    assert host.said["have"] == "?" and host.said["at"] == "A5"  # the snake: South's rows first
+    # while the board is set up, what would change the game is refused; the LEDs show the one place
+    host.command(71, "NEW", "zanzibar")
+    hands.scan(8)
+    assert [x for x in host.replies if x[0] == 71][-1][1] == "ERR"
+    assert sum(1 for i in range(32) if hw.rgb(i)) == 1 and hw.rgb(core.pit_index("A5"))
+    host.command(72, "SNAP")  # the host may ask for the step too (a notice lost on the line)
+    hands.scan(8)
+    snap = [x for x in host.replies if x[0] == 72][-1]
+    assert '"setup": {' in snap[2] and '"at": "A5"' in snap[2] and '"have": null' in snap[2], snap
+    touches, refused = follow(app, hw, hands, host, seeds)
+    host.poll()
+    assert (touches, refused) == (3, 0) and host.said.get("done") == ""
+    assert sum(1 for e in host.events if e[1] == "GAME") == games  # the same game goes on
+    q = app.p
+    m = core.legal_move_codes(q)[0]
+    hands.perform(q, m)
+    host.poll()
+    assert len(host.moves()) == 2
+    st.close()
+
+
+def test_setup_refuses_bad_input_and_leaves_on_off():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    for k, payload in enumerate(('{"A": [1, 2]', "check Z9", '{"options": {"takasia": 5}}', "off")):
+        r = start(app, hands, host, None, 80 + k, payload)
+        assert r[1] == "ERR" and ("badarg" in r[2] or "state" in r[2]) and "internal" not in r[2], r
+    target = positions((30,))[0]
+    assert start(app, hands, host, target, 90)[1] == "OK" and "step" in host.said
+    assert start(app, hands, host, None, 91, "off")[1:] == ("OK", "")
+    assert host.said == {"off": ""}
+    assert app.p.d == core.initial().d  # the position before the set-up goes on
+    st.close()
+
+
+def test_setup_to_the_same_position_takes_no_touch():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    r = start(app, hands, host, app.p, 95)
+    hands.scan(4)
+    host.poll()
+    assert r[1:] == ("OK", "steps=0") and host.said["steps"] == "0"
+    assert host.events[-1][1] == "GAME"
+    st.close()
+
+
+def test_setup_with_a_move_half_made_checks_the_pits_it_touched():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    src = app.p
+    seeds = list(src.d[:34])
+    a6 = core.pit_index("A6")
+    hands.tap(a6)  # South starts 6L*: a store seed into A6 (the move half made)
+    seeds[a6] += 1
+    seeds[32] -= 1
+    assert app.rec.phase == 1
+    dst = positions((20,))[0]
+    r = start(app, hands, host, dst)
+    assert r[1] == "OK"
+    unknown = []
+    while "step" in host.said:
+        if host.said["have"] == "?":
+            unknown.append(host.said["at"])
+        touches, _ = follow(app, hw, hands, host, seeds, limit=1)
+    assert sorted(unknown) == ["A6", "store-S"], unknown  # only the start and the store: the rest is known
+    assert seeds == list(dst.d[:34]) and app.p.d == dst.d
+    st.close()
+
+
+def test_setup_across_rulesets():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    seeds = list(app.p.d[:34])
+    for k, ruleset in enumerate((core.MALAWI, "malawi-intermediate", core.ZANZIBAR)):
+        dst = core.initial(ruleset)
+        n = differing(app.p, dst)
+        r = start(app, hands, host, dst, 100 + k)
+        assert r[1:] == ("OK", "steps=%d" % n), r
+        touches, refused = follow(app, hw, hands, host, seeds, hand=[0])
+        hands.scan(4)
+        host.poll()
+        assert (touches, refused) == (n, 0) and seeds == list(dst.d[:34]), ruleset
+        assert app.p.d == dst.d and app.p.rules.ruleset == ruleset
+        assert host.events[-1][1] == "GAME"  # (and no ILLEGAL after it: the last touches were absorbed)
+    st.close()
+
+
+def test_a_pit_whose_sensor_is_faulty_is_confirmed_from_its_sides_back_row_end():
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    src = app.p
+    dst = positions((20,))[0]
+    stuck = [i for i in range(32) if src.d[i] != dst.d[i] and i not in (8, 15, 24, 31)][0]
+    hw.set_pit(stuck, True)  # its sensor reads a hand for good: found faulty after 20 s, then ignored
+    hands.board.run(440, 50)
+    host.poll()
+    assert any(e[1] == "ERROR" and core.pit_name(stuck) in e[2] for e in host.events), host.events
+    seeds = list(src.d[:34])
+    assert start(app, hands, host, dst)[1] == "OK"
+    via = []
+    while "step" in host.said:
+        if "touch" in host.said:
+            via.append((host.said["at"], host.said["touch"]))
+        follow(app, hw, hands, host, seeds, limit=1)
+    side = "B" if stuck < 16 else "b"
+    assert via == [(core.pit_name(stuck), "%s1,%s8" % (side, side))], via
+    assert seeds == list(dst.d[:34]) and app.p.d == dst.d
+    st.close()

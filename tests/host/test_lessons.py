@@ -1,0 +1,171 @@
+"""Lessons as data (issue #28; bao_host.lessons): every lesson file loads, each task has a right answer and a
+wrong one in its position (by the rules core), a scripted learner completes a lesson on the simulated board (the
+set-up mode lays the position out, a wrong answer is explained and the position laid out again), and the
+coverage of docs/rules.md's Zanzibar rules by the lessons."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import serial
+from bao import core
+from bao_host import lessons
+from baoboard import recogniser as R
+from tui_rig import Rig
+
+
+def test_every_lesson_loads_and_each_task_has_a_right_and_a_wrong_answer() -> None:
+    found = lessons.load_all()
+    assert len(found) >= 3
+    for lesson in found:
+        p = lesson.position
+        moves = core.legal_move_codes(p)
+        for i, task in enumerate(lesson.tasks, 1):
+            right = [m for m in moves if task.right(p, m)]
+            assert right and len(right) < len(moves), (lesson.name, i)  # something to explain when wrong
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("title = 'x'", "no ruleset"),
+    ("title = 'x'\nruleset = 'zanzibar'\nrules = ['9.9']\ntext = ''\nposition = '{}'\n[[task]]\nprompt='p'\n",
+     "position"),
+    ("title = [", "x.toml: "),
+])
+def test_a_bad_lesson_file_is_one_clear_line(tmp_path: Path, text: str, said: str) -> None:
+    f = tmp_path / "x.toml"
+    f.write_text(text)
+    with pytest.raises(lessons.LessonError) as e:
+        lessons.load(f)
+    assert said in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_rule_not_explained_in_docs_is_refused(tmp_path: Path) -> None:
+    good = (lessons.LESSONS / "zanzibar-01-namua-capture.toml").read_text()
+    f = tmp_path / "y.toml"
+    f.write_text(good.replace('"R3"]', '"R3", "4.9"]'))
+    with pytest.raises(lessons.LessonError, match=r"rule 4\.9 is not explained"):
+        lessons.load(f)
+
+
+def _learner(rig: Rig, run: lessons.LessonRun, wrong_first: bool, limit: int = 400) -> list[str]:
+    """A scripted learner on the simulated board: does what the set-up's words say (touches the lit place), and
+    answers each task with a move played pit by pit: first a wrong one (when wrong_first), then a right one."""
+    said: list[str] = []
+    tried: set[int] = set()
+    for _ in range(limit):
+        rig.runner.pump()
+        said += run.poll()
+        said += rig.sim.poll()
+        if run.state == "done":
+            return said
+        step = rig.sim.setup_step
+        if step is not None:
+            at = step.at
+            rig.runner.tap(31 if at == "store-N" else 15 if at == "store-S" else core.pit_index(at))
+            continue
+        if run.state != "task" or rig.board.phase != R.IDLE:
+            if rig.board.phase == R.DECISION:  # 2.5b: stop in the house, as the board's host may (STOP)
+                r = rig.session.command("STOP")
+                assert r is not None and r.ok, r
+            continue
+        p = run.lesson.position
+        if rig.board.position.d != p.d:
+            continue
+        task = run.lesson.tasks[run.task]
+        moves = core.legal_move_codes(p)
+        wrong = [m for m in moves if not task.right(p, m)]
+        if wrong_first and run.task not in tried:
+            tried.add(run.task)
+            move = wrong[0]
+        else:
+            move = [m for m in moves if task.right(p, m)][0]
+        for pit in R.activations(p, move):
+            rig.runner.tap(pit & R.PIT)
+    raise AssertionError(f"the lesson did not end: {run.state}, said {said[-6:]}")
+
+
+@pytest.mark.parametrize("name", [f.stem for f in sorted(lessons.LESSONS.glob("*.toml"))])
+def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
+        name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        lesson = lessons.load(lessons.LESSONS / f"{name}.toml")
+        run = lessons.LessonRun(lesson, rig.session.command, rig.logger.view)
+        said = _learner(rig, run, wrong_first=True)
+        text = "\n".join(said)
+        assert said[0] == f"Lesson: {lesson.title}"
+        assert all(f"{r} (docs/rules.md):" in text for r in lesson.rules)
+        # each task answered wrongly once: explained with what the move did (its rules) and the hint
+        wrongs = [s for s in said if s.startswith("Not this one, ")]
+        assert len(wrongs) == len(lesson.tasks), said
+        for s, task in zip(wrongs, lesson.tasks):
+            assert task.wrong in s and task.hint in s and re.search(r"\(\d\.\d", s), s
+        assert sum(s.startswith("Right, ") for s in said) == len(lesson.tasks)
+        assert f"Lesson done: {lesson.title} ({len(lesson.tasks)} wrong answers)." in said
+        # laid out at the start, and again after each answer but the last
+        assert sum(s.startswith("The board is set up:") for s in said) == 2 * len(lesson.tasks)
+    finally:
+        rig.close()
+
+
+# Every rule docs/rules.md explains for the Zanzibar game (Donkers' parts 1-4, the geometry and notation
+# rulings, the Zanzibar rulings) should be taught by some lesson (issue #28). Not yet: 25 of 58 are
+# (this session's four lessons); when the lessons teach them all, this test passes and the mark must go.
+@pytest.mark.xfail(strict=True, reason="lessons teach 25 of docs/rules.md's 58 Zanzibar rule numbers (issue #28)")
+def test_every_zanzibar_rule_is_taught_by_a_lesson() -> None:
+    text = lessons.RULES_MD.read_text()
+    zanzibar = ""
+    for part in re.split(r"^### ", text[text.index("## What the numbers mean"):], flags=re.M)[1:]:
+        if not part.startswith("The project's rulings: the Malawi"):
+            zanzibar += part
+    numbers = set(re.findall(r"^- \*\*([^*]+)\*\*", zanzibar, re.M))
+    taught = {r for lesson in lessons.load_all() if lesson.ruleset == core.ZANZIBAR for r in lesson.rules}
+    assert numbers - taught == set(), f"{len(numbers & taught)} of {len(numbers)} taught"
+
+
+def test_the_terminal_ui_says_a_wrong_answer_and_why(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    """The first lesson beside the terminal UI: laid out, then 5R (the right kichwa) played for a task that
+    wanted the left one: the message panel says what the move did, the rule and the hint (a snapshot)."""
+    from bao_host.ui.tui import BaoApp
+    from textual.pilot import Pilot
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    lesson = lessons.load(lessons.LESSONS / "zanzibar-01-namua-capture.toml")
+    run = lessons.LessonRun(lesson, rig.session.command, rig.logger.view)
+
+    async def answer(pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, BaoApp)
+        await pilot.pause()
+        rig.connect()
+        app.lesson = run.poll
+        for _ in range(60):  # the set-up, touched as the guidance line says
+            app.step()
+            step = rig.sim.setup_step
+            if run.state == "task" and step is None:
+                break
+            if step is not None:
+                at = step.at
+                app.touch(31 if at == "store-N" else 15 if at == "store-S" else core.pit_index(at))
+        p = lesson.position
+        move = next(m for m in core.legal_move_codes(p) if core.format_move(m, 0) == "5R")
+        for pit in R.activations(p, move):
+            app.touch(pit & R.PIT)
+        app.touch(core.pit_index("a2"))  # the opponent's touch: the move stops in the house (2.5b)
+        for _ in range(5):
+            app.step()
+        await pilot.pause()
+
+    try:
+        assert snap_compare(BaoApp(rig.sim, rig.logger, pump=rig.runner.pump, tick=0.02,
+                                   connection=lambda: "connected (simulated board)", data_folder="/srv/bao/library"),
+                            terminal_size=(100, 40), run_before=answer)
+    finally:
+        rig.close()

@@ -1,0 +1,184 @@
+"""The whole product reads as layers (issue #24's "Done when"), checked on the source of the rules core
+(firmware/bao), the board application (firmware/baoboard) and the host (host/bao_host): no import cycle, no
+private name imported or read across modules, no module __getattr__, no function over ~80 lines, and no
+measured figure (a time in ms or us, a figure said to be about or typically so much, a measured decimal
+in s or %, a date) in a comment or docstring: those go stale, and live in docs/benchmarks.md, which the
+bench tools write. Generated code is left out. (tests/host/test_rules_structure.py checks more of the
+rules core: no import inside a function, the layout folded as declared.)"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = {"bao": ROOT / "firmware" / "bao", "baoboard": ROOT / "firmware" / "baoboard",
+            "bao_host": ROOT / "host" / "bao_host"}
+GENERATED = {ROOT / "firmware" / "bao" / "engine_weights.py",  # tools/tune_engine.py writes it
+             ROOT / "firmware" / "baoboard" / "drivers" / "board_config.py"}  # from hardware/board.json
+LONGEST = 80  # lines of a function, its docstring included
+
+_NUM = r"(?<![\w.])\d[\d,]*(?:\.\d+)?"
+FIGURE = re.compile(
+    rf"(?:about|~|typical|typically|takes?|costs?|measured)\W{{0,3}}{_NUM}\s?(?:ms|µs|us|s|KB|kB|MB|bytes|%)(?!\w)"
+    rf"|{_NUM}\s?(?:ms|µs|us)(?!\w)"  # a time in ms or us: a constant's comment names the constant instead
+    r"|(?<![\w.])\d+\.\d+\s?(?:s|%|KB)(?!\w)"
+    r"|\b20\d\d-\d\d-\d\d\b")
+
+
+def modules() -> dict[str, tuple[Path, ast.Module]]:
+    out = {}
+    for pkg, base in PACKAGES.items():
+        for path in sorted(base.rglob("*.py")):
+            if path in GENERATED:
+                continue
+            parts = [pkg, *path.relative_to(base).with_suffix("").parts]
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = (path, ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    return out
+
+
+def _annotations_only(node: ast.stmt) -> bool:
+    """`if TYPE_CHECKING:`, or the firmware's `try: from typing import ...` (MicroPython has no typing): a
+    block whose imports serve the annotations only, never run on the board."""
+    if isinstance(node, ast.If):
+        t = node.test
+        return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or \
+            (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+    return isinstance(node, ast.Try) and any(
+        isinstance(b, ast.ImportFrom) and b.module in ("typing", "collections.abc") for b in node.body)
+
+
+def imports(name: str, path: Path, tree: ast.Module, known: set[str]) -> Iterator[tuple[str, str]]:
+    """(module, name) for each import the module runs, at its top or in a function; name "" for a whole
+    module."""
+    def walk(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt) and _annotations_only(child):
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                yield child
+            yield from walk(child)
+
+    for node in walk(tree):
+        if isinstance(node, ast.Import):
+            yield from ((a.name, "") for a in node.names)
+            continue
+        base = node.module or ""
+        if node.level:
+            here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+            base = ".".join(here[:len(here) - node.level + 1] + ([base] if base else []))
+        for a in node.names:
+            yield (f"{base}.{a.name}", "") if f"{base}.{a.name}" in known else (base, a.name)
+
+
+def graph() -> dict[str, set[str]]:
+    mods = modules()
+    known = set(mods)
+    return {name: {m for m, _ in imports(name, path, tree, known) if m in known and m != name}
+            for name, (path, tree) in mods.items()}
+
+
+def cycle(g: dict[str, set[str]]) -> list[str]:
+    """One import cycle as a path of module names, or []."""
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str]:
+        state[m] = 1
+        path.append(m)
+        for n in sorted(g.get(m, ())):
+            if state.get(n) == 1:
+                return path[path.index(n):] + [n]
+            if n not in state and (found := visit(n)):
+                return found
+        path.pop()
+        state[m] = 2
+        return []
+
+    for m in sorted(g):
+        if m not in state and (found := visit(m)):
+            return found
+    return []
+
+
+def _private(n: str) -> bool:
+    return n.startswith("_") and not n.startswith("__")
+
+
+def private_crossings() -> list[str]:
+    mods = modules()
+    known = set(mods)
+    found = []
+    for name, (path, tree) in mods.items():
+        aliases = set()
+        for m, n in imports(name, path, tree, known):
+            if m.split(".")[0] in PACKAGES and m != name and _private(n):
+                found.append(f"{name} imports {m}.{n}")
+            if not n and m in known:
+                aliases.add(m.rsplit(".", 1)[-1])
+        for node in ast.walk(tree):
+            if isinstance(node, ast.alias) and node.asname and node.name.split(".")[-1] in aliases:
+                aliases.add(node.asname)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and _private(node.attr)):
+                found.append(f"{name} reads {node.value.id}.{node.attr}")
+    return found
+
+
+def texts(path: Path, tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """(line, text) of every comment and docstring of a module."""
+    for tok in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+        if tok.type == tokenize.COMMENT:
+            yield tok.start[0], tok.string
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc:
+                yield node.body[0].lineno, doc
+
+
+def test_the_checks_see_what_they_check() -> None:
+    # (a checker that sees nothing passes everything)
+    g = graph()
+    assert "baoboard.frames" in g["baoboard.outbox"] and "bao_host.record.store.errors" in g[
+        "bao_host.record.store.rows"] and "bao.layout" in g["bao.sowing"]
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert FIGURE.search("# an erase (4 KB, 45 ms typical)") and FIGURE.search("cost 0.46 ms a scan")
+    assert FIGURE.search("on 2026-11-24") and FIGURE.search("about 280 bytes") and FIGURE.search("(1.4 s for 32)")
+    assert not FIGURE.search("# 4 bytes a step (bao.layout)") and not FIGURE.search("held 3 s: the computer")
+
+
+def test_no_import_cycle() -> None:
+    # every import a module runs counts, those in functions too (a rare job loaded for its work): a lower
+    # module that needs an upper one's code at run time is handed it
+    assert cycle(graph()) == []
+
+
+def test_no_private_name_crosses_a_module() -> None:
+    assert private_crossings() == []
+
+
+def test_no_module_getattr() -> None:
+    assert [name for name, (_, tree) in modules().items() for node in tree.body
+            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"] == []
+
+
+def test_no_function_over_80_lines() -> None:
+    long = [f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
+            for name, (_, tree) in modules().items() for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno
+            and node.end_lineno - node.lineno + 1 > LONGEST]
+    assert long == []
+
+
+def test_no_measured_figure_in_a_comment() -> None:
+    found = [f"{path.relative_to(ROOT)}:{line}: {m.group(0)!r}"
+             for path, tree in modules().values() for line, text in texts(path, tree)
+             for m in FIGURE.finditer(text)]
+    assert found == []

@@ -1,0 +1,177 @@
+"""The board's set-up mode in the terminal UI (issue #28): the board lights one place at a time, the line under
+the board says how many seeds to put in or take out, in words; a touch of the lit pit confirms it, a wrong one is
+refused and said. Snapshots as test_tui_snapshots (the stepped simulated board, tui_rig): a frame is the same on
+every run. The UI reads nothing of the firmware but its LED frame and its serial notices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import serial
+from bao import core, notation
+from bao_host.ui import setup_words
+from bao_host.ui.tui import BaoApp
+from textual.pilot import Pilot
+from tui_rig import Rig
+
+GAME = Path(__file__).resolve().parent.parent.parent / "games" / "zanzibar-1994.txt"
+
+
+def _mtaji() -> core.Position:
+    """The 1994 game's position before its 47th ply: the mtaji stage, every seed on the board."""
+    return notation.replay(notation.parse_transcript(GAME.read_text()))[46]
+
+
+def _rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Rig, BaoApp]:
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    app = rig.app()
+    app.setup = _mtaji()
+    return rig, app
+
+
+async def _start(rig: Rig, pilot: Pilot[int]) -> BaoApp:
+    app = pilot.app
+    assert isinstance(app, BaoApp)
+    await pilot.pause()
+    rig.connect()
+    app.step()
+    await pilot.press("k")
+    app.step()
+    return app
+
+
+def _lit(rig: Rig) -> list[int]:
+    frame = rig.sim.leds()
+    return [i for i in range(32) if any(frame[3 * i: 3 * i + 3])]
+
+
+@pytest.mark.parametrize("what", ["first", "pit", "refused"])
+def test_tui_says_each_set_up_step_in_words(what: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    async def run(pilot: Pilot[int]) -> None:
+        app = await _start(rig, pilot)
+        if what != "first":  # the stores given (two touches of their back-row ends), then the first pit
+            for name in ("B1", "b1"):
+                await pilot.press(*name)
+            app.step()
+        if what == "refused":  # a touch of another pit than the lit one
+            step = rig.sim.setup_step
+            assert step is not None and step.at != "a4"
+            await pilot.press("a", "4")
+            rig.blink(False)
+            app.step()
+        await pilot.pause()
+
+    rig, app = _rig(tmp_path, monkeypatch)
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()
+
+
+def test_a_person_following_the_words_lays_out_the_position(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    """Only the guidance line and the lit pit: the person does what the words say, touches the lit pit (a store:
+    a back-row end), and at the end the UI shows the target's seeds and play starts from it."""
+    async def run(pilot: Pilot[int]) -> None:
+        app = await _start(rig, pilot)
+        target = _mtaji()
+        touches = 0
+        for _ in range(40):
+            said = rig.sim.step_guidance()
+            if not said.startswith("Set-up"):
+                break
+            words = said.split("touch ")[-1].rstrip(".")
+            pit = words.split(" or ")[0]
+            lit = _lit(rig)
+            assert len(lit) == (2 if " or " in words else 1), (said, lit)
+            assert core.pit_index(pit) in lit, (said, lit)
+            await pilot.press(*pit)
+            app.step()
+            touches += 1
+        assert touches == sum(1 for i in range(34) if target.d[i] != core.initial().d[i])
+        assert any(m.startswith("The board is set up:") for m in app.messages_shown), app.messages_shown
+        assert rig.sim.counts() == list(target.d[:32]) and rig.sim.stores() == (0, 0)
+        assert rig.board.position.d == target.d
+
+    rig, app = _rig(tmp_path, monkeypatch)
+    try:
+        import asyncio
+
+        async def main() -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await run(pilot)
+
+        asyncio.run(main())
+    finally:
+        rig.close()
+
+
+def test_words_of_each_kind_of_step() -> None:
+    s = setup_words.parse("step=3 of=30 at=A7 have=2 want=5")
+    assert isinstance(s, setup_words.SetupStep)
+    assert setup_words.step_words(s) == ("Set-up, step 3 of 30: put three seeds into A7 (it holds 2: make it 5), "
+                                         "then touch A7.")
+    s = setup_words.parse("step=1 of=30 at=store-S have=22 want=0")
+    assert isinstance(s, setup_words.SetupStep)
+    assert setup_words.step_words(s) == ("Set-up, step 1 of 30: take twenty-two seeds out of South's store "
+                                         "(it holds 22: leave 0), then touch B1 or B8.")
+    s = setup_words.parse("step=31 of=31 at=b2 have=? want=1 wrong=b2")
+    assert isinstance(s, setup_words.SetupStep)
+    assert setup_words.step_words(s).endswith("make b2 hold one seed (1: count them), then touch b2.")
+    s = setup_words.parse("step=4 of=20 at=A6 have=2 want=0 touch=B1,B8")
+    assert isinstance(s, setup_words.SetupStep)
+    assert setup_words.step_words(s) == ("Set-up, step 4 of 20: take two seeds out of A6 (it holds 2: leave 0), "
+                                         "then touch B1 or B8 (A6's sensor is faulty).")
+    assert setup_words.parse("step=x") is None and setup_words.parse("") is None
+
+
+def test_the_web_board_says_the_set_up_step_in_the_same_words(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    from bao_host.ui.web.live import LiveBoard
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        live = LiveBoard("sim", rig.logger, board=rig.sim)
+        rig.sim.set_up(_mtaji())
+        rig.runner.pump()
+        snap = live.snapshot()
+        assert snap["guide"] == ("Set-up, step 1 of 24: take twenty-two seeds out of South's store (it holds 22: "
+                                 "leave 0), then touch B1 or B8.")
+        lit = [i for i in range(32) if int(snap["leds"][6 * i: 6 * i + 6], 16)]
+        assert lit == [8, 15]  # the store's two back-row ends
+        rig.runner.tap(15)
+        rig.runner.tap(31)
+        snap = live.snapshot()
+        assert snap["stores"] == [0, 0] and snap["guide"].startswith("Set-up, step 3 of 24: put two seeds into B1")
+    finally:
+        rig.close()
+
+
+def test_a_board_restarted_during_a_set_up_leaves_no_stale_words(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        rig.sim.set_up(_mtaji())
+        rig.runner.pump()
+        assert rig.sim.step_guidance().startswith("Set-up, step 1 of 24")
+        rig.board.power_cut()  # the board boots again from its journal: the set-up (in RAM) is gone
+        said: list[str] = []
+        for _ in range(10):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            said += rig.sim.poll()
+            if not rig.sim.step_guidance().startswith("Set-up"):
+                break
+        assert not rig.sim.step_guidance().startswith("Set-up"), rig.sim.step_guidance()
+        assert "the board restarted: its set-up ended (k to start it again)" in said
+        assert rig.sim.counts() == list(core.initial().d[:32])  # the board's own position again
+    finally:
+        rig.close()
