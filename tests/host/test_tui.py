@@ -367,6 +367,42 @@ def test_the_help_covers_the_keyboard_undo_the_house_the_modes_and_the_library()
         assert words in HELP, words
 
 
+def test_the_header_names_the_players_and_the_computer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue #25: the header said "two players" for a game whose players the library names (the rig's logger:
+    # Asha and Baraka); it names them, and the computer with its level on the side it plays
+    from textual.widgets._header import HeaderTitle
+
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            app.step()
+            assert "South: Asha · North: Baraka" in str(app.query_one(HeaderTitle).render())
+            await pilot.press("c", "c")
+            app.step()
+            assert "South: Asha · North: computer 2" in str(app.query_one(HeaderTitle).render())
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_the_help_names_every_key_and_every_colour_of_the_leds() -> None:
+    # issue #25: the help left out colours the board shows (the no-host corners, a faulty sensor, an
+    # unrecorded game, the seeds to place) and keys (Escape, h); every colour the LED guide draws
+    # (baoboard/guide.py, each named in its comment) and every key of the app is now in it
+    text = re.sub(r"\s+", " ", HELP)
+    guide = (ROOT / "firmware" / "baoboard" / "guide.py").read_text()
+    colours = re.findall(r"^_?[A-Z_]+ = const\(0x[0-9A-F]{6}\)\s+#\s+([a-z -]+?)(?: instead)?[,:]", guide, re.M)
+    assert len(colours) >= 15, colours
+    for colour in colours:
+        assert re.search(rf"(^|[^-a-z]){colour}([^-a-z]|$)", text), colour
+    keys = text[text.index("Keys"):]
+    for b in BaoApp.BINDINGS:
+        for key in b.key.split(","):  # (each key, in the words a person reads)
+            word = {"left": "arrows", "right": "arrows", "up": "arrows", "down": "arrows", "enter": "Enter",
+                    "space": "Space", "question_mark": "?"}.get(key, key)
+            assert re.search(rf"(^|[\s/]){re.escape(word)}[\s/]", keys), key
+    for words in ("Escape forgets", "Up and Down", "dim blue, slow blink on the four corners", "M20-M22"):
+        assert words in text, words
+
+
 def test_make_run_names_its_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bao_host.cli import run
 
@@ -457,3 +493,36 @@ def test_the_host_engine_plays_again_after_a_restart(tmp_path: Path) -> None:
                 await _until(pilot, lambda: "two players" in title(app), "two players")
 
     asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_the_library_says_who_played_each_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # issue #25: `bao games` showed "?" for both sides of every game played in `make run`; the library now
+    # records who plays each side (a person, the computer and its level, the host's engine) while the game
+    # runs, and a list of games at 80 columns says it
+    from bao_host.cli import main
+
+    def sides(st: Store, lg: Logger) -> tuple[str, str]:
+        g = st.game(lg.view.game_id or 0)
+        return (g.south, g.north)
+
+    async def play() -> None:
+        with Store(tmp_path / "data") as st:
+            lg = Logger(st)  # (`make run` names nobody)
+            async with _ui(lg, tmp_path) as (app, pilot, board):
+                await _connected(pilot, board, lg)
+                await _until(pilot, lambda: sides(st, lg) == ("a person", "a person"), "two people")
+                await pilot.press("c", "c")  # the computer plays North, level 2
+                await _until(pilot, lambda: sides(st, lg) == ("a person", "computer 2"), "the computer named")
+                await pilot.press("q")
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["games", "--data", str(tmp_path / "data")]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+    lines = out.splitlines()
+    at = [i for i, line in enumerate(lines) if line.startswith("│ 1 ")]
+    assert at, out
+    row = lines[at[0]:at[0] + 2]  # South's name over North's at 80 columns
+    assert "│ a person " in row[0] and "│ computer 2 " in row[1] and "?" not in "".join(row), out

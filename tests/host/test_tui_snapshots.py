@@ -142,6 +142,22 @@ def test_tui_help_fits_80x24(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
         rig.close()
 
 
+def test_tui_help_scrolls_to_the_colours_in_words(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    # issue #25: the help's colours, each on its own line in words, reached with the arrow keys at 80x24
+    async def help_scrolled(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        await pilot.press("question_mark", *["down"] * 9)
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=help_scrolled)
+    finally:
+        rig.close()
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_tui_up_moves_the_cursor_one_row_up(size: tuple[int, int], snap_compare: Any,
                                             monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ compared with the ones kept in tests/host/screenshots (BAO_UPDATE_SCREENSHOTS=1 
 from __future__ import annotations
 
 import io
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from bao import core, notation
 from bao_host.record.store import Store
 from bao_host.ui.web.svg import RADIUS, pit_centre
-from bao_testkit.webrig import Web, browser_unavailable, chromium_path, led_colour, serving, wait_for
+from bao_testkit.webrig import Web, browser_unavailable, chromium_path, led_colour, serving, state, wait_for
 from baoboard.recogniser import PIT, activations
 
 WHY_NOT = browser_unavailable()
@@ -64,11 +65,11 @@ def _open(page: Any, url: str) -> None:
 
 
 def _drawn_rgb(page: Any) -> list[str]:
-    return list(page.eval_on_selector_all("circle.pit", "cs => cs.map(c => c.getAttribute('data-rgb'))"))
+    return list(page.eval_on_selector_all(".pit", "cs => cs.map(c => c.getAttribute('data-rgb'))"))
 
 
 def _board_rgb_in_dom_order(frame: bytes, page: Any) -> list[str]:
-    order = page.eval_on_selector_all("circle.pit", "cs => cs.map(c => Number(c.id.slice(4)))")
+    order = page.eval_on_selector_all(".pit", "cs => cs.map(c => Number(c.id.slice(4)))")
     return [frame[3 * i: 3 * i + 3].hex() for i in order]
 
 
@@ -247,3 +248,130 @@ def test_play_the_computer_with_a_hint_in_the_browser(tmp_path: Path, page: Any)
         assert page.inner_text("#guide") == web.board().step_guidance()
         wait_for(lambda: _shows_the_leds(page, web), "the computer's move lit")
         _compare("web-computer", page.locator("#guide").screenshot())
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#" + bytes(rgb).hex()
+
+
+def _events_say(page: Any, web: Web, *states: dict[str, Any]) -> None:
+    """The page's event stream replaced by these states, in this order (then no reconnection for long):
+    what a page gets from a board whose moves arrive whole, or whose LEDs show what a test chose."""
+    body = "retry: 600000\n\n" + "".join("data: " + json.dumps(s) + "\n\n" for s in states)
+    page.route("**/board/sim-1/events", lambda route: route.fulfill(
+        status=200, headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}, body=body))
+
+
+def test_the_board_is_drawn_with_seeds_heaps_and_a_square_house(tmp_path: Path, page: Any) -> None:
+    # issue #25: the board was numbered circles; now seeds in the pits (the count in small type), the stores as
+    # heaps and the house pits square, each pit still in its LED's colour
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1")
+        wait_for(lambda: _shows_the_leds(page, web), "the start")
+        counts = web.board().counts()
+        seeds = [page.locator(f"#seeds-{p} circle.seed").count() for p in range(32)]
+        assert seeds == [min(c, 30) for c in counts[:32]]
+        south, north = web.board().stores()
+        assert page.locator("#heap-s circle.seed").count() == south == 22
+        assert page.locator("#heap-n circle.seed").count() == north
+        houses = page.eval_on_selector_all("rect.pit", "rs => rs.map(r => r.id)")
+        assert sorted(houses) == sorted(f"pit-{p}" for p in (core.SOUTH * 16 + 4, core.NORTH * 16 + 4))
+        _pixels_match_the_leds(page, web)
+        _compare("web-board-seeds", page.locator("#board").screenshot())
+
+
+def test_a_move_that_arrives_whole_is_sown_drop_by_drop(tmp_path: Path, chromium: Any) -> None:
+    # issue #25: the live board jumped from one position to the next; a move reported whole (a real board's,
+    # or a page that looked away) is now sown again drop by drop, the pits keeping the LEDs' colours
+    with serving(tmp_path / "d") as web:
+        before = state(web)
+        p = POSITIONS[0]
+        move, _ = notation.parse_move(p, T1994.plies[0])
+        assert web.board().runner.perform(p, move).wait(30)
+        after = wait_for(lambda: (s := state(web))["last"] and s["plies"] == T1994.plies[:1] and s, "the move")
+        frames = after["last"]["frames"]
+        assert after["last"]["before"] == before["counts"] + before["stores"] and len(frames) > 3
+        ctx = chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
+        try:
+            page = ctx.new_page()
+            _events_say(page, web, before, after)
+            page.add_init_script("""window.drops = []; window.countsSeen = [];
+                new MutationObserver(() => { const b = document.getElementById('board');
+                  if (!b || !b.hasAttribute('data-drop')) return;
+                  window.drops.push(Number(b.getAttribute('data-drop')));
+                  window.countsSeen.push([...Array(34).keys()].map(i => i < 32
+                    ? document.getElementById('seeds-' + i).childElementCount : -1)); })
+                .observe(document, {subtree: true, attributes: true, attributeFilter: ['data-drop']});""")
+            page.goto(web.url + "/board/sim-1?speed=20")
+            page.wait_for_function("(n) => window.drops.length >= n", arg=len(frames) + 1, timeout=30000)
+            drops = page.evaluate("window.drops")
+            assert drops == [f["pit"] for f in frames] + [-1]  # each step of the move, then none
+            seen = page.evaluate("window.countsSeen")
+            assert [c[:32] for c in seen[:-1]] == [[min(n, 30) for n in f["counts"][:32]] for f in frames]
+            assert [int(page.text_content(f"#count-{i}")) for i in range(32)] == after["counts"]
+            leds = bytes.fromhex(after["leds"])
+            fills = page.eval_on_selector_all(".pit",
+                                              "cs => cs.map(c => [Number(c.id.slice(4)), c.getAttribute('fill')])")
+            for pit, fill in fills:
+                assert fill == _hex(led_colour(*leds[3 * pit: 3 * pit + 3])), core.pit_name(pit)
+        finally:
+            ctx.close()
+
+
+def test_a_refused_touch_and_no_host_are_not_drawn_as_guidance(tmp_path: Path, page: Any) -> None:
+    # issue #25: on the spectator view a refused touch's red-pink and the "no host" corners' blue looked like
+    # move guidance; now each has its marker, the corners their own dim blue, and a legend says them all
+    with serving(tmp_path / "d") as web:
+        s = state(web)
+        leds = bytearray(bytes.fromhex(s["leds"]))
+        scaled = lambda rgb: bytes(c * 64 // 255 for c in rgb)  # noqa: E731 (the board's brightness)
+        for pit in (8, 15, 24, 31):
+            leds[3 * pit: 3 * pit + 3] = scaled((0, 0, 0x30))  # NOHOST
+        leds[3 * 20: 3 * 20 + 3] = scaled((0xFF, 0, 0x40))  # WRONG: a touch refused
+        leds[3 * 3: 3 * 3 + 3] = scaled((0, 0x40, 0xFF))  # CHOICE: a direction to choose
+        leds[3 * 5: 3 * 5 + 3] = scaled((0, 0xFF, 0x40))  # the hint's bright green
+        _events_say(page, web, dict(s, leds=leds.hex()))
+        page.goto(web.url + "/board/sim-1/watch")
+        page.wait_for_selector("#board[data-version]")
+        marks = {p: page.text_content(f"#mark-{p}") for p in range(32)}
+        assert {p: m for p, m in marks.items() if m} == {8: "⊘", 15: "⊘", 24: "⊘", 31: "⊘", 20: "✕"}
+        corner, choice = page.get_attribute("#pit-8", "fill"), page.get_attribute("#pit-3", "fill")
+        assert corner != choice and corner != _hex(led_colour(0, 0, 12))
+        legend = page.inner_text("#legend")
+        for words in ("a refused touch", "no host connected", "the computer's move or a hint", "choose the direction"):
+            assert words in legend
+        _compare("web-spectator-lights", page.locator("#live .left").screenshot())
+
+
+def test_the_losers_dim_red_is_not_the_red_of_a_capture(tmp_path: Path, page: Any) -> None:
+    # seen playing the computer in the browser (issue #25): at the end the loser's dim red pits were drawn
+    # as the full red of a pit to capture; drawn dim now, as the LEDs are, and the legend says gold and dim red
+    with serving(tmp_path / "d") as web:
+        s = state(web)
+        leds = bytearray(96)
+        for pit in range(32):
+            leds[3 * pit: 3 * pit + 3] = bytes((64, 48, 0)) if pit < 16 else bytes((8, 0, 0))  # WIN, LOSE
+        _events_say(page, web, dict(s, leds=leds.hex(), turn="South wins"))
+        page.goto(web.url + "/board/sim-1/watch")
+        page.wait_for_selector("#board[data-version]")
+        loser = page.get_attribute("#pit-20", "fill")
+        assert loser != _hex(led_colour(8, 0, 0)) and loser != _hex(led_colour(64, 0, 0))
+        assert page.get_attribute("#pit-3", "fill") == _hex(led_colour(64, 48, 0))
+        assert "the winner's pits (dim red: the loser's)" in page.inner_text("#legend")
+
+
+def test_the_computer_choice_shows_the_boards_mode_after_a_reload(tmp_path: Path, page: Any) -> None:
+    # issue #25, "a mode the UI shows is a mode that works": the board keeps who the computer plays; a page
+    # opened later showed "a person (two players)" while the computer played North
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1")
+        page.select_option("#computer", "3")
+        wait_for(lambda: "North: computer 3" in page.inner_text("#who"), "the computer chosen")
+        page.reload()
+        page.wait_for_selector("#board[data-version]")
+        wait_for(lambda: page.input_value("#computer") == "3", "the page's choice: the board's level")
+        page.select_option("#computer", "5")
+        wait_for(lambda: "North: host engine" in page.inner_text("#who"), "the host's engine chosen")
+        page.reload()
+        page.wait_for_selector("#board[data-version]")
+        wait_for(lambda: page.input_value("#computer") == "5", "the host's engine shown after a reload")

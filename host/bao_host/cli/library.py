@@ -48,15 +48,21 @@ def cmd_games(args: argparse.Namespace) -> int:
         if not games:
             print(f"no games in {st.root}")
             return 0
+        console = Console()
+        # Under 100 columns the two sides share one column, South's name over North's: two names side by
+        # side ("computer 2", "host engine", a person's) left the source a few letters at 80 columns.
+        stacked = console.width < 100
+        sides = ("South\nNorth",) if stacked else ("South", "North")
         t = Table(title=markup(f"Games in {st.root}"))
-        for col in ("#", "date", "South", "North", "ruleset", "plies", "result", "source"):
+        for col in ("#", "date", *sides, "ruleset", "plies", "result", "source"):
             # at 80 columns the names and the source fold; a date, a number or a result is never cut
             whole = col in ("#", "date", "ruleset", "plies", "result")
             t.add_column(col, no_wrap=whole, overflow="fold", min_width=10 if col == "date" else None)
         for g in games:  # every stored text is data: no markup, no control characters reach the terminal
-            t.add_row(*(Text(plain(x)) for x in (str(g.id), iso_date(g.date), g.south or "?", g.north or "?",
-                                                  g.ruleset,
-                                                  str(len(g.plies)), _result_text(g), g.board_id or g.source)))
+            names = [plain(g.south or "?"), plain(g.north or "?")]
+            cells = ["\n".join(names)] if stacked else names
+            t.add_row(*(Text(x) for x in (str(g.id), iso_date(g.date), *cells, g.ruleset, str(len(g.plies)),
+                                          _result_text(g), plain(g.board_id or g.source))))
         Console().print(t)
     return 0
 

@@ -24,6 +24,7 @@ start is that position, its `board game` the board's with "+<seq>"), the later m
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -106,6 +107,11 @@ class View:
     result: str = ""
     south: str = ""
     north: str = ""
+
+
+# The names a UI gives the sides of a game nobody named (Logger.name_sides): replaced when the side's player
+# changes during the game; any other name is a person's and stays.
+SIDE_NAMES = re.compile(r"a person|computer [1-4]|host engine")
 
 
 class ProtocolError(Exception):
@@ -363,6 +369,19 @@ class Logger:
         self.counters.bad_frames += 1
         self.store.log_unsequenced(self.board_id, raw, note=message)
         self.say("warn", message)
+
+    def name_sides(self, south: str, north: str) -> None:
+        """Who plays each side of the current game as the UI knows it ("a person", "computer 2", "host
+        engine"), recorded in the library while the game runs, so that a list of games says who played it.
+        Players named on the command line or by `bao name` keep their names."""
+        v = self.view
+        if v.game_id is None or self.south or self.north or v.result or (v.south, v.north) == (south, north):
+            return
+        if any(n and not SIDE_NAMES.fullmatch(n) for n in (v.south, v.north)):
+            return
+        g = self.store.name_players(v.game_id, south=south, north=north)
+        v.south, v.north = g.south, g.north
+        self._changed()
 
     # -- view -----------------------------------------------------------------------------------------
     def _show_game(self, game_id: int) -> None:

@@ -75,6 +75,10 @@ class BoardAdapter(Protocol):
         """Who plays which side: "South: you · North: computer 2" (its level), or "North: host engine"."""
         ...
 
+    def sides(self) -> tuple[str, str]:
+        """Who plays South and North as the library records it: "a person", "computer 2", "host engine"."""
+        ...
+
     def level(self) -> int:
         """The computer's level: 1..4 the board's engine, 5 the host's, 0 two players."""
         ...
@@ -201,6 +205,10 @@ class SimBoard:
             r = self.session.command("CPU", f"{side} {level}" if side else "off")
         if r is not None and r.ok:
             self.cpu = f"{side} {0 if level > 4 else level}" if side else ""
+        else:  # the mode the UI shows is the board's: say why it did not change
+            self.host_engine = None if not self.cpu.endswith(" 0") else self.host_engine
+            self.msgs.append("the board did not take the computer's new level: "
+                             + (r.payload if r is not None else "it did not answer"))
 
     def level(self) -> int:
         """The computer's level as the UI counts it: 1..4 the board's engine, 5 the host's, 0 nobody."""
@@ -215,6 +223,14 @@ class SimBoard:
         side, n = self.cpu.split()
         who = "host engine" if n == "0" else f"computer {n}"  # (its level: the header fits 80 columns)
         return (f"South: {who} · North: you" if side == "S" else f"South: you · North: {who}")
+
+    def sides(self) -> tuple[str, str]:
+        """Who plays South and North as the library records it: "a person", "computer 2", "host engine"."""
+        if not self.cpu:
+            return ("a person", "a person")
+        side, n = self.cpu.split()
+        who = "host engine" if n == "0" else f"computer {n}"
+        return (who, "a person") if side == "S" else ("a person", who)
 
     def _sync(self) -> None:
         """Once the link is up: who the board's computer plays (the board keeps it across restarts, the CPU
@@ -261,7 +277,7 @@ class SimBoard:
                 return f"{side} to move: put a seed from the store into a green pit"
             return f"{side} to move: lift the seeds of a green pit"
         if phase == R.MOVING:
-            return "go on: drop one seed into the white pit (blue: choose the direction)"
+            return "go on: each step is said on the line above (white: the next pit)"
         if phase == R.DECISION:
             return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
         return "the game is over: n for a new game"
@@ -284,6 +300,8 @@ class SimBoard:
 
     def poll(self) -> list[str]:
         self._sync()
+        if self.session.connected:
+            self.session.logger.name_sides(*self.sides())
         if self.runner.error is not None:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
@@ -294,6 +312,9 @@ class SimBoard:
                 r = self.session.command("SHOW", text)
                 if r is not None and r.ok:
                     self._advice = ("SHOW", text, self.runner.position.key())
+                else:  # (said, not silently waited on: the player sows nothing until told)
+                    self.msgs.append(f"the host's engine plays {text}, but the board did not take it: "
+                                     + (r.payload if r is not None else "it did not answer"))
         if ph != self._phase:
             self._phase = ph
             self.msgs.append(self.guidance(ph, self.runner.position))

@@ -34,7 +34,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
-from bao_host.record.logger import Logger, side_name
+from bao_host.record.logger import SIDE_NAMES, Logger, side_name
 from bao_host.ui.adapter import BoardAdapter
 
 RULESETS = core.RULESETS
@@ -141,45 +141,74 @@ class Pit(Widget):
 
 
 HELP = """\
-[b]Bao on the simulated board[/b]  (arrow keys or the mouse wheel scroll this help; Escape closes it)
+[b]Bao on the simulated board[/b]  (arrow keys or the mouse wheel scroll this help; Escape, q or ? closes it)
 
 [b]Touching a pit[/b] is one pit activation: a hand lifting the seeds of that pit, or dropping one seed \
 into it, as over a real board. Touch with the mouse (click), or with the keyboard alone:
-  arrow keys     move the cursor (the pit in \\[brackets])
+  arrow keys     move the cursor (the pit in \\[brackets]); Up and Down
+                 change rows; every arrow wraps round
   Enter, Space   touch the pit under the cursor
-  a6, B3 ...     type a pit's name to touch it (rows a, b: North; A, B: South)
+  a6, B3 ...     type a pit's name to touch it (rows a, b: North;
+                 A, B: South); Escape forgets a letter typed
 
-[b]The LEDs[/b] guide you, and the line under the board says it in words: green, the pits to start \
-from; blue, a direction to choose; white, the next pit to drop into; dim yellow, the pit you lifted; red, \
-the opponent's pit to capture (1.4); cyan, the kichwa the captured seeds go in from; yellow, lift and \
-sow on (1.6); purple, the takasia-ed pit (4.1); pink, that touch was not part of a legal move (touch the \
-right pit, or the same pit again to take the seed back out); gold and dim red, the winner and the loser.
+[b]The LEDs[/b] guide you, and the line under the board says it in words. A pit \
+is drawn in its LED's colour:
+  green          a pit to start from (the namua stage: put a seed
+                 from the store into it)
+  bright green   the start of the computer's move, or of a hint
+  blue           a direction to choose: drop the first seed into
+                 one of the blue pits
+  white          the next pit to drop a seed into
+  dim yellow     the pit you lifted
+  red            the opponent's pit to capture (1.4)
+  cyan           the kichwa the captured seeds go in from
+  yellow         lift that pit and sow on (1.6)
+  amber, blinking  your house: stop there, or lift it to play it
+                 (2.5b); in the kuu games, the kuu (M15)
+  purple         the takasia-ed pit (4.1), or a threatened pit
+                 (M18); blinking: capture it now (M19)
+  gold           the winner's pits; dim red, the loser's
+  gold (placing) one gold pit on the far back row per seed still
+                 to place (M20-M22)
+  red-pink, blinking  that touch was not part of a legal move: touch
+                 the right pit, or the same pit again to take the
+                 seed back out (the line under the board says why)
+  orange, blinking  put the seeds of these pits back (after an undo)
+  dim blue, slow blink on the four corners: no host is connected
+                 (dim white there: this game is not recorded, the
+                 board's journal is full)
+  magenta        a pit whose sensor is faulty: the board ignores it
 
 [b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there \
-(touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it).
+(touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it). The \
+kuu games' kuu (M15) is decided the same way: lift it to relay, or let the opponent play.
 
 [b]Undo[/b] (u): the board takes the last move back; its UNDO event is stored in the game's event log and \
-the pits to put right blink orange. On a real board: touch a refused pit three times.
+the pits to put right blink orange. On a real board: touch one pit that is not part of the move three \
+times within two seconds.
 
 [b]Modes[/b] (m): teach, every step lit; play, dark unless a touch is refused; silent, always dark. \
-[b]Rulesets[/b] (r): Zanzibar or Malawi, for the next new game (n). A new game before the old one ended \
-marks the old one abandoned in the library. Mode changes and undos are said in the messages.
+[b]Rulesets[/b] (r): Zanzibar, Malawi and its kuu games, for the next new game (n). A new game before the \
+old one ended marks the old one abandoned in the library. Mode changes and undos are said in the messages.
 
 [b]Playing the computer[/b] (c): the board's engine plays North; press again for levels 2, 3 and 4, then \
-the host's engine, then two players again. When the computer is to move, its move lights bright green \
-(its start) with the pit of its first seed: sow it for the computer, pit by pit, as the LEDs show. \
-[b]Hint[/b] (h): the engine's best move for the side to move lights bright green.
+the host's engine, then two players again. The header says who plays each side. When the computer is to \
+move, its move lights bright green (its start) with the pit of its first seed, and the line under the \
+board says it: sow it for the computer, pit by pit, as the LEDs show. \
+[b]Hint[/b] (h): the engine's best move for the side to move lights bright green and is said in words.
 
 [b]Set-up[/b] (k): the board guides you to lay out a position (`--setup FILE`: a position's JSON), or \
 without one to check its own, one pit at a time: sky blue, put seeds in; orange, take some out; white, \
 count them; the line under the board says how many. Touch the pit when it is right; k again leaves.
 
-[b]Keys[/b]: n new game   r ruleset   m mode   u undo   c computer   h hint   k set-up   ? help   q quit
+[b]Keys[/b]: arrows  Enter/Space touch  n new game  r ruleset  m mode  u undo
+      c computer  h hint  k set-up  ? help  q quit
 
 [b]Where games are stored[/b]: every move the board reports is checked again and stored in the game \
 library, in the data folder the status line names (`python -m bao_host.cli.run --data DIR` chooses \
 another): index.sqlite3, games/*.txt (the transcripts), games/*.jsonl (every event of a game). \
-`bao games` lists them, `bao game N` shows one.
+`bao games` lists them (who played each side: a person, the computer and its level, the host's engine), \
+`bao game N` shows one.
 """
 
 
@@ -350,9 +379,19 @@ class BaoApp(App[int]):
     def _title(self) -> None:
         """The header: the ruleset, the mode, and who plays which side (the computer and its level, the
         host's engine, or two players), as the board says it."""
-        title = f"{self.ruleset}{self._next_ruleset}, {self.mode} mode · {self.board.players()}"
+        title = f"{self.ruleset}{self._next_ruleset}, {self.mode} mode · {self._players()}"
         if self.sub_title != title:
             self.sub_title = title
+
+    def _players(self) -> str:
+        """The board's words for who plays (the computer and its level, the host's engine, you), with the
+        players' names where the library has them (`bao name`, or `bao log --south/--north`)."""
+        v = self.logger.view
+        named = [n if n and not SIDE_NAMES.fullmatch(n) else "" for n in (v.south, v.north)]
+        if not any(named):
+            return self.board.players()
+        return " · ".join(f"{side}: {(name or 'you') if word == 'a person' else word}"  # (the computer's side:
+                          for side, name, word in zip(("South", "North"), named, self.board.sides()))  # its level)
 
     def _set_text(self, selector: str, text: str) -> None:
         if self._texts.get(selector) != text:
@@ -465,8 +504,9 @@ class BaoApp(App[int]):
         then two players again."""
         self.level = (self.board.level() + 1) % 6
         self.board.computer("N" if self.level else "", self.level)
-        self.say("two players" if not self.level else "the host's engine plays North" if self.level == 5
-                 else f"the computer plays North, level {self.level}")
+        if self.board.level() == self.level:  # (otherwise the board's refusal is said by the adapter)
+            self.say("two players" if not self.level else "the host's engine plays North" if self.level == 5
+                     else f"the computer plays North, level {self.level}")
         self._title()
 
     def action_hint(self) -> None:

@@ -23,11 +23,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from bao import core
+from bao import core, notation
 
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.ui.adapter import BoardAdapter
+from bao_host.ui.web.library import ply_frames
 
 MAX_MESSAGES = 8
 SNAP_EVERY = 0.5  # seconds between two reads of a real board's LED frame while nothing is stored
@@ -59,6 +60,9 @@ class LiveBoard:
         self._last: dict[str, Any] = {}
         self._queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self.closed = False
+        self._move_key: tuple[int | None, int] = (None, -1)  # (game, plies) of the position below
+        self._move_from: core.Position | None = None
+        self._move: dict[str, Any] | None = None
         if session is not None:
             session.on_stored = self._on_stored
 
@@ -91,6 +95,26 @@ class LiveBoard:
             self.leds = leds
 
     # -- state ----------------------------------------------------------------------------------------
+    def _last_move(self) -> dict[str, Any] | None:
+        """The latest move drop by drop (the replay's frames, from the rules core's account of the move),
+        for a page to sow it again when it arrived whole: its ply number, the counts before it (34: the
+        pits, then the stores) and each frame's counts and pit. None until a move follows a position seen."""
+        v = self.logger.view
+        key = (v.game_id, len(v.plies))
+        if key == self._move_key:
+            return self._move
+        before, (game, n) = self._move_from, self._move_key
+        self._move_key, self._move_from, self._move = key, v.position, None
+        if before is not None and game == v.game_id and n + 1 == len(v.plies):
+            try:
+                move, _ = notation.parse_move(before, v.plies[-1], notation.DONKERS)
+                frames = ply_frames(before, move)
+            except (ValueError, IndexError):  # a move the logger flagged: no animation, the counts jump
+                return None
+            self._move = {"n": len(v.plies), "before": before.counts(),
+                          "frames": [{"counts": f["counts"], "pit": f["pit"]} for f in frames]}
+        return self._move
+
     def snapshot(self) -> dict[str, Any]:
         v = self.logger.view
         if self.board is not None:
@@ -122,7 +146,9 @@ class LiveBoard:
             # hint, who plays which side
             "guide": self.board.step_guidance() if self.board is not None else "",
             "players": self.board.players() if self.board is not None else "",
+            "level": self.board.level() if self.board is not None else 0,  # (the page's computer choice)
             "plies": list(v.plies),
+            "last": self._last_move(),
             "messages": list(self.messages),
             "stored_seq": self.stored_seq,
             "stored": self.stored_at,
@@ -218,6 +244,8 @@ class LiveBoard:
         if not 0 <= level <= 5:
             raise ValueError(f"no level {level}: 1..4 the board's engine, 5 the host's, 0 two players")
         self.board.computer("N" if level else "", level)
+        if self.board.level() != level:  # (the board's refusal is among the adapter's messages)
+            return
         self.messages.append("two players" if not level else "the host's engine plays North" if level == 5
                              else f"the computer plays North, level {level}")
 

@@ -13,10 +13,25 @@ function ledColour(r, g, b) {
   return "#" + c.map((v) => v.toString(16).padStart(2, "0")).join("");
 }
 
-function inkOn(fill) {
-  const r = parseInt(fill.slice(1, 3), 16), g = parseInt(fill.slice(3, 5), 16), b = parseInt(fill.slice(5, 7), 16);
-  return r * 299 + g * 587 + b * 114 > 128000 ? "#000000" : "#ffffff";
+// Two lights are not guidance (docs/leds.md, baoboard.guide): the red-pink of a touch that was not part of a
+// legal move (WRONG, 0xFF0040) and the dim blue of the four back-row corners while no host is connected
+// (NOHOST, 0x000030). Read from the frame by their hue (the board scales every colour by its brightness),
+// they get a marker, and the corners their own dim blue, so that neither is taken for a pit to play.
+const CORNERS = [8, 15, 24, 31];
+const NOHOST_FILL = "#1b2550";  // the LED is the dimmest light on the board: drawn dim, not as a choice's blue
+// Once the game is over the board shows the winner's pits gold and the loser's dim red (WIN, LOSE): drawn
+// dim as the LEDs are, not as the red of a pit to capture.
+const LOSER_FILL = "#5a1410";
+function meaning(pit, r, g, b, over) {
+  const m = Math.max(r, g, b);
+  if (m === 0) return "";
+  if (r === 0 && g === 0 && CORNERS.includes(pit)) return "nohost";
+  if (r === m && g * 8 <= m && b * 6 >= m && b * 2 <= m) return "refused";
+  if (over && r === m && g === 0 && b === 0) return "loser";
+  return "";
 }
+const MARKS = { refused: "✕", nohost: "⊘", loser: "", "": "" };
+const FILLS = { nohost: NOHOST_FILL, loser: LOSER_FILL };
 
 function setText(id, text) {
   const el = document.getElementById(id);
@@ -31,24 +46,83 @@ function fillList(id, items) {
 
 window.baoLatencies = [];  // seconds from the logger storing an event to this page drawing it (make bench)
 
+// A move that arrives whole (a real board reports a move when it is played; a page that was away) is sown
+// again here drop by drop from the server's frames (the rules core's account, as the replay's), the seeds
+// moving while every pit keeps its LED's colour; a move sown under the page's eyes (each drop already
+// drawn) is not.
+const DROP_MS = Number(new URLSearchParams(window.location.search).get("speed") || 250);
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+let drawn = null;  // the counts drawn (34: pits, then the stores)
+let newest = null;  // the newest state (drawn once a sowing's animation ends)
+let sowing = null;  // the timer of a sowing being animated
+let sownPly = -1;  // the last move animated (its ply number and game)
+
+function showDrop(pit) {
+  const svg = document.getElementById("board");
+  for (const g of svg.querySelectorAll(".pit-group.drop")) g.classList.remove("drop");
+  if (pit >= 0) document.getElementById("pit-" + pit).parentNode.classList.add("drop");
+  svg.setAttribute("data-drop", String(pit));
+}
+
+function drawCounts(counts) {
+  drawn = counts.slice();
+  drawSeeds(counts);
+}
+
+function sow(last) {
+  let i = 0;
+  const step = () => {
+    if (i >= last.frames.length) {
+      clearInterval(sowing);
+      sowing = null;
+      showDrop(-1);
+      drawCounts(newest.counts.concat(newest.stores));
+      return;
+    }
+    const f = last.frames[i++];
+    showDrop(f.pit);
+    drawCounts(f.counts);
+  };
+  sowing = setInterval(step, DROP_MS);
+  step();
+}
+
 function applyState(s) {
   const svg = document.getElementById("board");
+  const over = / wins$/.test(s.turn);
   for (let pit = 0; pit < 32; pit++) {
     const hex = s.leds.slice(6 * pit, 6 * pit + 6);
     const r = parseInt(hex.slice(0, 2), 16), g = parseInt(hex.slice(2, 4), 16), b = parseInt(hex.slice(4, 6), 16);
-    const fill = ledColour(r, g, b);
-    const circle = document.getElementById("pit-" + pit);
-    circle.setAttribute("fill", fill);
-    circle.setAttribute("data-rgb", hex);
+    const what = meaning(pit, r, g, b, over);
+    const fill = FILLS[what] || ledColour(r, g, b);
+    const shape = document.getElementById("pit-" + pit);
+    shape.setAttribute("fill", fill);
+    shape.setAttribute("data-rgb", hex);
+    shape.parentNode.setAttribute("data-meaning", what);
     const ink = inkOn(fill);
-    for (const id of ["count-", "name-"]) document.getElementById(id + pit).setAttribute("fill", ink);
-    setText("count-" + pit, String(s.counts[pit]));
+    for (const id of ["count-", "name-", "mark-"]) document.getElementById(id + pit).setAttribute("fill", ink);
+    setText("mark-" + pit, MARKS[what]);
   }
-  setText("store-s", "South's store: " + s.stores[0]);
-  setText("store-n", "North's store: " + s.stores[1]);
+  newest = s;
+  const counts = s.counts.concat(s.stores);
+  const last = s.last;
+  const key = last ? s.game + ":" + last.n : "";
+  if (last && key !== sownPly && !STILL && sowing === null && drawn !== null
+      && last.n === s.plies.length && drawn.every((v, i) => v === last.before[i])) {
+    sownPly = key;
+    sow(last);
+  } else if (sowing === null) {
+    if (last) sownPly = key;
+    drawCounts(counts);
+  }
   setText("turn", s.turn);
   setText("guide", s.guide || s.turn);
   setText("who", s.players || "");
+  // the computer's choice shows the board's (it keeps it across restarts), unless a person is choosing
+  const choice = document.getElementById("computer");
+  if (choice && document.activeElement !== choice && choice.value !== String(s.level || 0)) {
+    choice.value = String(s.level || 0);
+  }
   setText("south", s.south || "?");
   setText("north", s.north || "?");
   setText("board-id", s.board_id || "?");

@@ -21,10 +21,8 @@ function draw() {
     c.setAttribute("fill", on ? "#ffffff" : "#3a2a1a");
     c.setAttribute("data-lit", on ? "yes" : "no");
     for (const id of ["count-", "name-"]) document.getElementById(id + pit).setAttribute("fill", on ? "#000000" : "#ffffff");
-    document.getElementById("count-" + pit).textContent = String(s.counts[pit]);
   }
-  document.getElementById("store-s").textContent = "South's store: " + s.counts[32];
-  document.getElementById("store-n").textContent = "North's store: " + s.counts[33];
+  drawSeeds(s.counts);
   document.getElementById("step").textContent = s.text;
   for (const row of document.querySelectorAll("#transcript tr[data-ply]")) {
     row.classList.toggle("current", Number(row.dataset.ply) === s.ply);
