@@ -169,8 +169,9 @@ class App:
 
     def boundary(self, p: "core.Position", now: int, moves: "list | None" = None) -> None:
         """A move boundary: p is the board's position (its legal move codes `moves` when known); a move
-        half made is dropped."""
+        half made is dropped, and with it the evidence of a silent chip (baoboard.debounce.new_move)."""
         self.p = p
+        self.deb.new_move()
         if moves is None:
             moves = core.legal_move_codes(p)
         self.rec.start(p, moves)
