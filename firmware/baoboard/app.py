@@ -102,6 +102,9 @@ class App:
 
     # ---- boot and game state
     def boot(self) -> None:
+        self.hw.read_pits(self.bitmap)  # a pit sensed when the power comes is no touch: a TTP223 takes what it
+        self.deb.reset(self.bitmap)  # senses at power-up as its baseline (a hand left on a pit through a
+        # power cut: a touch here would start a move the player is not making; a stuck pit is found by time)
         self.journal.open()
         self._f[_RX_AT] = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
