@@ -179,7 +179,7 @@ def test_a_hand_on_a_pit_when_the_power_comes_back_is_no_touch():
     from baoboard.simhw import Hands, SimulatedBoard
 
     st = TempFiles()
-    app, hw, hands, host, _ = board(st)
+    _, hw, hands, host, _ = board(st)
     want = []
     for p, m, _ in plies():  # the first ply where another move starts from another pit
         acts = activations(p, m)
@@ -192,7 +192,7 @@ def test_a_hand_on_a_pit_when_the_power_comes_back_is_no_touch():
     held = others[0]
     hands.tap(acts[0])
     hw.set_pit(held, True)  # the slip: the hand is on `held` when the power goes
-    app = hands = None
+    hands = None  # (the board's RAM goes with the power: not two boards in one heap)
     b = SimulatedBoard(st, "test", 3, hw=hw)  # the power back, the same hand on the same pit
     host = Host(hw, host)
     hands = Hands(b)
