@@ -3,7 +3,7 @@ dropped and duplicated bytes, line noise, unplugs, the logger killed with SIGKIL
 second board appearing on the logger's path), for several seeds; per seed the faults injected and the tally
 of the store against the games the hands played: moves lost, doubled, reordered, games mixed up. Writes the
 "Soak" section of docs/benchmarks.md (`make bench`; alone: `python tools/bench_soak.py [--games N]
-[--seeds a,b,c] [--no-write]`). The short form is `pytest tests/host/test_e2e_faults.py`."""
+[--seeds a,b,c] [--mistakes F] [--no-write]`). The short form is `pytest tests/host/test_e2e_faults.py`."""
 
 from __future__ import annotations
 
@@ -28,13 +28,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=8, help="random games per seed, after the 1994 game (default 8)")
     ap.add_argument("--seeds", default="4,11,23", help="comma-separated RNG seeds (default 4,11,23)")
+    ap.add_argument("--mistakes", type=float, default=0.0,
+                    help="the hands' slips: a wrong pit touched (and the seed taken back) before this share of "
+                    "the touches (default 0: none)")
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
     args = ap.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     runs = []
     for seed in seeds:
         with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
-            rep = run_faults(Path(d), seed=seed, random_games=args.games)
+            rep = run_faults(Path(d), seed=seed, random_games=args.games, mistakes=args.mistakes)
         runs.append((seed, rep))
         print(f"seed {seed}: {rep['games']} games, {rep['moves']} moves, tally {rep['tally']}, "
               f"faults {rep['faults']}, {rep['seconds']} s", flush=True)
@@ -54,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     text = tab.render() + "\n\n" + ft.render()
     print(text)
     ok = all(total[k] == 0 for k in TALLY)
-    note = (f"`python tools/bench_soak.py --games {args.games} --seeds {args.seeds}` (run by `make bench`): per "
+    slips = f" --mistakes {args.mistakes:g}" if args.mistakes else ""
+    note = (f"`python tools/bench_soak.py --games {args.games} --seeds {args.seeds}{slips}` (run by `make bench`): per "
             "seed the 1994 game and random Zanzibar and Malawi games played by simulated hands on the "
             "unchanged firmware (simulated hardware, flash in memory), `bao log --board` in its own process "
             "behind the fault proxy of tests/host/test_e2e_faults.py; the second board (its own game and events "

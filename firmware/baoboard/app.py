@@ -102,6 +102,9 @@ class App:
 
     # ---- boot and game state
     def boot(self) -> None:
+        self.hw.read_pits(self.bitmap)  # a pit sensed when the power comes is no touch: a TTP223 takes what it
+        self.deb.reset(self.bitmap)  # senses at power-up as its baseline (a hand left on a pit through a
+        # power cut: a touch here would start a move the player is not making; a stuck pit is found by time)
         self.journal.open()
         self.rx_at = self.hw.ticks_ms()
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
@@ -170,8 +173,9 @@ class App:
 
     def boundary(self, p: "core.Position", now: int, moves: "list | None" = None) -> None:
         """A move boundary: p is the board's position (its legal move codes `moves` when known); a move
-        half made is dropped."""
+        half made is dropped, and with it the evidence of a silent chip (baoboard.debounce.new_move)."""
         self.p = p
+        self.deb.new_move()
         if moves is None:
             moves = core.legal_move_codes(p)
         self.rec.start(p, moves)

@@ -20,7 +20,8 @@ _SILENT = const(8)  # its whole 74HC165 senses nothing (all 8 inputs read 0): fo
 # one of its pits senses a touch.
 _SEEN = const(64)  # kind[64 + b]: the pits that made an activation (as the raw bitmap; sensors.fault clears a
 # chip's when the chip is suspect)
-_EVIDENCE = const(68)  # kind[68 + chip]: the moves that went on past the chip's pits while it sensed no touch
+_EVIDENCE = const(68)  # kind[68 + chip]: the touches, in the move under way, where the move would go on past
+# the chip's pits while it sensed no touch (new_move forgets them)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
@@ -102,6 +103,14 @@ class Debouncer:
         self.q[self.tail] = pit
         self.qt[self.tail] = now
         self.tail = nxt
+
+    def new_move(self) -> None:
+        """A move boundary: the evidence of a silent chip is forgotten. A chip that senses nothing stops the
+        move that sows through it, so both touches that show it come in that move; a move made to its end
+        shows the refused touches of it were slips (clumsy play, a whole game of it, adds up to nothing)."""
+        kind = self.kind
+        for c in range(4):
+            kind[_EVIDENCE + c] = 0
 
     def pending(self) -> int:
         return (self.tail - self.head) % _QUEUE

@@ -25,7 +25,7 @@ _STUCK = const(1)
 _SAID = const(4)
 _SILENT = const(8)
 _SEEN = const(64)  # kind[64 + b]: pits that made an activation (since their chip's last evidence, below)
-_EVIDENCE = const(68)  # kind[68 + chip]: moves that went on past the chip's pits with none of them sensed
+_EVIDENCE = const(68)  # kind[68 + chip]: touches of this move where it went on past the chip's pits, none sensed
 _SILENT_AFTER = const(2)  # ... this many: the chip senses nothing (one is a player's slip; time alone is none)
 
 
@@ -106,7 +106,7 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
         text = ('{"code": "sensor", "fault": "%s", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d %s: the '
                 'chip, its ribbon or its supply; its pits are ignored, steps in them taken as made"}' % (
                     "silent" if k & _SILENT else "chip", (bit >> 3) + 1, names, (bit >> 3) + 1,
-                    "has sensed no touch while moves went on past its pits twice" if k & _SILENT else
+                    "has sensed no touch while a move went on past its pits, twice" if k & _SILENT else
                     "reads all 8 inputs active for 20 s"))
     else:
         kind[i] |= _SAID

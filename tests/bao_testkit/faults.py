@@ -97,14 +97,15 @@ def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
 
 
 def run_faults(  # noqa: C901, PLR0915
-        tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None) -> dict[str, Any]:
+        tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None,
+        mistakes: float = 0.0) -> dict[str, Any]:
     rng = random.Random(seed)
     games = [game_1994()] + [random_game(rng, core.MALAWI if i % 2 == 0 else core.ZANZIBAR)
                              for i in range(random_games)]
     storage = FakeStorage()
     board = CPythonBoard(storage=storage, board_id=BOARD)
     side = SocketLink("127.0.0.1", 0)
-    runner = SimRunner(board, side).start()
+    runner = SimRunner(board, side, mistakes=mistakes, seed=seed).start()  # (mistakes: the hands' slips)
     proxy = FaultProxy(side.server.getsockname(), seed, rates).start()
     # the second board: its own game begun, a move played, its events waiting for a host that takes them
     intruder = CPythonBoard(storage=FakeStorage(), board_id=INTRUDER)

@@ -6,7 +6,7 @@
 from bao import core
 from bao.core import format_move
 from baoboard.simhw import Hands, SimHardware, SimulatedBoard
-from board_util import Host, TempFiles, plies
+from board_util import Host, TempFiles, find_move, plies
 from fwtest_util import Lcg
 
 
@@ -219,6 +219,40 @@ def test_a_slow_player_and_a_slip_never_make_a_chip_silent():
         hands.tap(pit)
     want.append(format_move(m, p.d[core.TO_MOVE]))
     host.poll()
+    assert host.moves() == want
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    st.close()
+
+
+# A random Zanzibar game's first 16 plies (seed 54 of tests/host/simrig.random_game): row b (U4) is sown
+# into in plies 1-9, then not again until ply 15 is under way
+_CLUMSY_GAME = "6R* 7R* 8L* 8R* 7R* 6R* 6R* 8R* 7R* 7R* 8L* 8L* 6L* 5R 7R* 8L*".split()
+
+
+def test_slips_in_two_moves_never_add_up_to_a_silent_chip():
+    """Evidence of a silent chip is one move's: a chip that senses nothing stops the move that sows through
+    it, so both refused touches come in that move. North twice starts 8L* (a8 lifted, a seed put back) and
+    slips onto a1, refused each time: a1 is where 8R* would go on after sowing row b, which no touch of
+    these moves reached. Those slips, four plies apart, are not a silent U4: no ERROR, nothing ignored, the
+    moves as played."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    p = core.initial(core.ZANZIBAR)
+    want = []
+    for ply, text in enumerate(_CLUMSY_GAME):
+        m = find_move(p, text)
+        acts = activations(p, m)
+        for i, pit in enumerate(acts):
+            if ply in (11, 15) and i == 2:
+                hands.tap(16)  # a1: the slip...
+                hands.tap(16)  # ... and the seed taken back out
+            hands.tap(pit)
+        want.append(format_move(m, p.d[core.TO_MOVE]))
+        p = core.play(p, m)
+        host.poll()
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert _illegal(host) == 2
     assert host.moves() == want
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     st.close()

@@ -167,3 +167,41 @@ def test_computer_mode_survives_power_cuts():
     app, hw, hands, host = _restart(st, host)
     assert app.cpu == -1 and app.journal.nmoves == 1
     st.close()
+
+
+def test_a_hand_on_a_pit_when_the_power_comes_back_is_no_touch():
+    """The power goes while a hand is on a pit (a slip onto a pit where another move starts, its ILLEGAL
+    being written) and comes back with the hand still there. A TTP223 takes what it senses at power-up as
+    its baseline; the board likewise takes a pit active when it boots as no touch (a stuck pit is then
+    found by time, as ever). The hand lifts, the move under way is played again from its start, and the
+    board records that move, not one started from the held pit."""
+    from baoboard.recogniser import activations
+    from baoboard.simhw import Hands, SimulatedBoard
+
+    st = TempFiles()
+    _, hw, hands, host, _ = board(st)
+    want = []
+    for p, m, _ in plies():  # the first ply where another move starts from another pit
+        acts = activations(p, m)
+        others = [activations(p, x)[0] for x in core.legal_move_codes(p) if activations(p, x)[0] != acts[0]]
+        if others:
+            break
+        hands.perform(p, m)
+        want.append(format_move(m, p.d[core.TO_MOVE]))
+    host.poll()
+    held = others[0]
+    hands.tap(acts[0])
+    hw.set_pit(held, True)  # the slip: the hand is on `held` when the power goes
+    hands = None  # (the board's RAM goes with the power: not two boards in one heap)
+    b = SimulatedBoard(st, "test", 3, hw=hw)  # the power back, the same hand on the same pit
+    host = Host(hw, host)
+    hands = Hands(b)
+    hands.scan(20)
+    hw.set_pit(held, False)  # the hand lifts
+    hands.scan(20)
+    hands.perform(p, m)  # the move again, from its start
+    want.append(format_move(m, p.d[core.TO_MOVE]))
+    host.poll()
+    assert host.moves() == want
+    assert b.app.p.d == core.play(p, m).d
+    st.close()

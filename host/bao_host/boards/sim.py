@@ -367,8 +367,12 @@ class Hands(SimHands):
                     self.made += 1
                     self.tap(wrong)  # the wrong drop (or lift)...
                     yield wrong
+                    if self._cuts() != cuts:  # (the power may go at any touch, or between two: the hand
+                        return  # stops there, it makes no touch on the board restarted meanwhile)
                     self.tap(wrong)  # ... and the seed taken back out
                     yield wrong
+                    if self._cuts() != cuts:
+                        return
             shadow.feed(pit)
             self.tap(pit)
             yield pit
