@@ -23,6 +23,8 @@ from bench_board import MP32, MPYX, compile_mpy
 from bench_common import Table, replace_section
 from run_mp_tests import default_frozen
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # The board alone, as firmware/main.py runs it (baoboard.runtime.Supervisor: a fault is reported and the
 # application started again), driven by a few lines standing for the player's hands and buttons. Nothing
 # listens on the serial link: the events stay in the journal (its budget then leaves later games unrecorded,
@@ -36,8 +38,6 @@ from baoboard.recogniser import sequence, DECISION
 from baoboard.runtime import Supervisor
 from baoboard.simhw import SimHardware
 from baoboard.storage import FileStorage
-
-ROOT = Path(__file__).resolve().parent.parent
 
 st = FileStorage(%(root)r)
 st.remove("journal")
