@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bao import core
 from bao_host.boards.sim import CPythonBoard, Hands
-from baoboard.recogniser import IDLE
 from baoboard.memstorage import FakeStorage
+from baoboard.recogniser import IDLE
 
 
 def test_a_power_cut_in_a_slip_stops_the_hand() -> None:
