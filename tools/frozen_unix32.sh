@@ -29,5 +29,5 @@ make -C "$src/mpy-cross" -j"$(nproc)" >"$log" 2>&1 || { cat "$log"; exit 1; }
 make -C "$src/ports/unix" -j"$(nproc)" VARIANT=standard BUILD=build-bao-frozen-32 MICROPY_FORCE_32BIT=1 \
   MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_SSL_MBEDTLS=0 LDFLAGS_EXTRA=-static \
   FROZEN_MANIFEST="$manifest" MPY_CROSS_FLAGS=-march=x86 >"$log" 2>&1 || { cat "$log"; exit 1; }
-cp "$src/ports/unix/build-bao-frozen-32/micropython" "$out"
+cp "$src/ports/unix/build-bao-frozen-32/micropython" "$out.new" && mv -f "$out.new" "$out"  # (a rename: a run of the old one goes on)
 echo "frozen_unix32: $out"
