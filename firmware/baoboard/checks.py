@@ -41,19 +41,27 @@ def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
             return False, "badarg " + str(e)
         a.post_game(start, info.get("position"))
         return True, ""
-    try:  # SETPOS
+    start, why = read_position(payload)  # SETPOS
+    if start is None:
+        return False, why
+    a.post_game(start, position_json.to_dict(start))
+    return True, ""
+
+
+def read_position(payload: str) -> "tuple[Any, str]":
+    """A position's JSON from the host (SETPOS, SETUP): (the position, "") or (None, "badarg <what is wrong>"),
+    its options checked for their types as NEW's are."""
+    try:
         obj = json.loads(payload)
     except ValueError:
         obj = None  # position_json.loads says what is wrong
     why = check_new(obj.get("options") or {}, None) if isinstance(obj, dict) else ""
     if why:
-        return False, "badarg " + why
+        return None, "badarg " + why
     try:
-        start = position_json.loads(payload)
+        return position_json.loads(payload), ""
     except ValueError as e:
-        return False, "badarg " + str(e)
-    a.post_game(start, position_json.to_dict(start))
-    return True, ""
+        return None, "badarg " + str(e)
 
 
 def computer(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":

@@ -17,7 +17,6 @@ try:  # for the annotations only
 except ImportError:
     pass
 
-import json
 
 from bao import core, position_json
 from bao.layout import pit_name
@@ -250,19 +249,11 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
             for i in range(_PLACES):
                 have[i] = _UNKNOWN
     else:
-        from baoboard.checks import check_new  # the options' types, as SETPOS checks them
+        from baoboard.checks import read_position  # (as SETPOS reads it)
 
-        try:
-            obj = json.loads(payload)
-        except ValueError:
-            obj = None  # position_json.loads says what is wrong
-        why = check_new(obj.get("options") or {}, None) if isinstance(obj, dict) else ""
-        if why:
-            return False, "badarg " + why
-        try:
-            target = position_json.loads(payload)
-        except ValueError as e:
-            return False, "badarg " + str(e)
+        target, why = read_position(payload)
+        if target is None:
+            return False, why
         s = Setup(target, True)
         have = a.p.d
     rec = a.rec

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from bao_testkit.graphs import cycle
+
 BAO = Path(__file__).resolve().parent.parent.parent / "firmware" / "bao"
 LONGEST = 80  # lines of a function, its docstring included
 
@@ -33,33 +35,10 @@ def _graph() -> dict[str, set[str]]:
             for name, tree in mods.items()}
 
 
-def _cycle(graph: dict[str, set[str]]) -> list[str]:
-    """One import cycle as a path of module names, or []."""
-    state: dict[str, int] = {}  # 1: on the path, 2: done
-    path: list[str] = []
-
-    def visit(m: str) -> list[str]:
-        state[m] = 1
-        path.append(m)
-        for n in sorted(graph.get(m, ())):
-            if state.get(n) == 1:
-                return path[path.index(n):] + [n]
-            if n not in state and (found := visit(n)):
-                return found
-        path.pop()
-        state[m] = 2
-        return []
-
-    for m in sorted(graph):
-        if m not in state and (found := visit(m)):
-            return found
-    return []
-
-
 def test_no_import_cycle_in_the_rules_core() -> None:
     graph = _graph()
     assert graph["bao.sowing"] and not graph["bao.layout"] - {"bao.errors"}  # the checker sees imports
-    assert _cycle(graph) == []
+    assert cycle(graph) == []
 
 
 def test_the_core_never_imports_a_plugged_in_ruleset() -> None:

@@ -15,6 +15,8 @@ import tokenize
 from collections.abc import Iterator
 from pathlib import Path
 
+from bao_testkit.graphs import cycle
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"bao": ROOT / "firmware" / "bao", "baoboard": ROOT / "firmware" / "baoboard",
             "bao_host": ROOT / "host" / "bao_host"}
@@ -81,29 +83,6 @@ def graph() -> dict[str, set[str]]:
     known = set(mods)
     return {name: {m for m, _ in imports(name, path, tree, known) if m in known and m != name}
             for name, (path, tree) in mods.items()}
-
-
-def cycle(g: dict[str, set[str]]) -> list[str]:
-    """One import cycle as a path of module names, or []."""
-    state: dict[str, int] = {}  # 1: on the path, 2: done
-    path: list[str] = []
-
-    def visit(m: str) -> list[str]:
-        state[m] = 1
-        path.append(m)
-        for n in sorted(g.get(m, ())):
-            if state.get(n) == 1:
-                return path[path.index(n):] + [n]
-            if n not in state and (found := visit(n)):
-                return found
-        path.pop()
-        state[m] = 2
-        return []
-
-    for m in sorted(g):
-        if m not in state and (found := visit(m)):
-            return found
-    return []
 
 
 def _private(n: str) -> bool:
