@@ -82,7 +82,7 @@ test: $(STAMP) pico-deps web-deps lint firmware image
 
 ## The emulated Pico's longer tests: a whole game through the pins, power cuts, miswired chains.
 test-pico: $(STAMP) pico-deps image
-	$(PY) -m pytest -m pico tests/host  # every test marked pico: test_pico*.py
+	$(PY) -m pytest -n auto -m pico tests/host  # every test marked pico (test_pico*.py): one emulator a core
 
 # rp2040js from npm; without npm the emulated-Pico tests are skipped (they say so).
 pico-deps: $(NPM_STAMP)
