@@ -122,8 +122,9 @@ test-mp: $(STAMP) $(FROZEN32)
 $(FROZEN32): $(FIRMWARE_PY) firmware/manifest.py tools/frozen_unix32.sh | image-deps $(PICO_SRC)/.ready
 	tools/frozen_unix32.sh $(PICO_SRC)/micropython $@
 
-# The host's tests on every core (pytest-xdist; PYTEST_JOBS=0 runs them in one process)
-PYTEST_JOBS ?= auto
+# The host's tests, two workers a core (pytest-xdist; PYTEST_JOBS=0 runs them in one process): most tests wait
+# on a subprocess, a socket or an emulator's pipe, and one worker a core left the cores half idle
+PYTEST_JOBS ?= $(shell echo $$((2 * $$(nproc 2>/dev/null || echo 1))))
 test-py: $(STAMP)
 	$(PY) -m pytest -n $(PYTEST_JOBS) tests
 
