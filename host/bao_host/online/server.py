@@ -380,15 +380,7 @@ class Online:
         assert g is not None
         side = P.other(next(iter(g.seats)))
         token = secrets.token_urlsafe(P.TOKEN_BYTES)
-        self.st.seat(g.id, side, P.digest(token), name, used_invite=True)
-        g.seats[side] = (P.digest(token), name)
-        g.status = "playing"
-        if g.clock is not None:
-            g.clock.started = time.time()
-            self.st.start_clock(g.id, g.clock.started)
-            self._watch_clock(g)
-        self._broadcast(g, "state", str(len(g.moves)), g.state())
-        return {"v": P.VERSION, "game": g.id, "seat": side, "token": token}
+        return self._seat_second(g, side, token, name)
 
     @staticmethod
     def _parsed(g: Any, body: dict[str, Any]) -> tuple[int, core.Position, int, core.Position, str]:
@@ -515,15 +507,20 @@ class Online:
         assert r is not None
         if mine in r.seats:
             raise Refused(409, "you asked for the rematch already: it starts when the other player asks too")
-        self.st.seat(r.id, mine, P.digest(token), name, used_invite=True)
-        r.seats[mine] = (P.digest(token), name)
-        r.status = "playing"
-        if r.clock is not None:
-            r.clock.started = time.time()
-            self.st.start_clock(r.id, r.clock.started)
-            self._watch_clock(r)
-        self._broadcast(r, "state", "0", r.state())
-        return {"v": P.VERSION, "game": r.id, "seat": mine, "token": token}
+        return self._seat_second(r, mine, token, name)
+
+    def _seat_second(self, g: Any, side: str, token: str, name: str) -> dict[str, Any]:
+        """The second player seated (an invitation taken, a rematch asked by both): the game starts, its
+        clock with it, and every follower is told."""
+        self.st.seat(g.id, side, P.digest(token), name, used_invite=True)
+        g.seats[side] = (P.digest(token), name)
+        g.status = "playing"
+        if g.clock is not None:
+            g.clock.started = time.time()
+            self.st.start_clock(g.id, g.clock.started)
+            self._watch_clock(g)
+        self._broadcast(g, "state", str(len(g.moves)), g.state())
+        return {"v": P.VERSION, "game": g.id, "seat": side, "token": token}
 
     async def state(self, request: Request) -> dict[str, Any]:
         g = self._game_of(request)
