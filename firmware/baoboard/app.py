@@ -88,6 +88,7 @@ class App:
         hello = f"fw={fw} rules={RULES_VERSION} board={board_id}"
         self.outbox = Outbox(self.journal, hw.serial_write, hw.ticks_ms, hello=hello)
         self.outbox.on_command = self.command
+        self.outbox.defer = True  # (commands run at the step's top: App.step)
         self.p = core.initial()
         self.dirty = True
         self.rx_frames = -1
@@ -213,6 +214,15 @@ class App:
         finally:
             sowing.serve = was
 
+    def commands(self) -> None:
+        """The host's commands that arrived in this scan, in order, each run here (Outbox.defer) rather than
+        inside the link's calls, with a scan between two of them."""
+        ob = self.outbox
+        while ob.pending:
+            ob.run_pending()
+            if ob.pending:
+                self.serve()
+
     def serve(self) -> None:
         """Called every few dozen relays by long work (a never-ending move, M4; bao.sowing.serve,
         recogniser.Sequence.flush): once _SLICE_MS passed since the last scan, or after _SLICE_UNITS calls,
@@ -260,6 +270,8 @@ class App:
         self.gestures(g, now)
         self.activations(now)
         self.listen(now)
+        if self.outbox.pending and not self.searching:  # (in the search's steps they stop it, and wait)
+            self.commands()
         self.press(hw.buttons(), now)
         ph = self.guide.phase(now)
         if self.dirty or ph != self.shown_phase:
