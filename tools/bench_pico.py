@@ -391,7 +391,7 @@ def stand_table(r: dict[str, object], where: str) -> Table:
 
 
 SAVED = ROOT / "build" / "bench-pico"  # each piece's figures for each image, one JSON each: a run goes on from them
-PIECES = ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "stand", "rules")
+PIECES = ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "stand", "rare", "rules")
 TAIL_FILE = ROOT / "build" / "slowest-positions.txt"
 
 
@@ -431,6 +431,9 @@ def measure(piece: str, image: str, args: argparse.Namespace) -> None:
         r = board_game(image, args.moves, xip=True)
     elif piece == "stand":
         r = stand_still(False, image)
+    elif piece == "rare":
+        out, _ = run_on_pico(code=(ROOT / "tools" / "pico" / "onpico" / "rare_jobs.py").read_text(), image=image)
+        r = {"modules": json.loads(out.strip().splitlines()[-1])}
     else:
         r = {"table": rules_table(args.quick).render(), "quick": args.quick}
     r["wall_s"] = round(time.monotonic() - t0)
@@ -644,6 +647,9 @@ def section(quick: bool) -> str:
         stand = saved("stand", image)
         if stand:
             parts += [stand_table(stand, f"the {IMAGE_NAMES[image]} (journal on its flash)").render(), STAND_NOTE]
+    rare = {image: saved("rare", image) for image in IMAGES}
+    if any(rare.values()):
+        parts += [rare_table(rare).render(), RARE_NOTE]
     for image in IMAGES:  # (the image's when measured; the stock image's: the table before the image)
         rules = saved("rules", image)
         if rules:
@@ -655,6 +661,28 @@ def section(quick: bool) -> str:
             break
     parts.append(STEP_NOTE)
     return "\n\n".join(parts)
+
+
+RARE_NOTE = (
+    "A rare job's module (`python tools/bench_pico.py --piece rare`: tools/pico/onpico/rare_jobs.py, after "
+    "`import baoboard.app`): the heap it keeps while loaded (collected) and its import's Pico time. With the "
+    "firmware frozen in, a module's code and names stay in flash and it keeps little: the board imports rare jobs "
+    "once and keeps them (baoboard.compat.modules_now). Loaded as `.mpy` files its bytecode is in the heap: there "
+    "the board drops it after each job.")
+
+
+def rare_table(rare: dict[str, Any]) -> Table:
+    images = [i for i in IMAGES if rare.get(i)]
+    t = Table(["a rare job's module (and the modules it brings)"]
+              + [f"{IMAGE_NAMES[i]}: heap kept, import" for i in images])
+    first = rare[images[0]]["modules"]
+    for k, (name, _, _, brought) in enumerate(first):
+        row = [f"{name}" + (f" (+ {', '.join(b for b in brought if b != name)})" if len(brought) > 1 else "")]
+        for i in images:
+            _, heap, us, _ = rare[i]["modules"][k]
+            row.append(f"{heap:,} B, {us / 1000:.1f} ms")
+        t.add(*row)
+    return t
 
 
 def steps_table(steps: dict[str, Any], image: str) -> Table:

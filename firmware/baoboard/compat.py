@@ -2,7 +2,8 @@
 #   const(x)            micropython.const, or the identity on CPython
 #   crc32(buf, n) -> int  CRC-32 (zlib / ISO-HDLC) of buf[0:n]; binascii.crc32 (C) where the port has it,
 #                       the table-driven fallback of baoboard.crc32py (loaded only where it does not)
-#   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython)
+#   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython
+#                       loading .mpy files; frozen modules stay)
 #   ticks_diff(a, b)    time.ticks_diff, or a plain subtraction on CPython (whose tick counts do not wrap)
 #   get_ident()         the running thread's id (_thread), 0 where there are no threads
 try:
@@ -48,10 +49,13 @@ def crc32(buf, n: int = -1) -> int:
 
 
 def modules_now() -> "set | None":
-    """The modules loaded now, for unload_new(); None on CPython (RAM is no concern there)."""
+    """The modules loaded now, for unload_new(); None where a module kept costs little RAM: on CPython, and
+    with the firmware frozen into the image (its code and names stay in flash; a rare job's module then
+    keeps a few hundred bytes, and importing it again would cost each command a few ms: docs/benchmarks.md,
+    Emulated Pico). Loaded as .mpy files (`make deploy`), a module's bytecode is in the heap: dropped."""
     import sys
 
-    return set(sys.modules) if sys.implementation.name == "micropython" else None
+    return set(sys.modules) if sys.implementation.name == "micropython" and __file__.endswith(".mpy") else None
 
 
 def unload_new(before: "set | None") -> None:
