@@ -108,6 +108,8 @@ GOALS: dict[str, Callable[[core.Position, int, str], bool]] = {
     "ends_in_takasia": lambda p, m, t: _end(p, m) == END_TAKASIA,
     "takes_house": lambda p, m, t: _takes_house(p, m),
     "relays_house": lambda p, m, t: _relays_house(p, m),
+    "places_back": lambda p, m, t: "@B" in t or "@b" in t,
+    "placement_take": lambda p, m, t: t.startswith("x"),
 }
 
 
