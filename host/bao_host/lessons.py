@@ -273,10 +273,12 @@ class LessonRun:
     """One lesson on a board: `command(type, payload)` sends a host command (LinkSession.command), `view` is the
     logger's view of the board's events. poll() returns the new lines to say."""
 
-    def __init__(self, lesson: Lesson, command: Callable[[str, str], Reply | None], view: View) -> None:
+    def __init__(self, lesson: Lesson, command: Callable[[str, str], Reply | None], view: View,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.lesson = lesson
         self.command = command
         self.view = view
+        self.progress = progress  # told (tasks answered right, wrong answers) after each answer: the library
         self.task = 0
         self.state = "start"  # start, setup (waiting for the position), task (waiting for the move), done
         self.wrong = 0  # wrong answers so far
@@ -316,15 +318,16 @@ class LessonRun:
                 return [f"the move {v.plies[self._plies]} is not one of this position ({e})"]
             right, words = judge(self.lesson.tasks[self.task], p, move)
             out.append(words)
+            self.task += right
+            self.wrong += not right
+            if self.progress is not None:
+                self.progress(self.task, self.wrong)
             if right:
-                self.task += 1
                 if self.task == len(self.lesson.tasks):
                     self.state = "done"
                     out.append(f"Lesson done: {self.lesson.title} ({self.wrong} wrong answer"
                                f"{'' if self.wrong == 1 else 's'}).")
                     return out
-            else:
-                self.wrong += 1
             out.append("The board lays the position out again: follow its lights." if not right
                        else "The board lays the next position out: follow its lights.")
             out += self._set_up()

@@ -5,6 +5,7 @@ coverage of docs/rules.md's Zanzibar rules by the lessons."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -137,7 +138,12 @@ def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
     try:
         rig.connect()
         lesson = lessons.load(lessons.LESSONS / f"{name}.toml")
-        run = lessons.LessonRun(lesson, rig.session.command, rig.logger.view)
+        store = rig.logger.store  # the learner's progress, kept in the library as `make run` keeps it
+
+        def progress(done: int, wrong: int) -> None:
+            store.save_lesson(lesson.name, len(lesson.tasks), done, wrong)
+
+        run = lessons.LessonRun(lesson, rig.session.command, rig.logger.view, progress)
         said = _learner(rig, run, wrong_first=True)
         text = "\n".join(said)
         assert said[0] == f"Lesson: {lesson.title}"
@@ -156,6 +162,8 @@ def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
             assert any(s.endswith(task.said()) for s in said)
         # laid out at the start, and again after each answer but the last
         assert sum(s.startswith("The board is set up:") for s in said) == len(lesson.tasks) + n
+        kept = store.lessons_progress()[lesson.name]
+        assert (kept.done, kept.tasks_done, kept.wrong) == (True, len(lesson.tasks), n)
     finally:
         rig.close()
 
@@ -231,3 +239,24 @@ def test_the_terminal_ui_says_a_wrong_answer_and_why(snap_compare: Any, monkeypa
                             terminal_size=(100, 40), run_before=answer)
     finally:
         rig.close()
+
+
+def test_bao_lessons_lists_every_lesson_done_or_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`bao lessons`: each lesson with its progress as the library keeps it (done, half-way, not started)."""
+    from bao_host.cli import main
+    from bao_host.record.store import Store
+
+    with Store(tmp_path) as st:
+        st.save_lesson("zanzibar-02-house", 2, 2, 1)
+        st.save_lesson("zanzibar-06-namua-takasa", 4, 1, 0)
+    assert main(["lessons", "--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    found = lessons.load_all()
+    assert f"Lessons: 1 of {len(found)} done" in out
+    rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ ") and "-" in line.split()[1]}
+    assert "│ done" in rows["zanzibar-02-house"] and "1 of 4 tasks" in rows["zanzibar-06-namua-takasa"]
+    assert all("not started" in rows[x.name] for x in found if x.name not in
+               ("zanzibar-02-house", "zanzibar-06-namua-takasa")), out
+    assert main(["lessons", "--data", str(tmp_path / "none"), "--json"]) == 0  # no library: none started
+    assert {r["state"] for r in json.loads(capsys.readouterr().out)} == {"not started"}
+    assert not (tmp_path / "none").exists()  # reading made no library

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.logger import Logger
+from bao_host.record.store import StoreError
 from bao_host.ui.adapter import SimBoard, make_board
 from bao_host.ui.tui import BaoApp
 
@@ -57,10 +58,19 @@ def main(argv: list[str] | None = None) -> int:
             from bao_host import lessons
 
             try:
-                run = lessons.LessonRun(lessons.load(Path(args.lesson)), board.session.command, logger.view)
+                taught = lessons.load(Path(args.lesson))
             except lessons.LessonError as e:
                 print(f"--lesson: {e}", file=sys.stderr)
                 return 2
+            tasks = len(taught.tasks)
+
+            def progress(done: int, wrong: int) -> None:  # the learner's progress, kept in the library
+                try:
+                    store.save_lesson(taught.name, tasks, done, wrong)
+                except StoreError as e:
+                    logger.say("warn", f"the lesson's progress was not kept: {e}")
+
+            run = lessons.LessonRun(taught, board.session.command, logger.view, progress)
             session = board.session
 
             def lesson() -> list[str]:  # (the lesson starts once the board's link is up)
