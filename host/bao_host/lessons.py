@@ -274,11 +274,14 @@ class LessonRun:
     logger's view of the board's events. poll() returns the new lines to say."""
 
     def __init__(self, lesson: Lesson, command: Callable[[str, str], Reply | None], view: View,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+                 progress: Callable[[int, int], None] | None = None, lay_out: str = "SETUP") -> None:
         self.lesson = lesson
         self.command = command
         self.view = view
         self.progress = progress  # told (tasks answered right, wrong answers) after each answer: the library
+        # SETUP: the set-up mode guides a person's hands (a board with seeds); SETPOS: the position is simply
+        # set (a simulated board played in the browser alone: no seeds to lay out)
+        self.lay_out = lay_out
         self.task = 0
         self.state = "start"  # start, setup (waiting for the position), task (waiting for the move), done
         self.wrong = 0  # wrong answers so far
@@ -291,7 +294,7 @@ class LessonRun:
         return self.lesson.position_of(self.lesson.tasks[min(self.task, len(self.lesson.tasks) - 1)])
 
     def _set_up(self) -> list[str]:
-        r = self.command("SETUP", position_json.dumps(self.position, False))
+        r = self.command(self.lay_out, position_json.dumps(self.position, False))
         if r is None or not r.ok:
             self.state = "done"
             return [f"the lesson stops: the board did not take the position ({r.payload if r else 'no answer'})"]
@@ -332,3 +335,14 @@ class LessonRun:
                        else "The board lays the next position out: follow its lights.")
             out += self._set_up()
         return out
+
+    def page_state(self) -> dict[str, object]:
+        """What a page shows of the lesson: its title, words and rules (with their lines from docs/rules.md),
+        the task at hand and how far the learner is."""
+        known = explained_rules()
+        done = self.state == "done"
+        task = self.lesson.tasks[min(self.task, len(self.lesson.tasks) - 1)]
+        return {"name": self.lesson.name, "title": self.lesson.title, "text": self.lesson.text,
+                "rules": [[r, known[r]] for r in self.lesson.rules], "task": self.task + (not done),
+                "of": len(self.lesson.tasks), "prompt": "" if done else task.said(), "done": done,
+                "wrong": self.wrong}
