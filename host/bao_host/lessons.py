@@ -331,8 +331,11 @@ class LessonRun:
                     out.append(f"Lesson done: {self.lesson.title} ({self.wrong} wrong answer"
                                f"{'' if self.wrong == 1 else 's'}).")
                     return out
-            out.append("The board lays the position out again: follow its lights." if not right
-                       else "The board lays the next position out: follow its lights.")
+            if self.lay_out == "SETUP":
+                out.append("The board lays the position out again: follow its lights." if not right
+                           else "The board lays the next position out: follow its lights.")
+            else:  # (SETPOS: a simulated board takes the position at once)
+                out.append("The position is set again: try once more." if not right else "The next position is set.")
             out += self._set_up()
         return out
 

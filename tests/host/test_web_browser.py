@@ -403,6 +403,8 @@ def test_a_lesson_in_the_browser_alone(tmp_path: Path, page: Any) -> None:
                 wait_for(lambda: "Not this one, 5L" in page.inner_text("#messages"), "the wrong answer explained")
                 said = page.inner_text("#messages")
                 assert "the game goes on (1.1, 1.2)" in said and "Hint: put the store seed into a6" in said
+                wait_for(lambda: "The position is set again: try once more." in page.inner_text("#messages"),
+                         "the position set again (the browser alone: no seeds to lay out)")
         wait_for(lambda: page.inner_text("#lesson-task") == "Lesson done (1 wrong answer).", "the lesson done")
         assert "(1.2, R9)" in page.inner_text("#messages")
         _open(page, web.url + "/board/sim-1?lesson=zanzibar-09-winning")  # the library keeps it done
