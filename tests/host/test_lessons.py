@@ -259,3 +259,18 @@ def test_bao_lessons_lists_every_lesson_done_or_not(tmp_path: Path, capsys: pyte
     assert main(["lessons", "--data", str(tmp_path / "none"), "--json"]) == 0  # no library: none started
     assert {r["state"] for r in json.loads(capsys.readouterr().out)} == {"not started"}
     assert not (tmp_path / "none").exists()  # reading made no library
+
+
+def test_make_run_with_a_lesson_that_is_not_one_says_so_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bao_host.cli import run
+
+    assert run.main(["--sim", "--data", str(tmp_path / "d"), "--lesson", "zanzibar-99-nothing"]) == 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text("title = [")
+    assert run.main(["--sim", "--data", str(tmp_path / "d"), "--lesson", str(bad)]) == 2
+    said = capsys.readouterr().err.splitlines()
+    assert said[0] == ("--lesson zanzibar-99-nothing: no such file, nor a lesson of that name (`bao lessons` "
+                       "lists them)")
+    assert len(said) == 2 and said[1].startswith("--lesson: bad.toml: ")
+    assert not (tmp_path / "d").exists()  # nothing started, no library made

@@ -58,7 +58,7 @@ def cmd_lessons(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=1))
         return 0
     t = Table(title=f"Lessons: {sum(r['done'] for r in rows)} of {len(rows)} done",
-              caption="a lesson: python -m bao_host.cli.run --lesson lessons/LESSON.toml")
+              caption="a lesson on the board: python -m bao_host.cli.run --lesson LESSON")
     for col in ("lesson", "ruleset", "title", "tasks", "progress"):
         t.add_column(col, no_wrap=col != "title", overflow="fold")
     for r in rows:

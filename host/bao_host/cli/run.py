@@ -25,7 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--setup", metavar="FILE",
                     help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board")
     ap.add_argument("--lesson", metavar="FILE",
-                    help="a lesson (lessons/*.toml): the board lays out its position, then its tasks")
+                    help="a lesson (lessons/*.toml, or its name as `bao lessons` lists it): the board lays out its "
+                         "position, then its tasks")
     args = ap.parse_args(argv)
     setup = None
     if args.setup:
@@ -36,6 +37,22 @@ def main(argv: list[str] | None = None) -> int:
                 setup = position_json.loads(f.read())
         except (OSError, ValueError, core.BaoError) as e:
             print(f"--setup {args.setup}: {e}", file=sys.stderr)
+            return 2
+    taught = None
+    if args.lesson:  # (read before anything starts: a lesson that cannot be used is one line)
+        from bao_host import lessons
+
+        path = Path(args.lesson)
+        if not path.exists() and (lessons.LESSONS / f"{args.lesson}.toml").is_file():
+            path = lessons.LESSONS / f"{args.lesson}.toml"  # a lesson's name, as `bao lessons` lists it
+        elif not path.exists():
+            print(f"--lesson {args.lesson}: no such file, nor a lesson of that name (`bao lessons` lists them)",
+                  file=sys.stderr)
+            return 2
+        try:
+            taught = lessons.load(path)
+        except lessons.LessonError as e:
+            print(f"--lesson: {e}", file=sys.stderr)
             return 2
     if not args.sim:
         from bao_host.cli import log as log_commands
@@ -54,14 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         logger = Logger(store)
         board, pump, conn = make_board(logger, store.root / "simulated-board")
         lesson = None
-        if args.lesson:
+        if taught is not None:
             from bao_host import lessons
 
-            try:
-                taught = lessons.load(Path(args.lesson))
-            except lessons.LessonError as e:
-                print(f"--lesson: {e}", file=sys.stderr)
-                return 2
             tasks = len(taught.tasks)
 
             def progress(done: int, wrong: int) -> None:  # the learner's progress, kept in the library
