@@ -10,8 +10,10 @@
 # first touch of that pit confirms it; a store (no sensor), or a pit whose sensor is faulty, by a touch of either
 # back-row end of its side.
 # Places already right are skipped. Touches of the place just confirmed (the hand still putting seeds in) are
-# absorbed, after the last one too, until another pit is touched; any other touch is refused (pink), said, and
-# that pit is checked again later (the hand may have changed its seeds).
+# absorbed, after the last one too until another pit is touched or the hand has been away from it for
+# _LINGER_MS (then a touch there is the game's first: a lesson's answer often starts from the pit its set-up
+# filled last); any other touch is refused (pink), said, and that pit is checked again later (the hand may have
+# changed its seeds).
 try:  # for the annotations only
     from typing import Any  # noqa: F401
 except ImportError:
@@ -38,6 +40,8 @@ _LAST = const(2)  # the pit whose touches are absorbed (the place just confirmed
 _WRONGPIT = const(3)  # the pit refused last (blinks pink until the next accepted touch), or -1
 _TOUCHES = const(4)  # touches that confirmed a place
 _REFUSED = const(5)  # touches refused
+_AT = const(6)  # the time of the last touch of the _LAST pit (confirmed or absorbed)
+_LINGER_MS = const(2000)  # after the set-up, touches of the place confirmed last are absorbed for this long
 # the walk of the hands over the board, as a person at South's side sees it (B1 at the left): the back row
 # left to right, the front row back, North's front row left to right, North's back row back; a snake, so the
 # hand moves one pit at a time
@@ -56,7 +60,7 @@ class Setup:
         self.want = bytearray(_PLACES)
         self.have = bytearray(_PLACES)
         self.order = bytearray(_STEPS)
-        self._f = [0, 0, -1, -1, 0, 0]
+        self._f = [0, 0, -1, -1, 0, 0, 0]
         self.faulty = bytearray(4)  # the debouncer's: pits whose sensor is ignored (App.deb.faulty, set at SETUP)
         d = target.d
         for i in range(_PLACES):
@@ -150,14 +154,17 @@ class Setup:
         f = self._f
         c = self.current()
         if c < 0:  # done, lingering: the hand may still be putting seeds into the last place
-            if pit != f[_LAST]:
+            if pit != f[_LAST] or now - f[_AT] > _LINGER_MS:
                 a.setup = None  # the first other touch: play (or the game) goes on, this touch its first
                 a.activation(pit, now)
+            else:
+                f[_AT] = now  # (the hand still at work there)
             return
         e = self.ends(c)
         if c == pit or (e >= 0 and (pit == 15 + 16 * e or pit == 8 + 16 * e)):
             self.have[c] = self.want[c]
             f[_LAST] = pit
+            f[_AT] = now
             f[_WRONGPIT] = -1
             f[_TOUCHES] += 1
             f[_K] += 1
@@ -167,6 +174,7 @@ class Setup:
                 self.say(a)
             return
         if pit == f[_LAST]:
+            f[_AT] = now
             return  # the hand still at work in the place just confirmed, or taking back from the pit refused
         # refused: the pit may have had seeds put in or taken out: check it again later
         f[_REFUSED] += 1

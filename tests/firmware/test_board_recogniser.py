@@ -170,3 +170,30 @@ def test_the_sleeping_malawi_move_is_followed_through_its_12404_activations():
 
     p = position_json.loads(SLOW_MALAWI)
     assert _follow(p, 3) == 12404  # each activation fed, the move recognised at the last
+
+
+def test_a_lone_kichwa_sown_towards_the_back_row_is_refused_citing_its_rule():
+    # The lone kichwa (lessons/zanzibar-07): the store seed into A1, its lift, then the first drop into B1 (the
+    # back row): refused, citing 2.4a in the namua stage, 3.5b in the mtaji stage (A8, then B8); the drop the
+    # rules allow goes on.
+    from bao import position_json
+
+    namua = position_json.loads(
+        '{"ruleset": "zanzibar", "to_move": "S", "A": [3, 0, 0, 0, 0, 0, 0, 0], "B": [1, 2, 2, 1, 0, 0, 2, 3],'
+        ' "a": [0, 0, 1, 0, 6, 2, 0, 0], "b": [2, 2, 1, 1, 1, 2, 1, 1], "store": {"S": 15, "N": 15},'
+        ' "house": {"S": false, "N": true}, "takasia": null}')
+    mtaji = position_json.loads(
+        '{"ruleset": "zanzibar", "to_move": "S", "A": [0, 0, 0, 0, 0, 0, 0, 3], "B": [1, 2, 2, 1, 3, 4, 2, 3],'
+        ' "a": [0, 1, 1, 2, 2, 2, 0, 2], "b": [5, 3, 4, 3, 6, 5, 3, 4], "store": {"S": 0, "N": 0},'
+        ' "house": {"S": false, "N": false}, "takasia": null}')
+    for p, back, rule, text in ((namua, "B1", "2.4a", "1R*"), (mtaji, "B8", "3.5b", "A8L*")):
+        rec = R.Recogniser()
+        rec.start(p, core.legal_moves(p))
+        m = notation.parse_move(p, text)[0]
+        acts = R.activations(p, m)
+        lead = 2 if p.d[core.STORE] else 1  # (the store seed, then the lift; in the mtaji stage the lift)
+        assert _play(rec, p, acts[:lead]) == R.R_PROGRESS
+        assert rec.feed(core.pit_index(back), 5000) == R.R_WRONG
+        assert rec.wrong_rule == rule and "front row would be empty" in rec.wrong_reason, (rec.wrong_rule, text)
+        rec.feed(core.pit_index(back), 5100)  # the seed taken back out (absorbed)
+        assert _play(rec, p, acts[lead:], 9000) == R.R_DONE and rec.done_move & 63 == m & 63

@@ -19,12 +19,14 @@ class SetupHost(Host):
         self.epoch = old.epoch
         self.said = None
         self.heard = 0
+        self.last_at = ""  # the place of the last step said
 
     def _line(self, line):
         if line.startswith(b"N0 SETUP "):
             self.heard += 1
             words = line.decode()[9:line.rfind(b" *")].split(" ")
             self.said = dict(w.split("=", 1) if "=" in w else (w, "") for w in words)
+            self.last_at = self.said.get("at", self.last_at)
         super()._line(line)
 
 
@@ -150,6 +152,35 @@ def test_setup_between_positions_of_the_1994_game():
     hands.perform(p, m)
     host.poll()
     assert host.moves()[before:] == ["7L*"]
+    st.close()
+
+
+def test_the_pit_filled_last_is_the_games_first_touch_once_the_hand_is_away():
+    # A lesson's retry (issue #28): a move from B2 was played, the set-up lays the position out again and fills
+    # B2 last, and the answer starts from B2 again. Touches of B2 right after it was confirmed are the hand
+    # still putting seeds in (absorbed); once the hand has been away for setup_mode._LINGER_MS, a touch of B2
+    # is the game's first: the move is made and reported (the board took no touch at all before).
+    p = positions((44,))[0]
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    host.command(40, "SETPOS", position_json.dumps(p, False))
+    hands.scan(40)
+    m = find_move(p, "B2L")
+    hands.perform(p, m)
+    host.poll()
+    seeds = list(app.p.d[:34])
+    assert start(app, hands, host, p, 41)[1] == "OK"
+    follow(app, hw, hands, host, seeds, hand=[0])
+    hands.scan(4)
+    host.poll()
+    assert "done" in host.said and host.last_at == "B2" and app.p.d == p.d
+    moves, illegal = len(host.moves()), sum(1 for e in host.events if e[1] == "ILLEGAL")
+    hands.tap(core.pit_index("B2"))  # a seed more into B2, at once: absorbed (no move starts, none refused)
+    assert app.rec.phase == 0 and sum(1 for e in host.events if e[1] == "ILLEGAL") == illegal
+    hands.scan(2100 // 5)  # the hand away from the board (5 ms scans)
+    hands.perform(p, m)
+    host.poll()
+    assert host.moves()[moves:] == ["B2L"]
     st.close()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bao import core, notation, position_json
 from bao_host.cli import library as library_commands
-from bao_host.record.store import Store, StoreError
+from bao_host.record.store import SCHEMA_VERSION, Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_1994 = (ROOT / "games" / "zanzibar-1994.txt").read_text()
@@ -171,7 +171,7 @@ def test_a_library_of_schema_1_keeps_working_and_its_analyses_move_into_the_data
     with Store(root) as st:  # a writer migrates it
         assert st.analysis(st.game(g.id)) == (1, data)
         assert st.analysis(st.game(bad.id)) is None
-        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "2"
+        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == str(SCHEMA_VERSION)
         assert len(st.games()) == 2
         data["limits"] = {"depth": 2}
         st.save_analysis(g.id, 52, data)  # a new analysis replaces the old one
@@ -191,3 +191,33 @@ def test_a_damaged_analysis_is_a_one_line_error(tmp_path: Path) -> None:
         with pytest.raises(StoreError, match="cannot be read"):
             st.analysis(g)
         assert run(["game", str(g.id), "--data", str(tmp_path)]) == 1
+
+
+def _schema_2(root: Path) -> None:
+    """Make the library at root as schema 2 left it: no lessons table, schema 2 in meta."""
+    db = sqlite3.connect(root / "index.sqlite3")
+    db.execute("DROP TABLE lessons")
+    db.execute("UPDATE meta SET value='2' WHERE key='schema'")
+    db.commit()
+    db.close()
+
+
+def test_a_learners_progress_is_kept_and_a_library_of_schema_2_gets_the_lessons_table(tmp_path: Path) -> None:
+    root = tmp_path / "d"
+    with Store(root) as st:
+        g = st.import_text(GAME_1994)
+    _schema_2(root)
+    with Store(root, readonly=True) as st:  # read only: no table yet, no progress, nothing changed
+        assert st.lessons_progress() == {}
+    with Store(root) as st:  # a writer migrates it: its games stay, the progress is kept from now on
+        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == str(SCHEMA_VERSION)
+        assert [x.id for x in st.games()] == [g.id]
+        st.save_lesson("zanzibar-01-namua-capture", 2, 1, 1)
+        st.save_lesson("zanzibar-02-house", 2, 2, 0)
+        st.save_lesson("zanzibar-02-house", 2, 0, 0)  # taken again and left at once: still done
+    with Store(root, readonly=True) as st:
+        kept = st.lessons_progress()
+        with pytest.raises(StoreError):
+            st.save_lesson("x", 1, 1, 0)
+    assert [(p.name, p.tasks_done, p.wrong, p.done) for p in sorted(kept.values(), key=lambda p: p.name)] == [
+        ("zanzibar-01-namua-capture", 1, 1, False), ("zanzibar-02-house", 0, 0, True)]

@@ -375,3 +375,37 @@ def test_the_computer_choice_shows_the_boards_mode_after_a_reload(tmp_path: Path
         page.reload()
         page.wait_for_selector("#board[data-version]")
         wait_for(lambda: page.input_value("#computer") == "5", "the host's engine shown after a reload")
+
+
+def test_a_lesson_in_the_browser_alone(tmp_path: Path, page: Any) -> None:
+    """Issue #28: a lesson on the web board without a physical board. The page starts it; the lesson's words,
+    rules and task are in the page; a wrong answer made by clicks is explained (the rule and what the move
+    did), the position set again, the right one ends the lesson and the library keeps it done."""
+    from bao_host import lessons
+
+    lesson = lessons.load(lessons.LESSONS / "zanzibar-09-winning.toml")
+    p = lesson.position
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1?lesson=zanzibar-09-winning")
+        assert page.is_hidden("#lesson")
+        page.click("#start-lesson")
+        wait_for(lambda: "Task 1 of 1: North: South's front row" in page.inner_text("#lesson-task"), "the task")
+        assert page.inner_text("#lesson-title") == f"Lesson: {lesson.title}"
+        assert "R9: " in page.inner_text("#lesson-rules")
+        wait_for(lambda: web.board().runner.position == p and _shows_the_leds(page, web), "the position set")
+        _compare("web-lesson", page.locator("#lesson").screenshot())
+        for text in ("5L", "6R"):  # a wrong answer first, then the right one
+            wait_for(lambda: web.board().runner.position == p, f"the position before {text}")
+            move, _ = notation.parse_move(p, text)
+            for pit in activations(p, move):
+                page.click(f"#pit-{pit & PIT}", force=True)
+            if text == "5L":
+                wait_for(lambda: "Not this one, 5L" in page.inner_text("#messages"), "the wrong answer explained")
+                said = page.inner_text("#messages")
+                assert "the game goes on (1.1, 1.2)" in said and "Hint: put the store seed into a6" in said
+                wait_for(lambda: "The position is set again: try once more." in page.inner_text("#messages"),
+                         "the position set again (the browser alone: no seeds to lay out)")
+        wait_for(lambda: page.inner_text("#lesson-task") == "Lesson done (1 wrong answer).", "the lesson done")
+        assert "(1.2, R9)" in page.inner_text("#messages")
+        _open(page, web.url + "/board/sim-1?lesson=zanzibar-09-winning")  # the library keeps it done
+        assert page.inner_text("#lesson-name option:checked") == f"{lesson.title} (done)"

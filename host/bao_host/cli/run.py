@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.logger import Logger
+from bao_host.record.store import StoreError
 from bao_host.ui.adapter import SimBoard, make_board
 from bao_host.ui.tui import BaoApp
 
@@ -24,7 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--setup", metavar="FILE",
                     help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board")
     ap.add_argument("--lesson", metavar="FILE",
-                    help="a lesson (lessons/*.toml): the board lays out its position, then its tasks")
+                    help="a lesson (lessons/*.toml, or its name as `bao lessons` lists it): the board lays out its "
+                         "position, then its tasks")
     args = ap.parse_args(argv)
     setup = None
     if args.setup:
@@ -35,6 +37,22 @@ def main(argv: list[str] | None = None) -> int:
                 setup = position_json.loads(f.read())
         except (OSError, ValueError, core.BaoError) as e:
             print(f"--setup {args.setup}: {e}", file=sys.stderr)
+            return 2
+    taught = None
+    if args.lesson:  # (read before anything starts: a lesson that cannot be used is one line)
+        from bao_host import lessons
+
+        path = Path(args.lesson)
+        if not path.exists() and (lessons.LESSONS / f"{args.lesson}.toml").is_file():
+            path = lessons.LESSONS / f"{args.lesson}.toml"  # a lesson's name, as `bao lessons` lists it
+        elif not path.exists():
+            print(f"--lesson {args.lesson}: no such file, nor a lesson of that name (`bao lessons` lists them)",
+                  file=sys.stderr)
+            return 2
+        try:
+            taught = lessons.load(path)
+        except lessons.LessonError as e:
+            print(f"--lesson: {e}", file=sys.stderr)
             return 2
     if not args.sim:
         from bao_host.cli import log as log_commands
@@ -53,14 +71,18 @@ def main(argv: list[str] | None = None) -> int:
         logger = Logger(store)
         board, pump, conn = make_board(logger, store.root / "simulated-board")
         lesson = None
-        if args.lesson:
+        if taught is not None:
             from bao_host import lessons
 
-            try:
-                run = lessons.LessonRun(lessons.load(Path(args.lesson)), board.session.command, logger.view)
-            except lessons.LessonError as e:
-                print(f"--lesson: {e}", file=sys.stderr)
-                return 2
+            tasks = len(taught.tasks)
+
+            def progress(done: int, wrong: int) -> None:  # the learner's progress, kept in the library
+                try:
+                    store.save_lesson(taught.name, tasks, done, wrong)
+                except StoreError as e:
+                    logger.say("warn", f"the lesson's progress was not kept: {e}")
+
+            run = lessons.LessonRun(taught, board.session.command, logger.view, progress)
             session = board.session
 
             def lesson() -> list[str]:  # (the lesson starts once the board's link is up)

@@ -7,14 +7,14 @@ import sqlite3
 
 from bao import core, notation, position_json
 
-from bao_host.record.store.analyses import Analyses
 from bao_host.record.store.errors import StoreError, guarded
 from bao_host.record.store.files import atomic_write
+from bao_host.record.store.progress import Progress
 from bao_host.record.store.rows import COMMENTS, Game, game_columns, now, pos_key
 from bao_host.record.textcheck import TextError, check_headers, check_name, loads_object
 
 
-class Writes(Analyses):
+class Writes(Progress):
     """Storing games and moves, and writing their transcripts."""
 
     def _insert_game(self, db: sqlite3.Connection, key: str, source: str, start: core.Position,

@@ -38,6 +38,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from bao_host import lessons
 from bao_host.online.server import Online
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
@@ -182,7 +183,17 @@ class Server:
         state = board.current()
         svg = board_svg(state["counts"], (state["stores"][0], state["stores"][1]), clickable=playing)
         return self.page("board.html", request, board=board, svg=svg, spectator=spectator, playing=playing,
-                         rulesets=core.RULESETS)
+                         rulesets=core.RULESETS, lessons=self.lessons(), lesson=request.query_params.get("lesson"))
+
+    def lessons(self) -> list[dict[str, str]]:
+        """The lessons a page may start (name and title), with the learner's progress from the library."""
+        try:
+            found = lessons.load_all()
+        except lessons.LessonError:  # a lesson file that cannot be read: no lessons offered (`bao lessons` says why)
+            return []
+        kept = self.st.lessons_progress()
+        return [{"name": x.name, "title": x.title,
+                 "done": "done" if x.name in kept and kept[x.name].done else ""} for x in found]
 
     async def events(self, request: Request) -> Response:
         try:
@@ -217,7 +228,8 @@ class Server:
 
     async def command(self, request: Request) -> Response:
         """POST /board/<name>/<what> with a JSON body: touch {pit}, new {ruleset}, undo, mode {mode},
-        computer {level} (0 two players, 1..4 the board's engine, 5 the host's), hint."""
+        computer {level} (0 two players, 1..4 the board's engine, 5 the host's), hint, lesson {lesson} (a
+        lesson's name, `bao lessons`)."""
         refused = self.refuse(request)
         if refused is not None:
             return refused
@@ -251,9 +263,11 @@ class Server:
                 board.computer(level)
             elif what == "hint":
                 board.hint()
+            elif what == "lesson":
+                board.start_lesson(str(body.get("lesson", "")))
             else:
                 return JSONResponse({"error": f"unknown command {what!r} (touch, new, undo, mode, computer, "
-                                              "hint)"},
+                                              "hint, lesson)"},
                                     status_code=404)
         except PermissionError as e:
             return JSONResponse({"error": str(e)}, status_code=403)

@@ -25,8 +25,11 @@ from typing import Any
 
 from bao import core, notation
 
+from bao_host import lessons
+from bao_host.lessons import LessonRun
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
+from bao_host.record.store import StoreError
 from bao_host.ui.adapter import BoardAdapter
 from bao_host.ui.web.library import ply_frames
 
@@ -63,6 +66,8 @@ class LiveBoard:
         self._move_key: tuple[int | None, int] = (None, -1)  # (game, plies) of the position below
         self._move_from: core.Position | None = None
         self._move: dict[str, Any] | None = None
+        self.lesson: LessonRun | None = None  # a lesson played on this board (start_lesson)
+        self._lesson_intro: set[str] = set()
         if session is not None:
             session.on_stored = self._on_stored
 
@@ -150,6 +155,7 @@ class LiveBoard:
             "plies": list(v.plies),
             "last": self._last_move(),
             "messages": list(self.messages),
+            "lesson": self.lesson.page_state() if self.lesson is not None else None,
             "stored_seq": self.stored_seq,
             "stored": self.stored_at,
         }
@@ -157,6 +163,8 @@ class LiveBoard:
     def _collect_messages(self) -> None:
         if self.board is not None:
             self.messages.extend(self.board.poll())
+        if self.lesson is not None:  # (its title, words and rules are the page's lesson panel, not messages)
+            self.messages.extend(line for line in self.lesson.poll() if line not in self._lesson_intro)
         lg = self.logger
         new = min(lg.said - self._said, len(lg.messages))
         self._said = lg.said
@@ -230,6 +238,29 @@ class LiveBoard:
             self.board.new_game(ruleset)
         elif self.session is not None:
             self.session.new_game(ruleset)
+
+    def start_lesson(self, name: str) -> None:
+        """Play the lesson `name` (a lesson file's stem, lessons/*.toml; never a path) on this board: a simulated
+        board takes its position at once (SETPOS: the browser alone has no seeds to lay out), a real one lays
+        it out with the set-up mode. The learner's progress is kept in the library."""
+        found = {lesson.name: lesson for lesson in lessons.load_all()}
+        lesson = found.get(name)
+        if lesson is None:
+            raise ValueError(f"no lesson {name[:60]!r} ({len(found)} lessons: `bao lessons` lists them)")
+        session = self.session
+        if session is None:
+            raise PermissionError("this board has no link to lay a lesson out on")
+        store, tasks = self.logger.store, len(lesson.tasks)
+
+        def progress(done: int, wrong: int) -> None:
+            try:
+                store.save_lesson(lesson.name, tasks, done, wrong)
+            except StoreError as e:  # the lesson goes on; the page says why its progress was not kept
+                self.messages.append(f"! the lesson's progress was not kept: {e}")
+
+        self.lesson = lessons.LessonRun(lesson, session.command, self.logger.view, progress,
+                                        "SETPOS" if self.board is not None else "SETUP")
+        self._lesson_intro = set(lessons.introduction(lesson))
 
     def undo(self) -> None:
         if self.board is not None:

@@ -129,6 +129,7 @@ function applyState(s) {
   setText("connection", s.connection);
   setText("game", s.game === null ? "-" : String(s.game));
   fillList("messages", s.messages);
+  showLesson(s.lesson);
   const moves = [];
   for (let i = 0; i < s.plies.length; i += 2) moves.push(s.plies.slice(i, i + 2).join(" "));
   fillList("moves", moves);
@@ -138,6 +139,20 @@ function applyState(s) {
     svg.setAttribute("data-seq", String(s.stored_seq));
   }
   svg.setAttribute("data-version", String(s.version));
+}
+
+// A lesson played on this board (bao_host.lessons): its title, words and rules, and the task at hand.
+function showLesson(lesson) {
+  const panel = document.getElementById("lesson");
+  if (!panel) return;
+  panel.hidden = !lesson;
+  if (!lesson) return;
+  setText("lesson-title", "Lesson: " + lesson.title);
+  setText("lesson-text", lesson.text);
+  fillList("lesson-rules", lesson.rules.map((r) => r[0] + ": " + r[1]));
+  setText("lesson-task", lesson.done
+    ? "Lesson done (" + lesson.wrong + " wrong answer" + (lesson.wrong === 1 ? "" : "s") + ")."
+    : "Task " + lesson.task + " of " + lesson.of + ": " + lesson.prompt);
 }
 
 const live = document.getElementById("live");
@@ -171,4 +186,9 @@ if (live.dataset.playing === "yes") {
   document.getElementById("computer").addEventListener("change",
     (e) => post("computer", { level: Number(e.target.value) }));
   document.getElementById("hint").addEventListener("click", () => post("hint", {}));
+  const startLesson = document.getElementById("start-lesson");
+  if (startLesson) {
+    startLesson.addEventListener("click",
+      () => post("lesson", { lesson: document.getElementById("lesson-name").value }));
+  }
 }
