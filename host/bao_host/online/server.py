@@ -210,8 +210,7 @@ class Online:
 
     def _seat_of(self, g: Game, request: Request) -> str:
         """The side whose seat token the request carries; Refused otherwise."""
-        auth = request.headers.get("authorization", "")
-        token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        token = _bearer(request)
         if not token:
             raise Refused(401, "this needs a seat token (Authorization: Bearer <token>); spectators only read")
         d = P.digest(token)
@@ -482,17 +481,19 @@ class Online:
 
     async def rematch(self, request: Request) -> dict[str, Any]:
         """After a game: the same rules and clock, the sides swapped. The first seat holder to ask makes the
-        game (and waits in it), the other's asking seats them and starts it."""
+        game (and waits in it), the other's asking seats them and starts it. Asking again answers the same
+        seat and token (an answer lost on the way is asked for again): the new seat's token is derived from
+        the asker's token in this game, which only its holder has, so the server still keeps digests only."""
         g = self._game_of(request)
         await self._body(request)
         side = self._seat_of(g, request)
         if g.status not in ("over", "aborted"):
             raise Refused(409, "a rematch is asked for after the game")
-        token = secrets.token_urlsafe(P.TOKEN_BYTES)
         mine = P.other(side)  # (the sides are swapped)
         name = g.seats[side][1]
         if g.rematch is None:
             nxt = secrets.token_urlsafe(P.GAME_BYTES)
+            token = P.derived_token(_bearer(request), nxt)
             start = core.initial(g.start.rules.ruleset, g.start.rules, core.SOUTH)
             self.st.create(nxt, start.rules.ruleset, json.dumps(start.rules.options(), sort_keys=True),
                            position_json.dumps(start, False), "")
@@ -505,8 +506,11 @@ class Online:
             return {"v": P.VERSION, "game": nxt, "seat": mine, "token": token}
         r = self.game(g.rematch)
         assert r is not None
-        if mine in r.seats:
-            raise Refused(409, "you asked for the rematch already: it starts when the other player asks too")
+        token = P.derived_token(_bearer(request), r.id)
+        if mine in r.seats:  # asked again: the same answer, if this is the seat's own token
+            if not secrets.compare_digest(r.seats[mine][0], P.digest(token)):
+                raise Refused(409, "this seat of the rematch is taken")
+            return {"v": P.VERSION, "game": r.id, "seat": mine, "token": token}
         return self._seat_second(r, mine, token, name)
 
     def _seat_second(self, g: Any, side: str, token: str, name: str) -> dict[str, Any]:
@@ -583,6 +587,12 @@ class Online:
             Route(P.PREFIX + "/games/{game}/rematch", json_route(self.rematch), methods=["POST"]),
             Route("/online/{rest:path}", _unknown_version, methods=["GET", "POST"]),
         ]
+
+
+def _bearer(request: Request) -> str:
+    """The seat token a request carries ('' without one)."""
+    auth = request.headers.get("authorization", "")
+    return auth[7:].strip() if auth[:7].lower() == "bearer " else ""
 
 
 def _sse(kind: str, eid: str, data: dict[str, Any]) -> str:
