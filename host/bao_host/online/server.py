@@ -80,13 +80,15 @@ class Game:
     ended: float | None = None
     rematch: str | None = None  # the game the players asked for after this one
     times: list[float] = field(default_factory=list)  # when each move came (the clock's)
+    takeback: tuple[str, int] | None = None  # (the side asking, the moves to go back to), until answered
 
     def state(self) -> dict[str, Any]:
         names = {s: (self.seats[s][1] if s in self.seats else None) for s in P.SIDES}
         return {"v": P.VERSION, "game": self.id, "ruleset": self.start.rules.ruleset,
                 "options": self.start.rules.options(), "start": position_json.to_dict(self.start, False),
                 "seats": names, "plies": len(self.moves), "status": self.status, "result": self.result,
-                "reason": self.reason, "clock": self.clock_state(), "rematch": self.rematch}
+                "reason": self.reason, "clock": self.clock_state(), "rematch": self.rematch,
+                "takeback": None if self.takeback is None else {"by": self.takeback[0], "plies": self.takeback[1]}}
 
     def clock_state(self) -> dict[str, Any] | None:
         if self.clock is None:
@@ -436,6 +438,7 @@ class Online:
         if g.clock is not None and g.clock.left(g, now)[side] <= 0:
             self._end(g, "over", P.side_name(P.other(side)) + " wins", f"{P.side_name(side)}'s time ran out")
             raise Refused(409, "the game is over: your time ran out")
+        g.takeback = None  # (a move answers a takeback asked for: no)
         g.moves.append(canonical)  # (taken now: a request for the same ply meanwhile is a duplicate)
         g.positions.append(child)
         g.times.append(now)
@@ -478,6 +481,56 @@ class Online:
             raise Refused(409, "both sides have moved: resign instead of aborting")
         self._end(g, "aborted", "", f"aborted by {P.side_name(side)}")
         return {"ok": True}
+
+    async def takeback(self, request: Request) -> dict[str, Any]:
+        """{"plies": n}: ask to take the game back to n moves played (to before the asker's last move: the
+        one or two last moves); the other seat accepts (accept_takeback) or declines ({"plies": null}, which
+        also withdraws it). Asking again is harmless; a move made meanwhile answers no."""
+        g = self._game_of(request)
+        body = await self._body(request)
+        side = self._seat_of(g, request)
+        plies, n = body.get("plies"), len(g.moves)
+        if plies is not None and (not isinstance(plies, int) or isinstance(plies, bool)):
+            raise Refused(400, "plies is the number of moves to go back to, or null to decline")
+        if g.status != "playing":
+            raise Refused(409, "a takeback is asked for while the game is played")
+        if plies is None:
+            if g.takeback is None:
+                raise Refused(409, "no takeback is asked for")
+            g.takeback = None
+            self._broadcast(g, "state", str(n), g.state())
+            return {"ok": True, "takeback": None}
+        if plies == n and g.takeback is None:
+            return {"ok": True, "plies": n, "done": True, "duplicate": True}  # (accepted already)
+        if not max(0, n - 2) <= plies < n or "SN"[g.positions[plies].to_move] != side:
+            raise Refused(409, f"a takeback goes back to before one of your own last moves (the game has {n} "
+                               "moves)")
+        if g.takeback is None or g.takeback[0] == side:
+            g.takeback = (side, plies)
+            self._broadcast(g, "state", str(n), g.state())
+            return {"ok": True, "takeback": {"by": side, "plies": plies}}
+        raise Refused(409, f"{P.side_name(g.takeback[0])} asks to go back to {g.takeback[1]} moves: accept "
+                           "that, or decline it (plies null)")
+
+    async def accept_takeback(self, request: Request) -> dict[str, Any]:
+        """{"plies": n}: the other seat's takeback to n moves accepted (n as asked: a stale answer changes
+        nothing); the moves after n are gone, on disk first, and every follower gets the state."""
+        g = self._game_of(request)
+        body = await self._body(request)
+        side = self._seat_of(g, request)
+        plies = body.get("plies")
+        if plies == len(g.moves) and g.takeback is None and g.status == "playing":
+            return {"ok": True, "plies": plies, "duplicate": True}  # (accepted already)
+        if g.takeback is None or g.takeback[0] == side or g.takeback[1] != plies or g.pending:
+            raise Refused(409, "no takeback to that many moves is asked of you")
+        self.st.take_back(g.id, plies)
+        del g.moves[plies:]
+        del g.positions[plies + 1:]
+        del g.times[plies:]
+        g.takeback = None
+        self._broadcast(g, "state", str(plies), g.state())
+        self._watch_clock(g)
+        return {"ok": True, "plies": plies}
 
     async def rematch(self, request: Request) -> dict[str, Any]:
         """After a game: the same rules and clock, the sides swapped. The first seat holder to ask makes the
@@ -585,6 +638,8 @@ class Online:
             Route(P.PREFIX + "/games/{game}/resign", json_route(self.resign), methods=["POST"]),
             Route(P.PREFIX + "/games/{game}/abort", json_route(self.abort), methods=["POST"]),
             Route(P.PREFIX + "/games/{game}/rematch", json_route(self.rematch), methods=["POST"]),
+            Route(P.PREFIX + "/games/{game}/takeback", json_route(self.takeback), methods=["POST"]),
+            Route(P.PREFIX + "/games/{game}/takeback/accept", json_route(self.accept_takeback), methods=["POST"]),
             Route("/online/{rest:path}", _unknown_version, methods=["GET", "POST"]),
         ]
 
