@@ -134,15 +134,16 @@ class Server:
 
 def play_remote(g: simrig.Played, players: list[Player], server: Server, timeout: float = 60.0,
                 before: dict[int, Callable[[], object]] | None = None,
-                after: dict[int, Callable[[], object]] | None = None) -> None:
-    """Each move made on its mover's board, sent to the server, lit on the other board and sown there.
-    before[n]() and after[n](): faults, before ply n is made on its mover's board and after."""
+                after: dict[int, Callable[[], object]] | None = None, start: int = 0) -> None:
+    """Each move made on its mover's board, sent to the server, lit on the other board and sown there
+    (from ply start + 1). before[n]() and after[n](): faults, before ply n is made on its mover's board and
+    after."""
     step = lambda: pump_all(players)  # noqa: E731
     by_side = {pl.bridge.seat.side: pl for pl in players}
     game = players[0].bridge.seat.game
     simrig.wait_for(lambda: all(pl.bridge.local is not None for pl in players), timeout, step,
                     "both boards to start the online game")
-    for i, (p, m) in enumerate(g.moves):
+    for i, (p, m) in enumerate(g.moves[start:], start):
         mover, other = by_side["SN"[p.to_move]], by_side["NS"[p.to_move]]
         # (a lit move that may stop in the house waits for the decision: this player's next touch stops it)
         simrig.wait_for(lambda pl=mover, p=p: pl.runner.phase == DECISION or pl.runner.position.d == p.d,

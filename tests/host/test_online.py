@@ -118,3 +118,35 @@ def test_an_aborted_game_and_one_the_server_stopped_before_filing_are_in_the_lib
         assert (a.plies, a.status, a.headers()["termination"]) == (["7L*"], "abandoned", "aborted by North")
         assert (u.plies, u.result, u.ruleset, u.headers()["termination"]) == ([], "South wins", "malawi",
                                                                              "North resigned")
+
+
+def test_a_takeback_asked_and_accepted_is_undone_on_both_boards(tmp_path: Path) -> None:
+    """Alice (South) asks to take back her last move after Bob's answer; Bob accepts: both boards take the two
+    moves back (UNDO: the board shows the seeds to put back), the server drops them, and the game goes on."""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    a, b = onlinerig.pair(server.url, tmp_path)
+    game = a.bridge.seat.game
+    step = lambda: onlinerig.pump_all([a, b])  # noqa: E731
+    try:
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:4]), [a, b], server)
+        a.bridge.ask_takeback()  # her last move is ply 3: back to 2 moves
+        simrig.wait_for(lambda: any("South asks to take back to 2 moves" in x for x in b.said), 30, step,
+                        "Bob told of the takeback asked")
+        assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2} and server.moves(game) == g.plies[:4]
+        b.bridge.ask_takeback()  # (asked of him: he accepts)
+        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:2] for pl in (a, b)), 30, step,
+                        "both boards back at 2 moves")
+        assert server.moves(game) == g.plies[:2] and server.api.state(game)["takeback"] is None
+        for pl in (a, b):
+            assert [e for e in pl.said if e.startswith("takeback: ")] == [
+                "takeback: the game goes back to 2 moves; the board shows the seeds to put back"]
+            assert pl.runner.position.d == g.moves[2][0].d
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:8]), [a, b], server, start=2)
+        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:8] for pl in (a, b)), 30, step,
+                        "both boards at 8 moves")
+        assert server.moves(game) == g.plies[:8]
+    finally:
+        a.close()
+        b.close()
+        server.stop()

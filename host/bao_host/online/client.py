@@ -100,6 +100,19 @@ class Api:
     def abort(self, seat: Seat) -> None:
         self.request("POST", f"/games/{seat.game}/abort", {}, seat.token)
 
+    def takeback(self, seat: Seat, plies: int | None) -> dict[str, Any]:
+        """Ask to take the game back to `plies` moves (None: decline the other's asking, or withdraw)."""
+        r: dict[str, Any] = self.request("POST", f"/games/{seat.game}/takeback", {"plies": plies}, seat.token)
+        return r
+
+    def accept_takeback(self, seat: Seat, plies: int) -> None:
+        self.request("POST", f"/games/{seat.game}/takeback/accept", {"plies": plies}, seat.token)
+
+    def rematch(self, seat: Seat) -> Seat:
+        """The rematch's seat (the same answer each time it is asked for)."""
+        r = self.request("POST", f"/games/{seat.game}/rematch", {}, seat.token)
+        return Seat(str(r["game"]), str(r["seat"]), str(r["token"]))
+
     def state(self, game: str) -> dict[str, Any]:
         r: dict[str, Any] = self.request("GET", f"/games/{game}")
         return r
@@ -163,6 +176,9 @@ class Follower:
                     if self._stop.is_set():
                         return
                     wait = 0.1
+                    plies = data.get("plies")
+                    if kind == "state" and isinstance(plies, int) and plies < self.held:
+                        self.held = plies  # a takeback: the moves after it come again, other ones
                     if kind == "move" and data.get("ply") == self.held + 1:
                         self.held += 1
                     elif kind == "move":
@@ -225,6 +241,9 @@ class Bridge:
         self._said = ""
         self._was_connected = False
         self._ended_locally = False
+        self._undo_to: int | None = None  # a takeback: the board's game goes back to this many moves
+        self._undo_from: int | None = None  # the board's moves when its last UNDO was taken
+        self._asked: dict[str, Any] | None = None  # the takeback the server says is asked for
 
     @property
     def shown(self) -> int:
@@ -255,6 +274,7 @@ class Bridge:
                 self.state = data
                 if first or not self.positions:
                     self.positions = [position_json.from_dict(data["start"])]
+                self._taken_back(int(data.get("plies", len(self.moves))))
                 self._on_state(first)
             elif kind == "move":
                 ply, text = int(data["ply"]), str(data["move"])
@@ -268,6 +288,54 @@ class Bridge:
                                                        for s in P.SIDES))
             elif kind == "down":
                 self._note(f"server: {data.get('why')}; reconnecting (nothing is lost: moves carry their ply)")
+
+    def _taken_back(self, plies: int) -> None:
+        """The server's game has fewer moves than this client holds: a takeback was accepted. The moves
+        after it are dropped here, and taken back on the board (tick: UNDO, the board shows the seeds to
+        put back)."""
+        asked = self.state.get("takeback")
+        if isinstance(asked, dict) and asked.get("by") == self.remote and asked != self._asked:
+            self.say(f"{P.side_name(self.remote)} asks to take back to {asked.get('plies')} moves: type takeback"
+                     " to accept, or no")
+        self._asked = asked if isinstance(asked, dict) else None
+        if plies >= len(self.moves):
+            return
+        del self.moves[plies:]
+        del self.positions[plies + 1:]
+        self._undo_to = plies
+        self._shown = None
+        self.say(f"takeback: the game goes back to {plies} moves; the board shows the seeds to put back")
+
+    def ask_takeback(self) -> None:
+        """Ask to take back this seat's last move (and the other's since), or accept the other's asking."""
+        asked = self.state.get("takeback")
+        if isinstance(asked, dict) and asked.get("by") == self.remote:
+            self.api.accept_takeback(self.seat, int(asked.get("plies", -1)))
+            return
+        n = len(self.moves)
+        mine = [i for i in range(max(0, n - 2), n) if "SN"[self.positions[i].to_move] == self.seat.side]
+        if not mine:
+            raise OnlineError("no move of yours to take back")
+        self.api.takeback(self.seat, mine[-1])
+        self.say(f"asked {P.side_name(self.remote)} to take back to {mine[-1]} moves")
+
+    def _undo_on_board(self, board: list[str], now: float) -> bool:
+        """A takeback's moves taken back on the board, one UNDO at a time (the next once the board has
+        reported the last one: UNDO events come through the logger): True while some are left."""
+        if self._undo_to is None:
+            return False
+        nb = len(board)
+        if nb <= self._undo_to:
+            self._undo_to = None
+            self._undo_from = None
+            return False
+        if (self._undo_from is None or nb < self._undo_from) and now >= self._next_show:
+            r = self.session.command("UNDO")
+            if r is not None and r.ok:
+                self._undo_from = nb
+            else:
+                self._next_show = now + self.retry
+        return True
 
     def _on_state(self, first: bool) -> None:
         s = self.state
@@ -376,6 +444,9 @@ class Bridge:
             if ended:
                 self._finish()
             return
+        now = time.monotonic()
+        if self._undo_to is not None and self._undo_on_board(board, now):
+            return
         nb, ns = len(board), len(self.moves)
         # a game won on the board ends once the board has sown the last move; a resignation at once
         won = self.state.get("reason") == "no legal move"
@@ -387,7 +458,6 @@ class Bridge:
             self._note(f"the board's game differs from the server's from ply "
                        f"{next(i for i in range(k) if board[i] != self.moves[i]) + 1}: take back on the board")
             return
-        now = time.monotonic()
         if nb > ns and "SN"[self.positions[ns].to_move] != self.seat.side:
             self._note(f"the board holds {P.side_name(self.remote)}'s move {board[ns]} (ply {ns + 1}) before the"
                        " server: waiting for the server to have it")
