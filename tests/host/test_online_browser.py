@@ -213,6 +213,19 @@ def test_two_browsers_play_through_an_invitation_link(tmp_path: Path, pages: Pag
         other.goto(f"{server.url}/online/game/{game}")
         other.wait_for_selector("#board[data-ply='4']")
         assert "holds no seat" in other.inner_text("#who") and other.locator('[data-start="yes"]').count() == 0
+        # South takes back her last move (ply 3, and North's answer): North accepts; both pages go back
+        south.click("#takeback")
+        north.wait_for_selector("#accept-takeback:visible")
+        assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2}
+        north.click("#accept-takeback")
+        for page in (south, north):
+            page.wait_for_selector('#board[data-ply="2"][data-frame="end"]')
+            simrig.wait_for(lambda pg=page: pg.inner_text("#moves").split() == g.plies[:2], 30, None, "moves taken back")
+        assert server.moves(game) == g.plies[:2]
+        for i, (p, _) in enumerate(g.moves[2:4], 2):  # the game goes on
+            page = south if p.to_move == core.SOUTH else north
+            _click_move(page, p, g.plies[i], None, i + 1)
+            simrig.wait_for(lambda n=i + 1: len(server.moves(game)) >= n, 30, None, f"the server's ply {i + 1}")
         north.click("#resign")
         simrig.wait_for(lambda: "South wins (North resigned)" in south.inner_text("#turn"), 30, None, "the end")
         assert server.api.state(game)["moves"] == g.plies[:4]

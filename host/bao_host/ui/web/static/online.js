@@ -117,7 +117,13 @@ function pump() {
   const animate = target === shown + 1 && !STILL;
   fetchView(target).then((v) => {
     view = v;
-    const finish = () => { shown = target; drawView(); busy = false; pump(); };
+    const finish = () => {
+      shown = target;
+      if (shown > known) { shown = known; stale = true; }  // (a takeback came meanwhile)
+      drawView();
+      busy = false;
+      pump();
+    };
     if (animate) sow(finish); else finish();
   }).catch((e) => {
     say("! " + e.message);
@@ -179,7 +185,22 @@ function showControls() {
   document.getElementById("resign").hidden = game.status !== "playing";
   document.getElementById("abort").hidden = ended(game) || known >= 2;
   document.getElementById("rematch").hidden = !ended(game);
+  const asked = game.takeback;
+  const askedOfMe = asked !== null && asked !== undefined && asked.by !== SEAT && game.status === "playing";
+  document.getElementById("takeback").hidden = game.status !== "playing" || myLastMove() < 0 || askedOfMe;
+  document.getElementById("accept-takeback").hidden = !askedOfMe;
+  document.getElementById("decline-takeback").hidden = !askedOfMe;
 }
+
+// The number of moves a takeback of this seat's last move goes back to (-1: none of the last two is mine).
+function myLastMove() {
+  for (let n = known - 1; n >= Math.max(0, known - 2); n--) {
+    if ((n % 2 === 0) === (SEAT === first())) return n;
+  }
+  return -1;
+}
+
+function first() { return game && game.start && game.start.to_move === "N" ? "N" : "S"; }
 
 function onState(s) {
   const before = game;
@@ -191,6 +212,16 @@ function onState(s) {
     else if (s.status === "over" || s.status === "aborted") say("the game is over: " + turnOf(s, view || {}));
   }
   if (before === null || before.status !== s.status) stale = true;
+  if (s.plies < known) {  // a takeback accepted: the moves after it are gone, the position drawn at once
+    say("takeback: the game goes back to " + s.plies + " moves");
+    moves.length = s.plies;
+    known = s.plies;
+    shown = Math.min(shown, s.plies);
+    stale = true;
+    listMoves();
+  }
+  const asked = s.takeback;
+  if (asked && !(before && before.takeback)) say(SIDE[asked.by] + " asks to take back to " + asked.plies + " moves");
   known = Math.max(known, s.plies);
   const invitation = document.getElementById("invitation");
   if (invitation && held && held.invite) {
@@ -229,6 +260,12 @@ if (held) {
   const act = (what, after) => () => seatRequest(what, {}).then(after).catch((e) => say("! " + e.message));
   document.getElementById("resign").addEventListener("click", act("resign", () => {}));
   document.getElementById("abort").addEventListener("click", act("abort", () => {}));
+  document.getElementById("takeback").addEventListener("click", () => seatRequest("takeback", { plies: myLastMove() })
+    .then(() => say("takeback asked for")).catch((e) => say("! " + e.message)));
+  document.getElementById("accept-takeback").addEventListener("click",
+    () => seatRequest("takeback/accept", { plies: game.takeback.plies }).catch((e) => say("! " + e.message)));
+  document.getElementById("decline-takeback").addEventListener("click",
+    () => seatRequest("takeback", { plies: null }).catch((e) => say("! " + e.message)));
   document.getElementById("rematch").addEventListener("click", act("rematch", (a) => {
     localStorage.setItem("bao-seat-" + a.game, JSON.stringify({ seat: a.seat, token: a.token, invite: "" }));
     window.location.assign("/online/game/" + encodeURIComponent(a.game));
