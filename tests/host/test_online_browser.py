@@ -220,7 +220,8 @@ def test_two_browsers_play_through_an_invitation_link(tmp_path: Path, pages: Pag
         north.click("#accept-takeback")
         for page in (south, north):
             page.wait_for_selector('#board[data-ply="2"][data-frame="end"]')
-            simrig.wait_for(lambda pg=page: pg.inner_text("#moves").split() == g.plies[:2], 30, None, "moves taken back")
+            simrig.wait_for(lambda pg=page: pg.inner_text("#moves").split() == g.plies[:2], 30, None,
+                            "moves taken back")
         assert server.moves(game) == g.plies[:2]
         for i, (p, _) in enumerate(g.moves[2:4], 2):  # the game goes on
             page = south if p.to_move == core.SOUTH else north
