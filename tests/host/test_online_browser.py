@@ -230,6 +230,18 @@ def test_two_browsers_play_through_an_invitation_link(tmp_path: Path, pages: Pag
         north.click("#resign")
         simrig.wait_for(lambda: "South wins (North resigned)" in south.inner_text("#turn"), 30, None, "the end")
         assert server.api.state(game)["moves"] == g.plies[:4]
+        # a rematch, the sides swapped: each page asks for it and goes to the new game
+        south.click("#rematch")
+        south.wait_for_url(lambda u: game not in u)
+        north.wait_for_selector("#rematch:visible")
+        north.click("#rematch")
+        north.wait_for_url(lambda u: game not in u)
+        rematch = north.url.rsplit("/", 1)[1].split("?")[0]
+        assert south.url.rsplit("/", 1)[1].split("?")[0] == rematch
+        simrig.wait_for(lambda: "Your move (South)" in north.inner_text("#guide"), 30, None, "the rematch's start")
+        assert "you play North" in south.inner_text("#who")
+        state = server.api.state(rematch)
+        assert (state["status"], state["seats"]) == ("playing", {"S": "Baraka", "N": "Zuhura"})
     finally:
         pages.close()
         server.stop()

@@ -383,9 +383,10 @@ class Bridge:
         if self._setup is not None:
             return self._set_up_done()
         adopt = self._new_sent_from == -1 and view.game_id is not None and self._adoptable(view.game_id)
-        if self._new_sent_from == -1 and not adopt and self.moves:
-            self._resync()  # the game is under way: the board is set to the server's position, guided
-            return False
+        if self._new_sent_from == -1 and not adopt and any("SN"[p.to_move] == self.seat.side
+                                                            for p in self.positions[:len(self.moves)]):
+            self._resync()  # the game is under way with moves of this player's: the board is set to the
+            return False  # server's position, guided (a new game would have them sown again)
         if self._new_sent_from == -1 and not adopt:
             r = self.session.command("NEW", json.dumps({"ruleset": self.state["ruleset"],
                                                         "options": self.state.get("options") or {}}))
