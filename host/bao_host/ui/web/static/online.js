@@ -87,6 +87,7 @@ function frame(ply, i, f) {
   board.setAttribute("data-frame", String(i));
   board.setAttribute("data-drop", String(f.pit));
   setText("guide", SIDE[view.side] + " " + view.move + ": " + f.text);
+  setText("turn", SIDE[view.side] + " plays " + view.move);
 }
 
 function sow(done) {
