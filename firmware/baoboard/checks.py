@@ -70,6 +70,9 @@ def read_position(payload: str) -> "tuple[Any, str]":
 def computer(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
     """The host commands CPU (who the computer plays, at which level), HINT and SHOW (light a move)."""
     if typ == "SHOW":
+        if a.rec.phase != R.IDLE:  # a hand is sowing: lighting a move now would restart the recogniser and
+            # drop the move half made; the host shows it once this move is made (or taken back)
+            return False, "state a move is being made: SHOW is for a move between moves"
         from baoboard.opponent import light
 
         p = a.p

@@ -27,6 +27,7 @@ LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
 _FAULT = const(0xFF00FF)  # magenta, steady: a pit whose sensor is faulty, ignored (baoboard.debounce)
 _UNRECORDED = const(0x303030)  # dim white instead: nor is this game recorded (the journal is full)
+_REMOTE = const(0x6000FF)  # violet, one front pit at a time walking along the row: the side the host plays
 
 _TEACH = const(0)
 PLAY = const(1)
@@ -57,7 +58,9 @@ class Guide:
         # flash had no room for a move's record, which was refused (App.refuse): shown with a host too
         self.winner = -1  # set by the application when the game is over
         # pits to blink for a while: 1 orange, put right after an undo or a cancelled move (RESTORE); 2 bright
-        # green, the computer's level (baoboard.opponent). (The colour is in the marks: no attribute, no name.)
+        # green, the computer's level (baoboard.opponent); 3 the side the host plays (level 0: its engine, or
+        # a player far away), a violet walk, apart from a lit move's green. (The colour is in the marks: no
+        # attribute, no name.)
         self.restore = bytearray(32)
         self._f = [0, 0]  # _RESTORE_TO, _SHOW_TO
         self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
@@ -128,10 +131,14 @@ class Guide:
                 self._px((me ^ 16) + ((i + 8) & 15), WIN)
         if r.wrong_pit >= 0 and not blink:  # type: ignore[attr-defined]
             self._px(r.wrong_pit, WRONG)  # type: ignore[attr-defined]
-        if now - self._f[_RESTORE_TO] < 0 and blink:
+        if now - self._f[_RESTORE_TO] < 0:
             for i in range(32):
-                if self.restore[i]:
-                    self._px(i, RESTORE if self.restore[i] == 1 else _HINT)
+                k = self.restore[i]
+                if k == 3:
+                    if i & 7 == ph:
+                        self._px(i, _REMOTE)
+                elif k and blink:
+                    self._px(i, RESTORE if k == 1 else _HINT)
         if (not self.host or self.unrecorded == 2) and ph == 0:
             for i in CORNERS:
                 self._px(i, _UNRECORDED if self.unrecorded else NOHOST)

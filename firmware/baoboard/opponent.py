@@ -139,8 +139,8 @@ def setup(a: "App", side: int, level: int, now: int) -> None:
     a.boundary(a.p, now)  # the moves followed are all legal moves again, or the computer's turn begins
     marks = bytearray(32)
     if side >= 0:
-        for i in range(level if level else 8):
-            marks[(side << 4) + i] = 2  # (2: bright green, baoboard.guide)
+        for i in range(level if level else 8):  # (2: bright green; 3: the host's side, a walk: baoboard.guide)
+            marks[(side << 4) + i] = 2 if level else 3
     a.guide.set_restore(marks, now)
 
 

@@ -102,3 +102,28 @@ def state(web: Web, name: str = "sim-1") -> dict[str, Any]:
 
     with urllib.request.urlopen(f"{web.url}/board/{name}/state", timeout=10) as r:
         return dict(json.loads(r.read()))
+
+
+def compare_screenshot(shots: Path, name: str, png: bytes) -> None:
+    """The screenshot against the one kept in `shots`: the same size, and at most 0.5% of its pixels visibly
+    different (font hinting may move an edge by a pixel between two Chromium builds).
+    BAO_UPDATE_SCREENSHOTS=1 writes it anew; a differing one is written beside it as NAME.new.png."""
+    import io
+    import os
+
+    from PIL import Image, ImageChops
+
+    path = shots / f"{name}.png"
+    if os.environ.get("BAO_UPDATE_SCREENSHOTS") == "1":
+        shots.mkdir(exist_ok=True)
+        path.write_bytes(png)
+        return
+    assert path.exists(), f"no kept screenshot {path.name}: BAO_UPDATE_SCREENSHOTS=1 makes it"
+    got = Image.open(io.BytesIO(png)).convert("RGB")
+    want = Image.open(path).convert("RGB")
+    assert got.size == want.size, (name, got.size, want.size)
+    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
+    changed = diff.histogram()[255] / (got.width * got.height)
+    if changed > 0.005:
+        (shots / f"{name}.new.png").write_bytes(png)  # to look at (not kept: .gitignore)
+    assert changed <= 0.005, f"{name}: {changed:.2%} of the pixels differ (see {name}.new.png)"

@@ -188,6 +188,51 @@ def test_host_engine_plays_through_show_and_hint_command():
 
 
 
+def test_show_during_a_move_is_refused_and_the_move_goes_on():
+    """A SHOW that comes while a hand is sowing (the remote player's move arriving just as the player starts
+    sowing one for that side) is answered ERR state: the move half made is kept, and ends as made."""
+    app, hw, hands, host, st = board()
+    host.command(1, "CPU", "N 0")
+    hands.scan(3)
+    _play(app, hands, host, 2)
+    p = app.p
+    assert p.d[TO_MOVE] == 1 and len(app.rec.codes) > 1  # North's turn: any legal move until a SHOW
+    m, other = legal_move_codes(p)[:2]
+    pits = activations(p, m)
+    for pit in pits[:2]:
+        hands.tap(pit)
+    steps = app.rec.steps
+    host.command(3, "SHOW", format_move(other, 1))
+    hands.scan(2)
+    host.poll()
+    assert host.replies[-1][:2] == (3, "ERR") and host.replies[-1][2].startswith("state"), host.replies[-1]
+    assert app.rec.phase != 0 and app.rec.steps == steps  # the half-made move is still followed
+    for pit in pits[2:]:
+        hands.tap(pit)
+    if app.rec.phase == 2:
+        host.command(4, "STOP")
+    hands.scan(2)
+    host.poll()
+    assert host.moves()[-1] == format_move(m, 1) and len(host.moves()) == 2
+    st.close()
+
+
+def test_the_remote_sides_level_shows_apart_from_a_lit_move():
+    """CPU N 0 (the host's engine, or a player far away) shows apart from the bright green of a lit move:
+    one front pit of that side at a time, walking along the row, never the move's green."""
+    app, hw, hands, host, st = board()
+    hands.scan(3)
+    host.command(1, "CPU", "N 0")
+    seen = []
+    for _ in range(12):  # (within the 6 s the level shows; a step of the walk each 256 ticks)
+        hands.scan(13)
+        seen.append([i for i in range(16, 24) if hw.rgb(i)])
+    assert all(hw.rgb(i) != _BRIGHT_GREEN for i in range(32))
+    assert all(len(lit) <= 1 for lit in seen), seen
+    assert len({lit[0] for lit in seen if lit}) >= 3, seen  # it walks
+    st.close()
+
+
 def test_the_scan_loop_goes_on_while_the_computer_thinks():
     app, hw, hands, host, st = board()
     host.command(1, "CPU", "N 4")

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bao import core
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
@@ -65,7 +67,53 @@ class Player:
             return app is not None and app.p.d == p.d and list(app.rec.codes) == [m] and app.rec.phase == IDLE
 
 
-def player(name: str, api: Api, seat: Seat, root: Path) -> Player:
+class SimClock:
+    """Simulated time for a client: its clock, and its pauses (each advances the clock at once; a real
+    millisecond passes, for the other threads)."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+        self.lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self.lock:
+            return self.t
+
+    def advance(self, seconds: float) -> None:
+        with self.lock:
+            self.t += seconds
+
+    def pause(self, seconds: float) -> None:
+        self.advance(seconds)
+        time.sleep(0.001)
+
+
+class Unplugged(Api):
+    """The server's API through a network that can go down: while `down`, every request and every new event
+    stream fails as an unreachable server does, and an event in flight on a stream is lost with it."""
+
+    def __init__(self, base: str) -> None:
+        super().__init__(base)
+        self.down = threading.Event()
+        self.refused = 0  # requests and streams that found the network down
+
+    def _check(self) -> None:
+        if self.down.is_set():
+            self.refused += 1
+            raise OnlineError(f"the server at {self.base} does not answer (the network is down)")
+
+    def request(self, method: str, path: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
+        self._check()
+        return super().request(method, path, body, token)
+
+    def stream(self, game: str, after: int, timeout: float = 40.0) -> Iterator[tuple[str, dict[str, Any]]]:
+        self._check()
+        for item in super().stream(game, after, timeout):
+            self._check()
+            yield item
+
+
+def player(name: str, api: Api, seat: Seat, root: Path, clock: SimClock | None = None) -> Player:
     (root / "flash").mkdir(parents=True, exist_ok=True)
     link = PtyLink()
     runner = SimRunner(CPythonBoard(str(root / "flash"), board_id=f"sim-{name}"), link).start()
@@ -73,7 +121,10 @@ def player(name: str, api: Api, seat: Seat, root: Path) -> Player:
     logger = Logger(store)
     session = LinkSession(link.path, logger)
     said: list[str] = []
-    bridge = Bridge(api, seat, session, say=said.append, retry=0.2)
+    if clock is None:
+        bridge = Bridge(api, seat, session, say=said.append, retry=0.2)
+    else:
+        bridge = Bridge(api, seat, session, say=said.append, retry=0.2, clock=clock, pause=clock.pause)
     return Player(name, runner, store, session, bridge, said)
 
 
@@ -134,15 +185,16 @@ class Server:
 
 def play_remote(g: simrig.Played, players: list[Player], server: Server, timeout: float = 60.0,
                 before: dict[int, Callable[[], object]] | None = None,
-                after: dict[int, Callable[[], object]] | None = None) -> None:
-    """Each move made on its mover's board, sent to the server, lit on the other board and sown there.
-    before[n]() and after[n](): faults, before ply n is made on its mover's board and after."""
+                after: dict[int, Callable[[], object]] | None = None, start: int = 0) -> None:
+    """Each move made on its mover's board, sent to the server, lit on the other board and sown there
+    (from ply start + 1). before[n]() and after[n](): faults, before ply n is made on its mover's board and
+    after."""
     step = lambda: pump_all(players)  # noqa: E731
     by_side = {pl.bridge.seat.side: pl for pl in players}
     game = players[0].bridge.seat.game
     simrig.wait_for(lambda: all(pl.bridge.local is not None for pl in players), timeout, step,
                     "both boards to start the online game")
-    for i, (p, m) in enumerate(g.moves):
+    for i, (p, m) in enumerate(g.moves[start:], start):
         mover, other = by_side["SN"[p.to_move]], by_side["NS"[p.to_move]]
         # (a lit move that may stop in the house waits for the decision: this player's next touch stops it)
         simrig.wait_for(lambda pl=mover, p=p: pl.runner.phase == DECISION or pl.runner.position.d == p.d,

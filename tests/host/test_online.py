@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import onlinerig
+from bao import core
 from bao_host.record.store import Store
 from bao_testkit import simrig
 
@@ -118,3 +119,135 @@ def test_an_aborted_game_and_one_the_server_stopped_before_filing_are_in_the_lib
         assert (a.plies, a.status, a.headers()["termination"]) == (["7L*"], "abandoned", "aborted by North")
         assert (u.plies, u.result, u.ruleset, u.headers()["termination"]) == ([], "South wins", "malawi",
                                                                              "North resigned")
+
+
+def test_a_takeback_asked_and_accepted_is_undone_on_both_boards(tmp_path: Path) -> None:
+    """Alice (South) asks to take back her last move after Bob's answer; Bob accepts: both boards take the two
+    moves back (UNDO: the board shows the seeds to put back), the server drops them, and the game goes on."""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    a, b = onlinerig.pair(server.url, tmp_path)
+    game = a.bridge.seat.game
+    step = lambda: onlinerig.pump_all([a, b])  # noqa: E731
+    try:
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:4]), [a, b], server)
+        a.bridge.ask_takeback()  # her last move is ply 3: back to 2 moves
+        simrig.wait_for(lambda: any("South asks to take back to 2 moves" in x for x in b.said), 30, step,
+                        "Bob told of the takeback asked")
+        assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2} and server.moves(game) == g.plies[:4]
+        b.bridge.ask_takeback()  # (asked of him: he accepts)
+        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:2] for pl in (a, b)), 30, step,
+                        "both boards back at 2 moves")
+        assert server.moves(game) == g.plies[:2] and server.api.state(game)["takeback"] is None
+        for pl in (a, b):
+            assert [e for e in pl.said if e.startswith("takeback: ")] == [
+                "takeback: the game goes back to 2 moves; the board shows the seeds to put back"]
+            assert pl.runner.position.d == g.moves[2][0].d
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:8]), [a, b], server, start=2)
+        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:8] for pl in (a, b)), 30, step,
+                        "both boards at 8 moves")
+        assert server.moves(game) == g.plies[:8]
+    finally:
+        a.close()
+        b.close()
+        server.stop()
+
+
+def test_a_board_that_lost_its_record_is_set_up_to_the_servers_position(tmp_path: Path) -> None:
+    """Bob's board loses its power and its record (a wiped flash: it comes back with a new game at the start)
+    while his client is down. Coming back, the client does not make him sow the six moves again nor overwrite
+    the board's position: the board guides the set-up of the places that differ from the server's position
+    (SETUP), place by place, and the game goes on from there."""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    a, b = onlinerig.pair(server.url, tmp_path)
+    game = a.bridge.seat.game
+    step = lambda: onlinerig.pump_all([a, b])  # noqa: E731
+    try:
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:6]), [a, b], server)
+        b.leave()
+        flash = tmp_path / "bob" / "flash"
+        with b.runner.lock:
+            for f in flash.iterdir():
+                f.unlink()
+            b.runner.board.power_cut()
+        simrig.wait_for(lambda: b.runner.position.d == core.initial(g.ruleset).d, 30, what="Bob's board afresh")
+        b.come_back()
+        simrig.wait_for(lambda: b.bridge.setup_step is not None, 30, step, "the set-up's first place")
+        initial, target = core.initial(g.ruleset), g.moves[6][0]
+        differ = {core.pit_name(i) for i in range(32) if initial.d[i] != target.d[i]}
+        lit: list[str] = []
+        while b.bridge.local is None:
+            at = b.bridge.setup_step.at if b.bridge.setup_step is not None else ""
+            if at and (not lit or lit[-1] != at):
+                lit.append(at)
+                pit = core.pit_index({"store-S": "B1", "store-N": "b1"}.get(at, at))
+                job = b.runner.tap(pit)
+                simrig.wait_for(job.done.is_set, 30, step, f"the touch of {at}")
+            step()
+            assert len(lit) <= 34, lit
+        assert differ <= set(lit) and set(lit) - differ <= {"store-S", "store-N"}, (sorted(differ), lit)
+        assert any(x.startswith("Set-up, step 1 of ") for x in b.said)
+        assert b.runner.position.d == target.d and b.bridge.base == 6
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:10]), [a, b], server, start=6)
+        simrig.wait_for(lambda: a.session.logger.view.plies == g.plies[:10]
+                        and b.session.logger.view.plies == g.plies[6:10], 30, step, "both boards at 10 moves")
+        assert server.moves(game) == g.plies[:10]
+    finally:
+        a.close()
+        b.close()
+        server.stop()
+
+
+def test_a_client_offline_for_ten_minutes_loses_nothing(tmp_path: Path) -> None:
+    """Bob's network goes down for ten minutes (simulated time: his client's clock and its pauses), twice: once
+    while Alice moves (her move, made meanwhile, reaches his board when he is back), once just after his own
+    move on his board (sent once he is back, once). His client tries again without flooding the server (at
+    most every few seconds); nothing is lost, nothing doubled, and the game goes on."""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    api = onlinerig.Api(server.url)
+    seat_a = api.create(g.ruleset, "S", "Alice")
+    clock = onlinerig.SimClock()
+    net = onlinerig.Unplugged(server.url)
+    a = onlinerig.player("alice", api, seat_a, tmp_path / "alice")
+    b = onlinerig.player("bob", net, net.join(seat_a.invite, "Bob"), tmp_path / "bob", clock)
+    game = seat_a.game
+    step = lambda: onlinerig.pump_all([a, b])  # noqa: E731
+
+    def ten_minutes_offline() -> None:
+        start, tries = clock(), b.bridge.follower.attempts
+        while clock() < start + 600:  # (the client's own pauses and tries advance its clock; so do we)
+            step()
+            clock.advance(0.5)
+        assert b.bridge.follower.attempts - tries <= 600 / 5 + 10  # at most one a few seconds apart
+        net.down.clear()
+
+    try:
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:6]), [a, b], server)
+        net.down.set()  # Alice's ply 7 is made while Bob is offline
+        job = a.runner.perform(*g.moves[6])
+        simrig.wait_for(lambda: len(server.moves(game)) == 7 and job.done.is_set(), 30, step, "Alice's ply 7")
+        ten_minutes_offline()
+        simrig.wait_for(lambda: b.follows_only(7, *g.moves[6]), 30, step, "Bob's board lighting ply 7")
+        job = b.runner.perform(*g.moves[6])
+        simrig.wait_for(job.done.is_set, 30, step, "Bob sowing ply 7")
+        refused = net.refused
+        net.down.set()  # Bob's ply 8 is made on his board just as his network goes down
+        job = b.runner.perform(*g.moves[7])
+        simrig.wait_for(lambda: job.done.is_set() and len(b.session.logger.view.plies) == 8, 30, step, "Bob's ply 8")
+        ten_minutes_offline()
+        assert net.refused > refused and len(server.moves(game)) == 7  # (tried while down, not taken)
+        simrig.wait_for(lambda: len(server.moves(game)) == 8, 30, step, "Bob's ply 8 on the server")
+        assert sum(x.startswith("sent ply 8:") for x in b.said) == 1
+        simrig.wait_for(lambda: a.follows_only(8, *g.moves[7]), 30, step, "Alice's board lighting ply 8")
+        job = a.runner.perform(*g.moves[7])
+        simrig.wait_for(job.done.is_set, 30, step, "Alice sowing ply 8")
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:10]), [a, b], server, start=8)
+        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:10] for pl in (a, b)), 30, step,
+                        "both boards at 10 moves")
+        assert server.moves(game) == g.plies[:10]
+    finally:
+        a.close()
+        b.close()
+        server.stop()

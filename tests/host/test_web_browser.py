@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,16 @@ import pytest
 from bao import core, notation
 from bao_host.record.store import Store
 from bao_host.ui.web.svg import RADIUS, pit_centre
-from bao_testkit.webrig import Web, browser_unavailable, chromium_path, led_colour, serving, state, wait_for
+from bao_testkit.webrig import (
+    Web,
+    browser_unavailable,
+    chromium_path,
+    compare_screenshot,
+    led_colour,
+    serving,
+    state,
+    wait_for,
+)
 from baoboard.recogniser import PIT, activations
 
 WHY_NOT = browser_unavailable()
@@ -187,24 +195,7 @@ def test_library_texts_are_shown_never_run(tmp_path: Path, page: Any) -> None:
 
 
 def _compare(name: str, png: bytes) -> None:
-    """The screenshot against the kept one: the same size, and at most 0.5% of its pixels visibly different
-    (font hinting may move an edge by a pixel between two Chromium builds)."""
-    from PIL import Image, ImageChops
-
-    path = SHOTS / f"{name}.png"
-    if os.environ.get("BAO_UPDATE_SCREENSHOTS") == "1":
-        SHOTS.mkdir(exist_ok=True)
-        path.write_bytes(png)
-        return
-    assert path.exists(), f"no kept screenshot {path.name}: BAO_UPDATE_SCREENSHOTS=1 makes it"
-    got = Image.open(io.BytesIO(png)).convert("RGB")
-    want = Image.open(path).convert("RGB")
-    assert got.size == want.size, (name, got.size, want.size)
-    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
-    changed = diff.histogram()[255] / (got.width * got.height)
-    if changed > 0.005:
-        (SHOTS / f"{name}.new.png").write_bytes(png)  # to look at (not kept: .gitignore)
-    assert changed <= 0.005, f"{name}: {changed:.2%} of the pixels differ (see {name}.new.png)"
+    compare_screenshot(SHOTS, name, png)
 
 
 def test_screenshots_of_the_main_pages(tmp_path: Path, page: Any) -> None:

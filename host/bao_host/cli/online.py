@@ -1,7 +1,8 @@
 """`bao online URL --new RULESET | --join CODE | --resume GAME --board PORT`: a board in a game on a `bao serve`
 server (docs/online.md). The board's moves go to the server; the opponent's moves are lit on the board
 (`SHOW`) for the player to sow. Every event is stored in the local library (--data) as `bao log` does.
-While it runs, a line `resign` or `abort` on its input ends the game, `stop` answers a house decision
+While it runs, a line `resign` or `abort` on its input ends the game, `takeback` asks to take back one's last
+move (or accepts the other's asking), `no` declines it, `stop` answers a house decision
 (2.5b) by stopping; Ctrl-C leaves it (`--resume` comes
 back to it: the seat is kept in the library folder, online/<game>.json, readable by its owner only)."""
 
@@ -83,9 +84,10 @@ def _announce(args: argparse.Namespace, api: Api, seat: Seat) -> None:
     _say(f"spectators: {api.base}{P.PREFIX}/games/{seat.game}/events")
 
 
-def _typed(api: Api, seat: Seat, session: LinkSession, what: str) -> None:
-    """A line the player typed: resign, abort, or stop (2.5b: stop in the house, as the opponent's touch
-    would say it on a board in the room)."""
+def _typed(api: Api, seat: Seat, session: LinkSession, what: str, bridge: Bridge) -> None:
+    """A line the player typed: resign, abort, stop (2.5b: stop in the house, as the opponent's touch
+    would say it on a board in the room), takeback (ask to take back one's last move, or accept the other's
+    asking) or no (decline it)."""
     try:
         if what == "resign":
             api.resign(seat)
@@ -93,8 +95,13 @@ def _typed(api: Api, seat: Seat, session: LinkSession, what: str) -> None:
             api.abort(seat)
         elif what == "stop":
             session.stop()
+        elif what == "takeback":
+            bridge.ask_takeback()
+        elif what == "no":
+            api.takeback(seat, None)
         elif what:
-            _say(f"{what[:20]!r}: type stop (2.5b), resign or abort (Ctrl-C leaves the game, --resume comes back)")
+            _say(f"{what[:20]!r}: type stop (2.5b), takeback (ask, or accept the other's), no (decline), resign "
+                 "or abort (Ctrl-C leaves the game, --resume comes back)")
     except OnlineError as e:
         _say(f"the server refused: {e}")
 
@@ -113,7 +120,7 @@ def _play(args: argparse.Namespace, api: Api, seat: Seat, session: LinkSession, 
             session.poll(0.05)
             bridge.tick()
             try:
-                _typed(api, seat, session, lines.get_nowait())
+                _typed(api, seat, session, lines.get_nowait(), bridge)
             except queue.Empty:
                 continue
         if bridge.done:

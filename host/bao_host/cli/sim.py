@@ -84,8 +84,8 @@ def _lit(runner: Any, p: core.Position, m: int) -> bool:
         if runner.board.position.d != p.d:
             return False
         frame = bytes(runner.board.frame[:FRAME_BYTES])
-    # 0x00FF40 at the board's brightness, on that pit alone (all eight front pits blink so for a while after
-    # `CPU N 0`: the level shown, not a move)
+    # 0x00FF40 at the board's brightness, on that pit alone (a level shown after `CPU N 1..4` blinks so on
+    # front pits for a while: not a move)
     bright = [i for i in range(32) if frame[3 * i] == 0 and frame[3 * i + 1] > 0 and frame[3 * i + 2] > 0
               and abs(frame[3 * i + 2] * 255 - frame[3 * i + 1] * 64) < 2 * 255]
     return bright == [start]

@@ -32,6 +32,7 @@ from bao_host.online import protocol as P
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Op, StoreError
 from bao_host.record.textcheck import loads_object
+from bao_host.ui import setup_words
 
 
 class OnlineError(Exception):
@@ -100,6 +101,19 @@ class Api:
     def abort(self, seat: Seat) -> None:
         self.request("POST", f"/games/{seat.game}/abort", {}, seat.token)
 
+    def takeback(self, seat: Seat, plies: int | None) -> dict[str, Any]:
+        """Ask to take the game back to `plies` moves (None: decline the other's asking, or withdraw)."""
+        r: dict[str, Any] = self.request("POST", f"/games/{seat.game}/takeback", {"plies": plies}, seat.token)
+        return r
+
+    def accept_takeback(self, seat: Seat, plies: int) -> None:
+        self.request("POST", f"/games/{seat.game}/takeback/accept", {"plies": plies}, seat.token)
+
+    def rematch(self, seat: Seat) -> Seat:
+        """The rematch's seat (the same answer each time it is asked for)."""
+        r = self.request("POST", f"/games/{seat.game}/rematch", {}, seat.token)
+        return Seat(str(r["game"]), str(r["seat"]), str(r["token"]))
+
     def state(self, game: str) -> dict[str, Any]:
         r: dict[str, Any] = self.request("GET", f"/games/{game}")
         return r
@@ -137,15 +151,20 @@ class Api:
             raise OnlineError(f"the game's events stopped ({e})") from None
 
 
+MAX_BACKOFF = 5.0  # seconds between two reconnections at most (the wait doubles at each failure up to it)
+
+
 class Follower:
     """The game's events on a thread, into a queue; reconnects (with backoff) from the moves it holds."""
 
-    def __init__(self, api: Api, game: str) -> None:
+    def __init__(self, api: Api, game: str, pause: Callable[[float], object] | None = None) -> None:
         self.api = api
         self.game = game
         self.events: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
         self.held = 0
+        self.attempts = 0  # connections tried (a client offline for long tries at most every MAX_BACKOFF s)
         self._stop = threading.Event()
+        self._pause = pause if pause is not None else self._stop.wait  # (a test's simulated time)
         self._thread = threading.Thread(target=self._run, name="online-events", daemon=True)
 
     def start(self) -> Follower:
@@ -158,11 +177,15 @@ class Follower:
     def _run(self) -> None:
         wait = 0.1
         while not self._stop.is_set():
+            self.attempts += 1
             try:
                 for kind, data in self.api.stream(self.game, self.held):
                     if self._stop.is_set():
                         return
                     wait = 0.1
+                    plies = data.get("plies")
+                    if kind == "state" and isinstance(plies, int) and plies < self.held:
+                        self.held = plies  # a takeback: the moves after it come again, other ones
                     if kind == "move" and data.get("ply") == self.held + 1:
                         self.held += 1
                     elif kind == "move":
@@ -174,8 +197,8 @@ class Follower:
             if self._stop.is_set():
                 return
             self.events.put(("down", {"why": why}))
-            self._stop.wait(wait)
-            wait = min(5.0, wait * 2)
+            self._pause(wait)
+            wait = min(MAX_BACKOFF, wait * 2)
 
 
 def _clock_text(ms: object) -> str:
@@ -187,12 +210,15 @@ def _clock_text(ms: object) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def _tag_op(gid: int, online_id: str) -> Op:
-    """The local game's header `online game: <id>` (the server's game): one game id in every library."""
+def _tag_op(gid: int, online_id: str, base: int = 0) -> Op:
+    """The local game's header `online game: <id>` (the server's game): one game id in every library; a game
+    the board was set up for mid-way (a re-synchronisation) also says the ply it starts after."""
     def run(db: Any) -> tuple[int | None, str]:
         row = db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()
         extra = loads_object(row[0] if row else None)
         extra["online game"] = online_id
+        if base:
+            extra["online from ply"] = str(base)
         db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
         return gid, ""
     return run
@@ -202,14 +228,16 @@ class Bridge:
     """One board in one online game (see the module's docstring)."""
 
     def __init__(self, api: Api, seat: Seat, session: LinkSession, say: Callable[[str], None] = print,
-                 retry: float = 1.0) -> None:
+                 retry: float = 1.0, clock: Callable[[], float] = time.monotonic,
+                 pause: Callable[[float], object] | None = None) -> None:
         self.api = api
         self.seat = seat
         self.session = session
         self.logger = session.logger
         self.say = say
         self.retry = retry
-        self.follower = Follower(api, seat.game).start()
+        self.clock = clock  # (clock and pause: a test's simulated time, for hours offline in a moment)
+        self.follower = Follower(api, seat.game, pause).start()
         self.state: dict[str, Any] = {}
         self.moves: list[str] = []  # the server's moves, in order
         self.positions: list[core.Position] = []
@@ -225,6 +253,13 @@ class Bridge:
         self._said = ""
         self._was_connected = False
         self._ended_locally = False
+        self._undo_to: int | None = None  # a takeback: the board's game goes back to this many moves
+        self._undo_from: int | None = None  # the board's moves when its last UNDO was taken
+        self._setup: tuple[int | None, int] | None = None  # a SETUP sent: (the board's game then, the ply)
+        self.base = 0  # the server's moves before the local game's start (a board set up mid-game)
+        self.setup_step: setup_words.SetupStep | None = None  # the set-up step the board waits for
+        self._hook_notices()
+        self._asked: dict[str, Any] | None = None  # the takeback the server says is asked for
 
     @property
     def shown(self) -> int:
@@ -255,6 +290,7 @@ class Bridge:
                 self.state = data
                 if first or not self.positions:
                     self.positions = [position_json.from_dict(data["start"])]
+                self._taken_back(int(data.get("plies", len(self.moves))))
                 self._on_state(first)
             elif kind == "move":
                 ply, text = int(data["ply"]), str(data["move"])
@@ -268,6 +304,54 @@ class Bridge:
                                                        for s in P.SIDES))
             elif kind == "down":
                 self._note(f"server: {data.get('why')}; reconnecting (nothing is lost: moves carry their ply)")
+
+    def _taken_back(self, plies: int) -> None:
+        """The server's game has fewer moves than this client holds: a takeback was accepted. The moves
+        after it are dropped here, and taken back on the board (tick: UNDO, the board shows the seeds to
+        put back)."""
+        asked = self.state.get("takeback")
+        if isinstance(asked, dict) and asked.get("by") == self.remote and asked != self._asked:
+            self.say(f"{P.side_name(self.remote)} asks to take back to {asked.get('plies')} moves: type takeback"
+                     " to accept, or no")
+        self._asked = asked if isinstance(asked, dict) else None
+        if plies >= len(self.moves):
+            return
+        del self.moves[plies:]
+        del self.positions[plies + 1:]
+        self._undo_to = plies
+        self._shown = None
+        self.say(f"takeback: the game goes back to {plies} moves; the board shows the seeds to put back")
+
+    def ask_takeback(self) -> None:
+        """Ask to take back this seat's last move (and the other's since), or accept the other's asking."""
+        asked = self.state.get("takeback")
+        if isinstance(asked, dict) and asked.get("by") == self.remote:
+            self.api.accept_takeback(self.seat, int(asked.get("plies", -1)))
+            return
+        n = len(self.moves)
+        mine = [i for i in range(max(0, n - 2), n) if "SN"[self.positions[i].to_move] == self.seat.side]
+        if not mine:
+            raise OnlineError("no move of yours to take back")
+        self.api.takeback(self.seat, mine[-1])
+        self.say(f"asked {P.side_name(self.remote)} to take back to {mine[-1]} moves")
+
+    def _undo_on_board(self, board: list[str], now: float) -> bool:
+        """A takeback's moves taken back on the board, one UNDO at a time (the next once the board has
+        reported the last one: UNDO events come through the logger): True while some are left."""
+        if self._undo_to is None:
+            return False
+        nb = len(board)
+        if nb <= self._undo_to:
+            self._undo_to = None
+            self._undo_from = None
+            return False
+        if (self._undo_from is None or nb < self._undo_from) and now >= self._next_show:
+            r = self.session.command("UNDO")
+            if r is not None and r.ok:
+                self._undo_from = nb
+            else:
+                self._next_show = now + self.retry
+        return True
 
     def _on_state(self, first: bool) -> None:
         s = self.state
@@ -286,13 +370,23 @@ class Bridge:
 
     # -- the board ------------------------------------------------------------------------------------
     def _start_board_game(self) -> bool:
-        """The board's game is this online game: True once it is (a NEW sent, its GAME stored, tagged)."""
+        """The board's game is this online game: True once it is (a NEW sent, its GAME stored, tagged; or,
+        for a game under way that the board does not hold, a SETUP to the server's position done)."""
         if self.local is not None:
             return True
+        if len(self.moves) < int(self.state.get("plies", 0)):
+            return False  # (the moves are still coming: nothing is decided on part of them)
         view = self.logger.view
-        if self._new_sent_from == -1 and view.game_id is not None and self._resumes(view.game_id):
+        if self._new_sent_from == -1 and self._setup is None and view.game_id is not None \
+                and self._resumes(view.game_id):
             return True
+        if self._setup is not None:
+            return self._set_up_done()
         adopt = self._new_sent_from == -1 and view.game_id is not None and self._adoptable(view.game_id)
+        if self._new_sent_from == -1 and not adopt and any("SN"[p.to_move] == self.seat.side
+                                                            for p in self.positions[:len(self.moves)]):
+            self._resync()  # the game is under way with moves of this player's: the board is set to the
+            return False  # server's position, guided (a new game would have them sown again)
         if self._new_sent_from == -1 and not adopt:
             r = self.session.command("NEW", json.dumps({"ruleset": self.state["ruleset"],
                                                         "options": self.state.get("options") or {}}))
@@ -304,11 +398,18 @@ class Bridge:
             return False
         gid = view.game_id
         assert gid is not None
+        return self._take_local(gid, 0)
+
+    def _take_local(self, gid: int, base: int) -> bool:
+        """The local game `gid` is this online game from the server's ply `base`: tagged, its players named,
+        the remote side handed to the host."""
         store = self.logger.store
         names = self.state.get("seats") or {}
         try:
-            store.ingest(self.logger.board_id or "unknown", f"online-{self.seat.game}", 1, "ONLINE",
-                         json.dumps({"game": self.seat.game, "seat": self.seat.side}), _tag_op(gid, self.seat.game))
+            key = f"online-{self.seat.game}" + (f"-from-{base}" if base else "")
+            store.ingest(self.logger.board_id or "unknown", key, 1, "ONLINE",
+                         json.dumps({"game": self.seat.game, "seat": self.seat.side, "from": base}),
+                         _tag_op(gid, self.seat.game, base))
             store.name_players(gid, south=str(names.get("S") or "") or None, north=str(names.get("N") or "") or None)
         except StoreError as e:
             self.say(f"the local library: {e}")
@@ -316,8 +417,62 @@ class Bridge:
         if r is None or not r.ok:
             return False
         self.local = gid
+        self.base = base
         self.say(f"the board plays this game (local game {gid}); {P.side_name(self.remote)}'s moves are lit on it")
         return True
+
+    def _resync(self) -> None:
+        """The board does not hold this game as the server has it (a power cut that lost its record, another
+        game on it, a move the server does not have): the board guides the set-up of the server's position,
+        the differing places only (SETUP: places already right are skipped), and plays on from it."""
+        n = len(self.moves)
+        r = self.session.command("SETUP", position_json.dumps(self.positions[n], False))
+        if r is None or not r.ok:
+            self._note(f"the board refused the set-up of the server's position: {r.payload if r else 'no answer'}")
+            return
+        self._setup = (self.logger.view.game_id, n)
+        self.say(f"the board's position is not the server's after {n} moves: the board lights the places that"
+                 f" differ, one at a time ({r.payload})")
+
+    def _set_up_done(self) -> bool:
+        """The set-up asked for is done once the board's new game starts at the server's position."""
+        assert self._setup is not None
+        before, n = self._setup
+        view = self.logger.view
+        if view.game_id is None or view.game_id == before or view.plies or n >= len(self.positions):
+            return False
+        try:
+            start = self.logger.store.game(view.game_id).start_position()
+        except StoreError:
+            return False
+        if start.d != self.positions[n].d:
+            return False
+        self._setup = None
+        if before is not None:  # the game the board held is not this game's record any more
+            try:
+                self.logger.store.mark_abandoned(before)
+            except StoreError as e:
+                self.say(f"the local library: {e}")
+        return self._take_local(view.game_id, n)
+
+    def _hook_notices(self) -> None:
+        """The board's SETUP notices said in words (bao_host.ui.setup_words), as the other UIs say them."""
+        link = self.session.link
+        notice = link.on_notice
+
+        def on_notice(typ: str, payload: str, line: bytes) -> None:
+            if typ == "SETUP":
+                said = setup_words.parse(payload)
+                if isinstance(said, setup_words.SetupStep):
+                    self.setup_step = said
+                    self.say(setup_words.step_words(said))
+                elif isinstance(said, setup_words.SetupEnd):
+                    self.setup_step = None
+                    self.say(setup_words.end_words(said))
+            if notice is not None:
+                notice(typ, payload, line)
+
+        link.on_notice = on_notice
 
     def _resumes(self, gid: int) -> bool:
         """The board's current game is this online game already (a client restarted, the board kept its
@@ -332,13 +487,15 @@ class Bridge:
         if r is None or not r.ok:
             return False
         self.local = gid
-        self.say(f"the board's game {gid} is this online game: carried on from ply {len(g.plies)}")
+        base = str(g.extra.get("online from ply", "0"))
+        self.base = int(base) if base.isdigit() else 0
+        self.say(f"the board's game {gid} is this online game: carried on from ply {self.base + len(g.plies)}")
         return True
 
     def _adoptable(self, gid: int) -> bool:
         """The board's current game can be this online game as it is: not another online game's, the same
         rules and start, its moves so far the server's (a player who set the board up and moved while the
-        other was joining)."""
+        other was joining; a board that starts after the other's first move)."""
         try:
             g = self.logger.store.game(gid)
         except StoreError:
@@ -349,8 +506,12 @@ class Bridge:
         if g.start_position().d != start.d or g.rules().ruleset != start.rules.ruleset \
                 or g.rules().options() != start.rules.options():
             return False
-        k = min(len(g.plies), len(self.moves))
-        return g.plies[:k] == self.moves[:k]
+        k, n = len(g.plies), len(self.moves)
+        if g.plies[:min(k, n)] != self.moves[:min(k, n)]:
+            return False
+        # the moves the board lacks, if any, are the remote player's (lit and sown on it as they come); a
+        # move of this seat's the board lacks was made by hand already: the board is set up instead
+        return all("SN"[self.positions[i].to_move] == self.remote for i in range(k, n))
 
     def tick(self) -> None:
         self._drain()
@@ -370,11 +531,15 @@ class Bridge:
             return
         if not self._start_board_game():
             return
-        board = list(self.logger.view.plies) if self.logger.view.game_id == self.local else None
+        board = self.moves[:self.base] + list(self.logger.view.plies) if self.logger.view.game_id == self.local \
+            else None
         if board is None:
             self._note("the board started another game: this online game goes on when it is played again")
             if ended:
                 self._finish()
+            return
+        now = self.clock()
+        if self._undo_to is not None and self._undo_on_board(board, now):
             return
         nb, ns = len(board), len(self.moves)
         # a game won on the board ends once the board has sown the last move; a resignation at once
@@ -387,7 +552,6 @@ class Bridge:
             self._note(f"the board's game differs from the server's from ply "
                        f"{next(i for i in range(k) if board[i] != self.moves[i]) + 1}: take back on the board")
             return
-        now = time.monotonic()
         if nb > ns and "SN"[self.positions[ns].to_move] != self.seat.side:
             self._note(f"the board holds {P.side_name(self.remote)}'s move {board[ns]} (ply {ns + 1}) before the"
                        " server: waiting for the server to have it")
@@ -430,13 +594,13 @@ class Bridge:
             snap = json.loads(r.payload)
         except ValueError:
             return False
-        return isinstance(snap, dict) and snap.get("phase") == "idle" and snap.get("moves") == nb
+        return isinstance(snap, dict) and snap.get("phase") == "idle" and snap.get("moves") == nb - self.base
 
     def _post(self, ply: int, text: str) -> None:
         try:
             self.api.move(self.seat, ply, text)
         except OnlineError as e:
-            self._next_post = time.monotonic() + self.retry
+            self._next_post = self.clock() + self.retry
             if e.status == 0:
                 self._note(f"server: {e}; the move {text} is sent again")
             else:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 
 VERSION = 1
 PREFIX = f"/online/v{VERSION}"
@@ -20,6 +22,14 @@ SIDES = ("S", "N")
 def digest(secret: str) -> str:
     """What the server keeps of a token or an invitation: its SHA-256 (a stolen database seats nobody)."""
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def derived_token(token: str, game: str) -> str:
+    """A seat token derived from another one (a rematch's seat, from the asker's seat in the game before):
+    as long and as unguessable as a drawn one to whoever lacks `token`, and the same each time it is asked
+    for, so that an answer lost on the way can be asked for again."""
+    mac = hmac.new(token.encode("utf-8", "replace"), b"rematch " + game.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode().rstrip("=")
 
 
 def side_name(side: str) -> str:

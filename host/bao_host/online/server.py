@@ -80,13 +80,15 @@ class Game:
     ended: float | None = None
     rematch: str | None = None  # the game the players asked for after this one
     times: list[float] = field(default_factory=list)  # when each move came (the clock's)
+    takeback: tuple[str, int] | None = None  # (the side asking, the moves to go back to), until answered
 
     def state(self) -> dict[str, Any]:
         names = {s: (self.seats[s][1] if s in self.seats else None) for s in P.SIDES}
         return {"v": P.VERSION, "game": self.id, "ruleset": self.start.rules.ruleset,
                 "options": self.start.rules.options(), "start": position_json.to_dict(self.start, False),
                 "seats": names, "plies": len(self.moves), "status": self.status, "result": self.result,
-                "reason": self.reason, "clock": self.clock_state(), "rematch": self.rematch}
+                "reason": self.reason, "clock": self.clock_state(), "rematch": self.rematch,
+                "takeback": None if self.takeback is None else {"by": self.takeback[0], "plies": self.takeback[1]}}
 
     def clock_state(self) -> dict[str, Any] | None:
         if self.clock is None:
@@ -210,8 +212,7 @@ class Online:
 
     def _seat_of(self, g: Game, request: Request) -> str:
         """The side whose seat token the request carries; Refused otherwise."""
-        auth = request.headers.get("authorization", "")
-        token = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+        token = _bearer(request)
         if not token:
             raise Refused(401, "this needs a seat token (Authorization: Bearer <token>); spectators only read")
         d = P.digest(token)
@@ -437,6 +438,7 @@ class Online:
         if g.clock is not None and g.clock.left(g, now)[side] <= 0:
             self._end(g, "over", P.side_name(P.other(side)) + " wins", f"{P.side_name(side)}'s time ran out")
             raise Refused(409, "the game is over: your time ran out")
+        g.takeback = None  # (a move answers a takeback asked for: no)
         g.moves.append(canonical)  # (taken now: a request for the same ply meanwhile is a duplicate)
         g.positions.append(child)
         g.times.append(now)
@@ -480,19 +482,71 @@ class Online:
         self._end(g, "aborted", "", f"aborted by {P.side_name(side)}")
         return {"ok": True}
 
+    async def takeback(self, request: Request) -> dict[str, Any]:
+        """{"plies": n}: ask to take the game back to n moves played (to before the asker's last move: the
+        one or two last moves); the other seat accepts (accept_takeback) or declines ({"plies": null}, which
+        also withdraws it). Asking again is harmless; a move made meanwhile answers no."""
+        g = self._game_of(request)
+        body = await self._body(request)
+        side = self._seat_of(g, request)
+        plies, n = body.get("plies"), len(g.moves)
+        if plies is not None and (not isinstance(plies, int) or isinstance(plies, bool)):
+            raise Refused(400, "plies is the number of moves to go back to, or null to decline")
+        if g.status != "playing":
+            raise Refused(409, "a takeback is asked for while the game is played")
+        if plies is None:
+            if g.takeback is None:
+                raise Refused(409, "no takeback is asked for")
+            g.takeback = None
+            self._broadcast(g, "state", str(n), g.state())
+            return {"ok": True, "takeback": None}
+        if plies == n and g.takeback is None:
+            return {"ok": True, "plies": n, "done": True, "duplicate": True}  # (accepted already)
+        if not max(0, n - 2) <= plies < n or "SN"[g.positions[plies].to_move] != side:
+            raise Refused(409, f"a takeback goes back to before one of your own last moves (the game has {n} "
+                               "moves)")
+        if g.takeback is None or g.takeback[0] == side:
+            g.takeback = (side, plies)
+            self._broadcast(g, "state", str(n), g.state())
+            return {"ok": True, "takeback": {"by": side, "plies": plies}}
+        raise Refused(409, f"{P.side_name(g.takeback[0])} asks to go back to {g.takeback[1]} moves: accept "
+                           "that, or decline it (plies null)")
+
+    async def accept_takeback(self, request: Request) -> dict[str, Any]:
+        """{"plies": n}: the other seat's takeback to n moves accepted (n as asked: a stale answer changes
+        nothing); the moves after n are gone, on disk first, and every follower gets the state."""
+        g = self._game_of(request)
+        body = await self._body(request)
+        side = self._seat_of(g, request)
+        plies = body.get("plies")
+        if plies == len(g.moves) and g.takeback is None and g.status == "playing":
+            return {"ok": True, "plies": plies, "duplicate": True}  # (accepted already)
+        if g.takeback is None or g.takeback[0] == side or g.takeback[1] != plies or g.pending:
+            raise Refused(409, "no takeback to that many moves is asked of you")
+        self.st.take_back(g.id, plies)
+        del g.moves[plies:]
+        del g.positions[plies + 1:]
+        del g.times[plies:]
+        g.takeback = None
+        self._broadcast(g, "state", str(plies), g.state())
+        self._watch_clock(g)
+        return {"ok": True, "plies": plies}
+
     async def rematch(self, request: Request) -> dict[str, Any]:
         """After a game: the same rules and clock, the sides swapped. The first seat holder to ask makes the
-        game (and waits in it), the other's asking seats them and starts it."""
+        game (and waits in it), the other's asking seats them and starts it. Asking again answers the same
+        seat and token (an answer lost on the way is asked for again): the new seat's token is derived from
+        the asker's token in this game, which only its holder has, so the server still keeps digests only."""
         g = self._game_of(request)
         await self._body(request)
         side = self._seat_of(g, request)
         if g.status not in ("over", "aborted"):
             raise Refused(409, "a rematch is asked for after the game")
-        token = secrets.token_urlsafe(P.TOKEN_BYTES)
         mine = P.other(side)  # (the sides are swapped)
         name = g.seats[side][1]
         if g.rematch is None:
             nxt = secrets.token_urlsafe(P.GAME_BYTES)
+            token = P.derived_token(_bearer(request), nxt)
             start = core.initial(g.start.rules.ruleset, g.start.rules, core.SOUTH)
             self.st.create(nxt, start.rules.ruleset, json.dumps(start.rules.options(), sort_keys=True),
                            position_json.dumps(start, False), "")
@@ -505,8 +559,11 @@ class Online:
             return {"v": P.VERSION, "game": nxt, "seat": mine, "token": token}
         r = self.game(g.rematch)
         assert r is not None
-        if mine in r.seats:
-            raise Refused(409, "you asked for the rematch already: it starts when the other player asks too")
+        token = P.derived_token(_bearer(request), r.id)
+        if mine in r.seats:  # asked again: the same answer, if this is the seat's own token
+            if not secrets.compare_digest(r.seats[mine][0], P.digest(token)):
+                raise Refused(409, "this seat of the rematch is taken")
+            return {"v": P.VERSION, "game": r.id, "seat": mine, "token": token}
         return self._seat_second(r, mine, token, name)
 
     def _seat_second(self, g: Any, side: str, token: str, name: str) -> dict[str, Any]:
@@ -581,8 +638,16 @@ class Online:
             Route(P.PREFIX + "/games/{game}/resign", json_route(self.resign), methods=["POST"]),
             Route(P.PREFIX + "/games/{game}/abort", json_route(self.abort), methods=["POST"]),
             Route(P.PREFIX + "/games/{game}/rematch", json_route(self.rematch), methods=["POST"]),
+            Route(P.PREFIX + "/games/{game}/takeback", json_route(self.takeback), methods=["POST"]),
+            Route(P.PREFIX + "/games/{game}/takeback/accept", json_route(self.accept_takeback), methods=["POST"]),
             Route("/online/{rest:path}", _unknown_version, methods=["GET", "POST"]),
         ]
+
+
+def _bearer(request: Request) -> str:
+    """The seat token a request carries ('' without one)."""
+    auth = request.headers.get("authorization", "")
+    return auth[7:].strip() if auth[:7].lower() == "bearer " else ""
 
 
 def _sse(kind: str, eid: str, data: dict[str, Any]) -> str:

@@ -152,6 +152,11 @@ class OnlineStore:
         self.db.execute("COMMIT")
 
     @_locked
+    def take_back(self, gid: str, plies: int) -> None:
+        """A takeback accepted: the moves after the first `plies` are gone."""
+        self._write("DELETE FROM online_moves WHERE game=? AND ply>?", (gid, plies))
+
+    @_locked
     def finish(self, gid: str, status: str, result: str, reason: str) -> None:
         self._write("UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
                     (status, result, reason, time.time(), gid))

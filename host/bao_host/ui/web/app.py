@@ -46,6 +46,7 @@ from bao_host.record.store import Store, StoreError
 from bao_host.ui.adapter import SimBoard, make_board
 from bao_host.ui.web import library
 from bao_host.ui.web.live import Hub, LiveBoard
+from bao_host.ui.web.online_pages import OnlinePages
 from bao_host.ui.web.svg import board_svg
 
 HERE = Path(__file__).resolve().parent
@@ -365,6 +366,7 @@ def create_app(settings: Settings, on_start: Callable[[Server], None] | None = N
             await server.stop()
 
     routes = [
+        *OnlinePages(server.online, server.page).routes(),  # (before the protocol's catch-all under /online/)
         *server.online.routes(),
         Route("/", server.index),
         Route("/board/{name}", server.board_page),
