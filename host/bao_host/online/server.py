@@ -3,7 +3,8 @@
 The server is the referee: every move is read in the game's position by the rules core
 (bao.notation.parse_move) and refused with its rule number when it is not legal; an accepted move is
 stored (bao_host.online.store) before any client is told of it. Everything runs on the server's event loop
-thread (one writer of the online tables per process).
+thread (one writer of the online tables per process). On PostgreSQL several processes share the games: each
+hears the others' changes (GameStore.listen) and brings the games it holds up to date (_refresh).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from bao_host.online import protocol as P
-from bao_host.online.store import OnlineStore
+from bao_host.online.store import ANY_GAME, MOVE, GameStore, open_store
 from bao_host.record.store import Store, StoreError
 from bao_host.record.textcheck import TextError, check_name
 
@@ -119,12 +120,19 @@ class Bucket:
         return True
 
 
+class Conflict(Exception):
+    """A ply stored meanwhile by another server process (on a shared database)."""
+
+
 class Online:
-    def __init__(self, root: Path, library: Callable[[], Store | None], rate: float = P.RATE) -> None:
+    def __init__(self, root: Path, library: Callable[[], Store | None], rate: float = P.RATE,
+                 db: str | None = None) -> None:
         self.root = root
+        self.db = db  # None: SQLite in root; or a postgresql:// address shared with other server processes
         self.rate = rate  # requests a second per address and token (4 times that per address)
         self.library = library  # the server's library (a game that ends is stored there)
-        self.store: OnlineStore | None = None
+        self.store: GameStore | None = None
+        self._listener: asyncio.Task[None] | None = None
         self.games: dict[str, Game] = {}
         self.buckets: dict[str, Bucket] = {}
         self._batch: list[tuple[tuple[str, int, str, str, float], asyncio.Future[None]]] = []
@@ -132,7 +140,9 @@ class Online:
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
-        self.store = OnlineStore(self.root)
+        self.store = open_store(self.root, self.db)
+        if self.store.shared:
+            self._listener = asyncio.get_running_loop().create_task(self.store.listen(self._changed))
         for gid in self.store.unfiled():  # ended while the server stopped before storing it in the library
             g = self.game(gid)
             if g is not None:
@@ -146,11 +156,13 @@ class Online:
 
     def close(self) -> None:
         self.end_streams()
+        if self._listener is not None:
+            self._listener.cancel()
         if self.store is not None:
             self.store.close()
 
     @property
-    def st(self) -> OnlineStore:
+    def st(self) -> GameStore:
         assert self.store is not None, "the online store is not open"
         return self.store
 
@@ -179,6 +191,52 @@ class Online:
         self.games[gid] = g
         self._watch_clock(g)
         return g
+
+    def _changed(self, gid: str, kind: str, ply: int) -> None:
+        """Another server process changed a game (on a shared database): the one held here follows."""
+        if gid == ANY_GAME:
+            for g in list(self.games.values()):
+                self._refresh(g)
+            return
+        held = self.games.get(gid)
+        if held is not None and not (kind == MOVE and ply <= len(held.moves)):
+            self._refresh(held, moves_only=kind == MOVE)
+
+    def _refresh(self, g: Game, moves_only: bool = False) -> None:
+        """The game as the database has it now: the moves and the state another process stored, told to
+        this process's followers."""
+        new = self.st.moves(g.id, len(g.moves))
+        for text in new:
+            _, child = notation.parse_move(g.positions[-1], text)  # (stored moves are legal)
+            g.moves.append(text)
+            g.positions.append(child)
+        if new and g.clock is not None:
+            g.times = self.st.move_times(g.id)
+        for ply in range(len(g.moves) - len(new) + 1, len(g.moves) + 1):
+            live = g.move_event(ply)
+            if g.clock is not None and ply == len(g.moves):
+                live["clock"] = g.clock_state()
+            self._broadcast(g, "move", str(ply), live)
+        if not moves_only:
+            self._refresh_state(g)
+        self._watch_clock(g)
+
+    def _refresh_state(self, g: Game) -> None:
+        row = self.st.load(g.id)
+        if row is None:
+            return
+        before = (g.status, g.result, g.reason, dict(g.seats), g.rematch, g.clock and g.clock.started)
+        g.status, g.result, g.reason = str(row["status"]), str(row["result"]), str(row["reason"])
+        g.seats = self.st.seats(g.id)
+        g.rematch = self.st.rematch(g.id)
+        if g.clock is not None:
+            c = self.st.clock(g.id)
+            g.clock.started = None if c is None else c[2]
+        if before != (g.status, g.result, g.reason, g.seats, g.rematch, g.clock and g.clock.started):
+            if g.status in ("over", "aborted") and g.ended is None:
+                g.ended = float(row["updated"])
+            self._broadcast(g, "state", str(len(g.moves)), g.state())
+            self._forget(g)
 
     def _watch_clock(self, g: Game) -> None:
         """The server decides a flag: when the side to move's time is up, the game ends (checked again then)."""
@@ -242,15 +300,19 @@ class Online:
         while self._batch:
             batch, self._batch = self._batch, []
             try:
-                await asyncio.to_thread(self.st.add_moves, [row for row, _ in batch])
+                stored = await asyncio.to_thread(self.st.add_moves, [row for row, _ in batch])
             except Exception as e:
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(e)
             else:
-                for _, done in batch:
-                    if not done.done():
+                for (_, done), ok in zip(batch, stored):
+                    if done.done():
+                        continue
+                    if ok:
                         done.set_result(None)
+                    else:
+                        done.set_exception(Conflict())
 
     def _end(self, g: Game, status: str, result: str, reason: str) -> None:
         self.st.finish(g.id, status, result, reason)
@@ -423,6 +485,8 @@ class Online:
     async def move(self, request: Request) -> dict[str, Any]:
         g = self._game_of(request)
         body = await self._body(request)
+        if self.st.shared and (body.get("ply") != len(g.moves) + 1 or g.status != "playing" or len(g.seats) < 2):
+            self._refresh(g)  # (another process may be ahead of this one's memory)
         side = self._seat_of(g, request)
         ply, p, m, child, canonical = self._parsed(g, body)
         if ply <= len(g.moves):
@@ -444,6 +508,11 @@ class Online:
         g.pending[ply] = done
         try:
             await done
+        except Conflict:  # the same ply stored by another process: this one's is a duplicate, or too late
+            g.pending.pop(ply, None)
+            del g.moves[ply - 1:], g.positions[ply:], g.times[ply - 1:]
+            self._refresh(g)
+            return await self._again(g, ply, p, canonical, side)
         except Exception:
             self.games.pop(g.id, None)  # memory ahead of the disk: read again from the database
             raise Refused(503, f"ply {ply} could not be stored: send it again") from None
