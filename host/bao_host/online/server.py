@@ -204,7 +204,13 @@ class Online:
 
     def _refresh(self, g: Game, moves_only: bool = False) -> None:
         """The game as the database has it now: the moves and the state another process stored, told to
-        this process's followers."""
+        this process's followers. While a move of this process's is being stored, after it is told (the
+        followers see the moves in their order)."""
+        if g.pending:
+            waiting = asyncio.gather(*g.pending.values(), return_exceptions=True)
+            loop = asyncio.get_running_loop()
+            waiting.add_done_callback(lambda _: loop.call_soon(self._refresh, g, moves_only))
+            return
         new = self.st.moves(g.id, len(g.moves))
         for text in new:
             _, child = notation.parse_move(g.positions[-1], text)  # (stored moves are legal)
