@@ -117,24 +117,29 @@ class Serve:
         self.port, self.data, self.db, self.rate = port, data, db, rate
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[str] | None = None
+        self._starts = 0
 
     def start(self, timeout: float = 60.0) -> Serve:
         cmd = [sys.executable, "-m", "bao_host.cli", "serve", "--sim", "0", "--port", str(self.port),
                "--data", str(self.data), "--online-rate", str(self.rate)]
         if self.db is not None:
             cmd += ["--db", self.db]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        assert self.proc.stdout is not None
+        self.data.mkdir(parents=True, exist_ok=True)
+        with self.log.open("a") as out:  # (a file, not a pipe: a pipe nobody reads would stop the server)
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True)
         end = time.monotonic() + timeout
-        said = []
-        for line in self.proc.stdout:  # (the server prints this once it listens)
-            said.append(line)
-            if "Ctrl-C to stop" in line:
+        while time.monotonic() < end and self.proc.poll() is None:
+            if self.log.read_text().count("Ctrl-C to stop") > self._starts:  # (printed once it listens)
+                self._starts += 1
                 return self
-            if time.monotonic() > end:
-                break
+            time.sleep(0.05)
         self.kill()
-        raise AssertionError("bao serve did not start:\n" + "".join(said))
+        raise AssertionError("bao serve did not start:\n" + self.log.read_text()[-3000:])
+
+    @property
+    def log(self) -> Path:
+        """What the server printed (every start), in its data folder."""
+        return self.data / f"serve-{self.port}.log"
 
     @property
     def pid(self) -> int:
