@@ -79,9 +79,12 @@ class Http:
                    f"\r\n".encode() + body)
         for _ in range(2):  # (the server closes a connection idle for a while: then once on a new one)
             assert self.r is not None and self.w is not None
-            self.w.write(request)
-            if first := await self.r.readline():
-                break
+            try:
+                self.w.write(request)
+                if first := await self.r.readline():
+                    break
+            except ConnectionError:
+                pass
             self.close()
             await self.open()
         status = int(first.split()[1])
@@ -113,10 +116,16 @@ class Run:
     seen: dict[tuple[str, str], list[int]] = field(default_factory=dict)  # (game, side) -> plies shown, in order
 
 
-async def player(run: Run, port: int, game: str, side: str, token: str, ready: asyncio.Event,
-                 go: asyncio.Event) -> None:
+async def seated(port: int, game: str) -> tuple[Http, Http]:
+    """A client's two connections: for its moves, and its event stream (open: the server follows it)."""
     moves = await Http(port).open()
     stream = await Http(port).open()
+    await stream.head("GET", f"{PREFIX}/games/{game}/events")
+    return moves, stream
+
+
+async def player(run: Run, conns: tuple[Http, Http], game: str, side: str, token: str, go: asyncio.Event) -> None:
+    moves, stream = conns
     seen = run.seen.setdefault((game, side), [])
 
     async def post(ply: int) -> None:
@@ -125,8 +134,6 @@ async def player(run: Run, port: int, game: str, side: str, token: str, ready: a
         await moves.call("POST", f"{PREFIX}/games/{game}/move", {"ply": ply, "move": PLIES[ply - 1]}, token)
 
     try:
-        await stream.head("GET", f"{PREFIX}/games/{game}/events")
-        ready.set()
         await go.wait()
         if side == "S":
             await post(1)
@@ -160,13 +167,11 @@ async def play(ports: list[int], pids: list[int], games: int, think: float) -> d
         j = await joined.call("POST", f"{PREFIX}/join", {"invite": m["invite"], "name": "N"})
         seats.append((m["game"], m["token"], j["token"]))
     go = asyncio.Event()
-    tasks, readies = [], []
-    for game, s_token, n_token in seats:
+    tasks = []
+    for game, s_token, n_token in seats:  # (connections opened one after another: a burst overflows the backlog)
         for side, token, port in (("S", s_token, ports[0]), ("N", n_token, ports[-1])):
-            ready = asyncio.Event()
-            readies.append(ready)
-            tasks.append(asyncio.create_task(player(run, port, game, side, token, ready, go)))
-    await asyncio.gather(*(e.wait() for e in readies))
+            conns = await seated(port, game)
+            tasks.append(asyncio.create_task(player(run, conns, game, side, token, go)))
     cpu0, t0 = sum(cpu_s(p) for p in pids), time.perf_counter()
     go.set()
     peak = 0

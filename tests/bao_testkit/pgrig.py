@@ -129,12 +129,20 @@ class Serve:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True)
         end = time.monotonic() + timeout
         while time.monotonic() < end and self.proc.poll() is None:
-            if self.log.read_text().count("Ctrl-C to stop") > self._starts:  # (printed once it listens)
+            # (the line comes as the app starts, just before the port is listened on: a connection tells)
+            if self.log.read_text().count("Ctrl-C to stop") > self._starts and self._listens():
                 self._starts += 1
                 return self
             time.sleep(0.05)
         self.kill()
         raise AssertionError("bao serve did not start:\n" + self.log.read_text()[-3000:])
+
+    def _listens(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+        except OSError:
+            return False
+        return True
 
     @property
     def log(self) -> Path:

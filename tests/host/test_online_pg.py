@@ -129,7 +129,8 @@ def test_one_ply_sent_to_both_processes_is_stored_once(pg: pgrig.Cluster, tmp_pa
     try:
         s, n = _pair(a.url, b.url)
         answers: list[dict[str, object]] = []
-        both = [threading.Thread(target=lambda u=u: answers.append(Api(u).move(s, 1, PLIES[0]))) for u in (a.url, b.url)]
+        both = [threading.Thread(target=lambda u=u: answers.append(Api(u).move(s, 1, PLIES[0])))
+                for u in (a.url, b.url)]
         for t in both:
             t.start()
         for t in both:

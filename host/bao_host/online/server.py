@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from bao_host.online import protocol as P
-from bao_host.online.store import ANY_GAME, MOVE, GameStore, open_store
+from bao_host.online.store import ANY_GAME, MOVE, GameStore, Moved, open_store
 from bao_host.record.store import Store, StoreError
 from bao_host.record.textcheck import TextError, check_name
 
@@ -192,7 +192,7 @@ class Online:
         self._watch_clock(g)
         return g
 
-    def _changed(self, gid: str, kind: str, ply: int) -> None:
+    def _changed(self, gid: str, kind: str, ply: int, moved: Moved) -> None:
         """Another server process changed a game (on a shared database): the one held here follows."""
         if gid == ANY_GAME:
             for g in list(self.games.values()):
@@ -200,23 +200,31 @@ class Online:
             return
         held = self.games.get(gid)
         if held is not None and not (kind == MOVE and ply <= len(held.moves)):
-            self._refresh(held, moves_only=kind == MOVE)
+            self._refresh(held, moves_only=kind == MOVE, moved=moved)
 
-    def _refresh(self, g: Game, moves_only: bool = False) -> None:
+    def _refresh(self, g: Game, moves_only: bool = False, moved: Moved | None = None) -> None:
         """The game as the database has it now: the moves and the state another process stored, told to
         this process's followers. While a move of this process's is being stored, after it is told (the
         followers see the moves in their order)."""
         if g.pending:
             waiting = asyncio.gather(*g.pending.values(), return_exceptions=True)
             loop = asyncio.get_running_loop()
-            waiting.add_done_callback(lambda _: loop.call_soon(self._refresh, g, moves_only))
+            waiting.add_done_callback(lambda _: loop.call_soon(self._refresh, g, moves_only, moved))
             return
-        new = self.st.moves(g.id, len(g.moves))
+        n = len(g.moves)
+        told = [(text, t) for ply, text, t in moved or [] if ply > n]
+        if not told or len(told) != told_plies(moved or [], n):  # (not the next moves: read them)
+            told = []
+            new = self.st.moves(g.id, n)
+        else:
+            new = [text for text, _ in told]
         for text in new:
             _, child = notation.parse_move(g.positions[-1], text)  # (stored moves are legal)
             g.moves.append(text)
             g.positions.append(child)
-        if new and g.clock is not None:
+        if told:
+            g.times += [t for _, t in told]
+        elif new and g.clock is not None:
             g.times = self.st.move_times(g.id)
         for ply in range(len(g.moves) - len(new) + 1, len(g.moves) + 1):
             live = g.move_event(ply)
@@ -293,9 +301,9 @@ class Online:
                 q.put_nowait((kind, eid, data))
 
     def _commit(self, row: tuple[str, int, str, str, float]) -> asyncio.Future[None]:
-        """The move stored with every other that comes while a commit runs: one transaction for them all
-        (a commit waits for the disk; the moves of many games share the wait). The future is done once
-        it is on disk."""
+        """The move stored with every other that comes in the same turn of the loop, or while a commit runs:
+        one transaction for them all (on a store whose commit waits, on a thread: the moves of many games
+        share the wait). The future is done once it is committed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._batch.append((row, done))
         if self._flusher is None or self._flusher.done():
@@ -306,7 +314,8 @@ class Online:
         while self._batch:
             batch, self._batch = self._batch, []
             try:
-                stored = await asyncio.to_thread(self.st.add_moves, [row for row, _ in batch])
+                rows = [row for row, _ in batch]
+                stored = await asyncio.to_thread(self.st.add_moves, rows) if self.st.waits else self.st.add_moves(rows)
             except Exception as e:
                 for _, done in batch:
                     if not done.done():
@@ -658,6 +667,15 @@ class Online:
             Route(P.PREFIX + "/games/{game}/rematch", json_route(self.rematch), methods=["POST"]),
             Route("/online/{rest:path}", _unknown_version, methods=["GET", "POST"]),
         ]
+
+
+def told_plies(moved: Moved, held: int) -> int:
+    """How many of the moves announced follow on from the `held` moves without a gap."""
+    n = held
+    for ply, _, _ in moved:
+        if ply == n + 1:
+            n += 1
+    return n - held
 
 
 def _sse(kind: str, eid: str, data: dict[str, Any]) -> str:

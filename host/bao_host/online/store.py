@@ -9,8 +9,8 @@
 
 Tables of their own beside the library's (the library's schema is not touched): a game, its two seats (a
 seat's token kept as its SHA-256 only), its clock, its rematch, its moves. Every accepted move is one
-transaction (SQLite: synchronous=FULL) before anyone is told of it: a server killed at any instant comes
-back with every move it has announced. When a game ends it is stored in the library as an ordinary game
+transaction, committed before anyone is told of it: a server killed at any instant comes back with every
+move it has announced (SqliteStore and PostgresStore say how far a power cut is covered). When a game ends it is stored in the library as an ordinary game
 (key `online-<id>`, the same moves, a header `online game: <id>`) through the library's own import, so `bao
 games`, `bao export` and the web library show it; a server stopped between the two stores it at its next
 start.
@@ -21,7 +21,7 @@ start.
     st.add_moves(rows) -> [stored?]        # many moves (of many games), one transaction
     st.finish(gid, status, result, reason) / st.stored_in_library(gid, key)
     st.load(gid) -> dict | None, st.moves(gid), st.seats(gid), st.unfiled()
-    await st.listen(on_change)             # the other processes' changes: on_change(game, kind, ply)
+    await st.listen(on_change)             # the other processes' changes: on_change(game, kind, ply, moves)
 """
 
 from __future__ import annotations
@@ -62,7 +62,9 @@ ANY_GAME = "*"  # on_change's game when the changes in between may have been mis
 
 Row = dict[str, Any]
 Step = tuple[str, tuple[object, ...]]
-Change = tuple[str, str, int]  # (game, MOVE or STATE, ply)
+Moved = list[tuple[int, str, float]]  # moves announced: (ply, move, received)
+Change = tuple[str, str, int, Moved]  # (game, MOVE or STATE, ply, the moves stored)
+OnChange = Callable[[str, str, int, Moved], None]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -80,6 +82,7 @@ class GameStore(ABC):
     implementation runs statements (_rows, _run) and says whether other processes share the games."""
 
     shared = False  # True: other server processes change the same games (listen() hears them)
+    waits = True  # True: a commit waits for a disk or a network (the server commits on a thread of its own)
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
@@ -98,8 +101,9 @@ class GameStore(ABC):
     def close(self) -> None:
         """The connections closed."""
 
-    async def listen(self, on_change: Callable[[str, str, int], None]) -> None:
-        """Calls on_change(game, kind, ply) for each change another process makes, until cancelled. One
+    async def listen(self, on_change: OnChange) -> None:
+        """Calls on_change(game, kind, ply, moves) for each change another process makes (the moves it
+        stored, for MOVE: a follower needs no query for them), until cancelled. One
         process alone on its database hears nothing: this returns at once."""
         return None
 
@@ -121,7 +125,7 @@ class GameStore(ABC):
 
     @_locked
     def set_rematch(self, gid: str, nxt: str) -> None:
-        self._run([("INSERT INTO online_rematches VALUES (?,?)", (gid, nxt))], [(gid, STATE, 0)])
+        self._run([("INSERT INTO online_rematches VALUES (?,?)", (gid, nxt))], [(gid, STATE, 0, [])])
 
     @_locked
     def set_clock(self, gid: str, base: float, increment: float) -> None:
@@ -131,7 +135,7 @@ class GameStore(ABC):
     @_locked
     def start_clock(self, gid: str, when: float) -> None:
         self._run([("UPDATE online_clocks SET started=? WHERE game=? AND started IS NULL", (when, gid))],
-                  [(gid, STATE, 0)])
+                  [(gid, STATE, 0, [])])
 
     @_locked
     def clock(self, gid: str) -> tuple[float, float, float | None] | None:
@@ -154,7 +158,7 @@ class GameStore(ABC):
         if used_invite:
             steps.append(("UPDATE online_games SET invite='', status='playing', updated=? WHERE id=?",
                           (time.time(), gid)))
-        self._run(steps, [(gid, STATE, 0)])
+        self._run(steps, [(gid, STATE, 0, [])])
 
     @_locked
     def add_move(self, gid: str, ply: int, text: str, side: str) -> bool:
@@ -164,17 +168,17 @@ class GameStore(ABC):
     def add_moves(self, rows: list[tuple[str, int, str, str, float]]) -> list[bool]:
         """Moves (game, ply, text, side, received) in one transaction: one commit for every move that came
         meanwhile. Each one's answer: False when its ply was stored already (by another process)."""
-        last: dict[str, int] = {}
-        for gid, ply, *_ in rows:
-            last[gid] = max(ply, last.get(gid, 0))
+        moved: dict[str, Moved] = {}
+        for gid, ply, text, _, received in rows:
+            moved.setdefault(gid, []).append((ply, text, received))
         counts = self._run([("INSERT INTO online_moves VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING", row)
-                            for row in rows], [(gid, MOVE, ply) for gid, ply in last.items()])
+                            for row in rows], [(gid, MOVE, m[-1][0], m) for gid, m in moved.items()])
         return [n == 1 for n in counts]
 
     @_locked
     def finish(self, gid: str, status: str, result: str, reason: str) -> None:
         self._run([("UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
-                    (status, result, reason, time.time(), gid))], [(gid, STATE, 0)])
+                    (status, result, reason, time.time(), gid))], [(gid, STATE, 0, [])])
 
     @_locked
     def stored_in_library(self, gid: str, key: str) -> None:
@@ -210,20 +214,45 @@ class GameStore(ABC):
 
 
 class SqliteStore(GameStore):
-    """The games in the library's own SQLite file (WAL, synchronous=FULL): one server process."""
+    """The games in the library's own SQLite file: one server process. WAL with synchronous=NORMAL: a commit
+    is written to the WAL (the operating system holds it: a server process killed at any instant loses
+    nothing) without waiting for the disk, so the server commits on its event loop; the WAL is copied into
+    the database, with the waits for the disk, by a thread of its own (checkpoints) every CHECKPOINT
+    seconds. A power cut of the server's machine may lose the moves of the last moments (SQLite's WAL
+    with synchronous=NORMAL stays consistent)."""
+
+    waits = False
+    CHECKPOINT = 1.0
 
     def __init__(self, root: Path) -> None:
         super().__init__()
         root.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(root / DB_NAME, isolation_level=None, timeout=10.0, check_same_thread=False)
+        self.path = root / DB_NAME
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")  # (checkpoints: _checkpoints, on its thread)
         self.db.executescript(SCHEMA)
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="online-checkpoint", daemon=True)
+        self._checkpointer.start()
 
-    @_locked
+    def _checkpoints(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        try:
+            while not self._stop.wait(self.CHECKPOINT):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # (never waits for the writer, nor it for this)
+        except sqlite3.Error:
+            pass  # (the library's own connections checkpoint too)
+        finally:
+            db.close()
+
     def close(self) -> None:
-        self.db.close()
+        self._stop.set()
+        self._checkpointer.join(10)
+        with self.lock:
+            self.db.close()
 
     def _rows(self, sql: str, args: tuple[object, ...]) -> list[Row]:
         return [dict(r) for r in self.db.execute(sql, args)]

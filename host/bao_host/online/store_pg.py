@@ -2,18 +2,19 @@
 
 The same tables and SQL as SQLite's (bao_host.online.store); psycopg 3 runs them. Each write announces
 what it changed with pg_notify in its own transaction, so the announcement goes out when (and only if) it
-commits: "<origin> <game> <kind> <ply>" on the channel CHANNEL, origin being the store that wrote (a
-process ignores its own). listen() holds a second connection that LISTENs; when that connection is lost
+commits, on the channel CHANNEL: {"o": origin, "g": game, "k": kind, "p": ply, "m": [[ply, move, received],
+...]}, origin being the store that wrote (a process ignores its own), m the moves stored (a follower
+needs no query for them). listen() holds a second connection that LISTENs; when that connection is lost
 it connects again and reports ANY_GAME (whatever came in between is read from the tables)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
-from collections.abc import Callable
 from typing import Any
 
-from bao_host.online.store import ANY_GAME, SCHEMA, Change, GameStore, Row, Step, _locked
+from bao_host.online.store import ANY_GAME, SCHEMA, Change, GameStore, OnChange, Row, Step, _locked
 
 try:
     import psycopg
@@ -81,11 +82,12 @@ class PostgresStore(GameStore):
                 for sql, args in steps:
                     cur.execute(_sql(sql), args)
                     counts.append(cur.rowcount)
-                for gid, kind, ply in changes:
-                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.origin} {gid} {kind} {ply}"))
+                for gid, kind, ply, moved in changes:
+                    said = json.dumps({"o": self.origin, "g": gid, "k": kind, "p": ply, "m": moved})
+                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, said))
         return counts
 
-    async def listen(self, on_change: Callable[[str, str, int], None]) -> None:
+    async def listen(self, on_change: OnChange) -> None:
         assert psycopg is not None
         first = True
         while True:
@@ -93,7 +95,7 @@ class PostgresStore(GameStore):
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if not first:  # (what changed while nobody listened)
-                        on_change(ANY_GAME, "", 0)
+                        on_change(ANY_GAME, "", 0, [])
                     first = False
                     async for n in conn.notifies():
                         self._heard(n.payload, on_change)
@@ -101,7 +103,11 @@ class PostgresStore(GameStore):
                 first = False
                 await asyncio.sleep(RETRY)
 
-    def _heard(self, payload: str, on_change: Callable[[str, str, int], None]) -> None:
-        parts = payload.split(" ")
-        if len(parts) == 4 and parts[0] != self.origin and parts[3].isdigit():
-            on_change(parts[1], parts[2], int(parts[3]))
+    def _heard(self, payload: str, on_change: OnChange) -> None:
+        try:
+            d = json.loads(payload)
+            if d["o"] != self.origin:
+                on_change(str(d["g"]), str(d["k"]), int(d["p"]),
+                          [(int(p), str(m), float(t)) for p, m, t in d["m"]])
+        except (ValueError, KeyError, TypeError):
+            pass  # (not one of ours: another program on the channel)
