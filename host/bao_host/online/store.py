@@ -10,10 +10,10 @@
 Tables of their own beside the library's (the library's schema is not touched): a game, its two seats (a
 seat's token kept as its SHA-256 only), its clock, its rematch, its moves. Every accepted move is one
 transaction, committed before anyone is told of it: a server killed at any instant comes back with every
-move it has announced (SqliteStore and PostgresStore say how far a power cut is covered). When a game ends it is stored in the library as an ordinary game
-(key `online-<id>`, the same moves, a header `online game: <id>`) through the library's own import, so `bao
-games`, `bao export` and the web library show it; a server stopped between the two stores it at its next
-start.
+move it has announced (SqliteStore says how far a power cut is covered). When a game ends it is stored
+in the library as an ordinary game (key `online-<id>`, the same moves, a header `online game: <id>`)
+through the library's own import, so `bao games`, `bao export` and the web library show it; a server
+stopped between the two stores it at its next start.
 
     st = open_store(root, db)              # db: None (SQLite in root) or a postgresql:// address
     st.create(gid, rules, start, invite_digest) / st.seat(gid, side, token_digest, name)
