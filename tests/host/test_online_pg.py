@@ -1,7 +1,7 @@
 """Online play on PostgreSQL (issue #27, docs/online.md, "Several server processes"): `bao serve --db
 postgresql://...` processes sharing one database, each telling its own clients of the moves the others take
 (LISTEN/NOTIFY). A real PostgreSQL: a throwaway cluster (tests/bao_testkit/pgrig.py) or BAO_TEST_PG's; without
-one these tests are skipped with the reason in one line."""
+one these tests are skipped with the reason in one line. The same kill on one SQLite process, for comparison."""
 
 from __future__ import annotations
 
@@ -87,13 +87,9 @@ def _pair(url_s: str, url_n: str) -> tuple[Seat, Seat]:
     return s, n
 
 
-@needs_pg
-def test_two_server_processes_share_the_1994_game_through_a_kill(pg: pgrig.Cluster, tmp_path: Path) -> None:
-    """Alice on one process, Bob on the other, one PostgreSQL: each is told of every move, once and in order;
-    Alice's process is killed (SIGKILL) mid-game and started again: nothing lost, nothing doubled."""
-    db = pg.database("share_1994")
-    a = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
-    b = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+def _through_a_kill(a: pgrig.Serve, b: pgrig.Serve) -> tuple[Seat, list[str]]:
+    """The 1994 game, Alice (South) on a and Bob (North) on b; a killed (SIGKILL) at ply 20 and started again.
+    Each client is told of every move once and in order; the game on the server is the transcript's."""
     try:
         s, n = _pair(a.url, b.url)
         alice, bob = Client(a.url, s), Client(b.url, n)
@@ -105,13 +101,30 @@ def test_two_server_processes_share_the_1994_game_through_a_kill(pg: pgrig.Clust
         for c in (alice, bob):
             c.join(120)
             assert c.done.is_set(), f"{c.seat.side} holds {c.held} plies"
-        for url in (a.url, b.url):
-            assert Api(url).state(s.game)["moves"] == PLIES
+        moves = [Api(url).state(s.game)["moves"] for url in (a.url, b.url)]
     finally:
         a.stop()
         b.stop()
     assert alice.downs >= 1  # (Alice's stream was cut by the kill: she came back)
     assert alice.seen == bob.seen == list(range(1, len(PLIES) + 1)), f"{alice.seen} {bob.seen}"
+    assert moves[0] == moves[1] == PLIES
+    return s, moves[0]
+
+
+def test_one_sqlite_process_killed_mid_game_loses_nothing(tmp_path: Path) -> None:
+    """On SQLite (one process, both clients on it): the process killed at ply 20 and started again."""
+    a = pgrig.Serve(pgrig.free_port(), tmp_path / "server")
+    _through_a_kill(a.start(), a)
+
+
+@needs_pg
+def test_two_server_processes_share_the_1994_game_through_a_kill(pg: pgrig.Cluster, tmp_path: Path) -> None:
+    """Alice on one process, Bob on the other, one PostgreSQL: each is told of every move, once and in order;
+    Alice's process is killed (SIGKILL) mid-game and started again: nothing lost, nothing doubled."""
+    db = pg.database("share_1994")
+    a = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    b = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    s, _ = _through_a_kill(a, b)
     import psycopg
 
     with psycopg.connect(db) as conn:

@@ -24,7 +24,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from bao_host.online import protocol as P
-from bao_host.online.store import ANY_GAME, MOVE, GameStore, Moved, open_store
+from bao_host.online.store import ANY_GAME, MOVE, GameStore, Moved
+from bao_host.online.stores import open_store
 from bao_host.record.store import Store, StoreError
 from bao_host.record.textcheck import TextError, check_name
 

@@ -15,7 +15,7 @@ in the library as an ordinary game (key `online-<id>`, the same moves, a header 
 through the library's own import, so `bao games`, `bao export` and the web library show it; a server
 stopped between the two stores it at its next start.
 
-    st = open_store(root, db)              # db: None (SQLite in root) or a postgresql:// address
+    st = open_store(root, db)              # (bao_host.online.stores) db: None (SQLite in root) or postgresql://
     st.create(gid, rules, start, invite_digest) / st.seat(gid, side, token_digest, name)
     st.add_move(gid, ply, text, side)      # False when that ply is already stored
     st.add_moves(rows) -> [stored?]        # many moves (of many games), one transaction
@@ -68,7 +68,7 @@ OnChange = Callable[[str, str, int, Moved], None]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _locked(fn: _F) -> _F:
+def locked(fn: _F) -> _F:
     """One thread at a time on the connection (the server's loop, and the thread that commits moves)."""
     @functools.wraps(fn)
     def run(self: GameStore, *args: Any, **kwargs: Any) -> Any:
@@ -112,32 +112,32 @@ class GameStore(ABC):
         rows = self._rows(sql, args)
         return rows[0] if rows else None
 
-    @_locked
+    @locked
     def create(self, gid: str, ruleset: str, options: str, start: str, invite: str) -> None:
         now = time.time()
         self._run([("INSERT INTO online_games (id, ruleset, options, start, invite, created, updated)"
                     " VALUES (?,?,?,?,?,?,?)", (gid, ruleset, options, start, invite, now, now))], [])
 
-    @_locked
+    @locked
     def rematch(self, gid: str) -> str | None:
         r = self._one("SELECT next FROM online_rematches WHERE game=?", (gid,))
         return None if r is None else str(r["next"])
 
-    @_locked
+    @locked
     def set_rematch(self, gid: str, nxt: str) -> None:
         self._run([("INSERT INTO online_rematches VALUES (?,?)", (gid, nxt))], [(gid, STATE, 0, [])])
 
-    @_locked
+    @locked
     def set_clock(self, gid: str, base: float, increment: float) -> None:
         self._run([("INSERT INTO online_clocks (game, base, increment) VALUES (?,?,?)", (gid, base, increment))],
                   [])
 
-    @_locked
+    @locked
     def start_clock(self, gid: str, when: float) -> None:
         self._run([("UPDATE online_clocks SET started=? WHERE game=? AND started IS NULL", (when, gid))],
                   [(gid, STATE, 0, [])])
 
-    @_locked
+    @locked
     def clock(self, gid: str) -> tuple[float, float, float | None] | None:
         """(base, increment, started) of the game's clock, None without one."""
         r = self._one("SELECT base, increment, started FROM online_clocks WHERE game=?", (gid,))
@@ -145,12 +145,12 @@ class GameStore(ABC):
             return None
         return float(r["base"]), float(r["increment"]), None if r["started"] is None else float(r["started"])
 
-    @_locked
+    @locked
     def move_times(self, gid: str) -> list[float]:
         return [float(r["received"]) for r in self._rows("SELECT received FROM online_moves WHERE game=? ORDER BY ply",
                                                          (gid,))]
 
-    @_locked
+    @locked
     def seat(self, gid: str, side: str, token: str, name: str, used_invite: bool = False) -> None:
         """A seat taken (the creator's, or the invited player's: the invitation is then used up and the
         game starts), in one transaction."""
@@ -160,11 +160,11 @@ class GameStore(ABC):
                           (time.time(), gid)))
         self._run(steps, [(gid, STATE, 0, [])])
 
-    @_locked
+    @locked
     def add_move(self, gid: str, ply: int, text: str, side: str) -> bool:
         return self.add_moves([(gid, ply, text, side, time.time())])[0]
 
-    @_locked
+    @locked
     def add_moves(self, rows: list[tuple[str, int, str, str, float]]) -> list[bool]:
         """Moves (game, ply, text, side, received) in one transaction: one commit for every move that came
         meanwhile. Each one's answer: False when its ply was stored already (by another process)."""
@@ -175,38 +175,38 @@ class GameStore(ABC):
                             for row in rows], [(gid, MOVE, m[-1][0], m) for gid, m in moved.items()])
         return [n == 1 for n in counts]
 
-    @_locked
+    @locked
     def finish(self, gid: str, status: str, result: str, reason: str) -> None:
         self._run([("UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
                     (status, result, reason, time.time(), gid))], [(gid, STATE, 0, [])])
 
-    @_locked
+    @locked
     def stored_in_library(self, gid: str, key: str) -> None:
         self._run([("UPDATE online_games SET library=? WHERE id=?", (key, gid))], [])
 
-    @_locked
+    @locked
     def load(self, gid: str) -> Row | None:
         return self._one("SELECT * FROM online_games WHERE id=?", (gid,))
 
-    @_locked
+    @locked
     def by_invite(self, invite: str) -> Row | None:
         if not invite:
             return None
         return self._one("SELECT * FROM online_games WHERE invite=?", (invite,))
 
-    @_locked
+    @locked
     def moves(self, gid: str, after: int = 0) -> list[str]:
         """The game's moves from ply after + 1 on."""
         return [str(r["move"]) for r in self._rows("SELECT move FROM online_moves WHERE game=? AND ply>? ORDER BY ply",
                                                    (gid, after))]
 
-    @_locked
+    @locked
     def seats(self, gid: str) -> dict[str, tuple[str, str]]:
         """side -> (token digest, name)"""
         return {str(r["side"]): (str(r["token"]), str(r["name"]))
                 for r in self._rows("SELECT * FROM online_seats WHERE game=?", (gid,))}
 
-    @_locked
+    @locked
     def unfiled(self) -> list[str]:
         """Games that ended but are not in the library yet (the server stopped in between)."""
         return [str(r["id"]) for r in self._rows(
@@ -269,12 +269,3 @@ class SqliteStore(GameStore):
 
 
 OnlineStore = SqliteStore  # (the name the first version had)
-
-
-def open_store(root: Path, db: str | None) -> GameStore:
-    """The store `bao serve` was told of: SQLite in the library folder, or PostgreSQL at db."""
-    if db is None:
-        return SqliteStore(root)
-    from bao_host.online.store_pg import PostgresStore
-
-    return PostgresStore(db)

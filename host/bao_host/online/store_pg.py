@@ -14,7 +14,7 @@ import json
 import secrets
 from typing import Any
 
-from bao_host.online.store import ANY_GAME, SCHEMA, Change, GameStore, OnChange, Row, Step, _locked
+from bao_host.online.store import ANY_GAME, SCHEMA, Change, GameStore, OnChange, Row, Step, locked
 
 try:
     import psycopg
@@ -61,7 +61,7 @@ class PostgresStore(GameStore):
                 if stmt.strip():
                     self.db.execute(stmt)
 
-    @_locked
+    @locked
     def close(self) -> None:
         self.db.close()
 
