@@ -240,14 +240,17 @@ class Online:
         row = self.st.load(g.id)
         if row is None:
             return
-        before = (g.status, g.result, g.reason, dict(g.seats), g.rematch, g.clock and g.clock.started)
+        before = (g.status, g.result, g.reason, dict(g.seats), g.rematch, g.clock and g.clock.started, len(g.moves))
+        kept = self.st.plies(g.id)
+        if kept < len(g.moves):  # (a takeback accepted on another process)
+            del g.moves[kept:], g.positions[kept + 1:], g.times[kept:]
         g.status, g.result, g.reason = str(row["status"]), str(row["result"]), str(row["reason"])
         g.seats = self.st.seats(g.id)
         g.rematch = self.st.rematch(g.id)
         if g.clock is not None:
             c = self.st.clock(g.id)
             g.clock.started = None if c is None else c[2]
-        if before != (g.status, g.result, g.reason, g.seats, g.rematch, g.clock and g.clock.started):
+        if before != (g.status, g.result, g.reason, g.seats, g.rematch, g.clock and g.clock.started, len(g.moves)):
             if g.status in ("over", "aborted") and g.ended is None:
                 g.ended = float(row["updated"])
             self._broadcast(g, "state", str(len(g.moves)), g.state())

@@ -176,6 +176,16 @@ class GameStore(ABC):
         return [n == 1 for n in counts]
 
     @locked
+    def take_back(self, gid: str, plies: int) -> None:
+        """A takeback accepted: the moves after the first `plies` are gone."""
+        self._run([("DELETE FROM online_moves WHERE game=? AND ply>?", (gid, plies))], [(gid, STATE, plies, [])])
+
+    @locked
+    def plies(self, gid: str) -> int:
+        r = self._one("SELECT COUNT(*) AS n FROM online_moves WHERE game=?", (gid,))
+        return 0 if r is None else int(r["n"])
+
+    @locked
     def finish(self, gid: str, status: str, result: str, reason: str) -> None:
         self._run([("UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
                     (status, result, reason, time.time(), gid))], [(gid, STATE, 0, [])])
