@@ -627,13 +627,16 @@ class Online:
         held = int(after)
         q: asyncio.Queue[tuple[str, str, dict[str, Any]] | None] = asyncio.Queue()
         g.watchers.append(q)
+        # what the stream starts with, taken as it joins the watchers: a move told from now on is in its queue
+        # only (taken when the stream first runs, a move told in between came twice)
+        first = ["retry: 1000\n\n", _sse("state", str(len(g.moves)), g.state()),
+                 *(_sse("move", str(ply), g.move_event(ply)) for ply in range(min(held, len(g.moves)) + 1,
+                                                                              len(g.moves) + 1))]
 
         async def stream() -> AsyncIterator[str]:
             try:
-                yield "retry: 1000\n\n"
-                yield _sse("state", str(len(g.moves)), g.state())
-                for ply in range(min(held, len(g.moves)) + 1, len(g.moves) + 1):
-                    yield _sse("move", str(ply), g.move_event(ply))
+                for chunk in first:
+                    yield chunk
                 while True:
                     try:
                         item = await asyncio.wait_for(q.get(), KEEPALIVE)
