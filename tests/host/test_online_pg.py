@@ -161,6 +161,39 @@ def test_one_ply_sent_to_both_processes_is_stored_once(pg: pgrig.Cluster, tmp_pa
         b.stop()
 
 
+@needs_pg
+def test_a_stream_opened_while_a_move_is_stored_tells_it_once(pg: pgrig.Cluster, tmp_path: Path) -> None:
+    """A follower that comes while a move is being stored (held up here by a lock on the moves' table) is
+    told of it once, when it is stored: not in the game so far and again as it is told."""
+    import psycopg
+
+    db = pg.database("stream_once")
+    a = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    try:
+        s, _ = _pair(a.url, a.url)
+        api = Api(a.url, timeout=30)
+        with psycopg.connect(db) as lock:
+            lock.execute("LOCK TABLE online_moves IN EXCLUSIVE MODE")  # (until this transaction ends)
+            mover = threading.Thread(target=api.move, args=(s, 1, PLIES[0]))
+            mover.start()
+            simrig.wait_for(lambda: lock.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0],
+                            30, what="the move's insert to wait for the lock")
+            events = api.stream(s.game, 0, timeout=30)
+            kind, _ = next(events)
+            assert kind == "state"
+        mover.join(30)
+        seen = []
+        for kind, data in events:
+            if kind == "move":
+                seen.append(data["ply"])
+                api.resign(s)  # (the stream's end: the game's)
+            elif kind == "state" and data["status"] == "over":
+                break
+        assert seen == [1]
+    finally:
+        a.stop()
+
+
 def test_a_bad_database_address_is_one_line(tmp_path: Path) -> None:
     for db, code, said in (("mysql://x/y", 2, "--db takes a postgresql:// address"),
                            (f"postgresql://nobody@/nothing?host={tmp_path}&port=1", 1,

@@ -627,11 +627,11 @@ class Online:
         held = int(after)
         q: asyncio.Queue[tuple[str, str, dict[str, Any]] | None] = asyncio.Queue()
         g.watchers.append(q)
-        # what the stream starts with, taken as it joins the watchers: a move told from now on is in its queue
-        # only (taken when the stream first runs, a move told in between came twice)
+        # What the stream starts with, taken as it joins the watchers: the moves told already. A move told from
+        # now on (one being stored, too) comes through its queue only; else it came twice.
+        told = min(g.pending, default=len(g.moves) + 1) - 1
         first = ["retry: 1000\n\n", _sse("state", str(len(g.moves)), g.state()),
-                 *(_sse("move", str(ply), g.move_event(ply)) for ply in range(min(held, len(g.moves)) + 1,
-                                                                              len(g.moves) + 1))]
+                 *(_sse("move", str(ply), g.move_event(ply)) for ply in range(min(held, told) + 1, told + 1))]
 
         async def stream() -> AsyncIterator[str]:
             try:
