@@ -8,6 +8,7 @@ with the players' address, and every request that changes a board or the library
 from __future__ import annotations
 
 import argparse
+import gc
 import ipaddress
 import secrets
 import socket
@@ -106,6 +107,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             for base in bases:
                 print(f"bao serve: players open {base}/?token={token} (spectators need no token)", flush=True)
         print("bao serve: Ctrl-C to stop", flush=True)
+        # Everything loaded so far lives as long as the server: out of the collector's sight, so that a full
+        # collection (which stops the event loop) walks only what came since (docs/benchmarks.md, "Online play").
+        gc.freeze()
 
     app = create_app(settings, on_start=started)
     server = WebServer(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2)
