@@ -14,7 +14,7 @@ HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
 
-.PHONY: run test test-mp test-py test-pico pico-deps web-deps lint typecheck firmware deploy bench clean venv \
+.PHONY: run test test-mp test-py test-pico pico-deps web-deps pg-deps lint typecheck firmware deploy bench clean venv \
         image image-deps image-check flash
 
 # The Bao-board image (tools/image): MicroPython for RPI_PICO at the pinned commit (tools/image/SOURCES.txt)
@@ -75,7 +75,7 @@ flash: $(IMAGE)
 
 ## All tests: lint and type checks, firmware compiled with mpy-cross, firmware tests on MicroPython, then pytest
 ## (with a smoke test of the emulated Pico).
-test: $(STAMP) pico-deps web-deps lint firmware image
+test: $(STAMP) pico-deps web-deps pg-deps lint firmware image
 	@# the firmware on MicroPython and the host's tests side by side: neither waits for the other's last jobs
 	@echo "the firmware on MicroPython (test-mp) and the host's tests (test-py) run side by side: each prints when it ends"
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-mp test-py
@@ -98,6 +98,14 @@ web-deps:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	    || echo "could not install chromium: the browser tests will be skipped"; \
 	else echo "no chromium: as root, apt-get install chromium (the browser tests are skipped without it)"; fi
+
+# PostgreSQL for the online server's tests on it (tests/host/test_online_pg.py starts a throwaway cluster with
+# its binaries, as the postgres user the package creates); Debian's package, installed as Chromium is above.
+pg-deps:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null; then echo "postgresql is here"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) \
+	    || echo "could not install postgresql: the tests on PostgreSQL will be skipped"; \
+	else echo "no postgresql: as root, apt-get install postgresql (the tests on PostgreSQL are skipped without it)"; fi
 
 # The firmware tests on MicroPython's unix ports (tools/run_mp_tests.py), each at the heap its board has: the
 # 32-bit build with the firmware frozen in (the image's case, 64k: build/micropython-frozen32, from the image's

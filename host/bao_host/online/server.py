@@ -3,7 +3,8 @@
 The server is the referee: every move is read in the game's position by the rules core
 (bao.notation.parse_move) and refused with its rule number when it is not legal; an accepted move is
 stored (bao_host.online.store) before any client is told of it. Everything runs on the server's event loop
-thread (one writer of the online tables per process).
+thread (one writer of the online tables per process). On PostgreSQL several processes share the games: each
+hears the others' changes (GameStore.listen) and brings the games it holds up to date (_refresh).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from bao_host.online import protocol as P
-from bao_host.online.store import OnlineStore
+from bao_host.online.store import ANY_GAME, MOVE, GameStore, Moved
+from bao_host.online.stores import open_store
 from bao_host.record.store import Store, StoreError
 from bao_host.record.textcheck import TextError, check_name
 
@@ -121,12 +123,19 @@ class Bucket:
         return True
 
 
+class Conflict(Exception):
+    """A ply stored meanwhile by another server process (on a shared database)."""
+
+
 class Online:
-    def __init__(self, root: Path, library: Callable[[], Store | None], rate: float = P.RATE) -> None:
+    def __init__(self, root: Path, library: Callable[[], Store | None], rate: float = P.RATE,
+                 db: str | None = None) -> None:
         self.root = root
+        self.db = db  # None: SQLite in root; or a postgresql:// address shared with other server processes
         self.rate = rate  # requests a second per address and token (4 times that per address)
         self.library = library  # the server's library (a game that ends is stored there)
-        self.store: OnlineStore | None = None
+        self.store: GameStore | None = None
+        self._listener: asyncio.Task[None] | None = None
         self.games: dict[str, Game] = {}
         self.buckets: dict[str, Bucket] = {}
         self._batch: list[tuple[tuple[str, int, str, str, float], asyncio.Future[None]]] = []
@@ -134,7 +143,9 @@ class Online:
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
-        self.store = OnlineStore(self.root)
+        self.store = open_store(self.root, self.db)
+        if self.store.shared:
+            self._listener = asyncio.get_running_loop().create_task(self.store.listen(self._changed))
         for gid in self.store.unfiled():  # ended while the server stopped before storing it in the library
             g = self.game(gid)
             if g is not None:
@@ -148,11 +159,13 @@ class Online:
 
     def close(self) -> None:
         self.end_streams()
+        if self._listener is not None:
+            self._listener.cancel()
         if self.store is not None:
             self.store.close()
 
     @property
-    def st(self) -> OnlineStore:
+    def st(self) -> GameStore:
         assert self.store is not None, "the online store is not open"
         return self.store
 
@@ -181,6 +194,69 @@ class Online:
         self.games[gid] = g
         self._watch_clock(g)
         return g
+
+    def _changed(self, gid: str, kind: str, ply: int, moved: Moved) -> None:
+        """Another server process changed a game (on a shared database): the one held here follows."""
+        if gid == ANY_GAME:
+            for g in list(self.games.values()):
+                self._refresh(g)
+            return
+        held = self.games.get(gid)
+        if held is not None and not (kind == MOVE and ply <= len(held.moves)):
+            self._refresh(held, moves_only=kind == MOVE, moved=moved)
+
+    def _refresh(self, g: Game, moves_only: bool = False, moved: Moved | None = None) -> None:
+        """The game as the database has it now: the moves and the state another process stored, told to
+        this process's followers. While a move of this process's is being stored, after it is told (the
+        followers see the moves in their order)."""
+        if g.pending:
+            waiting = asyncio.gather(*g.pending.values(), return_exceptions=True)
+            loop = asyncio.get_running_loop()
+            waiting.add_done_callback(lambda _: loop.call_soon(self._refresh, g, moves_only, moved))
+            return
+        n = len(g.moves)
+        told = [(text, t) for ply, text, t in moved or [] if ply > n]
+        if not told or len(told) != told_plies(moved or [], n):  # (not the next moves: read them)
+            told = []
+            new = self.st.moves(g.id, n)
+        else:
+            new = [text for text, _ in told]
+        for text in new:
+            _, child = notation.parse_move(g.positions[-1], text)  # (stored moves are legal)
+            g.moves.append(text)
+            g.positions.append(child)
+        if told:
+            g.times += [t for _, t in told]
+        elif new and g.clock is not None:
+            g.times = self.st.move_times(g.id)
+        for ply in range(len(g.moves) - len(new) + 1, len(g.moves) + 1):
+            live = g.move_event(ply)
+            if g.clock is not None and ply == len(g.moves):
+                live["clock"] = g.clock_state()
+            self._broadcast(g, "move", str(ply), live)
+        if not moves_only:
+            self._refresh_state(g)
+        self._watch_clock(g)
+
+    def _refresh_state(self, g: Game) -> None:
+        row = self.st.load(g.id)
+        if row is None:
+            return
+        before = (g.status, g.result, g.reason, dict(g.seats), g.rematch, g.clock and g.clock.started, len(g.moves))
+        kept = self.st.plies(g.id)
+        if kept < len(g.moves):  # (a takeback accepted on another process)
+            del g.moves[kept:], g.positions[kept + 1:], g.times[kept:]
+        g.status, g.result, g.reason = str(row["status"]), str(row["result"]), str(row["reason"])
+        g.seats = self.st.seats(g.id)
+        g.rematch = self.st.rematch(g.id)
+        if g.clock is not None:
+            c = self.st.clock(g.id)
+            g.clock.started = None if c is None else c[2]
+        if before != (g.status, g.result, g.reason, g.seats, g.rematch, g.clock and g.clock.started, len(g.moves)):
+            if g.status in ("over", "aborted") and g.ended is None:
+                g.ended = float(row["updated"])
+            self._broadcast(g, "state", str(len(g.moves)), g.state())
+            self._forget(g)
 
     def _watch_clock(self, g: Game) -> None:
         """The server decides a flag: when the side to move's time is up, the game ends (checked again then)."""
@@ -230,9 +306,9 @@ class Online:
                 q.put_nowait((kind, eid, data))
 
     def _commit(self, row: tuple[str, int, str, str, float]) -> asyncio.Future[None]:
-        """The move stored with every other that comes while a commit runs: one transaction for them all
-        (a commit waits for the disk; the moves of many games share the wait). The future is done once
-        it is on disk."""
+        """The move stored with every other that comes in the same turn of the loop, or while a commit runs:
+        one transaction for them all (on a store whose commit waits, on a thread: the moves of many games
+        share the wait). The future is done once it is committed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._batch.append((row, done))
         if self._flusher is None or self._flusher.done():
@@ -243,15 +319,20 @@ class Online:
         while self._batch:
             batch, self._batch = self._batch, []
             try:
-                await asyncio.to_thread(self.st.add_moves, [row for row, _ in batch])
+                rows = [row for row, _ in batch]
+                stored = await asyncio.to_thread(self.st.add_moves, rows) if self.st.waits else self.st.add_moves(rows)
             except Exception as e:
                 for _, done in batch:
                     if not done.done():
                         done.set_exception(e)
             else:
-                for _, done in batch:
-                    if not done.done():
+                for (_, done), ok in zip(batch, stored):
+                    if done.done():
+                        continue
+                    if ok:
                         done.set_result(None)
+                    else:
+                        done.set_exception(Conflict())
 
     def _end(self, g: Game, status: str, result: str, reason: str) -> None:
         self.st.finish(g.id, status, result, reason)
@@ -424,6 +505,8 @@ class Online:
     async def move(self, request: Request) -> dict[str, Any]:
         g = self._game_of(request)
         body = await self._body(request)
+        if self.st.shared and (body.get("ply") != len(g.moves) + 1 or g.status != "playing" or len(g.seats) < 2):
+            self._refresh(g)  # (another process may be ahead of this one's memory)
         side = self._seat_of(g, request)
         ply, p, m, child, canonical = self._parsed(g, body)
         if ply <= len(g.moves):
@@ -446,6 +529,11 @@ class Online:
         g.pending[ply] = done
         try:
             await done
+        except Conflict:  # the same ply stored by another process: this one's is a duplicate, or too late
+            g.pending.pop(ply, None)
+            del g.moves[ply - 1:], g.positions[ply:], g.times[ply - 1:]
+            self._refresh(g)
+            return await self._again(g, ply, p, canonical, side)
         except Exception:
             self.games.pop(g.id, None)  # memory ahead of the disk: read again from the database
             raise Refused(503, f"ply {ply} could not be stored: send it again") from None
@@ -596,13 +684,16 @@ class Online:
         held = int(after)
         q: asyncio.Queue[tuple[str, str, dict[str, Any]] | None] = asyncio.Queue()
         g.watchers.append(q)
+        # What the stream starts with, taken as it joins the watchers: the moves told already. A move told from
+        # now on (one being stored, too) comes through its queue only; else it came twice.
+        told = min(g.pending, default=len(g.moves) + 1) - 1
+        first = ["retry: 1000\n\n", _sse("state", str(len(g.moves)), g.state()),
+                 *(_sse("move", str(ply), g.move_event(ply)) for ply in range(min(held, told) + 1, told + 1))]
 
         async def stream() -> AsyncIterator[str]:
             try:
-                yield "retry: 1000\n\n"
-                yield _sse("state", str(len(g.moves)), g.state())
-                for ply in range(min(held, len(g.moves)) + 1, len(g.moves) + 1):
-                    yield _sse("move", str(ply), g.move_event(ply))
+                for chunk in first:
+                    yield chunk
                 while True:
                     try:
                         item = await asyncio.wait_for(q.get(), KEEPALIVE)
@@ -648,6 +739,15 @@ def _bearer(request: Request) -> str:
     """The seat token a request carries ('' without one)."""
     auth = request.headers.get("authorization", "")
     return auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+
+
+def told_plies(moved: Moved, held: int) -> int:
+    """How many of the moves announced follow on from the `held` moves without a gap."""
+    n = held
+    for ply, _, _ in moved:
+        if ply == n + 1:
+            n += 1
+    return n - held
 
 
 def _sse(kind: str, eid: str, data: dict[str, Any]) -> str:

@@ -72,6 +72,7 @@ class Settings:
     south: str | None = None
     north: str | None = None
     online_rate: float = 10.0  # online play: requests a second per client (docs/online.md, "Bad input and limits")
+    db: str | None = None  # online play's games: None in the library's SQLite, or a postgresql:// address
 
 
 def load_static() -> dict[str, tuple[bytes, str]]:
@@ -98,7 +99,7 @@ class Server:
         self.env.filters["json"] = _json_for_script
         self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
-        self.online = Online(settings.data, lambda: self.store, settings.online_rate)  # online play (docs/online.md)
+        self.online = Online(settings.data, lambda: self.store, settings.online_rate, settings.db)  # (docs/online.md)
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
