@@ -95,7 +95,7 @@ def _refusal(rec: Any, p: Any) -> str:
             why = "1.4a: the captured seeds go in from a kichwa"
         else:
             why = "1.3: the seeds go one by one into the next pits"
-    return f"{name} refused (pink), {why}; "
+    return f"{name} refused (pink ✕), {why}; "
 
 
 def _step(rec: Any, p: Any) -> str:
