@@ -376,6 +376,31 @@ def test_the_log_says_each_thing_once(tmp_path: Path, monkeypatch: pytest.Monkey
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
+@pytest.mark.parametrize("by", ["n", "board"])
+def test_a_game_left_unfinished_is_said_abandoned_once(by: str, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # the session note said the terminal UI no longer says "game N marked abandoned" after the library began
+    # marking it when the board's GAME event is stored (#26 item 9). It does: the logger says it, in the
+    # GAME's transaction, for a new game started from the UI (n) and for one the board starts (here SETPOS; the
+    # board's NEW button alike); the UI's own mark then finds it done and says nothing more. Those 14
+    # snapshots gained the line for the board's new games (they had it only after n)
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            _first_move_of_1994(app, rig)
+            old = rig.logger.view.game_id
+            if by == "n":
+                await pilot.press("n")
+            else:
+                rig.set_position(core.initial())
+            await pilot.pause()
+            app.step()
+            assert rig.logger.view.game_id not in (None, old) and rig.store.game(old).status == "abandoned"
+            said = [m for m in app.messages_shown if "abandoned" in m]
+            assert said == [f"game {old} marked abandoned in the library (a new game before it ended)"], said
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
 def test_undo_and_mode_changes_are_logged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
