@@ -69,8 +69,8 @@ def sown_pits(step: tuple) -> list:
 _KUU = {
     (STEP_TAX, "kuu"): "taxing the kuu: take 2 seeds out of %s; the kuu keeps its status unless emptied (M13, M16)",
     (STEP_LIFT, "kuu"): "the kuu held exactly 8: lift all 9 seeds of %s; the kuu loses its status (M14, M16)",
-    (STEP_LIFT, "M20"): "placement: lift the %d seeds of %s (M20)",
-    (STEP_LIFT, "M21"): "take the %d seed(s) of %s, to place them too (M21)",
+    (STEP_LIFT, "M20"): "placement: lift the %s of %s (M20)",
+    (STEP_LIFT, "M21"): "take the %s of %s, to place %s too (M21)",
     (STEP_STORE, "kuu"): "a nemo from the store goes into %s (M9)",
     (STEP_STORE, "M20"): "take a nemo and place it in %s (M20, M22)",
     (STEP_SOW, "M22"): "place one seed in %s (M22)",
@@ -86,7 +86,9 @@ def _describe_kuu(step: tuple, text: str) -> str:
     if kind == STEP_LIFT:
         if step[3] == "kuu":
             return text % pit_name(step[1])
-        return text % (step[2], pit_name(step[1]))
+        if step[3] == "M21":
+            return text % (_seeds(step[2]), pit_name(step[1]), _them(step[2]))
+        return text % (_seeds(step[2]), pit_name(step[1]))
     if kind == STEP_HOUSE:
         if step[2]:
             return "relay the kuu %s: its seeds are sown on and it loses its status (M15, M16)" % pit_name(step[1])
@@ -94,6 +96,15 @@ def _describe_kuu(step: tuple, text: str) -> str:
     if kind == STEP_END:
         return text
     return text % pit_name(step[1])
+
+
+def _seeds(n: int) -> str:
+    """A count of seeds as said: "1 seed", "3 seeds" (the words agree in number with the count)."""
+    return "%d seed%s" % (n, "" if n == 1 else "s")
+
+
+def _them(n: int) -> str:
+    return "it" if n == 1 else "them"
 
 
 def describe_step(step: tuple) -> str:
@@ -108,16 +119,17 @@ def describe_step(step: tuple) -> str:
     if kind == STEP_STORE:
         return "a seed from the store goes into %s (2.2)" % pit_name(step[1])
     if kind == STEP_LIFT:
-        return "lift the %d seeds of %s (1.3)" % (step[2], pit_name(step[1]))
+        return "lift the %s of %s (1.3)" % (_seeds(step[2]), pit_name(step[1]))
     if kind == STEP_TAX:
         return "take 2 seeds out of the lone house %s; the house stays owned (2.4b)" % pit_name(step[1])
     if kind == STEP_SOW:
         pits = [pit_name(i) for i in sown_pits(step)]
-        return "sow %d seed%s: %s" % (step[3], "" if step[3] == 1 else "s", " ".join(pits))
+        return "sow %s: %s" % (_seeds(step[3]), " ".join(pits))
     if kind == STEP_CAPTURE:
         return _describe_capture(step, "1.4")
     if kind == STEP_RELAY:
-        return "endelea: lift the %d seeds of %s and sow on in the same direction (1.6)" % (step[2], pit_name(step[1]))
+        return "endelea: lift the %s of %s and sow on in the same direction (1.6)" % (
+            _seeds(step[2]), pit_name(step[1]))
     if kind == STEP_HOUSE:
         if step[2]:
             return "play the house %s: its seeds are sown on and the house is lost (2.5b, 2.5a)" % pit_name(step[1])
@@ -129,8 +141,8 @@ def describe_step(step: tuple) -> str:
 
 def _describe_capture(step: tuple, rule: str) -> str:
     taken, n, kichwa, direction = step[1], step[2], step[3], step[4]
-    return "capture the %d seed%s of %s and sow them in from the kichwa %s towards %s (%s)" % (
-        n, "" if n == 1 else "s", pit_name(taken), pit_name(kichwa), "pit 8" if direction == 1 else "pit 1", rule)
+    return "capture the %s of %s and sow %s in from the kichwa %s towards %s (%s)" % (
+        _seeds(n), pit_name(taken), _them(n), pit_name(kichwa), "pit 8" if direction == 1 else "pit 1", rule)
 
 
 def describe(steps: list) -> list:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bao_host.ui import lights
 from bao_host.ui.adapter import SimBoard
 from bao_host.ui.web.app import Server, Settings, WebServer, create_app
 
@@ -87,14 +88,11 @@ def browser_unavailable() -> str:
     return ""
 
 
-def led_colour(r: int, g: int, b: int) -> tuple[int, int, int]:
-    """The colour a pit is drawn in for an LED value (the mapping static/board.js and the terminal UI use):
-    dark stays #202020, dim colours are brought up to full brightness keeping their hue."""
-    if r == g == b == 0:
-        return (0x20, 0x20, 0x20)
-    m = max(r, g, b)
-    k = 255 / m if m < 96 else 1.0
-    return tuple(min(255, int(c * k)) for c in (r, g, b))  # type: ignore[return-value]
+def led_colour(r: int, g: int, b: int, frame: bytes = b"") -> tuple[int, int, int]:
+    """The colour a pit is drawn in for an LED value of `frame` (the mapping static/board.js and the terminal
+    UI use, bao_host.ui.lights): dark stays #202020, the frame brought back from the board's brightness by
+    one factor (a dim colour stays dim)."""
+    return lights.colour((r, g, b), lights.scale(frame))
 
 
 def state(web: Web, name: str = "sim-1") -> dict[str, Any]:

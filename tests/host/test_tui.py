@@ -89,7 +89,7 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
                     await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n, f"ply {i + 1} stored")
                     assert board.runner.position.d == positions[i + 1].d, i
                 assert lg.view.plies == T1994.plies[:plies]
-                assert "North to move" in _messages(app)  # the guidance follows the board's phase
+                assert board.step_guidance().startswith("South to move")  # the guidance follows the board
                 await pilot.press("question_mark")
                 await pilot.pause()
                 assert isinstance(app.screen, HelpScreen)
@@ -343,6 +343,64 @@ def test_a_new_game_before_the_end_marks_the_old_one_abandoned(tmp_path: Path,
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
+def test_the_log_says_each_thing_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue #25: the message log repeated the guidance line at each phase of each move ("South to move: put a
+    # seed from the store into a green pit", "go on: each step is said on the line above") and the hint as a
+    # raw notice ("board notice HINT 6L* 305 2 163"); the guidance line says the step, the log what happened
+    positions = notation.replay(T1994)
+
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            before = len(app.messages_shown)
+            guides = {rig.sim.step_guidance()}
+            for i in range(2):
+                p = positions[i]
+                move, _ = notation.parse_move(p, T1994.plies[i], notation.DONKERS)
+                for pit in activations(p, move):
+                    await pilot.press(*core.pit_name(pit))
+                    app.step()
+                    guides.add(rig.sim.step_guidance())
+            await pilot.press("h")
+            for _ in range(400):  # the board's engine thinks in its scans
+                if rig.sim.step_guidance().startswith("Hint:"):
+                    break
+                rig.board.run(5, tui_rig.SCAN_MS)
+                rig.runner.pump()
+                app.step()
+            assert rig.sim.step_guidance().startswith("Hint: "), rig.sim.step_guidance()
+            said = app.messages_shown[before:]
+            assert not [m for m in said if any(m in g or g in m for g in guides)], (said, guides)
+            assert not [m for m in said if m.startswith(("go on:", "board notice"))], said
+            assert len([m for m in said if m.startswith("hint: ")]) == 1, said
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+@pytest.mark.parametrize("by", ["n", "board"])
+def test_a_game_left_unfinished_is_said_abandoned_once(by: str, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # the session note said the terminal UI no longer says "game N marked abandoned" after the library began
+    # marking it when the board's GAME event is stored (#26 item 9). It does: the logger says it, in the
+    # GAME's transaction, for a new game started from the UI (n) and for one the board starts (here SETPOS; the
+    # board's NEW button alike); the UI's own mark then finds it done and says nothing more. Those 14
+    # snapshots gained the line for the board's new games (they had it only after n)
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            _first_move_of_1994(app, rig)
+            old = rig.logger.view.game_id
+            if by == "n":
+                await pilot.press("n")
+            else:
+                rig.set_position(core.initial())
+            await pilot.pause()
+            app.step()
+            assert rig.logger.view.game_id not in (None, old) and rig.store.game(old).status == "abandoned"
+            said = [m for m in app.messages_shown if "abandoned" in m]
+            assert said == [f"game {old} marked abandoned in the library (a new game before it ended)"], said
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
 def test_undo_and_mode_changes_are_logged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
@@ -526,3 +584,91 @@ def test_the_library_says_who_played_each_side(tmp_path: Path, monkeypatch: pyte
     assert at, out
     row = lines[at[0]:at[0] + 2]  # South's name over North's at 80 columns
     assert "│ a person " in row[0] and "│ computer 2 " in row[1] and "?" not in "".join(row), out
+
+
+async def _until_guide(rig: Rig, app: BaoApp, start: str) -> str:
+    """Scans of the stepped board (its engine thinks in them) until the guidance line starts with `start`."""
+    for _ in range(400):
+        if rig.sim.step_guidance().startswith(start):
+            break
+        rig.board.run(5, tui_rig.SCAN_MS)
+        rig.runner.pump()
+        app.step()
+    said = rig.sim.step_guidance()
+    assert said.startswith(start), said
+    return said
+
+
+@pytest.mark.parametrize("who", ["computer", "host"])
+def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
+        who: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue #25 (item 5 of the session's findings): a touch off the computer's move (CPU) or the host's engine's
+    # (SHOW) is refused by the board with "the computer plays 5L: a3 is not its pit now"; the guidance line said
+    # "1.1: not a pit this move can start from", which is not why
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            await pilot.press(*["c"] * (1 if who == "computer" else 5))
+            p = rig.board.position
+            await pilot.press(*[c for a in activations(p, notation.parse_move(p, "7L*")[0])
+                                for c in core.pit_name(a & PIT)])
+            lead = "The computer plays " if who == "computer" else "The host's engine plays "
+            said = await _until_guide(rig, app, lead)
+            move = said[len(lead):].split(",")[0]
+            lit = activations(rig.board.position, notation.parse_move(rig.board.position, move)[0])
+            wrong = next(q for q in range(16, 32) if q not in [a & PIT for a in lit])  # North's, not the move's
+            await pilot.press(*core.pit_name(wrong))
+            app.step()
+            name = core.pit_name(wrong)
+            who_plays = "the computer" if who == "computer" else "the host's engine"
+            assert rig.sim.step_guidance().startswith(
+                f"{name} refused (pink ✕): {who_plays} plays {move}, {name} is not its pit now; {lead}{move}, "), \
+                rig.sim.step_guidance()
+            assert f"! refused {name}: the computer plays {move}: {name} is not its pit now" in _messages(app)
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_the_boards_refusals_of_hint_and_show_are_said_without_its_codes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the board answers a command it refuses with `ERR <code> <why>` (docs/protocol.md); the code is for
+    # programs: a person reads why ("no hint now: state a hint is for the player to move" before)
+    async def play() -> None:
+        async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
+            await pilot.press("c")  # the computer plays North, level 1
+            p = rig.board.position
+            await pilot.press(*[c for a in activations(p, notation.parse_move(p, "7L*")[0])
+                                for c in core.pit_name(a & PIT)])
+            await _until_guide(rig, app, "The computer plays ")
+            await pilot.press("h")  # North is the computer's: no hint for it
+            app.step()
+            assert "no hint now: a hint is for the player to move, between moves" in _messages(app), _messages(app)
+            await pilot.press("k")  # a set-up (the board's own position checked): the board takes no SHOW
+            app.step()
+            assert rig.sim.step_guidance().startswith("Set-up, step 1 of ")
+            await pilot.press("c", "c", "c", "c")  # levels 2, 3, 4, then the host's engine: its SHOW is refused
+            app.step()
+            said = [m for m in app.messages_shown if m.startswith("the host's engine plays ")]
+            assert said and said[-1].endswith(", but the board did not take it: a set-up is under way (SETUP off "
+                                              "leaves it)"), said
+
+    asyncio.run(asyncio.wait_for(play(), 180))
+
+
+def test_a_refused_level_is_said_and_the_ui_keeps_the_boards() -> None:
+    # the board refuses a CPU it cannot take (ERR badarg ...): the UI says why, without the code, and keeps
+    # showing the level the board plays (a mode the UI shows is a mode that works)
+    from types import SimpleNamespace
+
+    from bao_host.record.link import Reply
+
+    class Refusing:
+        link = SimpleNamespace(on_notice=None, on_hello=None)
+
+        def command(self, typ: str, payload: str = "") -> Reply:
+            return Reply(7, False, "badarg CPU off | CPU S|N [level 0..4] (0: the host's engine, through SHOW)")
+
+    sim = SimBoard(SimpleNamespace(), Refusing())  # type: ignore[arg-type]
+    sim.computer("N", 2)
+    assert sim.msgs == ["the board did not take the computer's new level: CPU off | CPU S|N [level 0..4] (0: the "
+                        "host's engine, through SHOW)"]
+    assert sim.level() == 0 and sim.players() == "two players"

@@ -226,3 +226,45 @@ def test_tui_says_the_computers_move_the_hint_and_the_rule_of_a_refusal(
         assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=run)
     finally:
         rig.close()
+
+
+def _px(pit: int, rgb: int) -> bytes:
+    """A pit's LED value as the board sends it at its default brightness (baoboard.guide: c * 64 >> 8)."""
+    return bytes(((rgb >> s) & 255) * 64 >> 8 for s in (16, 8, 0))
+
+
+# a frame with the lights a person could take for one another: the start's green (A7, A8) beside the hint's
+# bright green (A6), the next pit's white (A5) beside the dim white "not recorded" corners, a refused touch
+LOOKALIKES = {6: 0x00A000, 7: 0x00A000, 5: 0x00FF40, 4: 0xFFFFFF, 18: 0xFF0040,
+              8: 0x303030, 15: 0x303030, 24: 0x303030, 31: 0x303030}
+
+
+def test_tui_tells_the_lookalike_lights_apart(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    # issue #25 (found last session): the start's green and the hint's bright green were drawn alike (each pit
+    # brought up to full brightness on its own), and the "not recorded" corners' dim white as the next pit's
+    # white; now the frame keeps its dim colours dim, and the hint (★), a refused touch (✕) and the corners
+    # (!) have a mark beside the count, as the help and the guidance words say
+    from bao_host.ui.tui import Pit
+
+    frame = bytearray(96)
+    for pit, rgb in LOOKALIKES.items():
+        frame[3 * pit: 3 * pit + 3] = _px(pit, rgb)
+
+    async def lookalikes(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        monkeypatch.setattr(rig.runner, "leds", lambda: bytes(frame))
+        app = pilot.app
+        assert isinstance(app, BaoApp)
+        app.step()
+        await pilot.pause()
+        shown = {p: str(app.query_one(f"#pit-{p}", Pit).render()).split() for p in LOOKALIKES}
+        marks = {p: words[1] for p, words in shown.items() if len(words) > 2}
+        assert marks == {5: "★", 18: "✕", 8: "!", 15: "!", 24: "!", 31: "!"}, shown
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=lookalikes)
+    finally:
+        rig.close()

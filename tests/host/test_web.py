@@ -301,6 +301,24 @@ def test_the_event_stream_follows_a_game_played_on_the_simulated_board(tmp_path:
         assert seqs == sorted(seqs) and time.time() - float(last["stored"]) < 60  # type: ignore[arg-type]
 
 
+def test_the_page_says_a_new_game_left_the_old_one_abandoned(tmp_path: Path) -> None:
+    # the library marks a game left before its end abandoned (#26 item 9) and the logger says so; the terminal
+    # UI showed it, the page did not (it passes only the logger's "new game" info lines)
+    positions = notation.replay(T1994)
+    app = create_app(Settings(data=tmp_path / "d", sims=1, token="s3cret", allowed_hosts=["testserver"]))
+    with TestClient(app) as c:
+        wait_for(lambda: c.get("/board/sim-1/state").json()["game"] is not None, "the board's game")
+        hdr = {"X-Bao-Token": "s3cret", "Origin": "http://testserver"}
+        old = c.get("/board/sim-1/state").json()["game"]
+        move, _ = notation.parse_move(positions[0], T1994.plies[0])
+        for pit in activations(positions[0], move):
+            assert c.post("/board/sim-1/touch", json={"pit": pit & PIT}, headers=hdr).status_code == 200
+        wait_for(lambda: c.get("/board/sim-1/state").json()["plies"] == T1994.plies[:1], "the first move")
+        assert c.post("/board/sim-1/new", json={"ruleset": "zanzibar"}, headers=hdr).status_code == 200
+        said = f"game {old} marked abandoned in the library (a new game before it ended)"
+        wait_for(lambda: said in c.get("/board/sim-1/state").json()["messages"], "the old game said abandoned")
+
+
 def test_a_page_for_each_board(tmp_path: Path) -> None:
     with serving(tmp_path / "d", sims=2) as web:
         s1, s2 = state(web, "sim-1"), state(web, "sim-2")

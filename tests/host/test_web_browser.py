@@ -97,7 +97,7 @@ def _pixels_match_the_leds(page: Any, web: Web) -> None:
     for pit in range(32):
         x, y = pit_centre(pit)
         px = img.getpixel((int((x - RADIUS + 9) * scale), int(y * scale)))  # inside the pit, off its text
-        want = led_colour(*frame[3 * pit: 3 * pit + 3])
+        want = led_colour(*frame[3 * pit: 3 * pit + 3], frame=frame)
         assert all(abs(a - b) <= 6 for a, b in zip(px, want)), (core.pit_name(pit), px, want)
 
 
@@ -132,7 +132,7 @@ def test_clicking_pits_plays_a_move_with_the_boards_guidance(tmp_path: Path, pag
     with serving(tmp_path / "d") as web:
         _open(page, web.url + "/board/sim-1")
         assert page.get_attribute("#live", "data-playing") == "yes"
-        assert "put a seed from the store into a green pit" in page.inner_text("#messages")
+        wait_for(lambda: "put a seed from the store into a green pit" in page.inner_text("#guide"), "the guidance")
         page.click("#pit-20")  # North's pit while South is to move: refused with the rule
         wait_for(lambda: "refused" in page.inner_text("#messages"), "the refusal")
         for i in range(2):
@@ -201,7 +201,7 @@ def _compare(name: str, png: bytes) -> None:
 def test_screenshots_of_the_main_pages(tmp_path: Path, page: Any) -> None:
     with serving(tmp_path / "board") as web:
         _open(page, web.url + "/board/sim-1")
-        wait_for(lambda: _shows_the_leds(page, web) and "green pit" in page.inner_text("#messages")
+        wait_for(lambda: _shows_the_leds(page, web) and "green pit" in page.inner_text("#guide")
                  and "new game (zanzibar)" in page.inner_text("#messages"), "the board at the start")
         _compare("web-board", page.screenshot(full_page=True))
     _library(tmp_path / "d")
@@ -304,7 +304,7 @@ def test_a_move_that_arrives_whole_is_sown_drop_by_drop(tmp_path: Path, chromium
             fills = page.eval_on_selector_all(".pit",
                                               "cs => cs.map(c => [Number(c.id.slice(4)), c.getAttribute('fill')])")
             for pit, fill in fills:
-                assert fill == _hex(led_colour(*leds[3 * pit: 3 * pit + 3])), core.pit_name(pit)
+                assert fill == _hex(led_colour(*leds[3 * pit: 3 * pit + 3], frame=leds)), core.pit_name(pit)
         finally:
             ctx.close()
 
@@ -325,7 +325,7 @@ def test_a_refused_touch_and_no_host_are_not_drawn_as_guidance(tmp_path: Path, p
         page.goto(web.url + "/board/sim-1/watch")
         page.wait_for_selector("#board[data-version]")
         marks = {p: page.text_content(f"#mark-{p}") for p in range(32)}
-        assert {p: m for p, m in marks.items() if m} == {8: "⊘", 15: "⊘", 24: "⊘", 31: "⊘", 20: "✕"}
+        assert {p: m for p, m in marks.items() if m} == {8: "⊘", 15: "⊘", 24: "⊘", 31: "⊘", 20: "✕", 5: "★"}
         corner, choice = page.get_attribute("#pit-8", "fill"), page.get_attribute("#pit-3", "fill")
         assert corner != choice and corner != _hex(led_colour(0, 0, 12))
         legend = page.inner_text("#legend")
@@ -346,8 +346,8 @@ def test_the_losers_dim_red_is_not_the_red_of_a_capture(tmp_path: Path, page: An
         page.goto(web.url + "/board/sim-1/watch")
         page.wait_for_selector("#board[data-version]")
         loser = page.get_attribute("#pit-20", "fill")
-        assert loser != _hex(led_colour(8, 0, 0)) and loser != _hex(led_colour(64, 0, 0))
-        assert page.get_attribute("#pit-3", "fill") == _hex(led_colour(64, 48, 0))
+        assert loser != _hex(led_colour(8, 0, 0, bytes(leds))) and loser != _hex(led_colour(64, 0, 0, bytes(leds)))
+        assert page.get_attribute("#pit-3", "fill") == _hex(led_colour(64, 48, 0, bytes(leds)))
         assert "the winner's pits (dim red: the loser's)" in page.inner_text("#legend")
 
 
@@ -400,3 +400,31 @@ def test_a_lesson_in_the_browser_alone(tmp_path: Path, page: Any) -> None:
         assert "(1.2, R9)" in page.inner_text("#messages")
         _open(page, web.url + "/board/sim-1?lesson=zanzibar-09-winning")  # the library keeps it done
         assert page.inner_text("#lesson-name option:checked") == f"{lesson.title} (done)"
+
+
+def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
+    # issue #25 (found last session): on the page the start's green and the bright green of the computer's move
+    # or a hint looked alike (each pit brought up to full brightness on its own), and the dim white "not
+    # recorded" corners looked like the white next pit. The frame now keeps its dim colours dim, the bright
+    # green start is marked ★ with a white ring, the corners are dim grey marked !, and the legend says so
+    with serving(tmp_path / "d") as web:
+        s = state(web)
+        leds = bytearray(96)
+        lit = {6: 0x00A000, 7: 0x00A000, 5: 0x00FF40, 4: 0xFFFFFF, 8: 0x303030, 15: 0x303030, 24: 0x303030,
+               31: 0x303030}
+        for pit, rgb in lit.items():  # at the board's default brightness (baoboard.guide: c * 64 >> 8)
+            leds[3 * pit: 3 * pit + 3] = bytes(((rgb >> sh) & 255) * 64 >> 8 for sh in (16, 8, 0))
+        _events_say(page, web, dict(s, leds=leds.hex()))
+        page.goto(web.url + "/board/sim-1/watch")
+        page.wait_for_selector("#board[data-version]")
+        marks = {p: page.text_content(f"#mark-{p}") for p in range(32)}
+        assert {p: m for p, m in marks.items() if m} == {5: "★", 8: "!", 15: "!", 24: "!", 31: "!"}
+        fill = {p: page.get_attribute(f"#pit-{p}", "fill") for p in lit}
+        start, hint = _hex(led_colour(0, 40, 0, bytes(leds))), _hex(led_colour(0, 63, 16, bytes(leds)))
+        assert fill[6] == fill[7] == start and fill[5] == hint  # the grammar's two greens, #00A000 and #00FF40
+        assert int(start[3:5], 16) < 0xb0 and int(hint[3:5], 16) == 0xff
+        grey = int(fill[8][1:3], 16)
+        assert fill[4] == "#ffffff" and fill[8] == fill[31] and grey < 0x80  # a dim grey, not the next pit
+        legend = page.inner_text("#legend")
+        assert "bright green ★: the computer's move or a hint" in legend and "this game is not recorded" in legend
+        _compare("web-lookalike-lights", page.locator("#live .left").screenshot())

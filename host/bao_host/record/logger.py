@@ -361,6 +361,10 @@ class Logger:
             self.say("warn", f"the board dropped a bad frame from the host ({payload})")
         elif typ == "SETUP":
             pass  # the set-up's steps: the UIs say them in words (bao_host.ui.setup_words), one line at a time
+        elif typ in ("CPU", "HINT") and payload.split():  # <move> <nodes> <depth> [<score>] (docs/protocol.md):
+            # said once, in words (the UIs' guidance line says the move step by step while it is lit)
+            move = payload.split()[0]
+            self.say("info", f"the computer chose {move}" if typ == "CPU" else f"hint: {move}")
         else:
             self.say("info", f"board notice {typ} {payload}".rstrip())
 

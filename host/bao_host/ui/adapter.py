@@ -12,11 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from bao import core, explain, kuu, notation, position_json, query
+from bao import core, explain, notation, position_json, query
 
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
-from bao_host.record.link import BoardInfo
+from bao_host.record.link import BoardInfo, Reply
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.ui import setup_words, steps
@@ -94,9 +94,21 @@ def _place(name: str) -> int:
     return core.pit_index(name)
 
 
+ERR_CODES = ("unknown", "badarg", "state", "proto", "dup", "internal")  # docs/protocol.md, R<id> ERR <code>
+
+
+def refusal(r: Reply | None) -> str:
+    """Why the board refused a command, in its words: its ERR code is for programs, not said."""
+    if r is None:
+        return "it did not answer"
+    code, _, why = r.payload.partition(" ")
+    return why if code in ERR_CODES and why else r.payload
+
+
 def advice_words(p: core.Position, kind: str, text: str) -> str:
     """The computer's move (CPU, or SHOW: the host's engine) or a hint in words, as the LEDs show it: the
-    start lit bright green, then the steps of the move from the rules core (bao.explain)."""
+    start lit bright green (marked ★ on the screens: bao_host.ui.lights), then the steps of the move from the
+    rules core (bao.explain)."""
     try:
         move, _ = notation.parse_move(p, text)
         said = explain.describe(query.account(p, move))
@@ -105,7 +117,7 @@ def advice_words(p: core.Position, kind: str, text: str) -> str:
     who = "Hint:" if kind == "HINT" else "The host's engine plays" if kind == "SHOW" else "The computer plays"
     steps_said = "; ".join(said[:2]) + ("…" if len(said) > 2 else ".")
     end = "" if kind == "HINT" else f" Sow it for {side_name(p.to_move)}, pit by pit."
-    return f"{who} {text}, its start lit bright green: {steps_said}{end}"
+    return f"{who} {text}, its start lit bright green ★: {steps_said}{end}"
 
 
 class SimBoard:
@@ -117,8 +129,7 @@ class SimBoard:
     def __init__(self, runner: SimRunner, session: LinkSession) -> None:
         self.runner = runner
         self.session = session
-        self.msgs: list[str] = []
-        self._phase = -1
+        self.msgs: list[str] = []  # what happened, once (the step the board waits for is the guidance line's)
         self.host_engine: HostOpponent | None = None  # the host's engine playing the computer's side
         self.cpu = ""  # who the computer plays, as the board's CPU event says it ("N 2", "N 0"), "" nobody
         self._synced = False  # the board asked (SNAP) who the computer plays since the link came up
@@ -183,7 +194,7 @@ class SimBoard:
         else:
             r = self.session.command("SETUP", position_json.dumps(position, False))
         if r is not None and not r.ok:
-            self.msgs.append(f"no set-up: {r.payload}")
+            self.msgs.append(f"no set-up: {refusal(r)}")
 
     def activate(self, pit: int) -> None:
         self.runner.tap(pit)
@@ -207,8 +218,7 @@ class SimBoard:
             self.cpu = f"{side} {0 if level > 4 else level}" if side else ""
         else:  # the mode the UI shows is the board's: say why it did not change
             self.host_engine = None if not self.cpu.endswith(" 0") else self.host_engine
-            self.msgs.append("the board did not take the computer's new level: "
-                             + (r.payload if r is not None else "it did not answer"))
+            self.msgs.append(f"the board did not take the computer's new level: {refusal(r)}")
 
     def level(self) -> int:
         """The computer's level as the UI counts it: 1..4 the board's engine, 5 the host's, 0 nobody."""
@@ -264,23 +274,7 @@ class SimBoard:
     def hint(self) -> None:
         r = self.session.command("HINT")
         if r is not None and not r.ok:
-            self.msgs.append(f"no hint now: {r.payload}")
-
-    def guidance(self, phase: int, p: core.Position) -> str:
-        from baoboard import recogniser as R
-
-        side = side_name(p.to_move)
-        if phase == R.IDLE:
-            if kuu.is_placing(p):
-                return f"{side} to place: one seed at a time into a green pit (gold: the seeds left, M22)"
-            if p.store(p.to_move):
-                return f"{side} to move: put a seed from the store into a green pit"
-            return f"{side} to move: lift the seeds of a green pit"
-        if phase == R.MOVING:
-            return "go on: each step is said on the line above (white: the next pit)"
-        if phase == R.DECISION:
-            return "2.5b: stop in the house (the opponent just plays on) or lift the house to play it"
-        return "the game is over: n for a new game"
+            self.msgs.append(f"no hint now: {refusal(r)}")
 
     def step_guidance(self) -> str:
         if self.setup_step is not None:
@@ -295,7 +289,12 @@ class SimBoard:
         adv = self._advice
         if adv is None or adv[2] != p.key() or phase != R_IDLE:
             return said
-        refused = said.split("; ", 1)[0] + "; " if " refused (pink)" in said else ""  # (said first)
+        refused = ""
+        if " refused (pink" in said:  # (said first) a touch off the move shown: the board's own words
+            name = said.split(" refused", 1)[0]
+            who = {"CPU": "the computer", "SHOW": "the host's engine"}.get(adv[0])
+            refused = (f"{name} refused (pink ✕): {who} plays {adv[1]}, {name} is not its pit now; " if who
+                       else said.split("; ", 1)[0] + "; ")
         return refused + advice_words(p, adv[0], adv[1])
 
     def poll(self) -> list[str]:
@@ -313,11 +312,7 @@ class SimBoard:
                 if r is not None and r.ok:
                     self._advice = ("SHOW", text, self.runner.position.key())
                 else:  # (said, not silently waited on: the player sows nothing until told)
-                    self.msgs.append(f"the host's engine plays {text}, but the board did not take it: "
-                                     + (r.payload if r is not None else "it did not answer"))
-        if ph != self._phase:
-            self._phase = ph
-            self.msgs.append(self.guidance(ph, self.runner.position))
+                    self.msgs.append(f"the host's engine plays {text}, but the board did not take it: {refusal(r)}")
         out, self.msgs = self.msgs, []
         return out
 

@@ -43,7 +43,7 @@ def render_text(p: core.Position) -> str:
 def status_line(p: core.Position) -> str:
     w = core.outcome(p)
     if w is not None:
-        extra = f" ({p.in_hand} seeds still in hand)" if p.in_hand else ""
+        extra = f" ({p.in_hand} seed{'s' if p.in_hand != 1 else ''} still in hand)" if p.in_hand else ""
         return f"Game over: {SIDE_NAMES[w]} wins{extra}."
     stage = kuu.stage(p)  # namua / mtaji; the kuu games: placement / nemo / mtaji (M8, M22)
     t = p.takasia
@@ -51,8 +51,9 @@ def status_line(p: core.Position) -> str:
     must = kuu.must_capture(p)
     if must is not None:
         tk += f"; must capture {core.pit_name(must)} first"
-    if kuu.placing(p):
-        tk += f"; {kuu.placing(p)} seeds to place"
+    left = kuu.placing(p)
+    if left:
+        tk += f"; {left} seed{'s' if left != 1 else ''} to place"
     return f"{SIDE_NAMES[p.to_move]} to move ({stage} stage, {p.rules.ruleset}){tk}."
 
 

@@ -90,4 +90,6 @@ def end_words(e: SetupEnd) -> str:
     if not e.done:
         return "Set-up left: the game goes on from the position before it."
     refused = f", {e.refused} refused" if e.refused else ""
-    return f"The board is set up: {e.steps} places put right in {e.touches} touches{refused}."
+    places = f"{e.steps} place{'s' if e.steps != 1 else ''}"
+    touches = f"{e.touches} touch{'es' if e.touches != 1 else ''}"
+    return f"The board is set up: {places} put right in {touches}{refused}."

@@ -66,7 +66,7 @@ def step_guidance(rec: Any) -> str:
         return "the board is starting"
     if rec.phase == R.OVER:
         w = core.outcome(p)
-        return (f"{_side(w)} wins: " if w is not None else "") + "the game is over: n for a new game"
+        return (f"{_side(w)} wins: " if w is not None else "") + "the game is over: new game (n) starts another"
     refused = ""
     if rec.wrong_pit >= 0:
         refused = _refusal(rec, p)
@@ -95,7 +95,7 @@ def _refusal(rec: Any, p: Any) -> str:
             why = "1.4a: the captured seeds go in from a kichwa"
         else:
             why = "1.3: the seeds go one by one into the next pits"
-    return f"{name} refused (pink), {why}; "
+    return f"{name} refused (pink ✕), {why}; "
 
 
 def _step(rec: Any, p: Any) -> str:
@@ -120,8 +120,9 @@ def _step(rec: Any, p: Any) -> str:
     kichwas = [b & R.PIT for b in nxt if b & R.KICHWA]
     drops = [b & R.PIT for b in nxt if not b & (R.LIFT | R.KICHWA)]
     if rec.phase == R.DECISION:
-        return (f"2.5b house decision: stop in the house (the opponent just plays on) or lift "
-                f"{_names(lifts_own) if lifts_own else 'the house'} (amber) to play it")
+        other = _side(1 - side)  # (against the computer too: it waits for the decision, so a touch makes it)
+        return (f"2.5b house decision: stop in the house (touch any of {other}'s pits: {other} plays on) or "
+                f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber) to play it")
     lifted = ""
     if rec.steps == 1 and rec.start_pit >= 0 and not p.store(side):
         lifted = f"{core.pit_name(rec.start_pit)} lifted: "

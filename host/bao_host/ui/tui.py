@@ -35,6 +35,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
 from bao_host.record.logger import SIDE_NAMES, Logger, side_name
+from bao_host.ui import lights
 from bao_host.ui.adapter import BoardAdapter
 
 RULESETS = core.RULESETS
@@ -80,27 +81,27 @@ def _home_short(folder: str) -> str:
     return "~" + folder[len(home):] if folder == home or folder.startswith(home + os.sep) else folder
 
 
-def led_colours(rgb: tuple[int, int, int]) -> tuple[str, str]:
-    """(text colour, background) showing an LED colour on a terminal: an unlit pit is dark grey; dim
-    colours are scaled up to full brightness (the board's LEDs run at a quarter), keeping the hue."""
-    r, g, b = rgb
-    if r == g == b == 0:
+def led_colours(rgb: tuple[int, int, int], k: float = 255 / lights.FULL) -> tuple[str, str]:
+    """(text colour, background) showing an LED colour on a terminal: an unlit pit is dark grey; the frame is
+    brought back to the grammar's colours by one factor k (bao_host.ui.lights.scale: the board's brightness),
+    so a dim colour stays dim (the lifted pit's dim yellow, the start's green beside the bright green)."""
+    if rgb == (0, 0, 0):
         return "#c0c0c0", "#202020"
-    m = max(r, g, b)
-    k = 255 / m if m < 96 else 1.0
-    r2, g2, b2 = (min(255, int(c * k)) for c in (r, g, b))
+    r2, g2, b2 = lights.colour(rgb, k)
     fg = "#000000" if (r2 * 299 + g2 * 587 + b2 * 114) > 128000 else "#ffffff"
     return fg, f"#{r2:02x}{g2:02x}{b2:02x}"
 
 
-def led_style(rgb: tuple[int, int, int]) -> str:
+def led_style(rgb: tuple[int, int, int], k: float = 255 / lights.FULL) -> str:
     """The rich style of a pit lit in rgb."""
-    fg, bg = led_colours(rgb)
+    fg, bg = led_colours(rgb, k)
     return f"{fg} on {bg}"
 
 
 class Pit(Widget):
-    """One pit: its name and seed count on its LED's colour; the cursor marks it with brackets."""
+    """One pit: its name and seed count on its LED's colour; the cursor marks it with brackets; a light a
+    person could take for another has its mark beside the count (bao_host.ui.lights.MARKS: ★ the computer's
+    move or a hint, ✕ a refused touch, ⊘ no host, ! not recorded)."""
 
     class Touched(Message):
         def __init__(self, pit: int) -> None:
@@ -113,13 +114,14 @@ class Pit(Widget):
         self.led = ""  # the rich style showing the pit's LED colour
         self.count = -1
         self.cursor = False
+        self.mark = ""
 
-    def show(self, rgb: tuple[int, int, int], count: int, cursor: bool) -> None:
-        style = led_style(rgb)
-        if (style, count, cursor) == (self.led, self.count, self.cursor):
+    def show(self, rgb: tuple[int, int, int], count: int, cursor: bool, k: float, mark: str = "") -> None:
+        style = led_style(rgb, k)
+        if (style, count, cursor, mark) == (self.led, self.count, self.cursor, self.mark):
             return
-        self.led, self.count, self.cursor = style, count, cursor
-        fg, bg = led_colours(rgb)
+        self.led, self.count, self.cursor, self.mark = style, count, cursor, mark
+        fg, bg = led_colours(rgb, k)
         self.styles.color = Color.parse(fg)
         self.styles.background = Color.parse(bg)
         self.refresh()
@@ -127,6 +129,7 @@ class Pit(Widget):
     def render(self) -> Text:
         name = pit_label(self.pit)
         count = str(self.count) if self.count >= 0 else "?"
+        count = f"{self.mark} {count}" if self.mark else count
         top = f"[{name}]" if self.cursor else name
         w, h = self.size.width, self.size.height
         lines = [top, "", count] if h >= 4 else [top, count]  # room to breathe: the count in the middle
@@ -155,7 +158,9 @@ into it, as over a real board. Touch with the mouse (click), or with the keyboar
 is drawn in its LED's colour:
   green          a pit to start from (the namua stage: put a seed
                  from the store into it)
-  bright green   the start of the computer's move, or of a hint
+  bright green ★ the start of the computer's move, or of a hint (★
+                 beside the count; the start's green has none);
+                 blinking on the computer's front pits: its level
   blue           a direction to choose: drop the first seed into
                  one of the blue pits
   white          the next pit to drop a seed into
@@ -170,13 +175,13 @@ is drawn in its LED's colour:
   gold           the winner's pits; dim red, the loser's
   gold (placing) one gold pit on the far back row per seed still
                  to place (M20-M22)
-  red-pink, blinking  that touch was not part of a legal move: touch
+  red-pink ✕, blinking  that touch was not part of a legal move: touch
                  the right pit, or the same pit again to take the
                  seed back out (the line under the board says why)
   orange, blinking  put the seeds of these pits back (after an undo)
   dim blue, slow blink on the four corners: no host is connected
-                 (dim white there: this game is not recorded, the
-                 board's journal is full)
+                 (marked ⊘; dim white there, marked !: this game is
+                 not recorded, the board's journal is full)
   magenta        a pit whose sensor is faulty: the board ignores it
 
 [b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there \
@@ -193,9 +198,9 @@ old one ended marks the old one abandoned in the library. Mode changes and undos
 
 [b]Playing the computer[/b] (c): the board's engine plays North; press again for levels 2, 3 and 4, then \
 the host's engine, then two players again. The header says who plays each side. When the computer is to \
-move, its move lights bright green (its start) with the pit of its first seed, and the line under the \
+move, its move lights bright green ★ (its start) with the pit of its first seed, and the line under the \
 board says it: sow it for the computer, pit by pit, as the LEDs show. \
-[b]Hint[/b] (h): the engine's best move for the side to move lights bright green and is said in words.
+[b]Hint[/b] (h): the engine's best move for the side to move lights bright green ★ and is said in words.
 
 [b]Set-up[/b] (k): the board guides you to lay out a position (`--setup FILE`: a position's JSON), or \
 without one to check its own, one pit at a time: sky blue, put seeds in; orange, take some out; white, \
@@ -362,10 +367,13 @@ class BaoApp(App[int]):
         counts = list(self.board.counts())
         col, row = self.cursor
         under = GRID[row][col]
+        k = lights.scale(frame)
+        marks = lights.meanings(frame)
         for pit in range(32):
             rgb = frame[3 * pit: 3 * pit + 3] if len(frame) >= 96 else b"\0\0\0"
             count = counts[pit] if pit < len(counts) else -1
-            self._pits[pit].show((rgb[0], rgb[1], rgb[2]), count, pit == under)
+            mark = lights.MARKS.get(marks[pit], "")
+            self._pits[pit].show((rgb[0], rgb[1], rgb[2]), count, pit == under, k, mark)
         s, n = self.board.stores()
         self._set_text("#store-n", f"North's store: {n}")
         self._set_text("#store-s", f"South's store: {s}")

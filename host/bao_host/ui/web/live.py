@@ -170,8 +170,10 @@ class LiveBoard:
         self._said = lg.said
         for m in list(lg.messages)[len(lg.messages) - new:] if new > 0 else []:
             # The logger's info lines name device paths and times; a page shows what a player needs:
-            # the board's guidance, and what went wrong.
-            if m.level != "info" or m.text.startswith("new game"):
+            # the board's guidance, what went wrong, a new game and the game it left unfinished, and the
+            # computer's move or a hint (said once, in words).
+            if m.level != "info" or m.text.startswith(("new game", "the computer chose ", "hint: ")) \
+                    or "marked abandoned" in m.text:
                 self.messages.append(("! " if m.level != "info" else "") + m.text)
 
     def step(self) -> bool:

@@ -3,35 +3,51 @@
 // on a pit is one activation (POST .../touch). No text is ever inserted as HTML: textContent only.
 "use strict";
 
-// The colour a pit is drawn in for an LED value: dark LEDs stay visibly dark; dim colours are brought up
-// to full brightness keeping their hue (the same mapping as the terminal UI's).
-function ledColour(r, g, b) {
+// The board scales every colour of its grammar (docs/leds.md) by its brightness, a quarter by default. One
+// factor for the whole frame brings it back (never pit by pit, which made the start's green and the
+// computer's bright green, or the dim white corners and the next pit's white, one colour): a dim light stays
+// dim. The same mapping as the terminal UI's (bao_host.ui.lights).
+const FULL = 63;  // a full channel as the board sends it at its default brightness (255 * 64 >> 8)
+function ledScale(leds) {
+  let m = FULL;
+  for (let i = 0; i < 192; i += 2) m = Math.max(m, parseInt(leds.slice(i, i + 2), 16));
+  return 255 / m;
+}
+function ledColour(r, g, b, k) {
   if (r === 0 && g === 0 && b === 0) return "#202020";
-  const m = Math.max(r, g, b);
-  const k = m < 96 ? 255 / m : 1.0;
-  const c = [r, g, b].map((v) => Math.min(255, Math.floor(v * k)));
-  return "#" + c.map((v) => v.toString(16).padStart(2, "0")).join("");
+  return "#" + [r, g, b].map((v) => Math.min(255, Math.round(v * k)).toString(16).padStart(2, "0")).join("");
 }
 
-// Two lights are not guidance (docs/leds.md, baoboard.guide): the red-pink of a touch that was not part of a
-// legal move (WRONG, 0xFF0040) and the dim blue of the four back-row corners while no host is connected
-// (NOHOST, 0x000030). Read from the frame by their hue (the board scales every colour by its brightness),
-// they get a marker, and the corners their own dim blue, so that neither is taken for a pit to play.
+// A light a person could take for another gets a mark as well as its colour (colour alone fails a colour-blind
+// player), read from the frame by hue: the bright green of the computer's move or a hint (★; the start's green
+// has none), the red-pink of a touch that was not part of a legal move (✕), the dim blue of the four corners
+// while no host is connected (⊘), and their dim white while the game is not recorded (!: the same grey on the
+// corners at once; a white next pit is one pit). The corners get their own dim fills, drawn with a dashed
+// outline, so that neither is taken for a pit to play.
 const CORNERS = [8, 15, 24, 31];
 const NOHOST_FILL = "#1b2550";  // the LED is the dimmest light on the board: drawn dim, not as a choice's blue
+const UNRECORDED_FILL = "#4a4a4a";  // dim grey, not the next pit's white
 // Once the game is over the board shows the winner's pits gold and the loser's dim red (WIN, LOSE): drawn
 // dim as the LEDs are, not as the red of a pit to capture.
 const LOSER_FILL = "#5a1410";
-function meaning(pit, r, g, b, over) {
+function unrecordedCorners(leds) {
+  const grey = CORNERS.map((p) => leds.slice(6 * p, 6 * p + 6))
+    .filter((h) => h !== "000000" && h.slice(0, 2) === h.slice(2, 4) && h.slice(2, 4) === h.slice(4, 6));
+  return grey.length >= 3 && grey.every((h) => h === grey[0]);
+}
+function meaning(pit, r, g, b, over, unrecorded) {
   const m = Math.max(r, g, b);
   if (m === 0) return "";
-  if (r === 0 && g === 0 && CORNERS.includes(pit)) return "nohost";
+  const corner = CORNERS.includes(pit);
+  if (corner && r === 0 && g === 0) return "nohost";
+  if (corner && unrecorded && r === g && g === b) return "unrecorded";
+  if (r === 0 && g === m && b > 0 && b * 2 <= m) return "hint";
   if (r === m && g * 8 <= m && b * 6 >= m && b * 2 <= m) return "refused";
   if (over && r === m && g === 0 && b === 0) return "loser";
   return "";
 }
-const MARKS = { refused: "✕", nohost: "⊘", loser: "", "": "" };
-const FILLS = { nohost: NOHOST_FILL, loser: LOSER_FILL };
+const MARKS = { hint: "★", refused: "✕", nohost: "⊘", unrecorded: "!", loser: "", "": "" };
+const FILLS = { nohost: NOHOST_FILL, unrecorded: UNRECORDED_FILL, loser: LOSER_FILL };
 
 function setText(id, text) {
   const el = document.getElementById(id);
@@ -90,11 +106,12 @@ function sow(last) {
 function applyState(s) {
   const svg = document.getElementById("board");
   const over = / wins$/.test(s.turn);
+  const k = ledScale(s.leds), unrecorded = unrecordedCorners(s.leds);
   for (let pit = 0; pit < 32; pit++) {
     const hex = s.leds.slice(6 * pit, 6 * pit + 6);
     const r = parseInt(hex.slice(0, 2), 16), g = parseInt(hex.slice(2, 4), 16), b = parseInt(hex.slice(4, 6), 16);
-    const what = meaning(pit, r, g, b, over);
-    const fill = FILLS[what] || ledColour(r, g, b);
+    const what = meaning(pit, r, g, b, over, unrecorded);
+    const fill = FILLS[what] || ledColour(r, g, b, k);
     const shape = document.getElementById("pit-" + pit);
     shape.setAttribute("fill", fill);
     shape.setAttribute("data-rgb", hex);
