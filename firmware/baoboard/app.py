@@ -70,6 +70,7 @@ class App:
         self.pair_at = -1  # tick since one side's two back-row ends are held; -1 not held, -2 used up
         self.act_at = 0  # tick of the last activation handled (the quiet moment's clock)
         self.behind = True  # the journal may have work for a quiet moment (Journal.maintain)
+        self.collect_due = False  # a collection waits for the next quiet moment (App.work)
         self.searching = False  # the computer's search runs, and calls step() itself (baoboard.opponent)
         self.scan_at = 0  # tick of the last scan: the step's, or one long work served (App.serve)
         self.units = 0  # long work's calls of App.serve since that scan
@@ -403,9 +404,11 @@ class App:
             # per pause; else the outbox's retransmission timer: a pass reads up to `window` events back
             # from flash, so a touch would wait for it (docs/benchmarks.md, Emulated Pico). A new event
             # still goes out at once, a NAK and an ack are answered at once.
-            if self.behind:
-                if self.journal.maintain() and hasattr(gc, "mem_free"):
-                    gc.collect()  # (a compaction's garbage, while nobody waits)
+            if self.collect_due:  # (a compaction's garbage, while nobody waits: in a step of its own, not
+                self.collect_due = False  # after a sector erase in the same stand-still)
+                gc.collect()
+            elif self.behind:
+                self.collect_due = self.journal.maintain() and hasattr(gc, "mem_free")
                 self.behind = False
             else:
                 self.outbox.poll()

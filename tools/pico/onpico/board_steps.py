@@ -155,13 +155,15 @@ def summary(xs):
             "max_ms": xs[-1] / 1000}
 
 
-gc.collect()
-free_at_end = gc.mem_free()  # the board after the game, collected: what it holds while it runs
-print(json.dumps({
+out = {
     "plies": n, "moves_done": app.moves_done,
     "idle": summary(idle), "activation": summary(act), "move": summary(done), "append": summary(storage.appends),
     "ahead": summary(ahead), "storage": kind, "pause": {"n": pause[0], "max_ms": pause[1] / 1000},
     "free_at_start": free_at_start, "free_after_boot": free_after_boot, "lowest_free": low,
-    "free_at_end": free_at_end,
-    "journal_bytes": storage.size("journal"),
-}))
+    "journal_bytes": storage.size("journal"), "harness_apart": True,
+}
+idle = act = done = ahead = None  # (the harness's own lists: thousands of times, not the board's)
+storage.appends = []
+gc.collect()
+out["free_at_end"] = gc.mem_free()  # the board after the game, collected: what it holds while it runs
+print(json.dumps(out))
