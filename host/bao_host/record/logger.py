@@ -36,7 +36,7 @@ from baoboard.frames import split_move
 
 from bao_host.record.store import Op, Store
 
-SUPPORTED_PROTOCOLS = ("1", "2")  # docs/protocol.md: 2 adds the NAK
+SUPPORTED_PROTOCOLS = ("1", "2", "3")  # docs/protocol.md: 2 adds the NAK, 3 its bad= form
 
 
 def side_name(side: int) -> str:
