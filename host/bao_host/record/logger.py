@@ -361,6 +361,9 @@ class Logger:
             self.say("warn", f"the board dropped a bad frame from the host ({payload})")
         elif typ == "SETUP":
             pass  # the set-up's steps: the UIs say them in words (bao_host.ui.setup_words), one line at a time
+        elif typ == "IGNORED":  # (docs/protocol.md: touches while the board could not read them)
+            self.say("warn", "the board was touched before it was ready (it was preparing its flash): "
+                             "those touches made no move")
         else:
             self.say("info", f"board notice {typ} {payload}".rstrip())
 
