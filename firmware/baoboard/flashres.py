@@ -69,7 +69,7 @@ class Preparing:
     """The first boot's reservation (a file written, a sector erased: seconds in all on a Pico) runs before
     the board's application exists: no scan reads a touch, so none would be seen (issue #26). The board
     says so instead: the pits light one by one in dim white as the work goes on (docs/leds.md, "Waiting"),
-    the rest dark, and the watchdog is fed. A hand on the board meanwhile is noted, and the board tells the
+    the rest dark. (The watchdog is left alone: the first feed starts it, the run loop's.) A hand on the board meanwhile is noted, and the board tells the
     host once it is ready (`N0 IGNORED reason=preparing`, baoboard.runtime); what a hand still holds then
     is no touch (App.boot)."""
 
@@ -86,7 +86,6 @@ class Preparing:
             f[i] = _WAIT_LEVEL if i < 3 * lit else 0
         hw = self.hw
         hw.show(f)
-        hw.feed_watchdog()
         b = self.bits
         hw.read_pits(b)
         if b[0] | b[1] | b[2] | b[3]:
