@@ -69,9 +69,9 @@ class Preparing:
     """The first boot's reservation (a file written, a sector erased: seconds in all on a Pico) runs before
     the board's application exists: no scan reads a touch, so none would be seen (issue #26). The board
     says so instead: the pits light one by one in dim white as the work goes on (docs/leds.md, "Waiting"),
-    the rest dark. (The watchdog is left alone: the first feed starts it, the run loop's.) A hand on the board meanwhile is noted, and the board tells the
-    host once it is ready (`N0 IGNORED reason=preparing`, baoboard.runtime); what a hand still holds then
-    is no touch (App.boot)."""
+    the rest dark (the watchdog is left alone: its first feed starts it, the run loop's). A hand on the
+    board meanwhile is noted, and the board tells the host once it is ready (`N0 IGNORED
+    reason=preparing`, baoboard.runtime); what a hand still holds then is no touch (App.boot)."""
 
     def __init__(self, hw: "Any") -> None:
         self.hw = hw
