@@ -308,6 +308,7 @@ class Link:
         self._nak_bad = proto >= 3 or "3" in speaks
         self._damages.clear()  # (the board counts its sendings from its HELLO on too)
         self._known = info.last
+        self._heard_at = self._clock()  # (the board answered just now: its events follow)
         self.stats.handshakes += 1
         self._delay = self.backoff[0]
         if self._history != (info.board, info.epoch):  # a new board or a new epoch: where do we stand?
