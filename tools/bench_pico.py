@@ -366,12 +366,16 @@ STAND_NOTE = (
     "step may be long while no gap is: the gap is what a touch, the LEDs and the watchdog wait for. The steps "
     "doing a quiet moment's work (the journal's compaction or a sector erased ahead, the outbox's timer: no hand "
     "on the board between moves) are counted apart. A long move's middle activations are fed straight to the "
-    "application, not timed.")
+    "application, not timed. The C stack column is micropython.stack_use() at each sensor read, the deepest call "
+    "long work makes (App.serve); MicroPython on an RP2040 stops a call with \"maximum recursion depth\" past "
+    "7,936 bytes (an 8 KB stack less its 256-byte margin: the pinned rp2 port's PICO_STACK_SIZE and "
+    "MICROPY_STACK_CHECK_MARGIN). The harness adds a few frames a real board's main.py does not have.")
 
 
 def stand_table(r: dict[str, object], where: str) -> Table:
     t = Table([f"the scan loop in play, {where}", "longest time between two scans", "longest step",
-               "... in a quiet moment's work (between, step)", "... in a host command (between, step)", "target"])
+               "... in a quiet moment's work (between, step)", "... in a host command (between, step)",
+               "C stack in use at a scan, most", "target"])
     for key, what in (("game", "the 1994 game through the hands"),
                       ("slow", "Malawi, A4L*'s position: SETPOS, each start pit lifted, A4L* performed"),
                       ("random", f"{r['positions'] - 1} random positions: SETPOS, each start pit lifted, "  # type: ignore[operator]
@@ -381,7 +385,8 @@ def stand_table(r: dict[str, object], where: str) -> Table:
         t.add(f"{what} ({s['steps']:,} steps; the longest gap ended at {s['where']})", ms(s["gap_ms"]),
               ms(s["step_ms"]),
               f"{ms(s['quiet_gap_ms'])}, {ms(s['quiet_step_ms'])}",
-              f"{ms(s['command_gap_ms'])}, {ms(s['command_step_ms'])}", "under 50 ms")
+              f"{ms(s['command_gap_ms'])}, {ms(s['command_step_ms'])}",
+              f"{s['stack']:,} B" if s.get("stack") else "not measured", "under 50 ms")
     return t
 
 

@@ -88,6 +88,7 @@ class App:
         hello = f"fw={fw} rules={RULES_VERSION} board={board_id}"
         self.outbox = Outbox(self.journal, hw.serial_write, hw.ticks_ms, hello=hello)
         self.outbox.on_command = self.command
+        self.outbox.defer = True  # (commands run at the step's top: App.step)
         self.p = core.initial()
         self.dirty = True
         self.rx_frames = -1
@@ -156,9 +157,9 @@ class App:
             jobs = None  # type: ignore[assignment]
             unload_new(before)
 
-    def post_game(self, start: "core.Position", position: "Any") -> None:
+    def post_game(self, start: "core.Position", position: "Any", moves: "list | None" = None) -> None:
         """Report a new game (a GAME event; `position`: the start's JSON when it is not the initial one)
-        and start it."""
+        and start it (`moves`: the start's legal move codes, when known)."""
         rules = start.rules
         info = {"ruleset": rules.ruleset, "options": rules.options(), "first": "SN"[start.d[core.TO_MOVE]]}
         if position is not None:
@@ -169,7 +170,9 @@ class App:
         if seq < 0 and self.journal.game is not None:
             return  # no room on the flash for a new game: the game the journal holds goes on
         self.rec.hint = -1
-        self.boundary(start, self.hw.ticks_ms())
+        if sowing.serve is not None:  # in a step: a scan between the event's flash write and the listing
+            sowing.serve()  # type: ignore[operator]
+        self.boundary(start, self.hw.ticks_ms(), moves)
 
     def boundary(self, p: "core.Position", now: int, moves: "list | None" = None) -> None:
         """A move boundary: p is the board's position (its legal move codes `moves` when known); a move
@@ -212,6 +215,15 @@ class App:
             self.scan()
         finally:
             sowing.serve = was
+
+    def commands(self) -> None:
+        """The host's commands that arrived in this scan, in order, each run here (Outbox.defer) rather than
+        inside the link's calls, with a scan between two of them."""
+        ob = self.outbox
+        while ob.pending:
+            ob.run_pending()
+            if ob.pending:
+                self.serve()
 
     def serve(self) -> None:
         """Called every few dozen relays by long work (a never-ending move, M4; bao.sowing.serve,
@@ -260,11 +272,14 @@ class App:
         self.gestures(g, now)
         self.activations(now)
         self.listen(now)
+        ran = bool(self.outbox.pending) and not self.searching  # (in the search's steps they stop it, and wait)
+        if ran:
+            self.commands()
         self.press(hw.buttons(), now)
         ph = self.guide.phase(now)
         if self.dirty or ph != self.shown_phase:
             self.show(now, ph)
-        self.work(now)
+        self.work(now, ran)
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
@@ -365,9 +380,9 @@ class App:
         if pressed & _BUTTON_NEW:
             self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
 
-    def work(self, now: int) -> None:
+    def work(self, now: int, busy: bool = False) -> None:
         """At most one piece of work besides the scan: the self-test, the computer's search, or in a quiet
-        moment the journal's or the outbox's."""
+        moment the journal's or the outbox's (not after a host's command: busy)."""
         bm = self.bitmap  # (the faulty pits taken out: scan)
         if self.searching:
             pass  # this step runs inside the computer's search: no job of its own (a new search waits for it)
@@ -381,7 +396,7 @@ class App:
             self.rare("think", hint)
             self.searching = False
             self.dirty = True
-        elif not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
+        elif not busy and not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
                 now, self.act_at) >= _QUIET_MS:
             # nobody touching the board between moves: the work that no touch should wait for, one piece
             # per step. The journal's (raw flash: a compaction, or a sector erased ahead; flashlog), once

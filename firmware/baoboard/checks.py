@@ -12,7 +12,7 @@ except ImportError:
 
 import json
 
-from bao import core, position_json
+from bao import core, position_json, sowing
 
 from baoboard import recogniser as R
 from baoboard.gameinfo import short, start_of
@@ -44,7 +44,10 @@ def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
     start, why = read_position(payload)  # SETPOS
     if start is None:
         return False, why
-    a.post_game(start, position_json.to_dict(start))
+    if sowing.serve is not None:  # in a step: a scan between the reading and the listing
+        sowing.serve()  # type: ignore[operator]
+    moves = core.legal_move_codes(start)  # (once: for the GAME event's winner and the game's first boundary)
+    a.post_game(start, position_json.to_dict(start, True, moves), moves)
     return True, ""
 
 
@@ -59,7 +62,7 @@ def read_position(payload: str) -> "tuple[Any, str]":
     if why:
         return None, "badarg " + why
     try:
-        return position_json.loads(payload), ""
+        return (position_json.from_dict(obj) if obj is not None else position_json.loads(payload)), ""
     except ValueError as e:
         return None, "badarg " + str(e)
 

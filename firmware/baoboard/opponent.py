@@ -71,10 +71,11 @@ def think(a: "App", hint: bool) -> None:
     level = a.level if a.cpu >= 0 and a.level else 2
     p = a.p
     # The search is of no use any more after another position (a move, an undo, a new game), a move begun by
-    # hand, or a new request to think (the mode changed, a hint asked). (Lambdas, not named functions: a
-    # function's name is one more interned name on the board.)
+    # hand, or a new request to think (the mode changed, a hint asked). A host's command stops it too: the
+    # command runs after it (App.step), and the search begins again if it is still wanted.
+    # (Lambdas, not named functions: a function's name is one more interned name on the board.)
     stale = lambda: a.p is not p or a.rec.phase != IDLE or a.think_due > 0  # noqa: E731
-    served = lambda: a.step() or stale()  # type: ignore[func-returns-value]  # noqa: E731
+    served = lambda: a.step() or stale() or bool(a.outbox.pending)  # type: ignore[func-returns-value]  # noqa: E731
     try:
         r = _search(a, Engine, level, QDEPTH, _TT_MAX_BITS, served)
     except MemoryError:  # the heap in too many pieces for this search: the smallest table, a shallower one
@@ -86,7 +87,12 @@ def think(a: "App", hint: bool) -> None:
             if not hint:  # the computer's move is searched again at the next step, after a collection
                 a.think_due = 1
             return
-    if r.move is None or stale():  # the game is over, or the board changed while it thought
+    if stale():  # the board changed while it thought
+        return
+    if a.outbox.pending:  # stopped for a host's command: searched again after it
+        a.think_due = 2 if hint else 1
+        return
+    if r.move is None:  # the game is over
         return
     light(a, r.move, not hint)
     a.outbox.notice("HINT" if hint else "CPU", "%s %d %d %d" % (

@@ -2,6 +2,7 @@
 #   ob = Outbox(journal, write, ticks_ms, hello="fw=0.1.0 rules=bao-1 board=e6614103", timeout_ms=1000)
 #   ob.on_command = fn(cmd_id, typ, payload) -> (ok, reply_payload)   the application's command handler;
 #                       HELLO and ACK never reach it; a repeated command id gets the cached reply, not a rerun
+#   ob.defer = True; ob.run_pending()   commands wait for the application to run them (PING apart)
 #   ob.start()                    at boot: the unsolicited H0 HELLO, then every pending event
 #   ob.post(typ, payload) -> seq  journal (durable) first, then send: E<seq> TYPE payload (-1: no room, not sent)
 #   ob.move(notation, position) -> seq     post("MOVE", "notation position")
@@ -58,6 +59,8 @@ _MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's 
 _MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
 _MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
 _LIVE_MS = const(15000)  # a host heard from this recently is there (as App's "host connected")
+_WAITING = const(8)  # host commands that may wait for the application to run them (defer): more than a
+# scan's read of the link holds
 _CMD_IDS = const(8)  # command ids remembered: an older copy of one (line noise replays bytes) is not run again
 # self._f: the last command ids (a ring at 0.._CMD_IDS-1), then:
 _CMD_AT = const(8)  # where the next command id goes in the ring
@@ -100,6 +103,11 @@ class Outbox:
         self.timeout_ms = timeout_ms  # the RTO until a round trip has been measured
         self.window = window
         self.on_command: Callable[[int, str, str], tuple[bool, str]] | None = None
+        # defer: a command (PING apart) waits in `pending` for the application's run_pending(), which runs it
+        # where its work is not stacked on the link's own calls (a Pico's C stack is small) or on the
+        # computer's search (App.step); up to _WAITING wait, in order, and one more is answered ERR state
+        self.defer = False
+        self.pending: list[tuple[int, str, str]] = []
         self._asm = LineAssembler(MAX_HOST_LINE, self._line, self._bad)
         self.rx_frames = 0
         self.rx_errors = 0
@@ -384,6 +392,25 @@ class Outbox:
         if i >= 0:
             self._send(encode("R", num, "ERR", "dup command %d was run already: not run again" % num))
             return
+        if self.defer and typ != "PING":
+            waiting = self.pending
+            for c in waiting:
+                if c[0] == num:
+                    return  # a copy of a waiting one: answered when it runs
+            if len(waiting) < _WAITING:
+                waiting.append((num, typ, payload))
+            else:
+                self._send(encode("R", num, "ERR", "state %d commands wait to run" % len(waiting)))
+            return
+        self._run(num, typ, payload)
+
+    def run_pending(self) -> None:
+        """Run the oldest command that waits (defer), and send its reply."""
+        if self.pending:
+            c = self.pending.pop(0)
+            self._run(c[0], c[1], c[2])
+
+    def _run(self, num: int, typ: str, payload: str) -> None:
         ok, text = False, "unknown " + typ
         h = self.on_command
         if h is not None:

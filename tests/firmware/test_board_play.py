@@ -233,3 +233,38 @@ def test_the_scan_loop_goes_on_while_the_computer_thinks():
     host.poll()
     assert len(seen) == n and len(host.moves()) == 4 and app.p.d[TO_MOVE] == 0  # the player's move for North
     st.close()
+
+
+def test_a_command_during_the_computers_search_stops_it_runs_then_the_search_goes_on():
+    """A host's command that arrives while the board's engine searches is run at the top of a step, not in the
+    search's own steps (Outbox.defer): the search stops for it, the command is answered, and the computer
+    still answers the player's move."""
+    app, hw, hands, host, st = board()
+    host.command(1, "CPU", "N 4")
+    hands.scan(3)
+    host.poll()
+    sent = []  # (the scan at which SNAP was sent while the board thought)
+    scan = hw.read_pits
+
+    def scan_while_thinking(bitmap):
+        thinking = app.p.d[TO_MOVE] == 1 and app.rec.hint < 0 and app.rec.phase == 0
+        if thinking and not sent:
+            host.command(7, "SNAP")
+            sent.append(True)
+        scan(bitmap)
+
+    hw.read_pits = scan_while_thinking
+    _play(app, hands, host, 2, open_reply=True)
+    for _ in range(400):
+        if app.rec.hint >= 0:
+            break
+        hands.scan(1)
+    host.poll()
+    snap = [r for r in host.replies if r[0] == 7]
+    assert sent and snap and snap[0][1] == "OK" and '"position"' in snap[0][2], snap
+    assert app.rec.hint >= 0 and len(app.rec.codes) == 1  # the computer's move lit after the command
+    mine = _sow_for_computer(app, hw, hands)
+    hands.scan(2)
+    host.poll()
+    assert host.moves()[-1] == format_move(mine, 1)
+    st.close()

@@ -136,3 +136,34 @@ def test_an_ack_without_its_epoch_is_refused():
     assert ob.journal.acked == 0 and len(ob.journal.pending) == 1
     ob.feed(encode("A", 1, "ACK", EPOCH))
     assert ob.journal.acked == 1
+
+
+def test_deferred_commands_wait_in_order_for_the_application():
+    """With defer (the board application's case), a command runs only when the application calls run_pending,
+    in the order the commands came; a copy of a waiting one is not queued twice; PING is answered at once;
+    past 8 waiting, one more is refused with ERR state."""
+    calls = []
+
+    def handler(cid, typ, payload):
+        calls.append(cid)
+        return (True, typ)
+
+    ob, ser, clk, fs = make(handler=handler)
+    ob.defer = True
+    ob.feed(encode("C", 1, "SNAP"))
+    ob.feed(encode("C", 2, "MODE", "play"))
+    ob.feed(encode("C", 1, "SNAP"))  # the host resent it: still one to run
+    ob.feed(encode("C", 3, "PING"))
+    assert calls == [3] and frames(ser) == [("R", 3, "OK", "PING")]
+    ob.run_pending()
+    assert calls == [3, 1] and frames(ser) == [("R", 1, "OK", "SNAP")]
+    ob.run_pending()
+    ob.run_pending()  # nothing waits: nothing runs
+    assert calls == [3, 1, 2] and frames(ser) == [("R", 2, "OK", "MODE")]
+    for cid in range(10, 19):
+        ob.feed(encode("C", cid, "UNDO"))
+    f = frames(ser)
+    assert len(f) == 1 and f[0][:3] == ("R", 18, "ERR") and f[0][3].startswith("state "), f
+    while ob.pending:
+        ob.run_pending()
+    assert calls[3:] == list(range(10, 18))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bao import core, notation
+from bao import core, notation, position_json
 from bao_testkit.simrig import game_1994
 from baoboard.frames import decode, encode
 from baoboard.recogniser import activations
@@ -82,6 +82,32 @@ def test_the_computer_answers_within_3_s_of_pico_time_and_is_sown(tmp_path: Path
         board.run(120, 5)
         moves = [v for v in board.events.values() if v[0] == "MOVE"]
         assert [v[1].split(" ", 1)[0] for v in moves] == [notation.format_move(m, core.SOUTH), text]
+        assert board.errors == []
+    finally:
+        board.close()
+
+
+@pytest.mark.pico
+def test_host_commands_while_the_computer_thinks_are_answered(tmp_path: Path) -> None:
+    """A command that arrives during the computer's search waits for it to stop and then runs at the top of
+    the scan loop's step (Outbox.defer): run inside the search's own steps, a SETPOS's listing overran a
+    Pico's 8 KB C stack ("ERR internal RuntimeError('maximum recursion depth exceeded')")."""
+    board = PicoBoard(str(tmp_path))
+    line = Line(board)
+    try:
+        assert line.command(1, "CPU", "N 4") == "OK N 4"
+        game = game_1994().moves
+        p, m = game[0]
+        for pit in activations(p, m):
+            _tap(board, pit)
+        assert not [n for n in line.notices if n[0] == "CPU"], "the search is still running"
+        later = game[20][0]  # South to move: the computer does not think after it
+        assert later.d[core.TO_MOVE] == core.SOUTH
+        assert line.command(2, "SETPOS", position_json.dumps(later, False)) == "OK"
+        assert board.position.d == later.d
+        snap = line.command(3, "SNAP")
+        assert snap.startswith("OK {") and '"moves": 0' in snap, snap[:80]
+        assert not [n for n in line.notices if n[0] == "CPU"], "the stopped search lit nothing"
         assert board.errors == []
     finally:
         board.close()

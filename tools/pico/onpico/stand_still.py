@@ -22,6 +22,12 @@ import gc
 import json
 import time
 
+try:
+    from micropython import stack_use
+except ImportError:
+    def stack_use():
+        return 0
+
 from bao import core, position_json  # noqa: E402
 from bao.core import format_move  # noqa: E402
 from baoboard.app import App  # noqa: E402
@@ -53,6 +59,7 @@ class Timed(SimHardware):
         self.buf = b""
         self.replies = 0
         self.on_write = self.take
+        self.stack = 0  # the most C stack in use at a sensor read (micropython.stack_use; 0 where there is none)
 
     def ticks_ms(self):
         """The simulated scans' time (5 ms a step) plus the time the board's work really took: long work's
@@ -60,6 +67,9 @@ class Timed(SimHardware):
         return self.t + time.ticks_diff(time.ticks_ms(), self.t0)
 
     def read_pits(self, bitmap):
+        su = stack_use()  # (a scan is the deepest call long work makes: App.serve)
+        if su > self.stack:
+            self.stack = su
         t = time.ticks_us()
         g = time.ticks_diff(t, self.last)
         if self.kind == 2:
@@ -209,13 +219,13 @@ def begin():
     gc.collect()
     worst[0] = worst[1] = worst[2] = worst[3] = 0
     hw.mark()
-    hw.gap = hw.qgap = hw.cgap = 0
+    hw.gap = hw.qgap = hw.cgap = hw.stack = 0
 
 
 def done(name, out):
     out[name] = {"gap_ms": hw.gap / 1000, "step_ms": worst[0] / 1000, "steps": worst[1],
                  "quiet_gap_ms": hw.qgap / 1000, "quiet_step_ms": worst[2] / 1000, "where": hw.where,
-                 "command_gap_ms": hw.cgap / 1000, "command_step_ms": worst[3] / 1000}
+                 "command_gap_ms": hw.cgap / 1000, "command_step_ms": worst[3] / 1000, "stack": hw.stack}
 
 
 cmd = [100]  # the host's command numbers
