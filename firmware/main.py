@@ -59,12 +59,14 @@ def main():
     import baoboard.storage  # noqa: F401
 
     before = modules_now()
-    from baoboard.flashres import journal_storage
+    from baoboard.flashres import boot_storage
 
-    storage = journal_storage("/")
-    del journal_storage  # (main() never returns: its locals would keep the module)
+    storage, notice = boot_storage(hw, "/")  # (a first boot shows the board is not ready meanwhile)
+    del boot_storage  # (main() never returns: its locals would keep the module)
     unload_new(before)
-    Supervisor(hw, storage, board_id, on_error=sys.print_exception).run(time.sleep_ms)
+    sup = Supervisor(hw, storage, board_id, on_error=sys.print_exception)
+    sup.notice = notice
+    sup.run(time.sleep_ms)
 
 
 main()

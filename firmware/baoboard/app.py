@@ -450,6 +450,8 @@ class App:
                 reason = rec.wrong_rule + ": " + reason
             self.outbox.post("ILLEGAL", json.dumps({"pit": core.pit_name(pit), "rule": rec.wrong_rule,
                                                     "reason": reason}))
+        elif r == R.R_IGNORED and pit == rec.wrong_pit and rec.taps == 2:  # a refused touch taken back: a slip
+            self.deb.taken_back()
         elif r == R.R_UNDO:
             self.undo(now)
         elif r == R.R_CANCEL:

@@ -18,7 +18,8 @@ except ImportError:
 
 from baoboard.compat import const, crc32
 
-PROTO = const(2)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK)
+PROTO = const(3)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK, 3
+# its bad=<k> form: a damaged frame reported at once)
 MAX_BOARD_LINE = const(4096)  # longest line the board may send, "\n" included
 MAX_HOST_LINE = const(512)  # longest line the host may send
 
@@ -31,6 +32,7 @@ MAX_HOST_LINE = const(512)  # longest line the host may send
 K_CMD = "C"  # C<id> TYPE payload       a command
 K_ACK = "A"  # A<seq> ACK <epoch>       every event up to <seq> is safe on the host
 #             A<seq> NAK <epoch>       (v2) the host has every event up to <seq> in order, lacks <seq>+1
+#             A<seq> NAK <epoch> bad=<k>   (v3) ... and has just received a damaged frame that read as E<k>
 KINDS = "HERNCA"
 
 ERR_SYNTAX = const(1)

@@ -46,10 +46,13 @@ except ImportError:  # CPython
 # The host (v2) keeps what arrives out of order and answers each such event with `A<n> NAK <epoch> <got>`:
 # it holds every event up to n, lacks n+1, and has just received <got>. The line keeps order, so if <got>
 # went out after the last sending of n+1, that sending was lost: n+1 is sent again at once (and only then:
-# a NAK for a copy sent before the resend says nothing new). Otherwise the oldest event in flight is overdue
-# after the retransmission timeout (RTO), from the measured round trip as TCP computes it (RFC 6298; Karn:
-# only events sent once are timed); then every event in flight the host is not known to hold is sent again
-# and the timer doubles: up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
+# a NAK for a copy sent before the resend says nothing new). The host (v3) also reports a damaged line that
+# reads as event k at once, `NAK <epoch> bad=<k>/<c>`: k is sent again at once (issue #26: on a line that
+# damages most frames, waiting for the timer to find each loss took minutes). Otherwise an event in flight is
+# overdue one retransmission timeout (RTO) after its last sending, from the measured round trip as TCP
+# computes it (RFC 6298; Karn: only events sent once are timed); then the events in flight the host may lack
+# are sent again (v1: all from the first; v2 and later: those not sent again lately) and the timer doubles:
+# up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
 # Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
 # below, not attributes: loaded as .mpy (`make deploy`), every attribute name is a qstr in a Pico's RAM.
 _MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card is slow)
@@ -74,9 +77,13 @@ _RAW = const(18)  # the highest event sent while no host answered (counted in `r
 _LAST_CMD = const(19)  # the id of the last command answered (-1: none since the HELLO)
 _BACKOFF = const(20)  # the timer now, ms: rto, doubled by each expiry
 _DUE = const(21)  # tick at which the oldest event in flight is overdue
-_F = const(22)
+_BAD = const(22)  # the last damaged copy a NAK reported (protocol 3): its event's number ...
+_BAD_C = const(23)  # ... and the host's count of that event's damaged copies (the host sends each NAK twice)
+_KEEPS = const(24)  # 1: the host keeps what comes out of order (it speaks protocol 2 or later, or sent a NAK)
+_F = const(25)
 # then, for event seq at i = _F + seq % window: [i] its last sending's number (_SENDS), [window + i] that
-# sending's tick, [2 * window + i] how many times it was sent
+# sending's tick, [2 * window + i] how many times it was sent, [3 * window + i] 1 when the host holds it
+# (a NAK's <got> said so) though it cannot acknowledge it yet (an earlier one is missing)
 
 
 class Outbox:
@@ -110,7 +117,7 @@ class Outbox:
         self.rto = timeout_ms  # ms
         self._last_reply = b""
         self._next = 0  # the next event to send in this pass
-        self._f = [0] * (_F + 3 * window)  # (one list, private indices: an attribute's name is a qstr for good)
+        self._f = [0] * (_F + 4 * window)  # (one list, private indices: an attribute's name is a qstr for good)
         for i in range(_CMD_IDS):
             self._f[i] = -1
         self._f[_LAST_CMD] = -1
@@ -132,7 +139,7 @@ class Outbox:
 
     def start(self) -> None:
         # proto=1 with speaks=: a host of version 1 reads it; a newer one sees it may send NAKs
-        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=2,1"))
+        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=3,2,1"))
         self._fill(self.journal.acked + 1)
 
     def post(self, typ: str, payload: str = "") -> int:
@@ -142,13 +149,12 @@ class Outbox:
             return seq
         if self._next <= j.acked:
             self._next = j.acked + 1
-        if j.npending == 1:
-            self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
         line = encode("E", seq, typ, payload)  # out now, whatever the window (no flash read): a listener that
         # acknowledges nothing (a terminal, `bao sim --report`) sees every event once
         self._resend(seq, line, not self._f[_LIVE])  # (no host answers: the pass for one that comes is timed)
         if self._next == seq:
             self._next = seq + 1
+        self._time()
         return seq
 
     def move(self, notation: str, position: str) -> int:
@@ -168,6 +174,8 @@ class Outbox:
         i = _F + seq % w
         now = self._ticks()
         t = 0 if raw else (f[2 * w + i] + 1 if seq <= f[_HIGH] else 1)  # its counted sendings
+        if raw or seq > f[_HIGH]:  # its first sending: the slot's mark was an older event's
+            f[3 * w + i] = 0
         if not raw and seq > f[_HIGH]:
             f[_HIGH] = seq
         if raw:
@@ -200,21 +208,59 @@ class Outbox:
         while self._next <= j.last and self._next - acked <= self.window:
             self._resend(self._next)
             self._next += 1
-        self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
+        self._time()
+
+    def _time(self) -> int:
+        """Set the timer: due when the event in flight that has waited longest since its last sending, of
+        those the host may lack, has waited one backoff. Returns that wait so far (ms; -1: none)."""
+        j = self.journal
+        f = self._f
+        w = self.window
+        now = self._ticks()
+        age = -1
+        seq = (f[_HAS] if f[_HAS] > j.acked else j.acked) + 1
+        while seq < self._next:
+            i = _F + seq % w
+            if not f[3 * w + i]:
+                a = ticks_diff(now, f[w + i])
+                if a > age:
+                    age = a
+            seq += 1
+        f[_DUE] = now + f[_BACKOFF] - (age if age > 0 else 0)
+        return age
 
     def poll(self) -> None:
         j = self.journal
-        if j.npending and ticks_diff(self._ticks(), self._f[_DUE]) >= 0:
-            f = self._f
-            self.timeouts += 1
-            # doubled while nobody answers, up to _MAX_BACKOFF; up to 2 RTO while a host is there (heard from
-            # lately): its line loses frames, its acks too, and waiting longer loses time, not work
-            if f[_LIVE] and ticks_diff(self._ticks(), f[_HEARD_AT]) >= _LIVE_MS:
-                f[_LIVE] = 0
-            b = self._f[_BACKOFF] * 2
-            cap = 2 * self.rto if f[_LIVE] else _MAX_BACKOFF
-            self._f[_BACKOFF] = b if b < cap else cap
-            self._fill((f[_HAS] if f[_HAS] > j.acked else j.acked) + 1)  # all the host may lack
+        f = self._f
+        if not j.npending or ticks_diff(self._ticks(), f[_DUE]) < 0:
+            return
+        wait = f[_BACKOFF]
+        age = self._time()
+        if 0 <= age < wait:  # the oldest was sent again meanwhile (a NAK), or the host holds it
+            return
+        self.timeouts += 1
+        # doubled while nobody answers, up to _MAX_BACKOFF; up to 2 RTO while a host is there (heard from
+        # lately): its line loses frames, its acks too, and waiting longer loses time, not work
+        if f[_LIVE] and ticks_diff(self._ticks(), f[_HEARD_AT]) >= _LIVE_MS:
+            f[_LIVE] = 0
+        b = f[_BACKOFF] * 2
+        cap = 2 * self.rto if f[_LIVE] else _MAX_BACKOFF
+        f[_BACKOFF] = b if b < cap else cap
+        base = (f[_HAS] if f[_HAS] > j.acked else j.acked) + 1
+        if age < 0 or not f[_KEEPS]:  # a host of protocol 1 drops what comes after a lost event: the lost
+            # one and every one after it (or nothing in flight it may lack: a pass from the first it lacks)
+            self._fill(base)
+            return
+        # the host keeps the others: only those sent a quarter of the timer ago or more (one whose damaged
+        # copy the host reported, protocol 3, or that a NAK asked for, was sent again since: on its way)
+        w = self.window
+        now = self._ticks()
+        while base < self._next:
+            i = _F + base % w
+            if not f[3 * w + i] and ticks_diff(now, f[w + i]) >= wait // 4:
+                self._resend(base)
+            base += 1
+        self._fill()
 
     def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
         self._asm.feed(data, n)
@@ -260,30 +306,61 @@ class Outbox:
                 fl[_TIMED] = 0
             want = 0
         else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
-            want = num + 1
-            ws = self.window
-            high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
-            if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
-                return  # old, or about nothing sent
-            if num > fl[_HAS]:
-                fl[_HAS] = num
-            got = int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
-            if got:
-                g = _F + got % ws
-                if not (want < got <= high and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
-                    return  # got left before want's last sending: that sending may still arrive
-                if fl[2 * ws + g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
-                    # line that loses most frames the only one measured (the host answers at once)
-                    rtt = ticks_diff(self._ticks(), fl[ws + g])
+            fl[_KEEPS] = 1
+            want = self._nak(num, w[1] if len(w) > 1 else "")
+            if want < 0:
+                return
         if rtt >= 0:
             self._round_trip(rtt)
         self._f[_BACKOFF] = self.rto  # the host is there
         if want:
             self.naks += 1
             self._resend(want)
-            self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
+            self._time()
         else:
             self._fill()
+
+    def _nak(self, num: int, got: str) -> int:
+        """The event a NAK asks for (num + 1, or the damaged one), or -1: it asks for nothing new."""
+        fl = self._f
+        j = self.journal
+        want = num + 1
+        ws = self.window
+        high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
+        if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
+            return -1  # old, or about nothing sent
+        if num > fl[_HAS]:
+            fl[_HAS] = num
+        bad = got[:4] == "bad="  # (protocol 3) "bad=<k>/<c>": the host has just received a frame that read as
+        # event <k>, damaged, the <c>th such copy since its HELLO: <k> again at once, unless the host holds <k>
+        # (then the number was damaged too) or this is the NAK's second copy (the host sends each twice)
+        c = 0
+        if bad:
+            got = got[4:]
+            sl = got.find("/")
+            if sl > 0:
+                c = int(got[sl + 1 :]) if got[sl + 1 :].isdigit() else 0
+                got = got[:sl]
+        k = int(got) if got.isdigit() else 0
+        if not k:
+            return want  # asked for plainly
+        g = _F + k % ws
+        if not (want <= k <= high and k - j.acked <= ws) or (k == want and not bad):
+            return -1
+        if bad:
+            if fl[3 * ws + g] or (c and k == fl[_BAD] and c == fl[_BAD_C]):
+                return -1  # (the host holds it: the number was damaged; or the NAK's second copy)
+            fl[_BAD] = k
+            fl[_BAD_C] = c
+            want = k
+        else:
+            fl[3 * ws + g] = 1  # the host holds <got>: no timer sends it again
+            if not fl[g] > fl[_F + want % ws]:
+                return -1  # got left before want's last sending: that sending may still arrive
+        if fl[2 * ws + g] == 1:  # (Karn) the NAK answers k's one sending: a round trip, on a line that loses
+            # most frames the only one measured (the host answers at once)
+            self._round_trip(ticks_diff(self._ticks(), fl[ws + g]))
+        return want
 
     def _round_trip(self, rtt: int) -> None:
         """A round trip measured (ms): the retransmission timeout follows RFC 6298, in whole ms."""
@@ -364,9 +441,13 @@ class Outbox:
         while v and str(v) not in versions:
             v -= 1
         if not v:
-            self._reply(num, False, "proto speaks=2,1")
+            self._reply(num, False, "proto speaks=3,2,1")
             return
         self._reply(num, True, self.hello_fields(v))
+        f[_KEEPS] = 1 if v > 1 else 0
         self._f[_BACKOFF] = self.rto
         f[_HAS] = 0  # a new host holds nothing it has not acknowledged
+        ws = self.window
+        for i in range(_F + 3 * ws, _F + 4 * ws):
+            f[i] = 0
         self._fill(self.journal.acked + 1)

@@ -40,6 +40,7 @@ class Supervisor:
         self.stable = stable
         self.on_error = on_error
         self.app = None  # type: App | None  # the running application, None while it is down
+        self.notice = None  # type: tuple[str, str] | None  # said (N0) once the application has booted
         self.restarts = 0
         self.steps = 0  # healthy steps
         self._at = 0  # hw tick of the last fault
@@ -67,6 +68,9 @@ class Supervisor:
         app = App(self.hw, self.storage, board_id=self.board_id, stable=self.stable)
         app.boot()
         self.app = app
+        if self.notice is not None:  # (what happened before it could be said: firmware/main.py)
+            app.outbox.notice(self.notice[0], self.notice[1])
+            self.notice = None
         return app
 
     def fault(self, e: Exception) -> None:

@@ -27,6 +27,7 @@ _SILENT = const(8)
 _SEEN = const(64)  # kind[64 + b]: pits that made an activation (since their chip's last evidence, below)
 _EVIDENCE = const(68)  # kind[68 + chip]: touches of this move where it went on past the chip's pits, none sensed
 _SILENT_AFTER = const(2)  # ... this many: the chip senses nothing (one is a player's slip; time alone is none)
+_LAST = const(72)  # kind[72]: the chip + 1 the last refused touch gave evidence against (Debouncer.taken_back)
 
 
 def fault(a: "App", now: int, pit: int = -1) -> bool:
@@ -56,8 +57,10 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
     that sensed no touch in this move, and pit is where that move goes on after them (the next move's side,
     when they end it): evidence, unless another chip would explain the touch as well. The second evidence
     for a chip with no activation of its pits since the first marks its pits _SILENT. A slow player makes
-    no such touch; a slip makes one, and the touch that mends it is an activation."""
+    no such touch; a slip makes one, and the touch that mends it is an activation (a touch taken back at
+    once, the seed out of the pit again, withdraws its evidence: Debouncer.taken_back)."""
     kind = a.deb.kind
+    kind[_LAST] = 0
     f = a.deb.faulty
     rec = a.rec
     side = a.p.d[core.TO_MOVE]
@@ -84,6 +87,7 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             for x in same:
                 kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
         kind[_EVIDENCE + suspect] += 1
+        kind[_LAST] = suspect + 1
         if kind[_EVIDENCE + suspect] >= _SILENT_AFTER:
             for x in same:
                 kind[x] = _SILENT

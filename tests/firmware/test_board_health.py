@@ -256,3 +256,33 @@ def test_slips_in_two_moves_never_add_up_to_a_silent_chip():
     assert host.moves() == want
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     st.close()
+
+
+def test_slips_taken_back_in_one_move_never_make_a_chip_silent():
+    """Issue #26: evidence of a silent chip must not come from clumsy play within one move either. In the
+    12th ply (8L*: a8 lifted, a seed put back) North slips onto a1 (where 8R* would go on after sowing row b,
+    U4, untouched in this move) and takes the seed back out; looks at the board for 2.5 s; slips onto a1
+    again and takes it back; then sows 8L* on. A touch the player takes back at once is a slip, no evidence
+    (before: U4 declared silent at the second slip, and 8R* recorded for the 8L* played)."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    p = core.initial(core.ZANZIBAR)
+    want = []
+    for ply, text in enumerate(_CLUMSY_GAME[:12]):
+        m = find_move(p, text)
+        acts = activations(p, m)
+        for i, pit in enumerate(acts):
+            if ply == 11 and i == 2:
+                for _ in range(2):
+                    hands.tap(16)  # a1: the slip...
+                    hands.tap(16)  # ... and the seed taken back out
+                    hands.scan(2500 // hands.scan_ms)  # a look at the board
+            hands.tap(pit)
+        want.append(format_move(m, p.d[core.TO_MOVE]))
+        p = core.play(p, m)
+        host.poll()
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert _illegal(host) == 2
+    assert host.moves() == want
+    st.close()

@@ -63,11 +63,13 @@ def test_hello_handshake_then_pending_resent():
     assert f[0][:3] == ("R", 7, "OK")
     assert f[0][3] == "proto=1 fw=0.1.0 rules=1 board=e661 epoch=0badcafe last=1 acked=0"
     assert f[1] == ("E", 1, "GAME", "{}")
-    ob.feed(encode("C", 8, "HELLO", "3,4"))
+    ob.feed(encode("C", 8, "HELLO", "4,5"))
     f = frames(ser)
-    assert f == [("R", 8, "ERR", "proto speaks=2,1")]
+    assert f == [("R", 8, "ERR", "proto speaks=3,2,1")]
     ob.feed(encode("C", 9, "HELLO", "2,1"))  # the newest both speak
     assert frames(ser)[0][3].startswith("proto=2 ")
+    ob.feed(encode("C", 10, "HELLO", "3,2,1"))
+    assert frames(ser)[0][3].startswith("proto=3 ")
 
 
 def _seqs(ser):
@@ -171,3 +173,51 @@ def test_a_host_that_answers_keeps_the_timer_short_one_that_does_not_lets_it_gro
         waits.append(clk.t - t0)
         ser.take()
     assert waits == [1000, 2000, 2000, 2000], waits
+
+
+def test_a_damaged_copy_the_host_reports_is_sent_again_at_once_and_only_once():
+    ob, ser, clk, fs = make()
+    ob.feed(encode("C", 1, "HELLO", "3,2,1"))
+    for i in range(4):
+        ob.post("MOVE", "m%d {}" % (i + 1))
+    ser.take()
+    first = [encode("E", i + 1, "MOVE", "m%d {}" % (i + 1)) for i in range(4)]
+    clk.t = 30
+    nak = encode("A", 0, "NAK", EPOCH + " bad=3/1")  # the host has none, its first damaged copy of 3
+    ob.feed(nak + nak)  # (the host sends each twice: the line may damage one)
+    assert ser.take() == [first[2]] and ob.naks == 1  # 3 again, byte for byte, once, with no wait
+    ob.feed(encode("A", 0, "NAK", EPOCH + " bad=3/2"))  # that copy came damaged too
+    assert ser.take() == [first[2]] and ob.naks == 2
+    ob.feed(encode("A", 0, "NAK", EPOCH + " 4"))  # the host got 4 (after 1's only sending): 1 again
+    assert ser.take() == [first[0]]
+    ob.feed(encode("A", 0, "NAK", EPOCH + " bad=4/1"))  # a damaged number: the host holds 4
+    ob.feed(encode("A", 0, "NAK", EPOCH + " bad=9/1"))  # about an event never sent
+    ob.feed(encode("A", 0, "NAK", "deadbeef bad=2/1"))  # another journal's
+    f = frames(ser)
+    assert len(f) == 1 and f[0][:3] == ("N", 0, "BADFRAME") and ob.naks == 3
+
+
+def test_the_timer_sends_again_only_what_is_overdue_and_not_what_the_host_holds():
+    ob, ser, clk, fs = make()
+    ob.feed(encode("C", 1, "HELLO", "3,2,1"))
+    for i in range(4):
+        ob.post("MOVE", "m%d {}" % (i + 1))
+    ser.take()
+    clk.t = 100
+    ob.feed(encode("A", 0, "NAK", EPOCH + " 3"))  # the host holds 3 and lacks 1: 1 again
+    assert _seqs(ser) == [1] and ob.rto == 300  # (a round trip of 100 ms: 100 + 4 * 50)
+    clk.t = 280
+    ob.feed(encode("A", 0, "NAK", EPOCH + " bad=1/1"))  # that copy came damaged: 1 again
+    assert _seqs(ser) == [1]
+    clk.t = 299
+    ob.poll()
+    assert _seqs(ser) == []
+    clk.t = 300  # 2 and 4 have waited a timer since their sending; 1 is on its way, 3 is held
+    ob.poll()
+    assert _seqs(ser) == [2, 4] and ob.timeouts == 1
+    clk.t = 280 + 600 - 1  # 1's turn: a timer (doubled) after its own sending, not after the others'
+    ob.poll()
+    assert _seqs(ser) == []
+    clk.t = 280 + 600
+    ob.poll()
+    assert _seqs(ser) == [1, 2, 4] and ob.timeouts == 2

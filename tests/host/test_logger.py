@@ -140,3 +140,14 @@ def test_a_new_game_leaves_the_previous_one_abandoned_not_playing(tmp_path: Path
         assert [g.status for g in st.games()] == ["abandoned", "over", "playing"]
         said = [m.text for m in lg.messages if "abandoned" in m.text]
         assert said == ["game 1 marked abandoned in the library (a new game before it ended)"], said
+
+
+def test_touches_the_board_could_not_read_are_said_in_words(tmp_path: Path) -> None:
+    """Issue #26 item 8: a board touched while its first boot prepared the flash says so once ready
+    (N0 IGNORED reason=preparing); the player reads that those touches made no move."""
+    with Store(tmp_path) as st:
+        lg = Logger(st)
+        lg.hello(HELLO)
+        lg.notice("IGNORED", "reason=preparing steps=4", "N0 IGNORED reason=preparing steps=4 *00000000")
+        last = lg.messages[-1]
+        assert last.level == "warn" and "before it was ready" in last.text and "no move" in last.text

@@ -29,3 +29,22 @@ def test_a_power_cut_in_a_slip_stops_the_hand() -> None:
     board.run(20, 5)
     assert board.power_cuts == 1 and board.phase == IDLE
     assert board.position.d == p.d
+
+
+def test_the_hands_wait_for_the_board_to_answer_the_host_not_for_the_host_to_speak() -> None:
+    """Issue #26 item 8: `bao sim --wait-host` began playing once a host had sent its HELLO, while the board
+    (an emulated Pico preparing its flash) had not read it: the first touches went to a board that read no
+    sensor. The hands wait until the board has answered a host's handshake and the host holds every event."""
+    from bao_host.boards.sim import WireWatch
+    from baoboard.frames import encode
+
+    wire = WireWatch()
+    board = CPythonBoard(storage=FakeStorage(), board_id="b", on_serial=wire.board_out)
+    hello = encode("C", 7, "HELLO", "3,2,1")
+    wire.host_in(hello)  # the host has spoken; the board has not read it yet
+    assert wire.hellos == 1 and wire.answered == 0  # (and synced: the board sent no event yet)
+    wire.board_out(encode("R", 8, "OK", "pong"))  # a reply to something else
+    assert wire.answered == 0
+    board.write_serial(hello)
+    board.run(5, 5)
+    assert wire.answered == 1

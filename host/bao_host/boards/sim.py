@@ -577,12 +577,15 @@ class SocketLink(_SerialSide):
 
 class WireWatch:
     """What crossed the serial line, read at the board's end: the last event the board sent, the highest
-    acknowledgement it received, hosts' handshakes. `synced` when the host has everything."""
+    acknowledgement it received, hosts' handshakes, and those the board answered (a board still booting,
+    an emulated Pico preparing its flash, answers once it is ready). `synced` when the host has everything."""
 
     def __init__(self) -> None:
         self.last = 0  # highest event number the board sent
         self.acked = 0  # highest ACK the board received
         self.hellos = 0  # HELLO commands received (host handshakes)
+        self.answered = 0  # ... that the board answered OK
+        self._hello_ids: set[int] = set()
         self.host_frames = 0
         self.bad_from_host = 0
         self.lock = threading.Lock()
@@ -605,6 +608,8 @@ class WireWatch:
         f = decode(line)
         if not isinstance(f, int) and f[0] == "E":
             self.last = max(self.last, f[1])
+        elif not isinstance(f, int) and f[0] == "R" and f[2] == "OK" and f[1] in self._hello_ids:
+            self.answered += 1
 
     def _host_overlong(self, code: int) -> None:
         self.bad_from_host += 1
@@ -619,6 +624,7 @@ class WireWatch:
             self.acked = max(self.acked, f[1])
         elif f[0] == "C" and f[2] == "HELLO":
             self.hellos += 1
+            self._hello_ids.add(f[1])
 
 
 class Job:

@@ -216,7 +216,9 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
             print(f"bao sim: the simulated board stopped: {runner.error}", file=sys.stderr)
             return 1
         wire = runner.wire
-        if args.wait_host and not _wait(lambda: wire.hellos > 0 and wire.synced, args.wait_host):
+        # the board answered a host's handshake (issue #26: a board still booting leaves a host's HELLO
+        # unanswered; hands that began then touched a board that read no sensor) and the host has all
+        if args.wait_host and not _wait(lambda: wire.answered > 0 and wire.synced, args.wait_host):
             print(f"bao sim: no host acknowledged the board's events within {args.wait_host:g} s",
                   file=sys.stderr)
             return 1

@@ -120,7 +120,7 @@ class Stats:
     events: int = 0  # events delivered (new, in order)
     duplicates: int = 0  # events already delivered, dropped
     gaps: int = 0  # events ahead of the next expected one: kept for their turn (protocol 2), else dropped
-    naks: int = 0  # NAKs sent (protocol 2): "send again from the one I lack", at once
+    naks: int = 0  # NAKs sent (protocol 2): "send again from the one I lack", at once (3: "this one came damaged")
     lost: int = 0  # events the board had already seen acknowledged but we never got (see resume)
     bad: dict[str, int] = field(default_factory=dict)  # unreadable lines by reason: crc, syntax, ...
     notices: int = 0  # N frames (the board saw bad input from us)
@@ -142,6 +142,10 @@ _LinkDown = (serial.SerialException, OSError)
 # "connected" (issue #25: a quiet game showed the no-host corners beside a status line saying connected).
 KEEPALIVE = 5.0  # seconds without a frame sent
 _AHEAD = 64  # events kept that came before an earlier one (the board sends at most its window ahead)
+# A line quiet this long while the host lacks an event it knows of: the board's copy was lost with no word
+# of it (its NAK damaged too, or its number): asked for plainly, sooner than the board's timer (_MIN_RTO at
+# the least) would send it; again after twice as long, up to QUIET[1], while nothing new comes.
+QUIET = (0.05, 1.0)
 
 
 class Link:
@@ -162,6 +166,8 @@ class Link:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
         accept: Callable[[BoardInfo], str] | None = None,
+        quiet: tuple[float, float] | None = QUIET,
+        proto: int = PROTO,
     ) -> None:
         self.url = url
         # (url, baudrate=, timeout=, exclusive=) -> a port; None: pyserial's serial_for_url, looked up at each
@@ -179,6 +185,9 @@ class Link:
         self.on_bad = on_bad
         self.on_notice = on_notice
         self.accept = accept  # accept(info) -> "" or why this board is refused (before anything is acked)
+        self.quiet = quiet  # (first, longest) wait of a quiet line before a plain NAK; None: no such NAK
+        # the versions offered at the handshake: every one up to `proto` (a lower one plays an older host)
+        self.protos = ",".join(str(v) for v in range(min(proto, PROTO), 0, -1))
         self.stats = Stats()
         self.info: BoardInfo | None = None
         self.last_error = ""
@@ -190,6 +199,11 @@ class Link:
         self._acked = 0
         self._history: tuple[str, str] | None = None  # (board, epoch) that _expected and _acked refer to
         self._nak = False  # the board reads NAKs (it speaks protocol 2)
+        self._nak_bad = False  # ... and NAKs that report a damaged frame (protocol 3)
+        self._damages: dict[int, int] = {}  # damaged copies of each event received since the handshake
+        self._known = 0  # the highest event number the board is known to have (HELLO, events, damaged ones)
+        self._heard_at = 0.0  # clock of the last bytes read
+        self._quiet = quiet[0] if quiet else 0.0  # how long a quiet line is waited for before a plain NAK
         self._ahead: dict[int, tuple[str, str, bytes]] = {}  # events received before an earlier one
         self._cmd_id = 0
         self._sent_at = 0.0  # clock of the last frame sent to the board
@@ -249,7 +263,7 @@ class Link:
         for _ in range(self.retries + 1):
             self._cmd_id += 1
             cid = self._cmd_id
-            self._send(encode("C", cid, "HELLO", PROTOS))
+            self._send(encode("C", cid, "HELLO", self.protos))
             end = self._clock() + timeout
             while self._clock() < end:
                 self._read(min(0.05, max(0.0, end - self._clock())))
@@ -258,7 +272,7 @@ class Link:
                     if kind == "R" and num == cid:
                         if typ != "OK":
                             self.stats.proto_errors += 1
-                            raise ProtocolVersionError(self._error(f"board refused protocols {PROTOS}: {payload}"))
+                            raise ProtocolVersionError(self._error(f"board refused protocols {self.protos}: {payload}"))
                         return self._hello(payload)
                     # events before the handshake are sent again after it; anything else is ignored
             self.stats.timeouts += 1
@@ -281,15 +295,20 @@ class Link:
         except ValueError as e:
             self.stats.proto_errors += 1
             raise LinkError(self._error(f"unreadable HELLO: {payload!r}")) from e
-        if str(proto) not in PROTOS.split(","):
+        if str(proto) not in self.protos.split(","):
             self.stats.proto_errors += 1
-            raise ProtocolVersionError(self._error(f"board speaks protocol {proto}, this host {PROTOS}"))
+            raise ProtocolVersionError(self._error(f"board speaks protocol {proto}, this host {self.protos}"))
         why = self.accept(info) if self.accept is not None else ""
         if why:  # refused before any ack: none of its events is taken
             self.stats.refused += 1
             raise BoardRefused(self._error(why))
         self.info = info
-        self._nak = proto >= 2 or "2" in f.get("speaks", "").split(",")
+        speaks = [v for v in f.get("speaks", "").split(",") if v in self.protos.split(",")]
+        self._nak = proto >= 2 or "2" in speaks
+        self._nak_bad = proto >= 3 or "3" in speaks
+        self._damages.clear()  # (the board counts its sendings from its HELLO on too)
+        self._known = info.last
+        self._heard_at = self._clock()  # (the board answered just now: its events follow)
         self.stats.handshakes += 1
         self._delay = self.backoff[0]
         if self._history != (info.board, info.epoch):  # a new board or a new epoch: where do we stand?
@@ -330,6 +349,7 @@ class Link:
             self._drop(f"link lost: {e}")
             return
         if data:
+            self._heard_at = self._clock()
             self._asm.feed(data)
 
     def _on_overlong(self, code: int) -> None:
@@ -348,6 +368,7 @@ class Link:
         f = decode(line)
         if isinstance(f, int):
             self._bad(ERR_NAMES[f], line)
+            self._damaged(line)
             return
         self.stats.frames += 1
         kind, num, typ, payload = f
@@ -380,6 +401,7 @@ class Link:
         info = self.info
         if info is None:
             return
+        self._known = max(self._known, seq)
         if seq > self._expected:
             self.stats.gaps += 1
             if self._nak:  # kept until the ones before it come; the board is told what is missing
@@ -400,6 +422,28 @@ class Link:
         if self._ahead:
             self._send_nak(max(self._ahead))
 
+    def _damaged(self, line: bytes) -> None:
+        """Protocol 3: a damaged line that reads as an event this host lacks is reported at once
+        (`NAK <epoch> bad=<k>`): the board sends that event again without waiting for its timer. (Its number
+        may be damaged too: then the board sends the wrong one, or none, and its timer repairs the loss.)"""
+        info = self.info
+        if info is None or not self._nak_bad or line[:1] != b"E":
+            return
+        sp = line.find(b" ", 1, 12)
+        if sp < 2 or not line[1:sp].isdigit():
+            return
+        k = int(line[1:sp])
+        if k < self._expected or k in self._ahead or k - self._expected >= _AHEAD:
+            return
+        c = self._damages[k] = self._damages.get(k, 0) + 1
+        self._known = max(self._known, k)
+        self.stats.naks += 1
+        nak = encode("A", self._expected - 1, "NAK", f"{info.epoch} bad={k}/{c}")
+        try:  # twice: the line that damaged the event may damage its NAK (the board acts on one of them)
+            self._send(nak + nak)
+        except NotConnected:
+            pass
+
     def _send_nak(self, got: int) -> None:
         """Protocol 2: every event up to _expected - 1 is here, _expected is not, `got` just came."""
         info = self.info
@@ -415,6 +459,8 @@ class Link:
         info = self.info
         assert info is not None
         self._expected = seq + 1
+        self._damages.pop(seq, None)
+        self._quiet = self.quiet[0] if self.quiet else 0.0
         self.stats.events += 1
         self._queue.append(Event(info.board, info.epoch, seq, typ, payload, line))
 
@@ -477,7 +523,25 @@ class Link:
         self._read(timeout)
         self._process()
         self._keepalive()
+        self._nudge()
         return self._take()
+
+    def _nudge(self) -> None:
+        """Protocol 2: the line has gone quiet while this host lacks an event it knows the board has: a plain
+        `NAK <epoch>` asks for it (the board sends the one after the NAK's number at once)."""
+        info = self.info
+        if info is None or not self.quiet or not self._nak or self._expected > self._known:
+            return
+        now = self._clock()
+        if now - self._heard_at < self._quiet:
+            return
+        self._heard_at = now
+        self._quiet = min(self._quiet * 2, self.quiet[1])
+        self.stats.naks += 1
+        try:
+            self._send(encode("A", self._expected - 1, "NAK", info.epoch))
+        except NotConnected:
+            pass
 
     def _take(self) -> list[Event]:
         out = list(self._queue)

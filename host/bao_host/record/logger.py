@@ -36,7 +36,7 @@ from baoboard.frames import split_move
 
 from bao_host.record.store import Op, Store
 
-SUPPORTED_PROTOCOLS = ("1", "2")  # docs/protocol.md: 2 adds the NAK
+SUPPORTED_PROTOCOLS = ("1", "2", "3")  # docs/protocol.md: 2 adds the NAK, 3 its bad= form
 
 
 def side_name(side: int) -> str:
@@ -365,6 +365,9 @@ class Logger:
             # said once, in words (the UIs' guidance line says the move step by step while it is lit)
             move = payload.split()[0]
             self.say("info", f"the computer chose {move}" if typ == "CPU" else f"hint: {move}")
+        elif typ == "IGNORED":  # (docs/protocol.md: touches while the board could not read them)
+            self.say("warn", "the board was touched before it was ready (it was preparing its flash): "
+                             "those touches made no move")
         else:
             self.say("info", f"board notice {typ} {payload}".rstrip())
 
