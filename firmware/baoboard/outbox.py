@@ -18,19 +18,21 @@ try:
 except ImportError:
     pass
 
-from baoboard.compat import const
-from baoboard.frames import (
+from baoproto.frames import (
     ERR_NAMES,
     K_ACK,
     K_CMD,
     MAX_HOST_LINE,
     PROTO,
+    SPEAKS,
     LineAssembler,
     decode,
     encode,
     move_payload,
     words,
 )
+
+from baoboard.compat import const
 
 try:
     from time import ticks_diff
@@ -49,31 +51,13 @@ except ImportError:  # CPython
 # after the retransmission timeout (RTO), from the measured round trip as TCP computes it (RFC 6298; Karn:
 # only events sent once are timed); then every event in flight the host is not known to hold is sent again
 # and the timer doubles: up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
-# Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
-# below, not attributes: loaded as .mpy (`make deploy`), every attribute name is a qstr in a Pico's RAM.
+# Nothing is allocated for it: its state is small ints in named attributes and three lists of `window` slots,
+# allocated once.
 _MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card is slow)
 _MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
 _MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
 _LIVE_MS = const(15000)  # a host heard from this recently is there (as App's "host connected")
 _CMD_IDS = const(8)  # command ids remembered: an older copy of one (line noise replays bytes) is not run again
-# self._f: the last command ids (a ring at 0.._CMD_IDS-1), then:
-_CMD_AT = const(8)  # where the next command id goes in the ring
-_HIGH = const(9)  # the highest event sent so far (counted: a host answered): beyond it, a first sending
-_HAS = const(10)  # the host holds every event up to this one (its NAKs say so), acknowledged or not
-_SENDS = const(11)  # sendings so far (the order of the sendings)
-_TIMED = const(12)  # the event whose round trip is being measured (0: none)
-_TIMED_AT = const(13)  # ... its sending's tick
-_HEARD_AT = const(14)  # tick of the last frame from the host
-_LIVE = const(15)  # 1: a host was heard from within _LIVE_MS
-_SRTT = const(16)  # smoothed round trip, ms (0: none measured yet)
-_RTTVAR = const(17)
-_RAW = const(18)  # the highest event sent while no host answered (counted in `resent` when sent again)
-_LAST_CMD = const(19)  # the id of the last command answered (-1: none since the HELLO)
-_BACKOFF = const(20)  # the timer now, ms: rto, doubled by each expiry
-_DUE = const(21)  # tick at which the oldest event in flight is overdue
-_F = const(22)
-# then, for event seq at i = _F + seq % window: [i] its last sending's number (_SENDS), [window + i] that
-# sending's tick, [2 * window + i] how many times it was sent
 
 
 class Outbox:
@@ -102,11 +86,28 @@ class Outbox:
         self.rto = timeout_ms  # ms
         self._last_reply = b""
         self._next = 0  # the next event to send in this pass
-        self._f = [0] * (_F + 3 * window)  # (one list, private indices: an attribute's name is a qstr for good)
-        for i in range(_CMD_IDS):
-            self._f[i] = -1
-        self._f[_LAST_CMD] = -1
-        self._f[_BACKOFF] = timeout_ms
+        self.proto = 0  # the protocol version the host's HELLO settled on (0: no host has said HELLO)
+        self.hellos = 0  # HELLOs answered: a new host, which knows nothing of the board's state yet
+        self.cmd_ids = [-1] * _CMD_IDS  # the last command ids, a ring: an older copy of one is not run again
+        self.cmd_at = 0  # where the next command id goes in the ring
+        self.last_cmd = -1  # the id of the last command answered (-1: none since the HELLO)
+        self.high = 0  # the highest event sent so far (counted: a host answered): beyond it, a first sending
+        self.has = 0  # the host holds every event up to this one (its NAKs say so), acknowledged or not
+        self.sends = 0  # sendings so far (the order of the sendings)
+        self.timed = 0  # the event whose round trip is being measured (0: none)
+        self.timed_at = 0  # ... its sending's tick
+        self.heard_at = 0  # tick of the last frame from the host
+        self.live = 0  # 1: a host was heard from within _LIVE_MS
+        self.srtt = 0  # smoothed round trip, ms (0: none measured yet)
+        self.rttvar = 0
+        self.raw_high = 0  # the highest event sent while no host answered (counted in `resent` when sent again)
+        self.backoff = timeout_ms  # the timer now, ms: rto, doubled by each expiry
+        self.due = 0  # tick at which the oldest event in flight is overdue
+        # for event seq at i = seq % window: its last sending's number (sends), that sending's tick, and how
+        # many times it was sent
+        self.sent_no = [0] * window
+        self.sent_at = [0] * window
+        self.sendings = [0] * window
 
     def _send(self, line: bytes) -> None:
         try:
@@ -124,7 +125,8 @@ class Outbox:
 
     def start(self) -> None:
         # proto=1 with speaks=: a host of version 1 reads it; a newer one sees it may send NAKs
-        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=2,1"))
+        self.proto = 0  # (a host that was there may be gone: it says HELLO again)
+        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=" + SPEAKS))
         self._fill(self.journal.acked + 1)
 
     def post(self, typ: str, payload: str = "") -> int:
@@ -135,10 +137,10 @@ class Outbox:
         if self._next <= j.acked:
             self._next = j.acked + 1
         if j.npending == 1:
-            self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
+            self.due = self._ticks() + self.backoff
         line = encode("E", seq, typ, payload)  # out now, whatever the window (no flash read): a listener that
         # acknowledges nothing (a terminal, `bao sim --report`) sees every event once
-        self._resend(seq, line, not self._f[_LIVE])  # (no host answers: the pass for one that comes is timed)
+        self._resend(seq, line, not self.live)  # (no host answers: the pass for one that comes is timed)
         if self._next == seq:
             self._next = seq + 1
         return seq
@@ -155,29 +157,28 @@ class Outbox:
         if line is None:
             s, typ, payload = self.journal.event(seq - self.journal.acked - 1)
             line = encode("E", s, typ, payload)
-        f = self._f
         w = self.window
-        i = _F + seq % w
+        i = seq % w
         now = self._ticks()
-        t = 0 if raw else (f[2 * w + i] + 1 if seq <= f[_HIGH] else 1)  # its counted sendings
-        if not raw and seq > f[_HIGH]:
-            f[_HIGH] = seq
+        t = 0 if raw else (self.sendings[i] + 1 if seq <= self.high else 1)  # its counted sendings
+        if not raw and seq > self.high:
+            self.high = seq
         if raw:
-            f[_RAW] = seq
+            self.raw_high = seq
         elif t == 1:  # its first counted sending: timed
-            if seq <= f[_RAW]:
+            if seq <= self.raw_high:
                 self.resent += 1
-            if not f[_TIMED]:
-                f[_TIMED] = seq
-                f[_TIMED_AT] = now
+            if not self.timed:
+                self.timed = seq
+                self.timed_at = now
         else:
             self.resent += 1
-            if seq <= f[_TIMED]:  # Karn: the timed event's ack may wait for this one: it measures nothing
-                f[_TIMED] = 0
-        f[_SENDS] += 1
-        f[2 * w + i] = t if t < 255 else 255
-        f[i] = f[_SENDS]
-        f[w + i] = now
+            if seq <= self.timed:  # Karn: the timed event's ack may wait for this one: it measures nothing
+                self.timed = 0
+        self.sends += 1
+        self.sendings[i] = t if t < 255 else 255
+        self.sent_no[i] = self.sends
+        self.sent_at[i] = now
         self._send(line)
 
     def _fill(self, seq: int = 0) -> None:
@@ -192,21 +193,20 @@ class Outbox:
         while self._next <= j.last and self._next - acked <= self.window:
             self._resend(self._next)
             self._next += 1
-        self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
+        self.due = self._ticks() + self.backoff
 
     def poll(self) -> None:
         j = self.journal
-        if j.npending and ticks_diff(self._ticks(), self._f[_DUE]) >= 0:
-            f = self._f
+        if j.npending and ticks_diff(self._ticks(), self.due) >= 0:
             self.timeouts += 1
             # doubled while nobody answers, up to _MAX_BACKOFF; up to 2 RTO while a host is there (heard from
             # lately): its line loses frames, its acks too, and waiting longer loses time, not work
-            if f[_LIVE] and ticks_diff(self._ticks(), f[_HEARD_AT]) >= _LIVE_MS:
-                f[_LIVE] = 0
-            b = self._f[_BACKOFF] * 2
-            cap = 2 * self.rto if f[_LIVE] else _MAX_BACKOFF
-            self._f[_BACKOFF] = b if b < cap else cap
-            self._fill((f[_HAS] if f[_HAS] > j.acked else j.acked) + 1)  # all the host may lack
+            if self.live and ticks_diff(self._ticks(), self.heard_at) >= _LIVE_MS:
+                self.live = 0
+            b = self.backoff * 2
+            cap = 2 * self.rto if self.live else _MAX_BACKOFF
+            self.backoff = b if b < cap else cap
+            self._fill((self.has if self.has > j.acked else j.acked) + 1)  # all the host may lack
 
     def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
         self._asm.feed(data, n)
@@ -224,9 +224,8 @@ class Outbox:
             self._bad(f)
             return
         kind, num, typ, payload = f
-        fl = self._f
-        fl[_HEARD_AT] = self._ticks()
-        fl[_LIVE] = 1
+        self.heard_at = self._ticks()
+        self.live = 1
         if kind == K_ACK and (typ == "ACK" or typ == "NAK"):
             self._acked(num, typ, payload)
         elif kind != K_CMD:
@@ -236,7 +235,6 @@ class Outbox:
 
     def _acked(self, num: int, typ: str, payload: str) -> None:
         """An ACK (every event up to num is safe on the host) or a NAK (the host lacks num + 1)."""
-        fl = self._f
         w = words(payload)
         j = self.journal
         if not w or w[0] != j.epoch:  # no epoch is no ack: it could be any journal's
@@ -247,60 +245,58 @@ class Outbox:
         if typ == "ACK":
             if not j.ack(num):
                 return
-            if fl[_TIMED] and fl[_TIMED] <= num:
-                rtt = ticks_diff(self._ticks(), fl[_TIMED_AT])
-                fl[_TIMED] = 0
+            if self.timed and self.timed <= num:
+                rtt = ticks_diff(self._ticks(), self.timed_at)
+                self.timed = 0
             want = 0
         else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
             want = num + 1
             ws = self.window
-            high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
+            high = self.high if self.high > self.raw_high else self.raw_high
             if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
                 return  # old, or about nothing sent
-            if num > fl[_HAS]:
-                fl[_HAS] = num
+            if num > self.has:
+                self.has = num
             got = int(w[1]) if len(w) > 1 and w[1].isdigit() else 0
             if got:
-                g = _F + got % ws
-                if not (want < got <= high and got - j.acked <= ws and fl[g] > fl[_F + want % ws]):
+                g = got % ws
+                if not (want < got <= high and got - j.acked <= ws and self.sent_no[g] > self.sent_no[want % ws]):
                     return  # got left before want's last sending: that sending may still arrive
-                if fl[2 * ws + g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
+                if self.sendings[g] == 1:  # (Karn) the NAK answers got's one sending: a round trip, on a
                     # line that loses most frames the only one measured (the host answers at once)
-                    rtt = ticks_diff(self._ticks(), fl[ws + g])
+                    rtt = ticks_diff(self._ticks(), self.sent_at[g])
         if rtt >= 0:
             self._round_trip(rtt)
-        self._f[_BACKOFF] = self.rto  # the host is there
+        self.backoff = self.rto  # the host is there
         if want:
             self.naks += 1
             self._resend(want)
-            self._f[_DUE] = self._ticks() + self._f[_BACKOFF]
+            self.due = self._ticks() + self.backoff
         else:
             self._fill()
 
     def _round_trip(self, rtt: int) -> None:
         """A round trip measured (ms): the retransmission timeout follows RFC 6298, in whole ms."""
-        fl = self._f
-        if fl[_SRTT] == 0:
-            fl[_SRTT] = rtt if rtt > 0 else 1
-            fl[_RTTVAR] = rtt // 2
+        if self.srtt == 0:
+            self.srtt = rtt if rtt > 0 else 1
+            self.rttvar = rtt // 2
         else:
-            d = fl[_SRTT] - rtt
-            fl[_RTTVAR] = (3 * fl[_RTTVAR] + (d if d > 0 else -d)) // 4
-            fl[_SRTT] = (7 * fl[_SRTT] + rtt) // 8
-        self.rto = min(max(fl[_SRTT] + 4 * fl[_RTTVAR], _MIN_RTO), _MAX_RTO)
+            d = self.srtt - rtt
+            self.rttvar = (3 * self.rttvar + (d if d > 0 else -d)) // 4
+            self.srtt = (7 * self.srtt + rtt) // 8
+        self.rto = min(max(self.srtt + 4 * self.rttvar, _MIN_RTO), _MAX_RTO)
 
     def _command(self, num: int, typ: str, payload: str) -> None:
         """A host command: run once (a resent one answered with the same reply), then its reply."""
-        fl = self._f
         self.rx_frames += 1
         if typ == "HELLO":
             self._hello(num, payload)
             return
-        if num == self._f[_LAST_CMD]:  # the host did not get our reply: the same reply, not a second run
+        if num == self.last_cmd:  # the host did not get our reply: the same reply, not a second run
             self._send(self._last_reply)
             return
         for i in range(_CMD_IDS):
-            if fl[i] == num:  # an older command again: run once, its reply is gone
+            if self.cmd_ids[i] == num:  # an older command again: run once, its reply is gone
                 break
         else:
             i = -1
@@ -318,28 +314,28 @@ class Outbox:
 
     def _reply(self, num: int, ok: bool, text: str) -> None:
         line = encode("R", num, "OK" if ok else "ERR", text)
-        f = self._f
-        if num != self._f[_LAST_CMD]:
-            f[f[_CMD_AT]] = num
-            f[_CMD_AT] = (f[_CMD_AT] + 1) % _CMD_IDS
-        self._f[_LAST_CMD] = num
+        if num != self.last_cmd:
+            self.cmd_ids[self.cmd_at] = num
+            self.cmd_at = (self.cmd_at + 1) % _CMD_IDS
+        self.last_cmd = num
         self._last_reply = line
         self._send(line)
 
     def _hello(self, num: int, payload: str) -> None:
         w = words(payload)
         versions = w[0].split(",") if w else ["1"]
-        self._f[_LAST_CMD] = -1  # a new host counts its ids from anywhere
-        f = self._f
+        self.last_cmd = -1  # a new host counts its ids from anywhere
         for i in range(_CMD_IDS):
-            f[i] = -1
+            self.cmd_ids[i] = -1
         v = PROTO  # the newest version both speak
         while v and str(v) not in versions:
             v -= 1
         if not v:
-            self._reply(num, False, "proto speaks=2,1")
+            self._reply(num, False, "proto speaks=" + SPEAKS)
             return
         self._reply(num, True, self.hello_fields(v))
-        self._f[_BACKOFF] = self.rto
-        f[_HAS] = 0  # a new host holds nothing it has not acknowledged
+        self.proto = v
+        self.hellos += 1
+        self.backoff = self.rto
+        self.has = 0  # a new host holds nothing it has not acknowledged
         self._fill(self.journal.acked + 1)

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from bao_host.record.link import CommandError, Link, ProtocolVersionError
 from bao_testkit.simrig import wait_for
-from baoboard.frames import encode
 from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
+from baoproto.frames import encode
 
 EPOCH = "0badcafe"
 # How long a reply or an event may take before the test fails. A bound, not a pause: the tests go on as

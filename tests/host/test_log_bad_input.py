@@ -17,7 +17,7 @@ from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
 from bao_testkit.simrig import ROOT, T1994, wait_for
-from baoboard.frames import LineAssembler, decode, encode, fields
+from baoproto.frames import LineAssembler, decode, encode, fields
 
 EPOCH = "0badc0de"
 P1994 = notation.replay(T1994)

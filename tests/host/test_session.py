@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 from bao import core
-from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner, expected_counts
+from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.cli import log as log_commands
 from bao_host.cli.log import find_board
 from bao_host.record.logger import Logger, Result
 from bao_host.record.session import LinkSession
+from bao_host.record.state import expected_counts
 from bao_host.record.store import Store
 from bao_testkit.simrig import ROOT, game_1994, wait_for
 from baoboard.memstorage import FakeStorage

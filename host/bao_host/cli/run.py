@@ -21,6 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     add_data_arg(ap)
     ap.add_argument("--sim", action="store_true",
                     help="play on the simulated board even if a board is plugged in")
+    ap.add_argument("--runtime", choices=("cpython", "pico"), default="cpython",
+                    help="the simulated board's firmware: in-process (cpython), or the Bao-board image on the "
+                         "emulated Pico (pico: make image, make pico-deps; slower)")
     ap.add_argument("--setup", metavar="FILE",
                     help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board")
     ap.add_argument("--lesson", metavar="FILE",
@@ -51,7 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     board: SimBoard | None = None
     try:
         logger = Logger(store)
-        board, pump, conn = make_board(logger, store.root / "simulated-board")
+        from bao_host.boards.pico import PicoUnavailable
+
+        try:
+            board, pump, conn = make_board(logger, store.root / "simulated-board", runtime=args.runtime)
+        except PicoUnavailable as e:
+            print(f"--runtime pico: {e}", file=sys.stderr)
+            return 2
         lesson = None
         if args.lesson:
             from bao_host import lessons

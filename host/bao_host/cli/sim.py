@@ -76,14 +76,13 @@ def _fail(message: str, status: int = 2) -> int:
 def _lit(runner: Any, p: core.Position, m: int) -> bool:
     """The board lights move m of position p for the player to sow: its start bright green (docs/leds.md,
     "Playing the computer"), what the player's eyes see."""
-    from baoboard.guide import FRAME_BYTES
-    from baoboard.recogniser import activations
+    from bao_host.boards.sim import first_touch
 
-    start = activations(p, m)[0]
+    start = first_touch(p, m)
     with runner.lock:
         if runner.board.position.d != p.d:
             return False
-        frame = bytes(runner.board.frame[:FRAME_BYTES])
+        frame = bytes(runner.board.frame[:96])
     # 0x00FF40 at the board's brightness, on that pit alone (all eight front pits blink so for a while after
     # `CPU N 0`: the level shown, not a move)
     bright = [i for i in range(32) if frame[3 * i] == 0 and frame[3 * i + 1] > 0 and frame[3 * i + 2] > 0
@@ -172,7 +171,7 @@ def _make_board(args: argparse.Namespace, data: str) -> Board | None:
 def _start(runner: SimRunner, board: Board, start: core.Position) -> bool:
     """The transcript's rules (its ruleset: and takasia: headers) and start on the board: the host's NEW, as a
     player's host would ask for them, when the board is not there already. False (said) when it did not."""
-    from baoboard.frames import encode
+    from baoproto.frames import encode
 
     with runner.lock:
         on_board = board.position
@@ -195,8 +194,7 @@ def _start(runner: SimRunner, board: Board, start: core.Position) -> bool:
 
 def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
           board: Board, link: PtyLink | SocketLink | None) -> int:
-    from baoboard.frames import encode
-    from baoboard.recogniser import DECISION
+    from baoproto.frames import encode
 
     from bao_host.boards.sim import Reporter, SimRunner
 
@@ -234,7 +232,9 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
                 print(f"bao sim: the board did not light {want[-1]} (ply {i + 1})", file=sys.stderr)
                 return 1
             runner.perform(p, m).wait(600)
-        if runner.phase == DECISION:  # the last move waits for a house decision: the host says stop
+        with runner.lock:
+            waits = board.position.d != positions[-1].d
+        if waits:  # the last move waits for a house decision (2.5b): the host says stop
             runner.call(lambda: board.write_serial(encode("C", 900001, "STOP"))).wait()
         runner.scans(20).wait()
         if args.wait_host and not _wait(lambda: wire.synced, args.wait_host):
