@@ -145,7 +145,7 @@ def test_handshake_events_acks(board: FakeBoard) -> None:
     board.post("GAME", '{"ruleset":"zanzibar","options":{}}')
     link = Link(board.url, reply_timeout=PATIENCE)
     info = link.connect()
-    assert (info.proto, info.board, info.epoch, info.last) == (2, "test1", EPOCH, 1)
+    assert (info.proto, info.board, info.epoch, info.last) == (3, "test1", EPOCH, 1)
     for i in range(5):
         board.post("MOVE", f'a{i + 1}> {{"n":{i}}}')
     got = collect(link, 6)
@@ -224,7 +224,7 @@ def test_unknown_protocol_version_is_a_clear_error() -> None:
     b = FakeBoard()
     try:
         b.ob.hello = "fw=x"
-        b.ob.hello_fields = lambda proto=2: "proto=9 fw=x epoch=1 last=0 acked=0"  # type: ignore[method-assign]
+        b.ob.hello_fields = lambda proto=3: "proto=9 fw=x epoch=1 last=0 acked=0"  # type: ignore[method-assign]
         errors: list[str] = []
         link = Link(b.url, reply_timeout=PATIENCE, on_error=errors.append)
         with pytest.raises(ProtocolVersionError):
