@@ -42,7 +42,7 @@ def _follow(view: Any, tap: Callable[[int], None], step: Callable[[], None], sai
     for pit in _touches():
         before = view.state
         tap(pit)
-        wait_for(lambda: view.state is not before, 120, step, f"the board's STATE after {core.pit_name(pit)}")
+        wait_for(lambda b=before: view.state is not b, 120, step, f"the board's STATE after {core.pit_name(pit)}")
         seen.append(said())
     return seen
 

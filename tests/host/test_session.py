@@ -134,7 +134,7 @@ def test_the_simulated_board_shows_counts_pit_by_pit(board: Any, tmp_path: Path)
         for pit in list(activations(p, m))[:-1]:
             before = runner.board.state
             runner.tap(pit).wait()
-            wait_for(lambda: runner.board.state is not before, 60, lambda: s.poll(0.005), "the next STATE")
+            wait_for(lambda b=before: runner.board.state is not b, 60, lambda: s.poll(0.005), "the next STATE")
             seen.append(runner.counts())
     finally:
         s.close()
