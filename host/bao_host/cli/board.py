@@ -155,7 +155,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="rpi: the LEDs' global brightness (never above the board's cap)")
     p.add_argument("--duration", type=float, default=None, metavar="SECONDS", help="stop after SECONDS")
     p.set_defaults(func=run)
+    _register_selftest(sub)
 
+
+def _register_selftest(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s = sub.add_parser("selftest", help="self-test of the assembled board: LED walk, touch each lit pit",
                        description="LED walk, then 'touch each lit pit': records which sensor bit answers for "
                                    "each pit and stores the mapping (hardware/README.md, Self-test).")

@@ -240,27 +240,34 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
         if args.wait_host and not _wait(lambda: wire.synced, args.wait_host):
             print(f"bao sim: the host acknowledged {wire.acked} of {wire.last} events", file=sys.stderr)
             return 1
-        with runner.lock:
-            final = board.position
-        ok = reporter.moves == want and final.d == positions[-1].d
-        if not ok:
-            print(f"bao sim: the board reported {len(reporter.moves)} moves; they differ from the transcript"
-                  f" ({reporter.moves} vs {want})", file=sys.stderr)
-        if args.mistakes:
-            flagged = sum(1 for typ, _ in reporter.events.values() if typ == "ILLEGAL")
-            print(f"bao sim: {runner.hands.made} mistakes made, {flagged} flagged by the board", file=sys.stderr)
-            ok = ok and flagged == runner.hands.made
-        if board.errors:
-            print("bao sim: firmware errors: " + "; ".join(board.errors), file=sys.stderr)
-            ok = False
-        pico_ms = getattr(board, "pico_ms", None)
-        if pico_ms is not None:
-            print(f"bao sim: the emulated Pico ran {pico_ms / 1000:.1f} s of Pico time since its last boot",
-                  file=sys.stderr)
-        if board.mem_free >= 0:
-            print(f"bao sim: MicroPython heap free at the end: {board.mem_free}", file=sys.stderr)
-        return 0 if ok else 1
+        return 0 if _report(args, runner, board, reporter, want, positions[-1]) else 1
     except KeyboardInterrupt:
         return 130
     finally:
         runner.close()
+
+
+def _report(args: argparse.Namespace, runner: SimRunner, board: Board, reporter: Any, want: list[str],
+            last: core.Position) -> bool:
+    """Say how the transcript's play went (the moves the board reported, the mistakes it flagged, its
+    errors, the Pico's time and the heap left); True if the board played the transcript."""
+    with runner.lock:
+        final = board.position
+    ok = reporter.moves == want and final.d == last.d
+    if not ok:
+        print(f"bao sim: the board reported {len(reporter.moves)} moves; they differ from the transcript"
+              f" ({reporter.moves} vs {want})", file=sys.stderr)
+    if args.mistakes:
+        flagged = sum(1 for typ, _ in reporter.events.values() if typ == "ILLEGAL")
+        print(f"bao sim: {runner.hands.made} mistakes made, {flagged} flagged by the board", file=sys.stderr)
+        ok = ok and flagged == runner.hands.made
+    if board.errors:
+        print("bao sim: firmware errors: " + "; ".join(board.errors), file=sys.stderr)
+        ok = False
+    pico_ms = getattr(board, "pico_ms", None)
+    if pico_ms is not None:
+        print(f"bao sim: the emulated Pico ran {pico_ms / 1000:.1f} s of Pico time since its last boot",
+              file=sys.stderr)
+    if board.mem_free >= 0:
+        print(f"bao sim: MicroPython heap free at the end: {board.mem_free}", file=sys.stderr)
+    return ok
