@@ -91,9 +91,13 @@ def test_a_board_on_a_serial_line_is_guided_in_bao_log_and_on_a_web_page(tmp_pat
 
 def _said(board: Any) -> tuple[str, list[int], tuple[int, int], bytes]:
     """What make run's UIs show of the board (the terminal UI and the web board read the same adapter):
-    the guidance, the seeds, the stores, and the LED frame the board drew with its state."""
+    the guidance, the seeds, the stores, and the LED frame the board drew with its state (a refused pit
+    aside: it blinks, lit or dark as the board's clock had it at that instant)."""
     state: BoardState | None = board.session.logger.view.state
-    return board.step_guidance(), board.counts(), board.stores(), state.leds if state is not None else b""
+    leds = bytearray(state.leds if state is not None else b"")
+    if state is not None and state.wrong >= 0:
+        leds[3 * state.wrong : 3 * state.wrong + 3] = bytes(3)
+    return board.step_guidance(), board.counts(), board.stores(), bytes(leds)
 
 
 def _run(runtime: str, tmp_path: Path) -> list[Any]:
