@@ -154,8 +154,9 @@ class SimBoard:
                                                                      or said.step != last.step):
             self._setup_counts[_place(last.at)] = last.want  # the step before was confirmed: put right
         if isinstance(said, setup_words.SetupStep):
-            if self._setup_counts is None:
-                self._setup_counts = self._counts()
+            if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
+                p = self._position() or self.session.logger.view.position
+                self._setup_counts = p.counts() if p is not None else [0] * 34
             if said.wrong:
                 self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")
             self.setup_step = said
