@@ -158,7 +158,7 @@ firmware: $(STAMP)
 # (hardware/README.md, "MicroPython on the Pico": how to put MicroPython on a new Pico first.)
 deploy: firmware
 	$(PY) tools/check_board.py --mpremote $(VENV)/bin/mpremote
-	cd build/firmware && ../../$(VENV)/bin/mpremote connect auto cp -r bao baoboard : + cp main.py : + reset
+	cd build/firmware && ../../$(VENV)/bin/mpremote connect auto cp -r bao baoboard baoproto : + cp main.py : + reset
 
 bench: $(STAMP) firmware
 	$(PY) tools/bench.py

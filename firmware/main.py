@@ -41,7 +41,8 @@ def main():
         install.retire_deployed("/")
     except ImportError:  # .mpy files on a stock MicroPython (make deploy): they are the code
         pass
-    hw = PicoHardware(pit_sensor_bit=selftest.load_mapping(), raw_serial=True)
+    # the self-test comes with the hardware (baoboard.hal): the application imports no driver
+    hw = PicoHardware(pit_sensor_bit=selftest.load_mapping(), raw_serial=True, self_test=selftest.self_test)
     board_id = "pico"
     try:
         from binascii import hexlify

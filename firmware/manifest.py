@@ -8,9 +8,10 @@
 # BOOTSEL mode (hardware/README.md); tools/frozen_unix32.sh builds the unix port the same way, to measure the
 # heap. main.py is frozen too: MicroPython runs a frozen main.py at boot, and
 # the board's flash then holds only the journal. `make deploy` copies the same files as .mpy instead.
-metadata(description="Bao board: the rules core and the board application", version="0.1.0", license="MIT")
+metadata(description="Bao board: the rules core, the board app, its serial protocol", version="0.1.0", license="MIT")
 
 # opt=3: the same bytecode as `make firmware` (mpy-cross -O3: no line-number tables)
 package("bao", opt=3)
 package("baoboard", opt=3)
+package("baoproto", opt=3)
 module("main.py", opt=3)

@@ -35,7 +35,7 @@ gc.collect()
 base = gc.mem_alloc()
 from bao.core import TO_MOVE, format_move, legal_move_codes, play
 from baoboard.app import App
-from baoboard.frames import encode
+from baoproto.frames import encode
 from baoboard.recogniser import sequence
 from baoboard.simhw import SimHardware
 from baoboard.storage import FileStorage
@@ -142,7 +142,7 @@ print("RESULT moves=%%d plies=%%d code=%%d idle_us=%%d idle_alloc=%%d drop_med_u
 
 # RAM of each module, imported one after the other in the application's order (an increment includes the
 # qstr pool growth its names cause, so the figures add up to the total, not to each module alone).
-MODULES = ["baoboard.compat", "bao.core", "bao.position_json", "baoboard.frames", "baoboard.journal",
+MODULES = ["baoboard.compat", "bao.core", "bao.position_json", "baoproto.frames", "baoboard.journal",
            "baoboard.outbox", "baoboard.debounce", "baoboard.recogniser", "baoboard.guide", "baoboard.app",
            "baoboard.runtime", "baoboard.storage", "baoboard.simhw"]
 LAZY = ["baoboard.journal_io", "baoboard.gameinfo", "baoboard.commands", "baoboard.checks", "baoboard.sensors",

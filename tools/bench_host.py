@@ -31,8 +31,8 @@ from bao_host.record.link import Event
 from bao_host.record.logger import Logger, Result
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
-from baoboard.frames import decode
 from baoboard.recogniser import DECISION, activations
+from baoproto.frames import decode
 from bench_common import Table, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
 
 from bao import core, position_json  # noqa: E402
-from baoboard.frames import decode, encode  # noqa: E402
 from baoboard.memstorage import FakeStorage  # noqa: E402
 from baoboard.simhw import Hands, SimulatedBoard  # noqa: E402
+from baoproto.frames import decode, encode  # noqa: E402
 from bench_common import Table, replace_section  # noqa: E402
 
 STEP_S = 2.5  # seconds a guided step takes a person (assumed)

@@ -29,14 +29,16 @@ import json
 
 from bao import core, position_json, sowing
 from bao.core import format_move
+from baoproto.frames import move_payload
+from baoproto.state import PROTO_STATE
 
 from baoboard import recogniser as R
 from baoboard.compat import const, get_ident, modules_now, ticks_diff, unload_new
 from baoboard.debounce import Debouncer
-from baoboard.frames import move_payload
 from baoboard.guide import Guide
 from baoboard.journal import Journal
 from baoboard.outbox import Outbox
+from baoboard.state import StateLine
 
 FW_VERSION = "0.1.0"
 _HOST_MS = const(15000)  # no valid frame from the host for this long: "no host connected"
@@ -90,6 +92,9 @@ class App:
         self.outbox = Outbox(self.journal, hw.serial_write, hw.ticks_ms, hello=hello)
         self.outbox.on_command = self.command
         self.outbox.defer = True  # (commands run at the step's top: App.step)
+        self.state_line = StateLine()  # the STATE notice, for a host of protocol 3 (baoboard.state)
+        self.state_due = False  # the guide drew a new state (not a blink): tell the host at the scan's end
+        self.hellos = 0  # the outbox's HELLOs seen: a new host is told the state
         self.p = core.initial()
         self.dirty = True
         self.rx_frames = -1
@@ -281,6 +286,8 @@ class App:
         if self.dirty or ph != self.shown_phase:
             self.show(now, ph)
         self.work(now, ran)
+        if self.state_due:
+            self.tell()
         self.loops += 1
         if not self.fault:
             hw.feed_watchdog()
@@ -369,6 +376,10 @@ class App:
         elif self.guide.host and ticks_diff(now, self.rx_at) > _HOST_MS:
             self.guide.host = False
             self.dirty = True
+        if self.outbox.hellos != self.hellos:  # a host said HELLO: it is told the state, whatever was said
+            self.hellos = self.outbox.hellos
+            self.state_line.forget()
+            self.state_due = True
 
     def press(self, b: int, now: int) -> None:
         """The optional buttons (b: those down now): undo, a new game."""
@@ -416,12 +427,25 @@ class App:
     def show(self, now: int, phase: int) -> None:
         """Light the LEDs as the guide draws the board now (phase: the guide's blink phase at now)."""
         self.shown_phase = phase
+        if self.dirty:  # a new state, not a blink: the host is told it (App.tell)
+            self.state_due = True
         self.dirty = False
         s = self.setup  # the set-up mode's frame while a place is to put right (baoboard.setup_mode)
         if s is not None and s.current() >= 0:
             self.hw.show(s.render(self.guide, now))
         else:
             self.hw.show(self.guide.render(self.rec, now))
+
+    def tell(self) -> None:
+        """The STATE notice (docs/protocol.md, "State"), to a host that speaks protocol 3, when the state the
+        guide shows is not the one last told."""
+        self.state_due = False
+        if self.outbox.proto < PROTO_STATE:
+            return
+        try:
+            self.state_line.send(self.rec, self.guide.frame, self.hw.serial_write)
+        except OSError:  # nobody listening: the next host's HELLO is told the state again
+            pass
 
     def activation(self, pit: int, now: int) -> None:
         if self.setup is not None:  # the set-up mode: a touch confirms the lit place (baoboard.setup_mode)

@@ -18,9 +18,9 @@ except ImportError:
 import json
 
 from bao import core, position_json, sowing
+from baoproto.frames import split_move
 
 from baoboard import recogniser as R
-from baoboard.frames import split_move
 from baoboard.gameinfo import start_of
 from baoboard.guide import MODES
 
@@ -123,17 +123,13 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":  # no
 
 
 def selftest(a: "App", now: int) -> None:
-    """Run the self-test on the board's own hardware, use the mapping it recorded, report it as a SELFTEST
-    event (journalled like every event; it changes nothing in the game) and take the game up again."""
-    from baoboard.drivers import selftest as st
-
+    """Run the self-test the hardware comes with (baoboard.hal: it uses the mapping it recorded), report it
+    as a SELFTEST event (journalled like every event; it changes nothing in the game) and take the game up
+    again."""
     hw = a.hw
-    path = getattr(a.storage, "root", "") + "/selftest.json"
-    result = st.run(hw, path, timeout_ms=a.selftest_ms)
-    mapping = st.load_mapping(path)
-    if mapping is not None:
-        hw.use_mapping(mapping)
-    a.outbox.post("SELFTEST", json.dumps(result))
+    result = hw.self_test(getattr(a.storage, "root", "") + "/selftest.json", a.selftest_ms)
+    if result is not None:
+        a.outbox.post("SELFTEST", json.dumps(result))
     a.resume(hw.ticks_ms())
 
 

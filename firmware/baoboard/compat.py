@@ -1,7 +1,7 @@
 # Small shims so the same firmware modules run unchanged on MicroPython (the Pico, the unix port) and CPython.
 #   const(x)            micropython.const, or the identity on CPython
 #   crc32(buf, n) -> int  CRC-32 (zlib / ISO-HDLC) of buf[0:n]; binascii.crc32 (C) where the port has it,
-#                       the table-driven fallback of baoboard.crc32py (loaded only where it does not)
+#                       the table-driven fallback (baoproto.crc: the protocol's own)
 #   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython
 #                       loading .mpy files; frozen modules stay)
 #   ticks_diff(a, b)    time.ticks_diff, or a plain subtraction on CPython (whose tick counts do not wrap)
@@ -30,22 +30,7 @@ except ImportError:  # a port built without threads: one thread
         return 0
 
 
-try:
-    from binascii import crc32 as _bcrc32
-except ImportError:  # a port built without binascii
-    _bcrc32 = None  # type: ignore
-
-
-def crc32(buf, n: int = -1) -> int:
-    if n < 0:
-        n = len(buf)
-    if _bcrc32 is None:
-        from baoboard.crc32py import crc32_py
-
-        return crc32_py(buf, n)
-    if n == len(buf):
-        return _bcrc32(buf) & 0xFFFFFFFF
-    return _bcrc32(memoryview(buf)[:n]) & 0xFFFFFFFF
+from baoproto.crc import crc32  # noqa: F401  (the protocol's: the journal checks its records with it too)
 
 
 def modules_now() -> "set | None":

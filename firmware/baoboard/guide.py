@@ -36,10 +36,6 @@ MODES = ("teach", "play", "silent")
 
 _SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
 _RESTORE_MS = const(6000)
-# self._f: ticks until which something shows, one list with private indices (an attribute's name is a qstr
-# in a Pico's RAM for good where the firmware is loaded as .mpy; _f is the outbox's too: one qstr)
-_RESTORE_TO = const(0)  # the restore marks blink until this tick
-_SHOW_TO = const(1)  # play mode: show legal pits until this tick
 # bao.core's state bytes of the kuu games (private there too): M19's forced capture, M22's seeds to place
 _STORE = const(32)
 _MUST = const(39)
@@ -62,7 +58,8 @@ class Guide:
         # a player far away), a violet walk, apart from a lit move's green. (The colour is in the marks: no
         # attribute, no name.)
         self.restore = bytearray(32)
-        self._f = [0, 0]  # _RESTORE_TO, _SHOW_TO
+        self.restore_to = 0  # the restore marks blink until this tick
+        self.show_to = 0  # play mode: show the legal pits until this tick
         self.faulty = bytearray(4)  # pits whose sensor is ignored (the debouncer's: baoboard.debounce)
 
     def phase(self, now: int) -> int:
@@ -72,10 +69,10 @@ class Guide:
     def set_restore(self, marks: "bytearray | None", now: int) -> None:
         for i in range(32):
             self.restore[i] = marks[i] if marks is not None else 0
-        self._f[_RESTORE_TO] = now + _RESTORE_MS
+        self.restore_to = now + _RESTORE_MS
 
     def request_show(self, now: int) -> None:
-        self._f[_SHOW_TO] = now + _SHOW_MS
+        self.show_to = now + _SHOW_MS
 
     def _px(self, pit: int, rgb: int) -> None:
         f = self.frame
@@ -98,7 +95,7 @@ class Guide:
         blink = ph & 1  # 2 Hz
         r = rec  # type: ignore[assignment]
         phase = r.phase  # type: ignore[attr-defined]
-        showing = self.mode == _TEACH or now - self._f[_SHOW_TO] < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
+        showing = self.mode == _TEACH or now - self.show_to < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
         if phase == OVER and self.winner >= 0:
             for i in range(32):
                 self._px(i, WIN if (i >> 4) == self.winner else LOSE)
@@ -131,7 +128,7 @@ class Guide:
                 self._px((me ^ 16) + ((i + 8) & 15), WIN)
         if r.wrong_pit >= 0 and not blink:  # type: ignore[attr-defined]
             self._px(r.wrong_pit, WRONG)  # type: ignore[attr-defined]
-        if now - self._f[_RESTORE_TO] < 0:
+        if now - self.restore_to < 0:
             for i in range(32):
                 k = self.restore[i]
                 if k == 3:

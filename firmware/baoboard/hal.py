@@ -52,6 +52,14 @@ class Hardware:
         numbering), for the self-test; None where the hardware has no sensor chain (the simulated board)."""
         return None
 
+    def self_test(self, path: str, timeout_ms: int) -> "dict | None":
+        """Run the self-test on this hardware (the LED walk, then "touch each lit pit", each waited for
+        timeout_ms: baoboard.drivers.selftest), record the mapping it finds at `path` and read the pits
+        through it from then on; its result (the SELFTEST event's JSON). None where there is no sensor
+        chain to test (the simulated board). The self-test comes with the hardware: the application imports
+        no driver."""
+        return None
+
     def use_mapping(self, pit_sensor_bit: bytes) -> None:
         """Read the pits through this mapping (pit i = sensor bit pit_sensor_bit[i]) from now on: what
         the self-test recorded. A no-op where there is no sensor chain."""

@@ -29,7 +29,7 @@
 #                                     are kept for the game alone (append returns 0; never sent), and the
 #                                     games waiting are kept as they are; the next GAME with room records again
 #   j.pending_bytes                   bytes of the events waiting for a host (their records)
-#   (a MOVE event's payload: baoboard.frames.move_payload, split_move)
+#   (a MOVE event's payload: baoproto.frames.move_payload, split_move)
 #
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact()
 # with Storage.replace) starts the file: K "epoch next acked count", C cpu (if any), G info, M move..., X end,

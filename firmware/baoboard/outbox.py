@@ -19,19 +19,21 @@ try:
 except ImportError:
     pass
 
-from baoboard.compat import const
-from baoboard.frames import (
+from baoproto.frames import (
     ERR_NAMES,
     K_ACK,
     K_CMD,
     MAX_HOST_LINE,
     PROTO,
+    SPEAKS,
     LineAssembler,
     decode,
     encode,
     move_payload,
     words,
 )
+
+from baoboard.compat import const
 
 try:
     from time import ticks_diff
@@ -117,6 +119,8 @@ class Outbox:
         self.rto = timeout_ms  # ms
         self._last_reply = b""
         self._next = 0  # the next event to send in this pass
+        self.proto = 0  # the protocol version the host's HELLO settled on (0: no host has said HELLO)
+        self.hellos = 0  # HELLOs answered: a new host, which knows nothing of the board's state yet
         self._f = [0] * (_F + 4 * window)  # (one list, private indices: an attribute's name is a qstr for good)
         for i in range(_CMD_IDS):
             self._f[i] = -1
@@ -139,7 +143,8 @@ class Outbox:
 
     def start(self) -> None:
         # proto=1 with speaks=: a host of version 1 reads it; a newer one sees it may send NAKs
-        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=3,2,1"))
+        self.proto = 0  # (a host that was there may be gone: it says HELLO again)
+        self._send(encode("H", 0, "HELLO", self.hello_fields(1) + " speaks=" + SPEAKS))
         self._fill(self.journal.acked + 1)
 
     def post(self, typ: str, payload: str = "") -> int:
@@ -441,9 +446,11 @@ class Outbox:
         while v and str(v) not in versions:
             v -= 1
         if not v:
-            self._reply(num, False, "proto speaks=3,2,1")
+            self._reply(num, False, "proto speaks=" + SPEAKS)
             return
         self._reply(num, True, self.hello_fields(v))
+        self.proto = v
+        self.hellos += 1
         f[_KEEPS] = 1 if v > 1 else 0
         self._f[_BACKOFF] = self.rto
         f[_HAS] = 0  # a new host holds nothing it has not acknowledged

@@ -82,7 +82,7 @@ class Supervisor:
         self.restarts += 1
         self._at = self.hw.ticks_ms()
         try:
-            from baoboard.frames import encode
+            from baoproto.frames import encode
 
             self.hw.serial_write(encode("N", 0, "ERROR", repr(e).replace("\n", " ")[:200]))
         except Exception:  # the link itself may be what failed

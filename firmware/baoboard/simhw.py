@@ -58,13 +58,16 @@ class SimHardware:
         return n
 
     def serial_write(self, data: bytes) -> None:
-        if self.on_write is not None:
-            self.on_write(data)  # type: ignore[operator]
+        if self.on_write is not None:  # (bytes: a STATE line is written from the board's one buffer)
+            self.on_write(data if type(data) is bytes else bytes(data))  # type: ignore[operator]
         else:
             self.tx.extend(data)
 
     def feed_watchdog(self) -> None:
         self.feeds += 1
+
+    def self_test(self, path: str, timeout_ms: int) -> None:  # no sensor chain: no self-test (baoboard.hal)
+        return None
 
     def read_raw(self) -> None:  # no sensor chain: no self-test (baoboard.hal)
         return None
@@ -138,3 +141,32 @@ class Hands:
         for pit in activations(p, move, merge):
             self.tap(pit)
         return True
+
+
+def touches(p: "Any", move: int, merge: bool = False) -> "Any":
+    """The activations of the legal move `move` from p, one by one, each as (pit, avoid): avoid, 32 bytes,
+    marks the pits a hand's mistake just before it must not touch, those the board would take as part of a
+    legal move then (a mistake must be refused: a start pit, the pits the move may go on to, the start pit
+    again while the seeds may be put back). The simulated hands with mistakes follow it (the host's)."""
+    from bao.core import legal_moves
+
+    from baoboard.recogniser import IDLE, OPT, PIT, Recogniser, activations
+
+    shadow = Recogniser()  # what the board will accept next
+    shadow.start(p, legal_moves(p))
+    for pit in activations(p, move, merge):
+        avoid = bytearray(32)
+        if shadow.phase == IDLE:
+            for m, _ in shadow.moves:
+                avoid[shadow.first_pit(m)] = 1
+        else:
+            if shadow.start_pit >= 0:
+                avoid[shadow.start_pit] = 1  # seeds put back: not a mistake
+            for i in range(shadow.n):
+                e = shadow.expected(i)
+                if e >= 0:
+                    avoid[e & PIT] = 1
+                    if e & OPT:
+                        avoid[shadow.after_optional(i) & PIT] = 1
+        yield pit, avoid
+        shadow.feed(pit)

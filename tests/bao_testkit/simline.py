@@ -21,10 +21,10 @@ from typing import Any
 
 from bao import core, notation, position_json
 from bao_host.record.link import Event, Link
-from baoboard.frames import move_payload
 from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
+from baoproto.frames import move_payload
 
 from bao_testkit.faultproxy import damage
 

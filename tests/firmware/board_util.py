@@ -110,7 +110,7 @@ class Host:
 
     def _line(self, line):
         from baoboard.compat import crc32
-        from baoboard.frames import decode
+        from baoproto.frames import decode
 
         f = decode(line)
         assert not isinstance(f, int), f
@@ -146,7 +146,7 @@ class Host:
         """Acknowledge every event received so far (unless ack is False)."""
         import gc
 
-        from baoboard.frames import encode
+        from baoproto.frames import encode
 
         gc.collect()  # a quiet moment between moves, as the board's own collection at each move
         if ack and self.digests:
@@ -156,7 +156,7 @@ class Host:
         self.hw.rx.extend(line)
 
     def command(self, num, typ, payload=""):
-        from baoboard.frames import encode
+        from baoproto.frames import encode
 
         self.send(encode("C", num, typ, payload))
 

@@ -1,8 +1,8 @@
 # The scripted game of the journal and outbox tests, and its reference run (a helper module, not tests).
 from baoboard.compat import crc32
-from baoboard.frames import encode, move_payload
 from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
+from baoproto.frames import encode, move_payload
 
 EPOCH = "0badcafe"
 LIMIT = 500  # small, so that the scripted game compacts several times

@@ -1,8 +1,8 @@
 # Helpers of the outbox tests (not tests).
-from baoboard.frames import decode
 from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
+from baoproto.frames import decode
 from fwtest_util import Clock, FakeSerial
 
 EPOCH = "0badcafe"

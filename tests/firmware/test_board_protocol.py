@@ -2,7 +2,7 @@
 # duplicated and out-of-order acks, while a game is played: no crash, no event lost or duplicated.
 from bao import core
 from bao.core import format_move
-from baoboard.frames import encode
+from baoproto.frames import encode
 from board_util import board, plies
 from fwtest_util import Lcg
 

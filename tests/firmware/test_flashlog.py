@@ -4,9 +4,9 @@ import gc
 
 import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.flashlog import FlashLog
-from baoboard.frames import move_payload
 from baoboard.journal import Journal
 from baoboard.storage import PowerCut
+from baoproto.frames import move_payload
 from fakes_flash import NorFlash
 from fwtest_util import Lcg, cut_points
 from jscript import EPOCH, LIMIT, check_pending, do, pos, reference, script, state

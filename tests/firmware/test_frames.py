@@ -1,6 +1,6 @@
 # Frames of the serial protocol: encode/decode, corruption, the line assembler. Runs on CPython and MicroPython.
 from baoboard import compat
-from baoboard.frames import (
+from baoproto.frames import (
     ERR_CRC,
     ERR_LONG,
     ERR_NAMES,
@@ -43,7 +43,7 @@ def test_known_vector():
 
 
 def test_crc_fallback_matches():
-    from baoboard import crc32py
+    from baoproto import crc32py
 
     r = Lcg(7)
     for n in (0, 1, 5, 64, 300):

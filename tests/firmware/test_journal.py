@@ -2,10 +2,10 @@
 # Runs on CPython (pytest) and on the MicroPython unix port (tests/mprun.py).
 import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.compat import crc32
-from baoboard.frames import encode, move_payload, split_move
 from baoboard.journal import Journal, record
 from baoboard.memstorage import FakeStorage
 from baoboard.storage import FileStorage, PowerCut
+from baoproto.frames import encode, move_payload, split_move
 from fwtest_util import Lcg, cut_points, temp_path
 from jscript import EPOCH, LIMIT, check_pending, do, fingerprint, new_journal, pos, reference, script, state
 

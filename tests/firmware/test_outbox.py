@@ -1,7 +1,7 @@
 # The board end of the link: events out through the journal, acks (duplicated, out of order, bogus), resends,
 # the handshake, commands and their cached replies, bad input. Runs on CPython and the MicroPython unix port.
 
-from baoboard.frames import encode
+from baoproto.frames import encode
 from outbox_util import EPOCH, frames, make
 
 
@@ -65,11 +65,11 @@ def test_hello_handshake_then_pending_resent():
     assert f[1] == ("E", 1, "GAME", "{}")
     ob.feed(encode("C", 8, "HELLO", "4,5"))
     f = frames(ser)
-    assert f == [("R", 8, "ERR", "proto speaks=3,2,1")]
+    assert f == [("R", 8, "ERR", "proto speaks=4,3,2,1")]
     ob.feed(encode("C", 9, "HELLO", "2,1"))  # the newest both speak
     assert frames(ser)[0][3].startswith("proto=2 ")
-    ob.feed(encode("C", 10, "HELLO", "3,2,1"))
-    assert frames(ser)[0][3].startswith("proto=3 ")
+    ob.feed(encode("C", 10, "HELLO", "4,3,2,1"))
+    assert frames(ser)[0][3].startswith("proto=4 ")
 
 
 def _seqs(ser):

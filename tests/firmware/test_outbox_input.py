@@ -1,9 +1,9 @@
 # The board end of the link, continued: commands, bad input, power cuts, write errors.
-from baoboard.frames import decode, encode
 from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
 from baoboard.storage import PowerCut
+from baoproto.frames import decode, encode
 from fwtest_util import Clock, Lcg
 from outbox_util import EPOCH, frames, make
 

@@ -2,10 +2,10 @@
 # events waiting for a host, flash stays bounded (a game past the budget is played, not recorded), a full
 # flash still boots and plays, a stale journal.tmp goes. CPython (pytest) and the MicroPython unix port.
 import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
-from baoboard.frames import move_payload
 from baoboard.journal import Journal, record
 from baoboard.memstorage import FakeStorage
 from baoboard.storage import FileStorage
+from baoproto.frames import move_payload
 from fwtest_util import temp_path
 from jscript import EPOCH, LIMIT, check_pending, new_journal, pos, reference, state
 

@@ -26,7 +26,7 @@ from bao_host.record.link import Link
 from bao_host.record.store import Store
 from baoboard import recogniser as R
 from baoboard.drivers import board_config as cfg
-from baoboard.frames import encode
+from baoproto.frames import encode
 from fake_gpio import FakeGPIO
 from fakes_board import FakeBoard
 
@@ -453,7 +453,7 @@ def test_bao_selftest_a_pit_that_never_answers(tmp_path: Path) -> None:
 def test_bao_selftest_over_the_serial_link(tmp_path: Path) -> None:
     """The host side of SELFTEST (the command the board application is to get): R OK, then the result as a
     SELFTEST event, which the command prints and does not acknowledge (it is the logger's to store)."""
-    from baoboard.frames import decode
+    from baoproto.frames import decode
 
     result = {"version": 1, "pit_sensor_bit": list(cfg.PIT_SENSOR_BIT), "expected": list(cfg.PIT_SENSOR_BIT),
               "mismatches": [], "missing": [], "duplicates": [], "ok": True}

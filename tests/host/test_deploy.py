@@ -121,7 +121,7 @@ def test_manifest_freezes_the_same_firmware() -> None:
     assert sorted(frozen) == deployed_files()
     # frozen with the optimisation `make firmware` compiles with (MPYOPT): the same bytecode in flash as in RAM
     level = int(re.search(r"^MPYOPT\s*:=\s*-O(\d)", (ROOT / "Makefile").read_text(), re.M).group(1))  # type: ignore[union-attr]
-    assert [k.get("opt") for _, k in calls["package"] + calls["module"]] == [level] * 3
+    assert [k.get("opt") for _, k in calls["package"] + calls["module"]] == [level] * 4
 
 
 def test_the_version_advice_is_one_truth() -> None:

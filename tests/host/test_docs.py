@@ -74,7 +74,7 @@ def test_every_docs_file_the_code_names_exists() -> None:
 
 def test_protocol_examples_are_frames_the_board_really_sends() -> None:
     from bao import notation, position_json
-    from baoboard.frames import decode
+    from baoproto.frames import decode
 
     text = (ROOT / "docs" / "protocol.md").read_text()
     frames = [line for line in text.splitlines() if re.match(r"^[EHRNCA]\d+ [A-Z]+.* \*[0-9A-F]{8}$", line)]

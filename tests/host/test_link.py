@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from bao_host.record.link import CommandError, Link, ProtocolVersionError
 from bao_testkit.simrig import wait_for
-from baoboard.frames import encode
 from baoboard.journal import Journal
 from baoboard.memstorage import FakeStorage
 from baoboard.outbox import Outbox
+from baoproto.frames import encode
 
 EPOCH = "0badcafe"
 # How long a reply or an event may take before the test fails. A bound, not a pause: the tests go on as
@@ -224,7 +224,7 @@ def test_unknown_protocol_version_is_a_clear_error() -> None:
     b = FakeBoard()
     try:
         b.ob.hello = "fw=x"
-        b.ob.hello_fields = lambda proto=2: "proto=9 fw=x epoch=1 last=0 acked=0"  # type: ignore[method-assign]
+        b.ob.hello_fields = lambda proto=3: "proto=9 fw=x epoch=1 last=0 acked=0"  # type: ignore[method-assign]
         errors: list[str] = []
         link = Link(b.url, reply_timeout=PATIENCE, on_error=errors.append)
         with pytest.raises(ProtocolVersionError):

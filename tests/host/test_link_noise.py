@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from bao_testkit.simline import SimLine
-from baoboard.frames import decode
+from baoproto.frames import decode
 
 
 def _drain(rate: float, seed: int) -> tuple[SimLine, float, list[bytes], list[bytes]]:

@@ -17,7 +17,7 @@ from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
 from bao_testkit.simrig import ROOT, T1994, wait_for
-from baoboard.frames import LineAssembler, decode, encode, fields
+from baoproto.frames import LineAssembler, decode, encode, fields
 
 EPOCH = "0badc0de"
 P1994 = notation.replay(T1994)
@@ -182,8 +182,8 @@ def _bao_log(data: Path, url: str, seconds: float, *extra: str) -> subprocess.Co
 
 
 def test_an_unknown_protocol_version_stops_bao_log_with_one_message(tmp_path: Path) -> None:
-    for reply, says in (("OK " + hello(proto=7, last=1), "board speaks protocol 7, this host 3,2,1"),
-                        ("ERR proto speaks=7", "board refused protocols 3,2,1: proto speaks=7")):
+    for reply, says in (("OK " + hello(proto=7, last=1), "board speaks protocol 7, this host 4,3,2,1"),
+                        ("ERR proto speaks=7", "board refused protocols 4,3,2,1: proto speaks=7")):
         board = ScriptedBoard(reply, [game_line()])
         try:
             r = _bao_log(tmp_path, board.url, 20)

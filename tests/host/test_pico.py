@@ -21,8 +21,8 @@ from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
 from bao_testkit.simrig import check_store, game_1994, wait_for
-from baoboard.frames import encode
 from baoboard.recogniser import DECISION, activations
+from baoproto.frames import encode
 
 try:
     check_available()
@@ -47,7 +47,7 @@ class Snap:
         board.on_serial = self._feed
 
     def _feed(self, data: bytes) -> None:
-        from baoboard.frames import decode
+        from baoproto.frames import decode
 
         self.buf += data
         *lines, self.buf = self.buf.split(b"\n")

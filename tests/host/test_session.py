@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 from bao import core
-from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner, expected_counts
+from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.cli import log as log_commands
 from bao_host.cli.log import find_board
 from bao_host.record.logger import Logger, Result
 from bao_host.record.session import LinkSession
+from bao_host.record.state import expected_counts
 from bao_host.record.store import Store
 from bao_testkit.simrig import ROOT, game_1994, wait_for
 from baoboard.memstorage import FakeStorage
@@ -120,14 +121,24 @@ def test_counts_pit_by_pit_end_at_the_rules_core_position() -> None:
             p = rng.choice(moves)[1]
 
 
-def test_the_simulated_board_shows_counts_pit_by_pit(board: Any) -> None:
-    runner, _ = board
-    g = game_1994()
-    p, m = g.moves[0]  # 7L*: a seed from the store into a7 (namua), then captures and sowing
-    seen = []
-    for pit in list(activations(p, m))[:-1]:
-        runner.tap(pit).wait()
-        seen.append(runner.counts())
+def test_the_simulated_board_shows_counts_pit_by_pit(board: Any, tmp_path: Path) -> None:
+    # as the board says them to a host of protocol 4 (its STATE notice), which the simulator reads on its line
+    runner, link = board
+    st = Store(tmp_path / "data")
+    s = LinkSession(link.path, Logger(st))
+    try:
+        wait_for(lambda: runner.board.state is not None, 60, lambda: s.poll(0.005), "the board's STATE")
+        g = game_1994()
+        p, m = g.moves[0]  # 7L*: a seed from the store into a7 (namua), then captures and sowing
+        seen = []
+        for pit in list(activations(p, m))[:-1]:
+            before = runner.board.state
+            runner.tap(pit).wait()
+            wait_for(lambda b=before: runner.board.state is not b, 60, lambda: s.poll(0.005), "the next STATE")
+            seen.append(runner.counts())
+    finally:
+        s.close()
+        st.close()
     a7 = core.pit_index("A7")
     assert seen[0][a7] == p.d[a7] + 1 and seen[0][core.STORE] == p.d[core.STORE] - 1
     assert all(sum(c) <= 64 for c in seen)  # (seeds in a hand are on no pit)

@@ -44,7 +44,7 @@ def test_sim_with_mistakes(runtime: str) -> None:
 def test_sim_board_observable_and_pty_host() -> None:
     import serial  # type: ignore[import-untyped]
     from bao_host.boards.sim import CPythonBoard, Hands, PtyLink, Reporter
-    from baoboard.frames import decode, encode
+    from baoproto.frames import decode, encode
 
     link = PtyLink()
     rep = Reporter()

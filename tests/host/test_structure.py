@@ -19,7 +19,14 @@ from bao_testkit.graphs import cycle
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"bao": ROOT / "firmware" / "bao", "baoboard": ROOT / "firmware" / "baoboard",
-            "bao_host": ROOT / "host" / "bao_host"}
+            "baoproto": ROOT / "firmware" / "baoproto", "bao_host": ROOT / "host" / "bao_host"}
+# What the host may import of the firmware (issue #24): the protocol (baoproto) and the rules core (bao),
+# anywhere; the board application only where the host runs it (the simulator, a Raspberry Pi: bao_host.boards),
+# and there only its runtime: the run loop, the simulated or real hardware, the flash, never what the board
+# does with them (its recogniser, guide, application): a UI hears that from the board, through the protocol.
+RUNNERS = "bao_host.boards"
+RUNTIME = {"baoboard.simhw", "baoboard.runtime", "baoboard.storage", "baoboard.memstorage", "baoboard.hal",
+           "baoboard.drivers"}
 GENERATED = {ROOT / "firmware" / "bao" / "engine_weights.py",  # tools/tune_engine.py writes it
              ROOT / "firmware" / "baoboard" / "drivers" / "board_config.py"}  # from hardware/board.json
 LONGEST = 80  # lines of a function, its docstring included
@@ -125,12 +132,41 @@ def texts(path: Path, tree: ast.Module) -> Iterator[tuple[int, str]]:
 def test_the_checks_see_what_they_check() -> None:
     # (a checker that sees nothing passes everything)
     g = graph()
-    assert "baoboard.frames" in g["baoboard.outbox"] and "bao_host.record.store.errors" in g[
+    assert "baoproto.frames" in g["baoboard.outbox"] and "bao_host.record.store.errors" in g[
         "bao_host.record.store.rows"] and "bao.layout" in g["bao.sowing"]
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert FIGURE.search("# an erase (4 KB, 45 ms typical)") and FIGURE.search("cost 0.46 ms a scan")
     assert FIGURE.search("on 2026-11-24") and FIGURE.search("about 280 bytes") and FIGURE.search("(1.4 s for 32)")
     assert not FIGURE.search("# 4 bytes a step (bao.layout)") and not FIGURE.search("held 3 s: the computer")
+
+
+def firmware_imports_of_the_host() -> list[str]:
+    mods = modules()
+    known = set(mods)
+    found = []
+    for name, (path, tree) in mods.items():
+        if not name.startswith("bao_host."):
+            continue
+        for m, _ in imports(name, path, tree, known):
+            if m.split(".")[0] != "baoboard":
+                continue
+            runtime = any(m == r or m.startswith(r + ".") for r in RUNTIME)
+            if not (name.startswith(RUNNERS + ".") and runtime):
+                found.append(f"{name} imports {m}")
+    return found
+
+
+def test_the_host_imports_only_the_protocol_the_rules_and_the_runtime_of_the_firmware() -> None:
+    # (the checker sees an import of the recogniser, as bao_host.ui.steps had one)
+    assert firmware_imports_of_the_host() == []
+
+
+def test_the_board_application_imports_no_driver() -> None:
+    # the hardware is handed in (baoboard.hal): the application's modules import no driver, the self-test's
+    # neither (it comes with the hardware)
+    g = graph()
+    assert [f"{n} imports {m}" for n, ms in g.items() if n.startswith("baoboard.") and not n.startswith(
+        "baoboard.drivers") for m in ms if m.startswith("baoboard.drivers")] == []
 
 
 def test_no_import_cycle() -> None:

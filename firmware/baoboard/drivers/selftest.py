@@ -137,6 +137,16 @@ def run(hw, path: str = PATH, sleep_ms=None, timeout_ms: int = 20000) -> dict:
     return result
 
 
+def self_test(hw, path: str = PATH, timeout_ms: int = 20000) -> dict:
+    """The hardware's self-test (baoboard.hal.Hardware.self_test): run it, then read the pits through the
+    mapping it recorded, when it found one."""
+    result = run(hw, path, timeout_ms=timeout_ms)
+    mapping = load_mapping(path)
+    if mapping is not None:
+        hw.use_mapping(mapping)
+    return result
+
+
 def main() -> dict:
     from baoboard.drivers.pico import PicoHardware
 

@@ -12,8 +12,8 @@ serial side is the USB CDC device.
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
     board.frame, board.position, board.phase, board.pico_ms; board.power_cut(); board.close()
 
-What is not visible from outside a real board (the move under way, the phase) is followed by a shadow of
-the firmware's recogniser fed with the same activations; the position comes from the board's own events.
+What is not visible from outside a real board (the move under way, the stage) is what the board says of it
+to a host of protocol 3 (its STATE notice, read on its serial side); the position comes from its events.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from bao import core, position_json
-from baoboard import recogniser as R
-from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
+from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
 
-from bao_host.boards.sim import ROOT, Board, expected_counts
+from bao_host.boards.sim import ROOT, Board
+from bao_host.record.state import IDLE
 
 PICO_TOOLS = ROOT / "tools" / "pico"
 FIRMWARE = ROOT / "firmware"
@@ -167,9 +167,7 @@ class PicoBoard(Board):
         self.brightness = bytes(32)
         self.events: dict[int, tuple[str, str]] = {}
         self._lines = LineAssembler(MAX_BOARD_LINE, self._line, lambda code: None)
-        self._touched = bytearray(32)
-        self.shadow = R.Recogniser()
-        self._follow(core.initial())
+        self.position = core.initial()
         self.boot_ms = self._boot()
 
     def _boot(self, limit_ms: int = 10000) -> float:
@@ -223,9 +221,6 @@ class PicoBoard(Board):
 
     def set_pit(self, pit: int, on: bool) -> None:
         self._send(f"P {pit} {1 if on else 0}")
-        if on and not self._touched[pit]:
-            self.shadow.feed(pit, int(self.pico_ms))
-        self._touched[pit] = on
 
     def write_serial(self, data: bytes) -> None:
         if data:
@@ -244,7 +239,7 @@ class PicoBoard(Board):
         self.power_cuts += 1
         self.frame = bytes(96)
         self.hello_ms = -1.0
-        self._follow(self.position)
+        self.state = None  # (the board says its state again once a host says HELLO)
         self._boot()
 
     def stats(self) -> dict[str, Any]:
@@ -265,7 +260,7 @@ class PicoBoard(Board):
             self.proc.kill()
             self.proc.wait()
 
-    # ---- what the board says about its game (its events), and a shadow of its recogniser
+    # ---- what the board says about its game: its events
     def _watch(self, data: bytes) -> None:
         self._lines.feed(data)
 
@@ -279,31 +274,31 @@ class PicoBoard(Board):
         self.events[num] = (typ, payload)
         try:
             if typ == "MOVE":
-                self._follow(position_json.loads(split_move(payload)[1]))
+                self.position = position_json.loads(split_move(payload)[1])
             elif typ == "UNDO":
-                self._follow(position_json.from_dict(json.loads(payload)["position"]))
+                self.position = position_json.from_dict(json.loads(payload)["position"])
             elif typ == "GAME":
-                from baoboard.gameinfo import start_of
-
-                self._follow(start_of(json.loads(payload)))
+                self.position = _start_of(json.loads(payload))
         except (ValueError, KeyError, IndexError, core.BaoError) as e:
             self.errors.append(f"unreadable {typ} event {num}: {e}")
 
-    def _follow(self, p: core.Position) -> None:
-        self.position = p
-        self.shadow.start(p, core.legal_move_codes(p))
-
     @property
     def phase(self) -> int:
-        return int(self.shadow.phase)
+        """The board's stage (bao_host.record.state: IDLE, MOVING, ...), as its last STATE notice about the
+        position on it says; IDLE without one."""
+        s = self.state
+        return s.stage if s is not None and s.pos == bytes(self.position.d) else IDLE
 
     @phase.setter
     def phase(self, value: int) -> None:  # (Board.__init__ sets it)
         pass
 
-    def counts(self) -> list[int]:
-        rec = self.shadow
-        if rec.phase in (R.MOVING, R.DECISION) and rec.n > 0:
-            p: core.Position = rec.p  # type: ignore[assignment]
-            return expected_counts(p, rec.c_move[0], rec.c_pos[0])
-        return self.position.counts()
+
+def _start_of(info: dict[str, Any]) -> core.Position:
+    """The start position a GAME event's info describes (docs/protocol.md)."""
+    pos = info.get("position")
+    if pos is not None:
+        return position_json.from_dict(pos)
+    rules = core.Rules(info.get("ruleset", core.ZANZIBAR), **(info.get("options") or {}))
+    first = core.NORTH if str(info.get("first", "S"))[:1] == "N" else core.SOUTH
+    return core.initial(rules.ruleset, rules, first)

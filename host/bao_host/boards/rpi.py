@@ -148,6 +148,12 @@ class RpiHardware(LinkSerial, Hardware):
         """The 74HC165 chain as read: byte k = chip k, bit n = input Dn."""
         return self.sensors.read()
 
+    def self_test(self, path: str, timeout_ms: int) -> dict[str, Any]:
+        from baoboard.drivers.selftest import self_test
+
+        result: dict[str, Any] = self_test(self, path, timeout_ms)
+        return result
+
     def use_mapping(self, pit_sensor_bit: bytes) -> None:
         self.pit_sensor_bit = pit_sensor_bit
 

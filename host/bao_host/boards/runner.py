@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from bao import core
+
 SCAN_MS = 4.0  # the pause between two scans: the debouncer counts scans, so the loop is paced
 SELFTEST_FILE = "selftest.json"
 
@@ -190,3 +192,48 @@ class Runner:
 
         if not stop.is_set():
             self.runtime.run(pause, self.scan_ms)
+
+
+class Prompting:
+    """The hardware seen by the self-test, telling the person at the board what to do."""
+
+    def __init__(self, hw: Any, out: Any) -> None:
+        self.hw = hw
+        self.out = out
+        self.lit = -1
+
+    def read_raw(self) -> bytearray:
+        raw: bytearray = self.hw.read_raw()
+        return raw
+
+    def feed_watchdog(self) -> None:
+        self.hw.feed_watchdog()
+
+    def show(self, frame: bytearray) -> None:
+        self.hw.show(frame)
+        lit = [i for i in range(32) if frame[3 * i] or frame[3 * i + 1] or frame[3 * i + 2]]
+        if len(lit) == 1 and frame[3 * lit[0]:3 * lit[0] + 3] == b"\x00\xff\x00" and lit[0] != self.lit:
+            self.lit = lit[0]
+            print(f"touch {core.pit_name(lit[0])}", file=self.out, flush=True)
+
+
+def rpi_selftest(hw: Any, path: Path, walk_ms: int, pit_timeout: float, out: Any) -> dict[str, Any]:
+    """`bao selftest` on a Pi's pins (baoboard.drivers.selftest, as the board runs it), telling the person
+    at the board on `out` what to do: the LED walk, then each pit touched when lit; the result is stored in
+    `path` and its verdict shown on the LEDs (all green, or the failed pits red)."""
+    from baoboard.drivers import selftest
+
+    seen = Prompting(hw, out)
+    print("LED walk: each pit lights blue in turn (A1..A8, B8..B1, a1..a8, b8..b1); a light out of place is "
+          "an LED wired out of order", file=out, flush=True)
+    selftest.walk(seen, ms=walk_ms)
+    print(f"touch each pit when it lights green; let go when it flashes white ({pit_timeout:g} s per "
+          "pit, then it is skipped)", file=out, flush=True)
+    result: dict[str, Any] = selftest.touch_test(seen, timeout_ms=int(pit_timeout * 1000))
+    selftest.save(result, str(path))
+    frame = bytearray(96)
+    for i in range(32):  # the verdict, as selftest.run shows it: all green, or the failed pits in red
+        bad = selftest.name(i) in result["mismatches"] or selftest.name(i) in result["missing"]
+        frame[3 * i + (0 if bad else 1)] = 255
+    hw.show(frame)
+    return result

@@ -38,10 +38,13 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from bao import core, query
-from baoboard import recogniser as R
-from baoboard.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
+from bao import core
 from baoboard.simhw import Hands as SimHands
+from baoboard.simhw import touches
+from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
+from baoproto.state import STATE
+
+from bao_host.record.state import BoardState, parse
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout: host/bao_host/boards/sim.py
 FIRMWARE = ROOT / "firmware"
@@ -59,15 +62,28 @@ class Board:
         self.on_serial = on_serial
         self.steps = 0
         self.power_cuts = 0
+        self.state: BoardState | None = None  # the board's last STATE notice on its serial side (a host of
+        # protocol 3 said HELLO), as any host reads it
+        self._said = LineAssembler(MAX_BOARD_LINE, self._said_line, lambda code: None)
+
+    def _said_line(self, line: bytes) -> None:
+        f = decode(bytes(line).rstrip(b"\r"))
+        if not isinstance(f, int) and f[0] == "N" and f[2] == STATE:
+            self.state = parse(f[3]) or self.state
 
     def counts(self) -> list[int]:
-        """The seed counts as the board expects them: pits 0..31, then South's and North's store."""
+        """The seed counts as the board says them (its STATE notice: pit by pit during a move), pits 0..31,
+        then South's and North's store; without a STATE of the position on the board, the position's."""
+        s = self.state
+        if s is not None and s.pos == bytes(self.position.d):
+            return s.counts(self.position.rules)
         return self.position.counts()
 
     def power_cut(self, after_bytes: int | None = None) -> None:
         raise NotImplementedError("power cuts are simulated on the CPython runtime")
 
     def _out(self, data: bytes) -> None:
+        self._said.feed(data)
         if self.on_serial is not None:
             self.on_serial(bytes(data))
 
@@ -166,48 +182,11 @@ class CPythonBoard(Board):
         self.hw.frame[:] = bytes(len(self.hw.frame))
         self._boot()
 
-    def counts(self) -> list[int]:
-        """Pit by pit: during a move, the counts after the activations the board has accepted so far."""
-        app = self.sim.app
-        if app is None:
-            return self.position.counts()
-        rec = app.rec
-        try:
-            if rec.phase in (R.MOVING, R.DECISION) and rec.n > 0:
-                p: core.Position = rec.p
-                return expected_counts(p, rec.c_move[0], rec.c_pos[0])
-        except (AttributeError, IndexError, core.BaoError):  # (the recogniser's inside may change)
-            pass
-        now: core.Position = app.p
-        return now.counts()
 
-
-def expected_counts(p: core.Position, move: int, done: int) -> list[int]:
-    """The seed counts (32 pits, then the two stores) a person sees after the first `done` activations of
-    a legal move from p, as simulated hands make them (baoboard.recogniser: one activation per seed put
-    in, per pit emptied, per seed from the store; two seeds taken out of the house for the tax)."""
-    d = p.counts()
-    store = core.STORE + p.to_move
-    n = 0
-    for st in query.account(p, move):
-        if n >= done:
-            break
-        k = st[0]
-        if k == core.STEP_STORE:
-            d[st[1]] += 1
-            d[store] -= 1
-            n += 1
-        elif k in (core.STEP_LIFT, core.STEP_TAX, core.STEP_CAPTURE, core.STEP_RELAY):
-            d[st[1]] -= st[2]
-            n += 1
-        elif k == core.STEP_SOW:
-            base, ring, dirn = st[1] & 16, st[1] & 15, st[2]
-            for j in range(st[3]):
-                if n >= done:
-                    break
-                d[base + ((ring + j * dirn) & 15)] += 1
-                n += 1
-    return d
+def first_touch(p: core.Position, move: int) -> int:
+    """The pit of a legal move's first activation (its start, as the board lights it)."""
+    pit: int = next(iter(touches(p, move)))[0]
+    return pit
 
 
 def micropython_binary() -> str:
@@ -357,12 +336,9 @@ class Hands(SimHands):
         """The activations of a legal move one by one (yields each pit after tapping it). Stops after a
         power cut: the board has forgotten the move under way, the hands start it again or not."""
         cuts = self._cuts()
-        acts = list(R.activations(p, move, merge))
-        shadow = R.Recogniser()  # what the board will accept next: a mistake must be none of it
-        shadow.start(p, core.legal_moves(p))
-        for pit in acts:
+        for pit, avoid in list(touches(p, move, merge)):  # (each with the pits a mistake must not touch)
             if self.mistakes and self.rng.random() < self.mistakes:
-                wrong = self._wrong_pit(shadow, p.to_move)
+                wrong = self._wrong_pit(avoid, p.to_move)
                 if wrong >= 0:
                     self.made += 1
                     self.tap(wrong)  # the wrong drop (or lift)...
@@ -373,7 +349,6 @@ class Hands(SimHands):
                     yield wrong
                     if self._cuts() != cuts:
                         return
-            shadow.feed(pit)
             self.tap(pit)
             yield pit
             if self._cuts() != cuts:
@@ -381,20 +356,8 @@ class Hands(SimHands):
         if self.think:
             self.board.run(self.think, self.scan_ms)
 
-    def _wrong_pit(self, shadow: R.Recogniser, side: int) -> int:
-        avoid = set()
-        if shadow.phase == R.IDLE:
-            avoid |= {shadow.first_pit(m) for m, _ in shadow.moves}
-        else:
-            if shadow.start_pit >= 0:
-                avoid.add(shadow.start_pit)  # seeds put back: not a mistake
-            for i in range(shadow.n):
-                e = shadow.expected(i)
-                if e >= 0:
-                    avoid.add(e & R.PIT)
-                    if e & R.OPT:
-                        avoid.add(shadow.after_optional(i) & R.PIT)
-        choices = [(side << 4) + r for r in range(16) if (side << 4) + r not in avoid]
+    def _wrong_pit(self, avoid: bytearray, side: int) -> int:
+        choices = [(side << 4) + r for r in range(16) if not avoid[(side << 4) + r]]
         return self.rng.choice(choices) if choices else -1
 
 

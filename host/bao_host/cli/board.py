@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from baoboard.frames import split_move
+from baoproto.frames import split_move
 
 from bao_host.boards.runner import (
     SCAN_MS,
@@ -42,6 +42,7 @@ from bao_host.boards.runner import (
     make_sim_hardware,
     open_serial,
     rpi_board_id,
+    rpi_selftest,
 )
 
 if TYPE_CHECKING:  # (the store is imported only with --log)
@@ -154,7 +155,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="rpi: the LEDs' global brightness (never above the board's cap)")
     p.add_argument("--duration", type=float, default=None, metavar="SECONDS", help="stop after SECONDS")
     p.set_defaults(func=run)
+    _register_selftest(sub)
 
+
+def _register_selftest(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s = sub.add_parser("selftest", help="self-test of the assembled board: LED walk, touch each lit pit",
                        description="LED walk, then 'touch each lit pit': records which sensor bit answers for "
                                    "each pit and stores the mapping (hardware/README.md, Self-test).")
@@ -302,31 +306,6 @@ def summary(result: dict[str, Any]) -> tuple[int, list[str]]:
     return (1 if missing or dups or "pit_sensor_bit" not in result else 0), lines
 
 
-class _Prompting:
-    """The hardware seen by the self-test, telling the person at the board what to do."""
-
-    def __init__(self, hw: Any, out: Any) -> None:
-        self.hw = hw
-        self.out = out
-        self.lit = -1
-
-    def read_raw(self) -> bytearray:
-        raw: bytearray = self.hw.read_raw()
-        return raw
-
-    def feed_watchdog(self) -> None:
-        self.hw.feed_watchdog()
-
-    def show(self, frame: bytearray) -> None:
-        self.hw.show(frame)
-        lit = [i for i in range(32) if frame[3 * i] or frame[3 * i + 1] or frame[3 * i + 2]]
-        if len(lit) == 1 and frame[3 * lit[0]:3 * lit[0] + 3] == b"\x00\xff\x00" and lit[0] != self.lit:
-            from baoboard.drivers.selftest import name
-
-            self.lit = lit[0]
-            print(f"touch {name(lit[0])}", file=self.out, flush=True)
-
-
 def run_selftest(args: argparse.Namespace, *, gpio: Any = None) -> int:
     """`bao selftest`. gpio: a module with the RPi.GPIO API instead of RPi.GPIO (tests)."""
     try:
@@ -339,8 +318,6 @@ def run_selftest(args: argparse.Namespace, *, gpio: Any = None) -> int:
 
 
 def _selftest_rpi(args: argparse.Namespace, gpio: Any) -> int:
-    from baoboard.drivers import selftest
-
     data = Path(args.data) if args.data else default_data_dir("rpi")
     try:
         data.mkdir(parents=True, exist_ok=True)
@@ -350,19 +327,7 @@ def _selftest_rpi(args: argparse.Namespace, gpio: Any) -> int:
     hw = make_rpi_hardware(None, data, gpio, args.half_period_us)  # the test reads raw bits, no mapping
     err = sys.stderr
     try:
-        seen = _Prompting(hw, err)
-        print("LED walk: each pit lights blue in turn (A1..A8, B8..B1, a1..a8, b8..b1); a light out of place is "
-              "an LED wired out of order", file=err, flush=True)
-        selftest.walk(seen, ms=args.walk_ms)
-        print(f"touch each pit when it lights green; let go when it flashes white ({args.pit_timeout:g} s per "
-              "pit, then it is skipped)", file=err, flush=True)
-        result = selftest.touch_test(seen, timeout_ms=int(args.pit_timeout * 1000))
-        selftest.save(result, str(path))
-        frame = bytearray(96)
-        for i in range(32):  # the verdict, as selftest.run shows it: all green, or the failed pits in red
-            bad = selftest.name(i) in result["mismatches"] or selftest.name(i) in result["missing"]
-            frame[3 * i + (0 if bad else 1)] = 255
-        hw.show(frame)
+        result = rpi_selftest(hw, path, args.walk_ms, args.pit_timeout, err)
         status, lines = summary(result)
         for line in lines:
             print(f"selftest: {line}", flush=True)

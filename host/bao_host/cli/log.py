@@ -119,7 +119,9 @@ def open_library(root: Path, lock: LibraryLock, until: Callable[[], bool] | None
 ONE_LOGGER = "one logger per library (stop it first, or give this one another {flag} folder)"
 
 
-def cmd_log(args: argparse.Namespace) -> int:
+def _checked(args: argparse.Namespace) -> tuple[dict[str, str | None], Path] | int:
+    """The players' names and the library folder the command line gives, or the exit status of an error
+    (said at once)."""
     try:
         names = {k: None if getattr(args, k) is None else check_name(f"--{k}", getattr(args, k))
                  for k in ("south", "north", "place")}
@@ -134,6 +136,14 @@ def cmd_log(args: argparse.Namespace) -> int:
     if root.exists() and not root.is_dir():
         _say(f"{root} is a file, not a game library folder")
         return 1
+    return names, root
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    checked = _checked(args)
+    if isinstance(checked, int):
+        return checked
+    names, root = checked
     until = _deadline(args.duration)
     lock = LibraryLock(root)
     try:

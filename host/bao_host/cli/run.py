@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.logger import Logger
@@ -22,38 +23,18 @@ def main(argv: list[str] | None = None) -> int:
     add_data_arg(ap)
     ap.add_argument("--sim", action="store_true",
                     help="play on the simulated board even if a board is plugged in")
+    ap.add_argument("--runtime", choices=("cpython", "pico"), default="cpython",
+                    help="the simulated board's firmware: in-process (cpython), or the Bao-board image on the "
+                         "emulated Pico (pico: make image, make pico-deps; slower)")
     ap.add_argument("--setup", metavar="FILE",
                     help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board")
     ap.add_argument("--lesson", metavar="FILE",
                     help="a lesson (lessons/*.toml, or its name as `bao lessons` lists it): the board lays out its "
                          "position, then its tasks")
     args = ap.parse_args(argv)
-    setup = None
-    if args.setup:
-        from bao import core, position_json
-
-        try:
-            with open(args.setup, encoding="utf-8") as f:
-                setup = position_json.loads(f.read())
-        except (OSError, ValueError, core.BaoError) as e:
-            print(f"--setup {args.setup}: {e}", file=sys.stderr)
-            return 2
-    taught = None
-    if args.lesson:  # (read before anything starts: a lesson that cannot be used is one line)
-        from bao_host import lessons
-
-        path = Path(args.lesson)
-        if not path.exists() and (lessons.LESSONS / f"{args.lesson}.toml").is_file():
-            path = lessons.LESSONS / f"{args.lesson}.toml"  # a lesson's name, as `bao lessons` lists it
-        elif not path.exists():
-            print(f"--lesson {args.lesson}: no such file, nor a lesson of that name (`bao lessons` lists them)",
-                  file=sys.stderr)
-            return 2
-        try:
-            taught = lessons.load(path)
-        except lessons.LessonError as e:
-            print(f"--lesson: {e}", file=sys.stderr)
-            return 2
+    setup, taught = _read_setup(args.setup), _read_lesson(args.lesson)
+    if setup is False or taught is False:  # (read before anything starts: a file that cannot be used is one line)
+        return 2
     if not args.sim:
         from bao_host.cli import log as log_commands
 
@@ -69,7 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     board: SimBoard | None = None
     try:
         logger = Logger(store)
-        board, pump, conn = make_board(logger, store.root / "simulated-board")
+        from bao_host.boards.pico import PicoUnavailable
+
+        try:
+            board, pump, conn = make_board(logger, store.root / "simulated-board", runtime=args.runtime)
+        except PicoUnavailable as e:
+            print(f"--runtime pico: {e}", file=sys.stderr)
+            return 2
         lesson = None
         if taught is not None:
             from bao_host import lessons
@@ -96,6 +83,41 @@ def main(argv: list[str] | None = None) -> int:
             board.session.close()
             board.close()
         store.close()
+
+
+def _read_setup(name: str | None) -> Any:
+    """--setup's position, None without it, False when it cannot be used (said in one line)."""
+    if not name:
+        return None
+    from bao import core, position_json
+
+    try:
+        with open(name, encoding="utf-8") as f:
+            return position_json.loads(f.read())
+    except (OSError, ValueError, core.BaoError) as e:
+        print(f"--setup {name}: {e}", file=sys.stderr)
+        return False
+
+
+def _read_lesson(name: str | None) -> Any:
+    """--lesson's lesson (a file, or a lesson's name as `bao lessons` lists it), None without it, False when it
+    cannot be used (said in one line)."""
+    if not name:
+        return None
+    from bao_host import lessons
+
+    path = Path(name)
+    if not path.exists() and (lessons.LESSONS / f"{name}.toml").is_file():
+        path = lessons.LESSONS / f"{name}.toml"
+    elif not path.exists():
+        print(f"--lesson {name}: no such file, nor a lesson of that name (`bao lessons` lists them)",
+              file=sys.stderr)
+        return False
+    try:
+        return lessons.load(path)
+    except lessons.LessonError as e:
+        print(f"--lesson: {e}", file=sys.stderr)
+        return False
 
 
 if __name__ == "__main__":

@@ -76,14 +76,13 @@ def _fail(message: str, status: int = 2) -> int:
 def _lit(runner: Any, p: core.Position, m: int) -> bool:
     """The board lights move m of position p for the player to sow: its start bright green (docs/leds.md,
     "Playing the computer"), what the player's eyes see."""
-    from baoboard.guide import FRAME_BYTES
-    from baoboard.recogniser import activations
+    from bao_host.boards.sim import first_touch
 
-    start = activations(p, m)[0]
+    start = first_touch(p, m)
     with runner.lock:
         if runner.board.position.d != p.d:
             return False
-        frame = bytes(runner.board.frame[:FRAME_BYTES])
+        frame = bytes(runner.board.frame[:96])  # (32 pits, 3 bytes each)
     # 0x00FF40 at the board's brightness, on that pit alone (a level shown after `CPU N 1..4` blinks so on
     # front pits for a while: not a move)
     bright = [i for i in range(32) if frame[3 * i] == 0 and frame[3 * i + 1] > 0 and frame[3 * i + 2] > 0
@@ -172,7 +171,7 @@ def _make_board(args: argparse.Namespace, data: str) -> Board | None:
 def _start(runner: SimRunner, board: Board, start: core.Position) -> bool:
     """The transcript's rules (its ruleset: and takasia: headers) and start on the board: the host's NEW, as a
     player's host would ask for them, when the board is not there already. False (said) when it did not."""
-    from baoboard.frames import encode
+    from baoproto.frames import encode
 
     with runner.lock:
         on_board = board.position
@@ -195,8 +194,7 @@ def _start(runner: SimRunner, board: Board, start: core.Position) -> bool:
 
 def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
           board: Board, link: PtyLink | SocketLink | None) -> int:
-    from baoboard.frames import encode
-    from baoboard.recogniser import DECISION
+    from baoproto.frames import encode
 
     from bao_host.boards.sim import Reporter, SimRunner
 
@@ -236,33 +234,42 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
                 print(f"bao sim: the board did not light {want[-1]} (ply {i + 1})", file=sys.stderr)
                 return 1
             runner.perform(p, m).wait(600)
-        if runner.phase == DECISION:  # the last move waits for a house decision: the host says stop
+        with runner.lock:
+            waits = board.position.d != positions[-1].d
+        if waits:  # the last move waits for a house decision (2.5b): the host says stop
             runner.call(lambda: board.write_serial(encode("C", 900001, "STOP"))).wait()
         runner.scans(20).wait()
         if args.wait_host and not _wait(lambda: wire.synced, args.wait_host):
             print(f"bao sim: the host acknowledged {wire.acked} of {wire.last} events", file=sys.stderr)
             return 1
-        with runner.lock:
-            final = board.position
-        ok = reporter.moves == want and final.d == positions[-1].d
-        if not ok:
-            print(f"bao sim: the board reported {len(reporter.moves)} moves; they differ from the transcript"
-                  f" ({reporter.moves} vs {want})", file=sys.stderr)
-        if args.mistakes:
-            flagged = sum(1 for typ, _ in reporter.events.values() if typ == "ILLEGAL")
-            print(f"bao sim: {runner.hands.made} mistakes made, {flagged} flagged by the board", file=sys.stderr)
-            ok = ok and flagged == runner.hands.made
-        if board.errors:
-            print("bao sim: firmware errors: " + "; ".join(board.errors), file=sys.stderr)
-            ok = False
-        pico_ms = getattr(board, "pico_ms", None)
-        if pico_ms is not None:
-            print(f"bao sim: the emulated Pico ran {pico_ms / 1000:.1f} s of Pico time since its last boot",
-                  file=sys.stderr)
-        if board.mem_free >= 0:
-            print(f"bao sim: MicroPython heap free at the end: {board.mem_free}", file=sys.stderr)
-        return 0 if ok else 1
+        return 0 if _report(args, runner, board, reporter, want, positions[-1]) else 1
     except KeyboardInterrupt:
         return 130
     finally:
         runner.close()
+
+
+def _report(args: argparse.Namespace, runner: SimRunner, board: Board, reporter: Any, want: list[str],
+            last: core.Position) -> bool:
+    """Say how the transcript's play went (the moves the board reported, the mistakes it flagged, its
+    errors, the Pico's time and the heap left); True if the board played the transcript."""
+    with runner.lock:
+        final = board.position
+    ok = reporter.moves == want and final.d == last.d
+    if not ok:
+        print(f"bao sim: the board reported {len(reporter.moves)} moves; they differ from the transcript"
+              f" ({reporter.moves} vs {want})", file=sys.stderr)
+    if args.mistakes:
+        flagged = sum(1 for typ, _ in reporter.events.values() if typ == "ILLEGAL")
+        print(f"bao sim: {runner.hands.made} mistakes made, {flagged} flagged by the board", file=sys.stderr)
+        ok = ok and flagged == runner.hands.made
+    if board.errors:
+        print("bao sim: firmware errors: " + "; ".join(board.errors), file=sys.stderr)
+        ok = False
+    pico_ms = getattr(board, "pico_ms", None)
+    if pico_ms is not None:
+        print(f"bao sim: the emulated Pico ran {pico_ms / 1000:.1f} s of Pico time since its last boot",
+              file=sys.stderr)
+    if board.mem_free >= 0:
+        print(f"bao sim: MicroPython heap free at the end: {board.mem_free}", file=sys.stderr)
+    return ok

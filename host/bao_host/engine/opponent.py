@@ -7,13 +7,14 @@ follows as its own computer's move.
 
     opp = HostOpponent(core.NORTH, movetime=300)
     session.command("CPU", opp.cpu_command())
-    text = opp.answer(position, phase)      # at each poll: a move to SHOW, or None
+    text = opp.answer(position, stage)      # at each poll (the board's STATE): a move to SHOW, or None
 """
 
 from __future__ import annotations
 
 from bao import core, engine, notation
-from baoboard.recogniser import IDLE
+
+from bao_host.record.state import IDLE
 
 
 class HostOpponent:

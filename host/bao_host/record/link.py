@@ -21,7 +21,7 @@ With a board of protocol 2 an event that arrives before an earlier one is kept f
 with a NAK (docs/protocol.md, "Flow"), so the board sends the missing one again at once.
 `opener`, `clock` and `sleep` (pyserial's serial_for_url, time.monotonic, time.sleep) are replaced by the
 simulated line of tests/bao_testkit/simline.py, whose clock moves only as the link waits.
-Frames are parsed by the board's own module (baoboard.frames): one implementation on both sides.
+Frames are parsed by the protocol's own module (baoproto.frames): one implementation on both sides.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import serial
-from baoboard.frames import (
+from baoproto.frames import (
     ERR_NAMES,
     MAX_BOARD_LINE,
     PROTO,
@@ -278,6 +278,13 @@ class Link:
             self.stats.timeouts += 1
         raise CommandTimeout(self._error(f"no answer to HELLO from {self.url}"))
 
+    def _greet(self) -> None:
+        """HELLO again to a board that restarted and speaks this host's newest version: it then speaks it
+        (protocol 4: it tells its state, the STATE notice). Its answer is not waited for (as a keepalive's)."""
+        self._cmd_id += 1
+        self._pings.add(self._cmd_id)
+        self._send(encode("C", self._cmd_id, "HELLO", PROTOS))
+
     def _hello(self, payload: str) -> BoardInfo:
         f = fields(payload)
         try:
@@ -386,6 +393,8 @@ class Link:
                 except LinkError:
                     self._drop()
                     return
+                if str(PROTO) in fields(payload).get("speaks", "").split(","):
+                    self._greet()
             elif kind == "N":
                 self.stats.notices += 1
                 if self.on_notice is not None:

@@ -32,11 +32,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bao import core, notation, position_json
-from baoboard.frames import split_move
+from baoproto.frames import split_move
+from baoproto.state import STATE
 
+from bao_host.record.state import BoardState
+from bao_host.record.state import parse as parse_state
 from bao_host.record.store import Op, Store
 
-SUPPORTED_PROTOCOLS = ("1", "2", "3")  # docs/protocol.md: 2 adds the NAK, 3 its bad= form
+SUPPORTED_PROTOCOLS = ("1", "2", "3", "4")  # docs/protocol.md: 2 adds the NAK, 3 its bad= form, 4 the STATE notice
 
 
 def side_name(side: int) -> str:
@@ -107,6 +110,8 @@ class View:
     result: str = ""
     south: str = ""
     north: str = ""
+    state: BoardState | None = None  # what the board guides now, as its last STATE notice said it
+
 
 
 # The names a UI gives the sides of a game nobody named (Logger.name_sides): replaced when the side's player
@@ -355,6 +360,14 @@ class Logger:
         return words or "ended"
 
     def notice(self, typ: str, payload: str, raw: str) -> None:
+        if typ == STATE:  # what the board guides now (protocol 3): the views say it; not stored (it is no event)
+            said = parse_state(payload)
+            if said is None:
+                self.say("warn", f"an unreadable STATE notice from the board: {payload[:60]!r}")
+            elif said != self.view.state:
+                self.view.state = said
+                self._changed()
+            return
         self.counters.notices += 1
         self.store.log_unsequenced(self.board_id, raw)
         if typ == "BADFRAME":

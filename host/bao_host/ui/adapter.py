@@ -2,7 +2,10 @@
 
 `BoardAdapter` is what a UI needs of a board: its LED frame (the same bytes the LEDs get), the seed counts it
 expects, its activation input, and the few host commands (new game, undo, mode). `SimBoard` is the firmware
-on the simulated board behind a serial line to the logger, as `make run` starts it (`make_board`).
+on the simulated board behind a serial line to the logger, as `make run` starts it (`make_board`): on the
+CPython runtime, or on the emulated Pico (`runtime="pico"`). Whatever runs it, the words and the seed counts
+come from what the board says on that line (its events, its STATE notice: bao_host.record.state), as for a
+board on USB: the same board looks and behaves the same.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from typing import Protocol
 
 from bao import core, explain, notation, position_json, query
 
-from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
+from bao_host.boards.sim import Board, CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
 from bao_host.record.link import BoardInfo, Reply
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
+from bao_host.record.state import IDLE, BoardState
 from bao_host.ui import setup_words, steps
 
 
@@ -84,9 +88,6 @@ class BoardAdapter(Protocol):
         ...
 
 
-R_IDLE = 0  # baoboard.recogniser.IDLE: no move under way
-
-
 def _place(name: str) -> int:
     """A set-up notice's place: a pit's index, or the store's index in the seed counts (core.STORE + side)."""
     if name in setup_words.STORE_NAMES:
@@ -142,7 +143,7 @@ class SimBoard:
 
         def on_notice(typ: str, payload: str, line: bytes) -> None:
             if typ in ("CPU", "HINT") and payload.split():
-                self._advice = (typ, payload.split()[0], self.runner.position.key())
+                self._advice = (typ, payload.split()[0], self._position_key())
             if typ == "SETUP":
                 self._on_setup(setup_words.parse(payload))
             if notice is not None:
@@ -164,8 +165,9 @@ class SimBoard:
                                                                      or said.step != last.step):
             self._setup_counts[_place(last.at)] = last.want  # the step before was confirmed: put right
         if isinstance(said, setup_words.SetupStep):
-            if self._setup_counts is None:
-                self._setup_counts = self.runner.counts()[:34]
+            if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
+                p = self._position() or self.session.logger.view.position
+                self._setup_counts = p.counts() if p is not None else [0] * 34
             if said.wrong:
                 self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")
             self.setup_step = said
@@ -174,16 +176,43 @@ class SimBoard:
             self._setup_counts = None
             self.msgs.append(setup_words.end_words(said))
 
+    # ---- what the board says (its events, its STATE notice), as the logger keeps it
+    def _said(self) -> tuple[BoardState | None, core.Rules | None]:
+        """The board's last STATE, and the game's rules (the logger's, from the GAME event)."""
+        v = self.session.logger.view
+        return v.state, (v.position.rules if v.position is not None else None)
+
+    def _position(self) -> core.Position | None:
+        """The position the board guides from, as its STATE says it."""
+        state, rules = self._said()
+        return state.position(rules) if state is not None else None
+
+    def _position_key(self) -> bytes:
+        p = self._position()
+        return p.key() if p is not None else b""
+
+    def _stage(self) -> int:
+        state, _ = self._said()
+        return state.stage if state is not None else -1
+
+    def _counts(self) -> list[int]:
+        """34 counts as the board says them: pit by pit during a move (its STATE)."""
+        state, rules = self._said()
+        if state is not None:
+            return state.counts(rules)
+        p = self.session.logger.view.position
+        return p.counts() if p is not None else [0] * 34
+
     def leds(self) -> bytes:
-        return self.runner.leds()
+        return self.runner.leds()  # (the simulated board's LEDs, as a person sees them: blinking included)
 
     def counts(self) -> list[int]:
         if self._setup_counts is not None:
             return self._setup_counts[:32]
-        return self.runner.counts()[:32]
+        return self._counts()[:32]
 
     def stores(self) -> tuple[int, int]:
-        c = self._setup_counts if self._setup_counts is not None else self.runner.counts()
+        c = self._setup_counts if self._setup_counts is not None else self._counts()
         return c[core.STORE], c[core.STORE + 1]
 
     def set_up(self, position: core.Position | None) -> None:
@@ -279,15 +308,11 @@ class SimBoard:
     def step_guidance(self) -> str:
         if self.setup_step is not None:
             return setup_words.step_words(self.setup_step)
-        with self.runner.lock:  # the recogniser is the board thread's: read between two scans
-            app = getattr(self.runner.board, "app", None)
-            if app is None:
-                return "the simulated board is restarting"
-            said = steps.step_guidance(app.rec)
-            p = self.runner.position
-            phase = self.runner.phase
+        state, rules = self._said()
+        said = steps.step_guidance(state, rules)
+        p = self._position()
         adv = self._advice
-        if adv is None or adv[2] != p.key() or phase != R_IDLE:
+        if adv is None or p is None or adv[2] != p.key() or self._stage() != IDLE:
             return said
         refused = ""
         if " refused (pink" in said:  # (said first) a touch off the move shown: the board's own words
@@ -304,13 +329,14 @@ class SimBoard:
         if self.runner.error is not None:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
-        ph = self.runner.phase
-        if self.host_engine is not None:
-            text = self.host_engine.answer(self.runner.position, ph)
+        ph = self._stage()
+        p = self._position()
+        if self.host_engine is not None and p is not None:
+            text = self.host_engine.answer(p, ph)
             if text is not None:
                 r = self.session.command("SHOW", text)
                 if r is not None and r.ok:
-                    self._advice = ("SHOW", text, self.runner.position.key())
+                    self._advice = ("SHOW", text, p.key())
                 else:  # (said, not silently waited on: the player sows nothing until told)
                     self.msgs.append(f"the host's engine plays {text}, but the board did not take it: {refusal(r)}")
         out, self.msgs = self.msgs, []
@@ -320,15 +346,26 @@ class SimBoard:
         self.runner.close()
 
 
-def make_board(logger: Logger, flash: Path, board_id: str = "sim-0001"
+def make_board(logger: Logger, flash: Path, board_id: str = "sim-0001", runtime: str = "cpython"
                ) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
     """The simulated board on its own thread with its serial side on a pseudo-terminal, and the logger's
     link (bao_host.record.session) on the other end. The board's flash is the folder `flash`: it remembers its
     game from one `make run` to the next, as a real board does. `board_id`: the id it reports (`bao serve`
-    runs several simulated boards, each with its own id and flash)."""
+    runs several simulated boards, each with its own id and flash). `runtime`: "cpython" (the firmware
+    in-process) or "pico" (the Bao-board image on the emulated Pico: bao_host.boards.pico; PicoUnavailable
+    says what is missing)."""
     flash.mkdir(parents=True, exist_ok=True)
+    board: Board
+    hold = 4
+    if runtime == "pico":
+        from bao_host.boards.pico import PicoBoard
+
+        board = PicoBoard(str(flash / "pico"))
+        hold = 10  # (a hand's touch lasts several of the emulated board's paced scans, as in bao sim)
+    else:
+        board = CPythonBoard(str(flash), board_id=board_id)
     link = PtyLink()
-    runner = SimRunner(CPythonBoard(str(flash), board_id=board_id), link).start()
+    runner = SimRunner(board, link, hold=hold, gap=hold).start()
     session = LinkSession(link.path, logger)
 
     def pump() -> None:

@@ -9,6 +9,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from bao_host.record.logger import Logger, side_name
+from bao_host.ui import steps
 from bao_host.ui.diagram import render_text
 from bao_host.ui.safe import plain
 
@@ -26,6 +27,8 @@ def live_view(logger: Logger) -> Any:
         first = len(v.plies) - len(last)
         shown = "  ".join(f"{(first + i) // 2 + 1}.{t}" for i, t in enumerate(last))
         parts.append(Text("last moves: " + shown))
+        if v.state is not None:  # the step the board waits for, as it says it (protocol 4: its STATE)
+            parts.append(Text(plain(steps.step_guidance(v.state, v.position.rules)), style="cyan"))
     else:
         parts.append(Text("waiting for a game"))
     c = logger.counters

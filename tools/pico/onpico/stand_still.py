@@ -31,9 +31,9 @@ except ImportError:
 from bao import core, position_json  # noqa: E402
 from bao.core import format_move  # noqa: E402
 from baoboard.app import App  # noqa: E402
-from baoboard.frames import decode, encode  # noqa: E402
 from baoboard.recogniser import sequence  # noqa: E402
 from baoboard.simhw import SimHardware  # noqa: E402
+from baoproto.frames import decode, encode  # noqa: E402
 
 _ENDS = 20
 

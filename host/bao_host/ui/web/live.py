@@ -30,6 +30,7 @@ from bao_host.lessons import LessonRun
 from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.record.store import StoreError
+from bao_host.ui import steps
 from bao_host.ui.adapter import BoardAdapter
 from bao_host.ui.web.library import ply_frames
 
@@ -53,7 +54,8 @@ class LiveBoard:
         self.board = board
         self.session = session
         self.pump = pump
-        self.leds = bytes(96)  # the last frame a board without an adapter reported
+        self.leds = bytes(96)  # the last frame a board without an adapter reported (its STATE, or SNAP)
+        self._state_seen: Any = None  # the board's STATE whose frame was taken
         self.messages: deque[str] = deque(maxlen=MAX_MESSAGES)
         self.version = 0
         self.stored_at = 0.0  # time.time() when the logger last stored an event of this board
@@ -126,11 +128,18 @@ class LiveBoard:
             leds = bytes(self.board.leds())
             counts = list(self.board.counts())
             stores = list(self.board.stores())
-        else:
+        else:  # what the board says: its STATE (protocol 4), else its events and the frame SNAP read
+            said = v.state
+            rules = v.position.rules if v.position is not None else None
+            if said is not self._state_seen:  # a new STATE: its frame is the newest (SNAP's until the next)
+                self._state_seen = said
+                if said is not None and len(said.leds) == 96:
+                    self.leds = said.leds
             leds = self.leds
-            p = v.position
-            counts = p.counts()[:32] if p is not None else [0] * 32
-            stores = [p.store(0), p.store(1)] if p is not None else [0, 0]
+            c = said.counts(rules) if said is not None else v.position.counts() if v.position is not None \
+                else [0] * 34
+            counts = c[:32]
+            stores = c[32:34]
         turn = "waiting for a game"
         if v.position is not None:
             w = core.outcome(v.position) if not v.result else None
@@ -149,7 +158,9 @@ class LiveBoard:
             "turn": turn,
             # the same words as the terminal UI: the step the board waits for, the computer's move or a
             # hint, who plays which side
-            "guide": self.board.step_guidance() if self.board is not None else "",
+            "guide": self.board.step_guidance() if self.board is not None else
+            steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
+            if v.state is not None else "",
             "players": self.board.players() if self.board is not None else "",
             "level": self.board.level() if self.board is not None else 0,  # (the page's computer choice)
             "plies": list(v.plies),

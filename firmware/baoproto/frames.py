@@ -16,10 +16,19 @@ try:
 except ImportError:
     pass
 
-from baoboard.compat import const, crc32
+from baoproto.crc import crc32
 
-PROTO = const(3)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK, 3
-# its bad=<k> form: a damaged frame reported at once)
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore
+        return x
+
+
+PROTO = const(4)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK,
+# 3 its bad=<k> form: a damaged frame reported at once, 4 the STATE notice: baoproto.state)
+SPEAKS = "4,3,2,1"  # every version, newest first (the handshake says it)
 MAX_BOARD_LINE = const(4096)  # longest line the board may send, "\n" included
 MAX_HOST_LINE = const(512)  # longest line the host may send
 

@@ -1,4 +1,4 @@
-# CRC-32 (zlib / ISO-HDLC) in Python, for a port built without binascii.crc32 (baoboard.compat loads it
+# CRC-32 (zlib / ISO-HDLC) in Python, for a port built without binascii.crc32 (baoproto.crc loads it
 # only there). The 1 KB table is built on first use; drop it with `crc32py.table = None`.
 table = None
 

@@ -1,0 +1,207 @@
+# The STATE notice (docs/protocol.md, "State"; the names: baoproto.state): what the board guides now, written
+# at the end of a scan whose LEDs changed for a reason other than blinking, and only when it differs from the
+# last one written (the frame aside: it blinks). A host of protocol 3 reads it to say the step in words and
+# show its colours, the same on every board. The line is written into one buffer, allocated once; nothing is
+# allocated for it but the refusal's text, when there is one.
+from bao.core import TO_MOVE
+from baoproto import state as S
+from baoproto.crc import crc32
+
+from baoboard.compat import const
+from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT
+
+_LINE = const(1280)  # the longest STATE line: the lists, the position, the frame and a refusal's text
+_WHY = const(400)  # the refusal's text, cut to this many bytes
+_HEX = b"0123456789ABCDEF"
+_LOWHEX = b"0123456789abcdef"
+
+
+class StateLine:
+    def __init__(self) -> None:
+        self.buf = bytearray(_LINE)
+        self.last = bytearray(_LINE)  # the last line written, up to its frame
+        self.last_n = 0  # its length (0: none written since the host's HELLO)
+        self.last_why = ""  # its refusal's text (compared by identity: the recogniser keeps one)
+        self.seen = bytearray(32)  # pits already listed in one of the lists
+        self.mv = memoryview(self.buf)
+        self.n = 0
+
+    def forget(self) -> None:
+        """A new host: the next state is written whatever the last one was."""
+        self.last_n = 0
+
+    def send(self, rec: "object", frame: bytearray, write: "object") -> bool:
+        """Write the recogniser's state (rec) as a STATE notice with `frame`, through write(bytes), unless
+        it is the one written last. True if written."""
+        self.n = 0
+        self.put(b"N0 STATE")
+        self.fields(rec)
+        n = self.n
+        why = rec.wrong_reason if rec.wrong_pit >= 0 else ""  # type: ignore[attr-defined]
+        if n == self.last_n and why is self.last_why and self.same(n):
+            return False
+        last = self.last
+        b = self.buf
+        for i in range(n):
+            last[i] = b[i]
+        self.last_n = n
+        self.last_why = why
+        self.put(S.LEDS)
+        self.hexes(frame, _LOWHEX)
+        if why:
+            self.put(S.WHY)
+            w = why.encode()  # (the text of a refusal: one allocation, on a refused touch's state only)
+            k = len(w) if len(w) < _WHY else _WHY
+            for i in range(k):
+                self.byte(w[i])
+        self.trailer()
+        write(self.mv[: self.n])  # type: ignore[operator]
+        return True
+
+    def same(self, n: int) -> bool:
+        b = self.buf
+        last = self.last
+        for i in range(n):
+            if b[i] != last[i]:
+                return False
+        return True
+
+    def fields(self, r: "object") -> None:
+        ph = r.phase  # type: ignore[attr-defined]
+        p = r.p  # type: ignore[attr-defined]
+        self.put(S.STAGE)
+        self.put(S.STAGES[ph])
+        if p is None:
+            return
+        d = p.d
+        self.put(S.SIDE)
+        self.byte(78 if d[TO_MOVE] else 83)  # N, S
+        self.put(S.POS)
+        self.hexes(d, _LOWHEX)
+        steps = r.steps  # type: ignore[attr-defined]
+        if steps:
+            self.put(S.STEPS)
+            self.number(steps)
+        if steps == 1 and r.start_pit >= 0:  # type: ignore[attr-defined]
+            self.put(S.LIFTED)
+            self.pit(r.start_pit)  # type: ignore[attr-defined]
+        if ph == MOVING or ph == 2:  # (2: the house decision)
+            self.next_pits(r)
+        if r.wrong_pit >= 0:  # type: ignore[attr-defined]
+            self.put(S.WRONG)
+            self.pit(r.wrong_pit)  # type: ignore[attr-defined]
+            rule = r.wrong_rule  # type: ignore[attr-defined]
+            if rule:
+                self.put(S.RULE)
+                self.put(rule.encode())  # (a refusal's: as its text)
+        self.shown(r)
+
+    def next_pits(self, r: "object") -> None:
+        """The pits the move may go on to (the drops, the lifts, the kichwas), as the LED guide lights
+        them, and the move followed with how far it is made."""
+        n = r.n  # type: ignore[attr-defined]
+        if not n:
+            return
+        seen = self.seen  # each pit's kind where a candidate first expects it (1 drop, 2 lift, 3 kichwa)
+        for i in range(32):
+            seen[i] = 0
+        first = -1
+        many = False
+        for i in range(n):
+            e = r.expected(i)  # type: ignore[attr-defined]
+            if e >= 0:
+                e2 = r.after_optional(i) if e & OPT else e  # type: ignore[attr-defined]
+                _mark(seen, e)
+                _mark(seen, e2)
+                if first < 0:
+                    first = e2 & PIT
+                elif e2 & PIT != first:
+                    many = True
+        self.kind(r, S.DROP, 1)
+        self.kind(r, S.LIFT, 2)
+        self.kind(r, S.KICHWA, 3)
+        if many:
+            self.put(S.CHOICE)
+        self.put(S.MOVE)
+        self.number(r.c_move[0])  # type: ignore[attr-defined]
+        self.put(S.AT)
+        self.number(r.c_pos[0])  # type: ignore[attr-defined]
+
+    def kind(self, r: "object", key: bytes, kind: int) -> None:
+        """The expected pits of one kind (1 drop, 2 lift, 3 kichwa: next_pits' marks), each once, in the
+        order the candidates expect them, after `key`."""
+        said = False
+        for i in range(r.n):  # type: ignore[attr-defined]
+            e = r.expected(i)  # type: ignore[attr-defined]
+            if e < 0:
+                continue
+            said = self.listed(e, kind, key, said)
+            if e & OPT:
+                said = self.listed(r.after_optional(i), kind, key, said)  # type: ignore[attr-defined]
+
+    def listed(self, b: int, kind: int, key: bytes, said: bool) -> bool:
+        """List sequence byte b's pit if it is of `kind` and not listed yet; True once the list has begun."""
+        if b < 0 or self.seen[b & PIT] != kind:
+            return said
+        self.seen[b & PIT] = 0  # (listed)
+        self.put(key if not said else b",")
+        self.pit(b & PIT)
+        return True
+
+    def shown(self, r: "object") -> None:
+        hint = r.hint  # type: ignore[attr-defined]
+        if hint < 0 or r.phase != 0:  # type: ignore[attr-defined]
+            return
+        for m in r.codes:  # type: ignore[attr-defined]
+            if m & 63 == hint:
+                self.put(S.SHOWN)
+                self.pit(r.first_pit(m))  # type: ignore[attr-defined]
+                e = r.hint_to  # type: ignore[attr-defined]
+                if e >= 0:
+                    self.put(S.TO)
+                    self.pit(e & PIT)
+                return
+
+    # ---- writing into the buffer
+    def put(self, b: bytes) -> None:
+        buf = self.buf
+        n = self.n
+        for i in range(len(b)):
+            buf[n + i] = b[i]
+        self.n = n + len(b)
+
+    def byte(self, c: int) -> None:
+        self.buf[self.n] = c
+        self.n += 1
+
+    def number(self, v: int) -> None:
+        """v >= 0 in decimal."""
+        if v >= 10:
+            self.number(v // 10)
+        self.byte(48 + v % 10)
+
+    def pit(self, pit: int) -> None:
+        """A pit's name (bao.layout.pit_name: A1..A8 front, B8..B1 back; a, b North's)."""
+        ring = pit & 15
+        self.byte((65 if pit < 16 else 97) + (ring >> 3))
+        self.byte(49 + (ring if ring < 8 else 15 - ring))
+
+    def hexes(self, data: "bytes | bytearray", digits: bytes) -> None:
+        for i in range(len(data)):
+            v = data[i]
+            self.byte(digits[v >> 4])
+            self.byte(digits[v & 15])
+
+    def trailer(self) -> None:
+        """" *CRC\\n": the frame's check (baoproto.frames)."""
+        c = crc32(self.buf, self.n)
+        self.put(b" *")
+        for s in range(28, -4, -4):
+            self.byte(_HEX[(c >> s) & 15])
+        self.byte(10)
+
+
+def _mark(seen: bytearray, b: int) -> None:
+    """The kind of sequence byte b's pit where it is first expected (1 drop, 2 lift, 3 kichwa)."""
+    if b >= 0 and not seen[b & PIT]:
+        seen[b & PIT] = 2 if b & LIFT else 3 if b & KICHWA else 1
