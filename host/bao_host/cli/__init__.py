@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "bao_host.cli.engine",  # engine, analyse, match
     "bao_host.cli.serve",  # serve
     "bao_host.cli.online",  # online
+    "bao_host.cli.puzzles",  # puzzles
 ]
 
 
