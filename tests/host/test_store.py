@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bao import core, notation, position_json
 from bao_host.cli import library as library_commands
-from bao_host.record.store import Store, StoreError
+from bao_host.record.store import SCHEMA_VERSION, Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_1994 = (ROOT / "games" / "zanzibar-1994.txt").read_text()
@@ -171,7 +171,7 @@ def test_a_library_of_schema_1_keeps_working_and_its_analyses_move_into_the_data
     with Store(root) as st:  # a writer migrates it
         assert st.analysis(st.game(g.id)) == (1, data)
         assert st.analysis(st.game(bad.id)) is None
-        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "2"
+        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == str(SCHEMA_VERSION)
         assert len(st.games()) == 2
         data["limits"] = {"depth": 2}
         st.save_analysis(g.id, 52, data)  # a new analysis replaces the old one

@@ -95,6 +95,80 @@ def cmd_make(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sets(args: argparse.Namespace) -> list[model.Puzzle]:
+    """The puzzles of --from (a set file), or else of the shipped sets; of --ruleset when it is given."""
+    found = model.load(args.source) if args.source else load_sets()
+    return [pz for pz in found if args.ruleset is None or pz.ruleset == args.ruleset]
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    puzzles = _sets(args)
+    about = {"rulesets": sorted({pz.ruleset for pz in puzzles}), "count": len(puzzles)}
+    try:
+        if args.export == "-":
+            sys.stdout.write(model.dumps(puzzles, about))
+        else:
+            model.dump(args.export, puzzles, about)
+    except OSError as e:
+        return _err(f"cannot write {args.export}: {e.strerror or e}")
+    if args.export != "-":
+        print(f"{len(puzzles)} puzzles written to {args.export}")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    for pz in _sets(args):
+        print(f"{pz.id}  {pz.ruleset:<19} {pz.rating:>5}  {pz.difficulty:<6} {' '.join(pz.themes)}")
+    return 0
+
+
+def cmd_answer(args: argparse.Namespace) -> int:
+    from bao_host.cli.common import open_store
+    from bao_host.puzzles.session import Solving
+
+    pid, move = args.answer
+    pz = model.find(_sets(args), pid)
+    with open_store(args) as st:
+        try:
+            result = Solving(st, [pz], args.solver).answer(pz, move)
+        except core.BaoError as e:
+            return _err(f"{move[:40]}: {e}")
+    for line in result.lines():
+        print(line)
+    return 0 if result.answer.correct else 3
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from bao_host.cli.common import open_store
+    from bao_host.puzzles.session import Solving
+    from bao_host.ui.puzzles_tui import PuzzleApp
+
+    puzzles = _sets(args)
+    first = model.find(puzzles, args.solve) if args.solve != "next" else None
+    with open_store(args) as st:
+        PuzzleApp(Solving(st, puzzles, args.solver), first, args.ruleset).run()
+    return 0
+
+
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    from bao_host.record.store import StoreError
+
+    try:
+        if args.export:
+            return cmd_export(args)
+        if args.list:
+            return cmd_list(args)
+        if args.answer:
+            return cmd_answer(args)
+        if args.solve:
+            return cmd_solve(args)
+        if args.ruleset is None:
+            args.ruleset = core.ZANZIBAR
+        return cmd_make(args)
+    except (model.PuzzleFormatError, model.UnknownPuzzleError, StoreError) as e:
+        return _err(str(e).strip("'\""))
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from bao_host.cli.common import add_data_arg
 
@@ -102,13 +176,23 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description="Puzzles: positions where one move is clearly best (docs/puzzles.md). "
                        "Without an action, makes puzzles.")
     add_data_arg(p)
-    p.add_argument("--ruleset", choices=core.RULESETS, default=core.ZANZIBAR)
+    act = p.add_mutually_exclusive_group()
+    act.add_argument("--export", metavar="FILE", help="write the puzzles as one JSON set (docs/puzzles.md; - for stdout)")
+    act.add_argument("--list", action="store_true", help="list the puzzles: id, ruleset, rating, themes")
+    act.add_argument("--solve", metavar="ID", nargs="?", const="next",
+                     help="solve puzzles in the terminal (from puzzle ID, or the next for your rating)")
+    act.add_argument("--answer", metavar=("ID", "MOVE"), nargs=2, help="answer one puzzle with a move")
+    p.add_argument("--solver", default="you", help="whose rating an answer changes (default: you)")
+    p.add_argument("--from", dest="source", metavar="FILE",
+                   help="the puzzles of this set (an export) instead of the shipped ones")
+    p.add_argument("--ruleset", choices=core.RULESETS, default=None,
+                   help="the ruleset to make puzzles for (default zanzibar), or to list, export, solve")
     p.add_argument("--target", type=int, default=500, help="stop when the set holds this many (default 500)")
     p.add_argument("--minutes", type=float, default=0, help="stop after this many minutes (default: no limit)")
     p.add_argument("--seed", type=int, default=0, help="first self-play game's seed")
-    p.add_argument("--out", metavar="FILE", help=f"the set to add to (default {SET_DIR.name}/RULESET.json)")
+    p.add_argument("--out", metavar="FILE", help=f"making: the set to add to (default {SET_DIR.name}/RULESET.json)")
     p.add_argument("--transcript", metavar="FILE", action="append", default=[],
                    help="examine the positions of this game transcript first (repeatable)")
     p.add_argument("--library", action="store_true", help="examine the library's games first")
     p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=cmd_make, command_line=None)
+    p.set_defaults(func=cmd_puzzles, command_line=None)

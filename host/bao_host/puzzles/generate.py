@@ -3,7 +3,7 @@ transcript or engine self-play) goes through three searches of every legal move,
 than the last, and only a position that passes one goes on to the next:
 
 1. the cheap filter: each move's child searched shallow; the best move must lead the next best by
-   CHEAP_GAP seeds (most positions stop here, at a few hundred nodes);
+   CHEAP_GAP seeds (most positions stop here; its search follows captures CHEAP_QDEPTH plies only);
 2. the deep check: the same at the ruleset's deep depth, the lead at least GAP seeds, the best move not
    losing by more than WORST seeds;
 3. the deeper check: again two plies deeper; the same move must still lead by GAP seeds.
@@ -27,6 +27,7 @@ from bao_host.puzzles.model import Puzzle, puzzle_id
 CHEAP_GAP = 2.0  # seeds
 GAP = 3.0  # seeds: "every other move clearly worse"
 WORST = -2.0  # seeds: a puzzle's solution may not lose by more than this
+CHEAP_QDEPTH = 1  # plies of capture sequences the cheap filter follows
 ENDGAME_SEEDS = 12  # a side with this many seeds or fewer on its pits (and an empty store): the endgame
 
 
@@ -145,13 +146,16 @@ class Generator:
         self.ruleset = ruleset
         self.depths = DEPTHS[ruleset]
         self.engine = engine.Engine(tt_bits=tt_bits)
+        # The cheap filter's engine follows a capture sequence one ply only: the long sequences that the
+        # deep checks follow (qdepth 6) cost most of a search's nodes.
+        self.quick = engine.Engine(tt_bits=16, qdepth=CHEAP_QDEPTH)
         self.examined = 0
         self.candidates = 0
         self.deep_passed = 0
         self.kept = 0
 
     def cheap(self, p: core.Position, moves: list[tuple[int, core.Position]]) -> list[Scored]:
-        return score_moves(self.engine, p, moves, self.depths.cheap, self.depths.cheap_nodes)
+        return score_moves(self.quick, p, moves, self.depths.cheap, self.depths.cheap_nodes)
 
     def examine(self, p: core.Position, source: str, cheap: list[Scored] | None = None) -> Puzzle | None:
         if p.d[core.PLACING] or p.d[core.WINNER] != core.NONE:

@@ -5,7 +5,8 @@
 
 Pages: `/` the boards and the library; `/board/<name>` a board (pits can be clicked on a simulated one),
 `/board/<name>/watch` the spectator's view (read only), `/board/<name>/events` its live state as
-server-sent events; `/games` the library's search, `/games/<n>` a game's replay, `/games/<n>/export/<notation>`.
+server-sent events; `/games` the library's search, `/games/<n>` a game's replay, `/games/<n>/export/<notation>`;
+`/puzzles` the puzzles (bao_host.ui.web.puzzles).
 
 Security (issue #11): every page is a Jinja2 template with autoescaping, so a text from the library (a
 player named `<script>`) is shown, never run, and the Content-Security-Policy runs only this server's own
@@ -39,12 +40,14 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from bao_host.online.server import Online
+from bao_host.puzzles.sets import SET_DIR
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store, StoreError
 from bao_host.ui.adapter import SimBoard, make_board
 from bao_host.ui.web import library
 from bao_host.ui.web.live import Hub, LiveBoard
+from bao_host.ui.web.puzzles import PuzzlePages
 from bao_host.ui.web.svg import board_svg
 
 HERE = Path(__file__).resolve().parent
@@ -69,6 +72,7 @@ class Settings:
     tick: float = 0.01  # seconds between two looks at the boards
     south: str | None = None
     north: str | None = None
+    puzzles: Path | None = None  # the folder of the puzzle sets (None: the shipped ones, puzzles/)
     online_rate: float = 10.0  # online play: requests a second per client (docs/online.md, "Bad input and limits")
 
 
@@ -97,6 +101,7 @@ class Server:
         self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
         self.online = Online(settings.data, lambda: self.store, settings.online_rate)  # online play (docs/online.md)
+        self.puzzles = PuzzlePages(self.page, lambda: self.st, self.refuse, settings.puzzles or SET_DIR)  # docs/puzzles.md
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -352,6 +357,7 @@ def create_app(settings: Settings, on_start: Callable[[Server], None] | None = N
 
     routes = [
         *server.online.routes(),
+        *server.puzzles.routes(),
         Route("/", server.index),
         Route("/board/{name}", server.board_page),
         Route("/board/{name}/watch", server.watch_page),
