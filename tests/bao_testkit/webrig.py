@@ -102,3 +102,27 @@ def state(web: Web, name: str = "sim-1") -> dict[str, Any]:
 
     with urllib.request.urlopen(f"{web.url}/board/{name}/state", timeout=10) as r:
         return dict(json.loads(r.read()))
+
+
+def compare_png(path: Path, png: bytes, tolerance: float = 0.005) -> None:
+    """A screenshot against the one kept at path: the same size, and at most `tolerance` of its pixels visibly
+    different (font hinting may move an edge by a pixel between two Chromium builds). BAO_UPDATE_SCREENSHOTS=1
+    writes it anew; a failing one is left beside it as NAME.new.png to look at."""
+    import io
+    import os
+
+    from PIL import Image, ImageChops
+
+    if os.environ.get("BAO_UPDATE_SCREENSHOTS") == "1":
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(png)
+        return
+    assert path.exists(), f"no kept screenshot {path.name}: BAO_UPDATE_SCREENSHOTS=1 makes it"
+    got = Image.open(io.BytesIO(png)).convert("RGB")
+    want = Image.open(path).convert("RGB")
+    assert got.size == want.size, (path.name, got.size, want.size)
+    diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
+    changed = diff.histogram()[255] / (got.width * got.height)
+    if changed > tolerance:
+        path.with_suffix(".new.png").write_bytes(png)
+    assert changed <= tolerance, f"{path.name}: {changed:.2%} of the pixels differ (see {path.stem}.new.png)"

@@ -162,7 +162,7 @@ def dumps(puzzles: list[Puzzle], about: dict[str, Any] | None = None) -> str:
         doc["about"] = about
     head = json.dumps(doc, indent=1, ensure_ascii=False)[:-2]  # without the closing "\n}"
     rows = ",\n".join("  " + json.dumps(pz.to_json(), ensure_ascii=False) for pz in puzzles)
-    return head + ',\n "puzzles": [\n' + rows + ("\n ]\n}\n" if rows else " ]\n}\n").lstrip("\n")
+    return head + ',\n "puzzles": [\n' + rows + ("\n ]\n}\n" if rows else " ]\n}\n")
 
 
 def dump(path: str | Path, puzzles: list[Puzzle], about: dict[str, Any] | None = None) -> None:

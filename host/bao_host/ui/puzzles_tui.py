@@ -24,7 +24,7 @@ class PuzzleApp(App[int]):
     #info { height: auto; padding: 0 1; }
     #board { height: auto; padding: 0 1; }
     #move { width: 40; }
-    #said { height: 1fr; border: round $accent; }
+    #said { height: 1fr; border: round $accent; scrollbar-size-vertical: 1; overflow-x: hidden; }
     """
     BINDINGS = [
         Binding("ctrl+n", "next", "next puzzle"),
