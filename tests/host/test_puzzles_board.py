@@ -52,7 +52,8 @@ def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(monkeypatch: pyt
         run = PuzzleRun(solving, rig.session.command, rig.logger.view, ruleset=core.ZANZIBAR,
                         first=puzzles[0], limit=2)
         said = _solver(rig, run, ["6L", "8"])
-        assert said[0] == f"Puzzle {puzzlerig.ZANZIBAR_ID} (zanzibar): the board lays its position out, follow its lights."
+        assert said[0] == (f"Puzzle {puzzlerig.ZANZIBAR_ID} (zanzibar): the board lays its position out, follow its "
+                           "lights.")
         assert "North to move: play the one move that is clearly best." in said
         assert any(s.startswith("Not 6L: the move was 8.") for s in said), said
         assert any(s.startswith("Solved: 8 is the move.") for s in said), said

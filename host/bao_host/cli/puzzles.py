@@ -177,7 +177,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        "Without an action, makes puzzles.")
     add_data_arg(p)
     act = p.add_mutually_exclusive_group()
-    act.add_argument("--export", metavar="FILE", help="write the puzzles as one JSON set (docs/puzzles.md; - for stdout)")
+    act.add_argument("--export", metavar="FILE",
+                     help="write the puzzles as one JSON set (docs/puzzles.md; - for stdout)")
     act.add_argument("--list", action="store_true", help="list the puzzles: id, ruleset, rating, themes")
     act.add_argument("--solve", metavar="ID", nargs="?", const="next",
                      help="solve puzzles in the terminal (from puzzle ID, or the next for your rating)")

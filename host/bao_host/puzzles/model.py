@@ -90,9 +90,10 @@ def puzzle_id(p: core.Position) -> str:
     return f"{RULESET_CODES[p.rules.ruleset]}-{h:08x}"
 
 
-_FIELDS = {"id": str, "ruleset": str, "position": dict, "solution": str, "line": list, "themes": list,
-           "rating": int, "found_by": dict, "best": (int, float), "second": (int, float), "depth": int,
-           "source": str}
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "id": str, "ruleset": str, "position": dict, "solution": str, "line": list, "themes": list,
+    "rating": int, "found_by": dict, "best": (int, float), "second": (int, float), "depth": int,
+    "source": str}
 
 
 def from_json(obj: object, where: str = "puzzle") -> Puzzle:

@@ -101,7 +101,8 @@ class Server:
         self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
         self.online = Online(settings.data, lambda: self.store, settings.online_rate)  # online play (docs/online.md)
-        self.puzzles = PuzzlePages(self.page, lambda: self.st, self.refuse, settings.puzzles or SET_DIR)  # docs/puzzles.md
+        # puzzles (docs/puzzles.md)
+        self.puzzles = PuzzlePages(self.page, lambda: self.st, self.refuse, settings.puzzles or SET_DIR)
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
