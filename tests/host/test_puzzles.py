@@ -143,3 +143,27 @@ def test_the_generator_keeps_the_example_after_both_deep_checks() -> None:
     assert found is not None and (gen.candidates, gen.deep_passed, gen.kept) == (1, 1, 1)
     assert found.id == pz.id and found.solution == pz.solution and found.themes == pz.themes
     assert found.best - found.second >= generate.GAP
+
+
+def test_bao_puzzles_makes_a_set_and_adds_to_it(tmp_path: Path) -> None:
+    out = tmp_path / "malawi.json"
+    r = _bao("--ruleset", "malawi", "--target", "1", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"malawi: 1 new puzzles, 1 in {out}; ")
+    first = model.load(out)
+    assert len(first) == 1 and first[0].source.startswith("self-play ")
+    assert model.check_answer(first[0], first[0].solution).correct
+    r = _bao("--ruleset", "malawi", "--target", "2", "--out", str(out), "--quiet", "--seed", "5")
+    assert r.returncode == 0, r.stderr
+    second = model.load(out)
+    assert len(second) == 2 and first[0].id in {pz.id for pz in second}
+
+
+def test_a_damaged_set_is_never_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "malawi.json"
+    out.write_text('{"format": "bao-puzzles", "version": 1, "puzzles": [{"id": 3}]}')
+    before = out.read_text()
+    r = _bao("--ruleset", "malawi", "--target", "1", "--out", str(out))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "(the run would overwrite it: move it away first)" in r.stderr
+    assert out.read_text() == before
