@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from bao.core import RULESETS
+
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.logger import Logger
 from bao_host.record.store import Store
@@ -29,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="a lesson (lessons/*.toml): the board lays out its position, then its tasks")
     ap.add_argument("--puzzles", action="store_true",
                     help="solve puzzles on the board: each laid out with the set-up mode (docs/puzzles.md)")
-    ap.add_argument("--ruleset", default=None, help="with --puzzles: only this ruleset's")
+    ap.add_argument("--ruleset", default=None, choices=RULESETS, help="with --puzzles: only this ruleset's")
     ap.add_argument("--solver", default="you", help="with --puzzles: whose rating the answers change")
     args = ap.parse_args(argv)
     setup = None
