@@ -44,14 +44,14 @@ def wait_for(cond: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
 
 @contextlib.contextmanager
 def serving(data: Path, sims: int = 1, token: str | None = None, ports: list[str] | None = None,
-            south: str | None = None, north: str | None = None) -> Iterator[Web]:
+            south: str | None = None, north: str | None = None, puzzles: Path | None = None) -> Iterator[Web]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     started: list[Server] = []
     app = create_app(Settings(data=data, sims=sims, token=token, ports=ports or [], south=south, north=north,
-                              allowed_hosts=["127.0.0.1", "localhost"]), on_start=started.append)
+                              puzzles=puzzles, allowed_hosts=["127.0.0.1", "localhost"]), on_start=started.append)
     server = WebServer(app, log_level="warning", timeout_graceful_shutdown=5, lifespan="on")
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True)
     thread.start()
@@ -103,25 +103,29 @@ def state(web: Web, name: str = "sim-1") -> dict[str, Any]:
 
 
 def compare_screenshot(shots: Path, name: str, png: bytes) -> None:
-    """The screenshot against the one kept in `shots`: the same size, and at most 0.5% of its pixels visibly
-    different (font hinting may move an edge by a pixel between two Chromium builds).
-    BAO_UPDATE_SCREENSHOTS=1 writes it anew; a differing one is written beside it as NAME.new.png."""
+    """The screenshot against the one kept as shots/NAME.png (compare_png)."""
+    compare_png(shots / f"{name}.png", png)
+
+
+def compare_png(path: Path, png: bytes, tolerance: float = 0.005) -> None:
+    """A screenshot against the one kept at path: the same size, and at most `tolerance` of its pixels visibly
+    different (font hinting may move an edge by a pixel between two Chromium builds). BAO_UPDATE_SCREENSHOTS=1
+    writes it anew; a failing one is left beside it as NAME.new.png to look at."""
     import io
     import os
 
     from PIL import Image, ImageChops
 
-    path = shots / f"{name}.png"
     if os.environ.get("BAO_UPDATE_SCREENSHOTS") == "1":
-        shots.mkdir(exist_ok=True)
+        path.parent.mkdir(exist_ok=True)
         path.write_bytes(png)
         return
     assert path.exists(), f"no kept screenshot {path.name}: BAO_UPDATE_SCREENSHOTS=1 makes it"
     got = Image.open(io.BytesIO(png)).convert("RGB")
     want = Image.open(path).convert("RGB")
-    assert got.size == want.size, (name, got.size, want.size)
+    assert got.size == want.size, (path.name, got.size, want.size)
     diff = ImageChops.difference(got, want).convert("L").point(lambda v: 255 if v > 40 else 0)
     changed = diff.histogram()[255] / (got.width * got.height)
-    if changed > 0.005:
-        (shots / f"{name}.new.png").write_bytes(png)  # to look at (not kept: .gitignore)
-    assert changed <= 0.005, f"{name}: {changed:.2%} of the pixels differ (see {name}.new.png)"
+    if changed > tolerance:
+        path.with_suffix(".new.png").write_bytes(png)
+    assert changed <= tolerance, f"{path.name}: {changed:.2%} of the pixels differ (see {path.stem}.new.png)"

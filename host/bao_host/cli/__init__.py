@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "bao_host.cli.serve",  # serve
     "bao_host.cli.online",  # online
     "bao_host.cli.lessons",  # lessons
+    "bao_host.cli.puzzles",  # puzzles
 ]
 
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bao.core import RULESETS
+
 from bao_host.cli.common import add_data_arg, open_store
 from bao_host.record.logger import Logger
-from bao_host.record.store import StoreError
+from bao_host.record.store import Store, StoreError
 from bao_host.ui.adapter import SimBoard, make_board
 from bao_host.ui.tui import BaoApp
 
@@ -31,6 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lesson", metavar="FILE",
                     help="a lesson (lessons/*.toml, or its name as `bao lessons` lists it): the board lays out its "
                          "position, then its tasks")
+    ap.add_argument("--puzzles", action="store_true",
+                    help="solve puzzles on the board: each laid out with the set-up mode (docs/puzzles.md)")
+    ap.add_argument("--ruleset", default=None, choices=RULESETS, help="with --puzzles: only this ruleset's")
+    ap.add_argument("--solver", default="you", help="with --puzzles: whose rating the answers change")
     args = ap.parse_args(argv)
     setup, taught = _read_setup(args.setup), _read_lesson(args.lesson)
     if setup is False or taught is False:  # (read before anything starts: a file that cannot be used is one line)
@@ -75,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
             def lesson() -> list[str]:  # (the lesson starts once the board's link is up)
                 return run.poll() if session.connected else []
 
+        if args.puzzles:
+            lesson = _puzzles(args, store, board, logger)
         app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root), setup=setup,
                      lesson=lesson)
         return app.run() or 0
@@ -118,6 +127,18 @@ def _read_lesson(name: str | None) -> Any:
     except lessons.LessonError as e:
         print(f"--lesson: {e}", file=sys.stderr)
         return False
+
+
+def _puzzles(args: argparse.Namespace, store: Store, board: SimBoard, logger: Logger) -> Callable[[], list[str]]:
+    """The puzzle run's lines, polled by the UI as a lesson's are (once the board's link is up)."""
+    from bao_host.puzzles.board import PuzzleRun
+    from bao_host.puzzles.session import Solving
+    from bao_host.puzzles.sets import load_sets
+
+    puzzles = [pz for pz in load_sets() if args.ruleset is None or pz.ruleset == args.ruleset]
+    run = PuzzleRun(Solving(store, puzzles, args.solver), board.session.command, logger.view)
+    session = board.session
+    return lambda: run.poll() if session.connected else []
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Layout of the data directory (``--data DIR``; the platform's user data folder by default)::
 
     index.sqlite3            SQLite (WAL): boards, games, players, moves, positions, events, the engine's
-                             analyses of games (`bao analyse`), a learner's lessons  -- the authority
+                             analyses of games (`bao analyse`), a learner's lessons, puzzle ratings  -- the
+                             authority
     games/<key>.txt          the game's transcript in Donkers notation with its header
     games/<key>.jsonl        every event received for the game, one JSON object a line
     boards/<board>.jsonl     events of a board that belong to no game (errors, notices before a game)
@@ -32,8 +33,8 @@ again from the database.
 
 The package's modules, each importing only those above it in this list: errors, rows (a game and the other
 values), files (every write of the data folder), schema (tables and migrations), base (the state every part
-shares), damage, queries, analyses, progress (a learner's lessons), writes (imports and names), events,
-recovery, library (`Store`).
+shares), damage, queries, analyses, progress (a learner's lessons), puzzle_ratings, writes (imports and
+names), events, recovery, library (`Store`).
 """
 
 from bao_host.record.store.errors import (

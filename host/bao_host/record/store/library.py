@@ -10,6 +10,7 @@ from pathlib import Path
 from bao_host.record.lock import LibraryLock, LockHeld
 from bao_host.record.store.errors import StoreBusy, StoreDamaged, StoreError, classify
 from bao_host.record.store.files import rename
+from bao_host.record.store.puzzle_ratings import PuzzleRatings
 from bao_host.record.store.recovery import Recovery
 from bao_host.record.store.rows import default_data_dir, lenient_text, now
 from bao_host.record.store.schema import DB_NAME, connect, create, migrate
@@ -19,7 +20,7 @@ class FailedIntegrity(Exception):
     """The integrity check failed (its first finding)."""
 
 
-class Store(Recovery):
+class Store(Recovery, PuzzleRatings):
     """The game store in `root`. Not thread-safe: one logger process writes it (others may read).
 
     readonly=True: open an existing library and change nothing (StoreError when there is none). A writer

@@ -11,7 +11,8 @@ from typing import Any
 
 from bao_host.record.store.rows import lenient_text, now
 
-SCHEMA_VERSION = 3  # 2: the analyses table; 3: the lessons table (an older library is migrated when a writer opens it)
+SCHEMA_VERSION = 4  # 2: the analyses table; 3: the lessons table; 4: the puzzle ratings (an older library is
+# migrated when a writer opens it)
 DB_NAME = "index.sqlite3"
 
 SCHEMA = """
@@ -48,6 +49,16 @@ CREATE TABLE IF NOT EXISTS analyses (
 CREATE TABLE IF NOT EXISTS lessons (
     name TEXT NOT NULL, learner TEXT NOT NULL DEFAULT '', tasks INTEGER NOT NULL, tasks_done INTEGER NOT NULL,
     wrong INTEGER NOT NULL DEFAULT 0, done REAL, updated REAL NOT NULL, PRIMARY KEY (name, learner));
+CREATE TABLE IF NOT EXISTS puzzle_solvers (
+    name TEXT PRIMARY KEY, rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+    puzzle TEXT PRIMARY KEY, rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0, solved INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS puzzle_attempts (
+    id INTEGER PRIMARY KEY, solver TEXT NOT NULL, puzzle TEXT NOT NULL, move TEXT NOT NULL,
+    correct INTEGER NOT NULL, rating REAL NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS puzzle_attempts_solver ON puzzle_attempts (solver);
 """
 SAFE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,120}")  # a game key that can name a file in games/
 
@@ -72,8 +83,8 @@ def create(db: sqlite3.Connection) -> None:
 def migrate(db: sqlite3.Connection, root: Path) -> None:
     """Bring a library of an older schema to this one (its new tables were just made, empty). From 1: the
     analyses that `bao analyse` kept beside the transcripts (games/<key>.analysis.json) move into the
-    analyses table (the files stay). From 2: the lessons table (a learner's progress, issue #28) starts
-    empty: nothing to move."""
+    analyses table (the files stay). From 2 and 3: the lessons table (a learner's progress, issue #28) and the
+    puzzle tables start empty (made by `create`): nothing to move."""
     row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
     version = int(row[0]) if row is not None and str(row[0]).isdigit() else SCHEMA_VERSION
     if version >= SCHEMA_VERSION:

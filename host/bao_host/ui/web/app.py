@@ -5,7 +5,8 @@
 
 Pages: `/` the boards and the library; `/board/<name>` a board (pits can be clicked on a simulated one),
 `/board/<name>/watch` the spectator's view (read only), `/board/<name>/events` its live state as
-server-sent events; `/games` the library's search, `/games/<n>` a game's replay, `/games/<n>/export/<notation>`.
+server-sent events; `/games` the library's search, `/games/<n>` a game's replay, `/games/<n>/export/<notation>`;
+`/puzzles` the puzzles (bao_host.ui.web.puzzles).
 
 Security (issue #11): every page is a Jinja2 template with autoescaping, so a text from the library (a
 player named `<script>`) is shown, never run, and the Content-Security-Policy runs only this server's own
@@ -40,6 +41,7 @@ from starlette.routing import Route
 
 from bao_host import lessons
 from bao_host.online.server import Online
+from bao_host.puzzles.sets import SET_DIR
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store, StoreError
@@ -47,6 +49,7 @@ from bao_host.ui.adapter import SimBoard, make_board
 from bao_host.ui.web import library
 from bao_host.ui.web.live import Hub, LiveBoard
 from bao_host.ui.web.online_pages import OnlinePages
+from bao_host.ui.web.puzzles import PuzzlePages
 from bao_host.ui.web.svg import board_svg
 
 HERE = Path(__file__).resolve().parent
@@ -71,6 +74,7 @@ class Settings:
     tick: float = 0.01  # seconds between two looks at the boards
     south: str | None = None
     north: str | None = None
+    puzzles: Path | None = None  # the folder of the puzzle sets (None: the shipped ones, puzzles/)
     online_rate: float = 10.0  # online play: requests a second per client (docs/online.md, "Bad input and limits")
     db: str | None = None  # online play's games: None in the library's SQLite, or a postgresql:// address
 
@@ -100,6 +104,8 @@ class Server:
         self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
         self.online = Online(settings.data, lambda: self.store, settings.online_rate, settings.db)  # (docs/online.md)
+        # puzzles (docs/puzzles.md)
+        self.puzzles = PuzzlePages(self.page, lambda: self.st, self.refuse, settings.puzzles or SET_DIR)
 
     # -- start and stop -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -369,6 +375,7 @@ def create_app(settings: Settings, on_start: Callable[[Server], None] | None = N
     routes = [
         *OnlinePages(server.online, server.page).routes(),  # (before the protocol's catch-all under /online/)
         *server.online.routes(),
+        *server.puzzles.routes(),
         Route("/", server.index),
         Route("/board/{name}", server.board_page),
         Route("/board/{name}/watch", server.watch_page),

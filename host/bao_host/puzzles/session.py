@@ -1,0 +1,76 @@
+"""A solver at work: the next puzzle for the solver's rating, an answer checked, both Glicko-2 ratings
+updated and kept in the library (record/store/puzzle_ratings). The terminal, the browser and the board
+(bao_host.puzzles.board) all solve through this."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bao_host.puzzles import glicko2, model
+from bao_host.record.store import Store
+from bao_host.record.store.puzzle_ratings import Rated
+
+PUZZLE_RD = 200.0  # a puzzle never tried: its rating from the engines is a fair guess, not a certain one
+
+
+@dataclass
+class Result:
+    answer: model.Answer
+    before: float  # the solver's rating before the attempt
+    after: float  # and after it
+    puzzle_rating: float  # the puzzle's, after it
+
+    def lines(self) -> list[str]:
+        """What a person is told: right or wrong, what the move did, the solution, the rating's change."""
+        a = self.answer
+        change = f"rating {self.before:.0f} -> {self.after:.0f} ({self.after - self.before:+.0f})"
+        did = "; ".join(a.account[:3]) + ("; …" if len(a.account) > 3 else "")
+        if a.correct:
+            return [f"Solved: {a.move} is the move. {change}", f"What it does: {did}"]
+        return [f"Not {a.move}: the move was {a.solution}. {change}", f"What {a.move} does: {did}"]
+
+
+def _rating(r: Rated | None, default: glicko2.Rating) -> glicko2.Rating:
+    return default if r is None else glicko2.Rating(r.rating, r.rd, r.vol)
+
+
+class Solving:
+    """One solver's puzzles: `store` keeps the ratings; `puzzles` the set to choose from."""
+
+    def __init__(self, store: Store, puzzles: list[model.Puzzle], solver: str) -> None:
+        self.store = store
+        self.puzzles = puzzles
+        self.solver = solver.strip() or "you"
+
+    def rating(self) -> glicko2.Rating:
+        return _rating(self.store.solver_rating(self.solver), glicko2.Rating())
+
+    def puzzle_rating(self, pz: model.Puzzle) -> glicko2.Rating:
+        return _rating(self.store.puzzle_rating(pz.id), glicko2.Rating(float(pz.rating), PUZZLE_RD))
+
+    def next_puzzle(self, ruleset: str | None = None) -> model.Puzzle | None:
+        """A puzzle the solver has not solved, of the ruleset if one is given, rated nearest the solver (the
+        lowest id among equals: the same choice every time)."""
+        done = {pid for pid, ok in self.store.solved_puzzles(self.solver).items() if ok}
+        mine = self.rating().rating
+        left = [pz for pz in self.puzzles if pz.id not in done and (ruleset is None or pz.ruleset == ruleset)]
+        if not left:
+            return None
+        return min(left, key=lambda pz: (abs(self.puzzle_rating(pz).rating - mine), pz.id))
+
+    def answer(self, pz: model.Puzzle, text: str) -> Result:
+        """Check the move (bao.core.BaoError when it cannot be read or is illegal: nothing is recorded then)
+        and record the attempt with both new ratings."""
+        a = model.check_answer(pz, text)
+        before = self.rating()
+        solver, puzzle = glicko2.attempt(before, self.puzzle_rating(pz), a.correct)
+        prev_s = self.store.solver_rating(self.solver)
+        prev_p = self.store.puzzle_rating(pz.id)
+        self.store.record_attempt(self.solver, pz.id, a.move, a.correct,
+                                  Rated(solver.rating, solver.rd, solver.vol, _n(prev_s)),
+                                  Rated(puzzle.rating, puzzle.rd, puzzle.vol, _n(prev_p)))
+        return Result(a, before.rating, solver.rating, puzzle.rating)
+
+
+def _n(r: Rated | None) -> int:
+    return 0 if r is None else r.attempts

@@ -1,0 +1,44 @@
+// A puzzle page: the seeds drawn from the position's counts (seeds.js), the typed move sent to the server,
+// its answer said in words. Only text from the server's JSON is shown, as text.
+"use strict";
+
+(function () {
+  const counts = JSON.parse(document.getElementById("counts").textContent);
+  drawSeeds(counts);
+  const box = document.getElementById("puzzle");
+  const form = document.getElementById("answer-form");
+  const result = document.getElementById("result");
+  const token = new URLSearchParams(location.search).get("token") || "";
+
+  function say(lines, cls) {
+    result.replaceChildren();
+    result.className = cls;
+    for (const line of lines) {
+      const p = document.createElement("p");
+      p.textContent = line;
+      result.appendChild(p);
+    }
+  }
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const move = document.getElementById("move").value.trim();
+    const solver = document.getElementById("solver-name").value.trim() || "you";
+    if (!move) return;
+    const headers = {"Content-Type": "application/json"};
+    if (token) headers["X-Bao-Token"] = token;
+    const r = await fetch("/puzzles/" + encodeURIComponent(box.dataset.id) + "/answer",
+                          {method: "POST", headers, body: JSON.stringify({move, solver})});
+    const data = await r.json();
+    if (!r.ok) { say([data.error || "the server refused the answer"], "refused"); return; }
+    say(data.lines.concat(["The line: " + data.line.join(" ") + " · themes: " + data.themes.join(", ")]),
+        data.correct ? "solved" : "failed");
+    document.getElementById("submit").disabled = true;
+    const next = document.getElementById("next");
+    if (data.next) {
+      next.href = "/puzzles/" + encodeURIComponent(data.next) + "?solver=" + encodeURIComponent(solver) +
+        (token ? "&token=" + encodeURIComponent(token) : "");
+      next.hidden = false;
+    }
+  });
+})();

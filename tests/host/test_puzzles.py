@@ -1,0 +1,169 @@
+"""Puzzles (issue #28): the Glicko-2 ratings against the paper's worked example, the documented format (the
+example of docs/puzzles.md read, checked and written back), the export round trip, ratings kept in the
+library, bad input one line, and a puzzle found again by the generator's checks."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bao import core
+from bao_host.puzzles import generate, glicko2, model
+from bao_host.record.store import SCHEMA_VERSION, Store
+from bao_testkit import puzzlerig
+
+
+def test_glicko2_gives_the_papers_worked_example() -> None:
+    # Glickman, "Example of the Glicko-2 system": 1500/200/0.06 beats 1400/30, loses to 1550/100 and 1700/300
+    r = glicko2.update(glicko2.Rating(1500, 200, 0.06), [(glicko2.Rating(1400, 30), 1.0),
+                                                         (glicko2.Rating(1550, 100), 0.0),
+                                                         (glicko2.Rating(1700, 300), 0.0)])
+    assert round(r.rating, 2) == 1464.05  # the paper rounds its intermediate values: 1464.06
+    assert round(r.rd, 2) == 151.52
+    assert round(r.vol, 5) == 0.06000 and r.vol < 0.06
+
+
+def test_glicko2_a_win_raises_a_loss_lowers_and_no_game_widens() -> None:
+    me, hard = glicko2.Rating(1900, 200, 0.06), glicko2.Rating(2100, 80, 0.06)
+    won, lost = glicko2.attempt(me, hard, True), glicko2.attempt(me, hard, False)
+    assert won[0].rating > 1900 > lost[0].rating
+    assert won[1].rating < 2100 < lost[1].rating
+    assert won[0].rd < 200 and glicko2.update(me, []).rd > 200
+
+
+def test_the_documented_example_reads_checks_and_writes_back_the_same() -> None:
+    text = puzzlerig.example_text()
+    puzzles = model.loads(text)
+    assert [pz.id for pz in puzzles] == [puzzlerig.ZANZIBAR_ID, puzzlerig.MALAWI_ID]
+    for pz in puzzles:
+        p = pz.start()
+        assert model.puzzle_id(p) == pz.id
+        assert model.check_answer(pz, pz.solution).correct
+        others = [core.format_move(m, p.to_move) for m, _ in core.legal_moves(p)]
+        assert pz.solution in others and len(others) >= 2
+        assert all(not model.check_answer(pz, m).correct for m in others if m != pz.solution)
+    assert model.dumps(puzzles, json.loads(text)["about"]) == text
+
+
+def _bao(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bao_host.cli", "puzzles", *args], capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+
+
+def test_export_round_trips(tmp_path: Path) -> None:
+    src = tmp_path / "example.json"
+    src.write_text(puzzlerig.example_text(), encoding="utf-8")
+    out = tmp_path / "out.json"
+    r = _bao("--export", str(out), "--from", str(src))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"2 puzzles written to {out}\n"
+    assert [pz.to_json() for pz in model.load(out)] == [pz.to_json() for pz in puzzlerig.example()]
+    again = tmp_path / "again.json"
+    assert _bao("--export", str(again), "--from", str(out)).returncode == 0
+    assert again.read_text() == out.read_text()
+    listed = _bao("--list", "--from", str(out), "--ruleset", "malawi")
+    assert listed.stdout.split() == [puzzlerig.MALAWI_ID, "malawi", "1100", "medium", "capture", "winning"]
+
+
+def test_an_answer_changes_the_solvers_rating_in_the_library(tmp_path: Path) -> None:
+    src = tmp_path / "example.json"
+    src.write_text(puzzlerig.example_text(), encoding="utf-8")
+    data = tmp_path / "data"
+    right = _bao("--answer", puzzlerig.ZANZIBAR_ID, "8", "--from", str(src), "--data", str(data), "--solver", "Ali")
+    assert right.returncode == 0, right.stderr
+    assert right.stdout.startswith("Solved: 8 is the move. rating 1500 -> ")
+    wrong = _bao("--answer", puzzlerig.MALAWI_ID, "b4L", "--from", str(src), "--data", str(data), "--solver", "Ali")
+    assert wrong.returncode == 3
+    assert wrong.stdout.startswith("Not b4L: the move was a6L.")
+    with Store(data, readonly=True) as st:
+        ali = st.solver_rating("Ali")
+        assert ali is not None and (ali.attempts, ali.solved) == (2, 1)
+        assert st.solved_puzzles("Ali") == {puzzlerig.ZANZIBAR_ID: True, puzzlerig.MALAWI_ID: False}
+        z = st.puzzle_rating(puzzlerig.ZANZIBAR_ID)
+        assert z is not None and z.rating < 1300  # solved: the puzzle looks easier than the engines said
+
+
+def test_a_library_of_schema_2_gets_the_puzzle_tables(tmp_path: Path) -> None:
+    with Store(tmp_path):
+        pass
+    db = sqlite3.connect(tmp_path / "index.sqlite3")
+    for t in ("puzzle_solvers", "puzzle_ratings", "puzzle_attempts"):
+        db.execute(f"DROP TABLE {t}")
+    db.execute("UPDATE meta SET value='2' WHERE key='schema'")
+    db.commit()
+    db.close()
+    with Store(tmp_path, readonly=True) as st:  # read only: nothing changes, no rating yet
+        assert st.solver_rating("you") is None and st.solved_puzzles("you") == {}
+    with Store(tmp_path) as st:
+        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == str(SCHEMA_VERSION)
+        assert st.solver_rating("you") is None
+
+
+@pytest.mark.parametrize("case", ["unknown-id", "truncated", "binary", "other-format", "bad-solution",
+                                  "illegal-move"])
+def test_bad_input_is_one_clear_line(case: str, tmp_path: Path) -> None:
+    good = puzzlerig.example_text()
+    f = tmp_path / "set.json"
+    f.write_text(good, encoding="utf-8")
+    args = ["--list", "--from", str(f)]
+    want = ""
+    if case == "unknown-id":
+        args = ["--answer", "z-00000000", "8", "--from", str(f), "--data", str(tmp_path / "d")]
+        want = "no puzzle 'z-00000000' in the set"
+    elif case == "truncated":
+        f.write_text(good[: len(good) // 2], encoding="utf-8")
+        want = "not valid JSON"
+    elif case == "binary":
+        f.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+        want = "not a text file"
+    elif case == "other-format":
+        f.write_text('{"format": "bao-lessons", "version": 1, "puzzles": []}')
+        want = "not a puzzle set"
+    elif case == "bad-solution":
+        f.write_text(good.replace('"solution": "8"', '"solution": "B8R"'), encoding="utf-8")
+        want = "puzzle z-8523ac46: "
+    else:
+        args = ["--answer", puzzlerig.ZANZIBAR_ID, "Z9", "--from", str(f), "--data", str(tmp_path / "d")]
+        want = "Z9: "
+    r = _bao(*args)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("bao puzzles: ") and want in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_the_generator_keeps_the_example_after_both_deep_checks() -> None:
+    pz = puzzlerig.example()[0]
+    gen = generate.Generator(pz.ruleset, tt_bits=16)
+    found = gen.examine(pz.start(), "test")
+    assert found is not None and (gen.candidates, gen.deep_passed, gen.kept) == (1, 1, 1)
+    assert found.id == pz.id and found.solution == pz.solution and found.themes == pz.themes
+    assert found.best - found.second >= generate.GAP
+
+
+def test_bao_puzzles_makes_a_set_and_adds_to_it(tmp_path: Path) -> None:
+    out = tmp_path / "malawi.json"
+    r = _bao("--ruleset", "malawi", "--target", "1", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"malawi: 1 new puzzles, 1 in {out}; ")
+    first = model.load(out)
+    assert len(first) == 1 and first[0].source.startswith("self-play ")
+    assert model.check_answer(first[0], first[0].solution).correct
+    r = _bao("--ruleset", "malawi", "--target", "2", "--out", str(out), "--quiet", "--seed", "5")
+    assert r.returncode == 0, r.stderr
+    second = model.load(out)
+    assert len(second) == 2 and first[0].id in {pz.id for pz in second}
+
+
+def test_a_damaged_set_is_never_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "malawi.json"
+    out.write_text('{"format": "bao-puzzles", "version": 1, "puzzles": [{"id": 3}]}')
+    before = out.read_text()
+    r = _bao("--ruleset", "malawi", "--target", "1", "--out", str(out))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1
+    assert "(the run would overwrite it: move it away first)" in r.stderr
+    assert out.read_text() == before

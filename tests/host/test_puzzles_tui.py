@@ -1,0 +1,41 @@
+"""A puzzle solved and a puzzle failed in the terminal (`bao puzzles --solve`), compared with SVG snapshots
+kept beside this file (__snapshots__/; pytest-textual-snapshot): the diagram, the words said, the rating in
+the header. The move is typed as a person types it. A snapshot that changes on purpose: `pytest
+tests/host/test_puzzles_tui.py --snapshot-update`, and look at the new SVGs before committing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bao_host.puzzles import model
+from bao_host.puzzles.session import Solving
+from bao_host.record.store import Store
+from bao_host.ui.puzzles_tui import PuzzleApp
+from bao_testkit import puzzlerig
+from textual.pilot import Pilot
+
+
+@pytest.mark.parametrize(("typed", "solved"), [("8", True), ("6L", False), ("B9", None)])
+def test_a_puzzle_solved_failed_and_a_bad_move_in_the_terminal(typed: str, solved: bool | None, snap_compare: Any,
+                                                                tmp_path: Path) -> None:
+    puzzles = puzzlerig.example()
+    first = model.find(puzzles, puzzlerig.ZANZIBAR_ID)
+    app: PuzzleApp
+
+    async def answer(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        await pilot.press(*typed, "enter")
+        await pilot.pause()
+
+    with Store(tmp_path / "data") as st:
+        app = PuzzleApp(Solving(st, puzzles, "Ali"), first)
+        assert snap_compare(app, terminal_size=(80, 30), run_before=answer)
+        said = " ".join(app.lines)
+        ali = st.solver_rating("Ali")
+    if solved is None:  # a move that cannot be read: said, not counted
+        assert "B9" in said and ali is None
+    else:
+        assert ali is not None and (ali.attempts, ali.solved) == (1, int(solved))
+        assert said.startswith("Solved: 8 is the move." if solved else "Not 6L: the move was 8.")
