@@ -138,6 +138,7 @@ test-py: $(STAMP)
 
 lint: $(STAMP) typecheck
 	$(VENV)/bin/ruff check firmware host tests tools
+	$(VENV)/bin/ruff format --check firmware host tests tools
 
 typecheck: $(STAMP) build/mpstubs
 	$(VENV)/bin/mypy --strict host/bao_host

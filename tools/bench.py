@@ -10,8 +10,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> int:
-    scripts = sorted(p for p in (ROOT / "tools").glob("bench_*.py")
-                     if p.stem not in ("bench_common", "bench_rules_mp") and not p.stem.endswith("_mp"))
+    scripts = sorted(
+        p
+        for p in (ROOT / "tools").glob("bench_*.py")
+        if p.stem not in ("bench_common", "bench_rules_mp") and not p.stem.endswith("_mp")
+    )
     status = 0
     for script in scripts:
         print(f"== {script.name}", flush=True)

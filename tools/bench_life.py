@@ -103,8 +103,13 @@ def run(lib: Path, heap: str, flash: Path, games: int, seed: int, plies: int, bi
     drv.write_text(LIFE_SCRIPT % {"root": str(flash), "seed": seed, "games": games, "plies": plies})
     subprocess.run([MPYX, "-s", "lifedrv.mpy", "-o", str(lib / "lifedrv.mpy"), str(drv)], check=True)
     drv.unlink()
-    r = subprocess.run([binary, "-X", f"heapsize={heap}", "-c", "import sys; sys.path.insert(0, '')\nimport lifedrv"],
-                       capture_output=True, text=True, timeout=7200, cwd=lib)
+    r = subprocess.run(
+        [binary, "-X", f"heapsize={heap}", "-c", "import sys; sys.path.insert(0, '')\nimport lifedrv"],
+        capture_output=True,
+        text=True,
+        timeout=7200,
+        cwd=lib,
+    )
     m = re.search(r"^RESULT (.*)$", r.stdout, re.M)
     if not m:
         tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
@@ -121,17 +126,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100, help="games one after the other (default 100)")
     ap.add_argument("--seed", type=int, default=1, help="the random moves' seed (default 1)")
     ap.add_argument("--plies", type=int, default=200, help="a game longer than this is left for a new one")
-    ap.add_argument("--frozen", metavar="BIN", default=default_frozen(),
-                    help="the 32-bit build with the firmware frozen in (default: build/micropython-frozen32)")
+    ap.add_argument(
+        "--frozen",
+        metavar="BIN",
+        default=default_frozen(),
+        help="the 32-bit build with the firmware frozen in (default: build/micropython-frozen32)",
+    )
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
     args = ap.parse_args(argv)
     if not args.frozen or not Path(args.frozen).is_file() or not Path(MP32).is_file():
-        print("bench_life: needs build/micropython-frozen32 (make test-mp builds it) and the 32-bit build "
-              f"{MP32}", file=sys.stderr)
+        print(
+            f"bench_life: needs build/micropython-frozen32 (make test-mp builds it) and the 32-bit build {MP32}",
+            file=sys.stderr,
+        )
         return 2
     frozen = os.path.abspath(args.frozen)
-    tab = Table(["build, heap", "games", "moves", "moves not followed", "faults (ERR)", "lowest free heap",
-                 "seconds"])
+    tab = Table(["build, heap", "games", "moves", "moves not followed", "faults (ERR)", "lowest free heap", "seconds"])
     ok = True
     with tempfile.TemporaryDirectory() as d:
         flash = Path(d) / "flash"
@@ -139,22 +149,33 @@ def main(argv: list[str] | None = None) -> int:
         flib = Path(d) / "frozen"  # only the driver: the firmware comes from the image
         flib.mkdir()
         lib = compile_mpy(Path(d) / "mpy", MP32)
-        for name, where, heap, binary in (("32-bit, firmware frozen in, 64 KB", flib, "64k", frozen),
-                                          ("32-bit, firmware as .mpy, 160 KB", lib, "160k", MP32)):
+        for name, where, heap, binary in (
+            ("32-bit, firmware frozen in, 64 KB", flib, "64k", frozen),
+            ("32-bit, firmware as .mpy, 160 KB", lib, "160k", MP32),
+        ):
             res = run(where, heap, flash, args.games, args.seed, args.plies, binary)
-            tab.add(name, str(res["games"]), str(res["moves"]), str(res["off"]), str(res["errors"]),
-                    str(res["low"]), f"{res['ms'] / 1000:.1f}")
+            tab.add(
+                name,
+                str(res["games"]),
+                str(res["moves"]),
+                str(res["off"]),
+                str(res["errors"]),
+                str(res["low"]),
+                f"{res['ms'] / 1000:.1f}",
+            )
             print(f"{name}: {res}", flush=True)
             ok = ok and res["games"] == args.games and not res["off"] and not res["errors"]
     text = tab.render()
     print(text)
-    note = (f"`python tools/bench_life.py --games {args.games} --seed {args.seed}` (not run by `make bench`: "
-            "minutes): the board alone, no host (nothing acknowledges its events), plays random legal games one "
-            "after the other through pit activations (5 ms scans), its NEW button between two, under its run "
-            "loop's supervisor; a game past "
-            f"{args.plies} plies is left for the next. " + ("Every game followed, no fault. " if ok else
-                                                           "NOT every game followed without a fault: a defect. ")
-            + f"Measured on {platform.machine()} ({os.cpu_count()} cores, shared), {time.strftime('%Y-%m-%d')}.\n")
+    note = (
+        f"`python tools/bench_life.py --games {args.games} --seed {args.seed}` (not run by `make bench`: "
+        "minutes): the board alone, no host (nothing acknowledges its events), plays random legal games one "
+        "after the other through pit activations (5 ms scans), its NEW button between two, under its run "
+        "loop's supervisor; a game past "
+        f"{args.plies} plies is left for the next. "
+        + ("Every game followed, no fault. " if ok else "NOT every game followed without a fault: a defect. ")
+        + f"Measured on {platform.machine()} ({os.cpu_count()} cores, shared), {time.strftime('%Y-%m-%d')}.\n"
+    )
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Long life", text + "\n\n" + note)
     return 0 if ok else 1

@@ -34,12 +34,15 @@ LIMIT_S = 3600.0  # simulated seconds a drain may take
 def check(rate: float, seed: int, got: list[bytes], want: list[bytes], pending: int, took_s: float) -> None:
     """SystemExit with what went wrong: the drain timed out (events still pending after LIMIT_S), or the
     events that arrived are not the backlog in order."""
-    if got != want[:len(got)]:
-        raise SystemExit(f"rate {rate} seed {seed}: the events did not arrive in order (event {len(got)} of "
-                         f"{len(want)} differs)")
+    if got != want[: len(got)]:
+        raise SystemExit(
+            f"rate {rate} seed {seed}: the events did not arrive in order (event {len(got)} of {len(want)} differs)"
+        )
     if len(got) < len(want) or pending:
-        raise SystemExit(f"rate {rate} seed {seed}: timeout: {len(got)} of {len(want)} events arrived and "
-                         f"{pending} were still pending after {took_s:.0f} s of simulated time")
+        raise SystemExit(
+            f"rate {rate} seed {seed}: timeout: {len(got)} of {len(want)} events arrived and "
+            f"{pending} were still pending after {took_s:.0f} s of simulated time"
+        )
 
 
 def one(rate: float, seed: int, proto: int = 3) -> dict[str, float]:
@@ -54,8 +57,12 @@ def one(rate: float, seed: int, proto: int = 3) -> dict[str, float]:
     t0 = sim.now
     got = sim.drain(link, EVENTS, store_ms=STORE_MS, limit_s=LIMIT_S)
     check(rate, seed, [e.payload.encode() for e in got], want, ob.journal.npending, (sim.now - t0) / 1000)
-    return {"s": (sim.now - t0) / 1000, "timeouts": ob.timeouts - timeouts, "naks": ob.naks - naks,
-            "bytes": (sim.up.sent - sent) / EVENTS}
+    return {
+        "s": (sim.now - t0) / 1000,
+        "timeouts": ob.timeouts - timeouts,
+        "naks": ob.naks - naks,
+        "bytes": (sim.up.sent - sent) / EVENTS,
+    }
 
 
 def older(rate: float, seed: int, proto: int) -> float:
@@ -80,32 +87,53 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
     args = ap.parse_args(argv)
     t_start = time.monotonic()
-    tab = Table(["damaged bytes", "MOVE frames damaged", "drain: median", "worst", "goodput (median)",
-                 "bytes sent / event", "NAKs acted on", "timer expiries", "protocol 2 host: median", "worst",
-                 "protocol 1 host: median", "worst"])
+    tab = Table(
+        [
+            "damaged bytes",
+            "MOVE frames damaged",
+            "drain: median",
+            "worst",
+            "goodput (median)",
+            "bytes sent / event",
+            "NAKs acted on",
+            "timer expiries",
+            "protocol 2 host: median",
+            "worst",
+            "protocol 1 host: median",
+            "worst",
+        ]
+    )
     seeds = range(1, args.seeds + 1)
     for rate in RATES:
         runs = [one(rate, seed) for seed in seeds]
         med = statistics.median(r["s"] for r in runs)
-        tab.add(f"{rate * 100:.2f} %", f"{(1 - (1 - rate) ** 265) * 100:.0f} %", *secs([r["s"] for r in runs]),
-                f"{EVENTS / med:.1f} events/s", f"{statistics.median(r['bytes'] for r in runs):.0f}",
-                f"{statistics.median(r['naks'] for r in runs):.0f}",
-                f"{statistics.median(r['timeouts'] for r in runs):.0f}",
-                *secs([older(rate, seed, 2) for seed in seeds]), *secs([older(rate, seed, 1) for seed in seeds]))
+        tab.add(
+            f"{rate * 100:.2f} %",
+            f"{(1 - (1 - rate) ** 265) * 100:.0f} %",
+            *secs([r["s"] for r in runs]),
+            f"{EVENTS / med:.1f} events/s",
+            f"{statistics.median(r['bytes'] for r in runs):.0f}",
+            f"{statistics.median(r['naks'] for r in runs):.0f}",
+            f"{statistics.median(r['timeouts'] for r in runs):.0f}",
+            *secs([older(rate, seed, 2) for seed in seeds]),
+            *secs([older(rate, seed, 1) for seed in seeds]),
+        )
         print(tab.rows[-1], flush=True)
     text = tab.render()
     print(text)
-    note = (f"`python tools/bench_link.py --seeds {args.seeds}` (run by `make bench`), {time.strftime('%Y-%m-%d')}: "
-            f"{args.seeds} seeds a rate; drain = from the host opening the port (handshake included) to the board "
-            f"holding no pending event, {EVENTS} events of 263-267 bytes, simulated time (bao_testkit/simline.py: "
-            "115200 baud 8N1, 1 ms latency each way, the host storing an event in 10 ms), so the figures do not "
-            "depend on the machine. Damaged bytes hit both directions (acks and NAKs too). Targets (issue #14): "
-            "under 5 s clean, under 30 s at 0.35 %. Before protocol 2 a clean line drained 8 events a second "
-            "(50 in about 6 s) and at 0.35 % 47 of 53 events arrived in 4 minutes (the soak of issue #14); before "
-            "protocol 3 (issue #26: damaged events reported at once, only what is missing sent again) 10.54 s "
-            "median at 0.35 % and 221.49 s at 1 %. 'Protocol 2 host', 'protocol 1 host': this board with a host "
-            "of that version (`Link(proto=...)`, no quiet-line NAK; version 1 sends no NAK at all). "
-            f"The bench took {time.monotonic() - t_start:.0f} s of real time.\n")
+    note = (
+        f"`python tools/bench_link.py --seeds {args.seeds}` (run by `make bench`), {time.strftime('%Y-%m-%d')}: "
+        f"{args.seeds} seeds a rate; drain = from the host opening the port (handshake included) to the board "
+        f"holding no pending event, {EVENTS} events of 263-267 bytes, simulated time (bao_testkit/simline.py: "
+        "115200 baud 8N1, 1 ms latency each way, the host storing an event in 10 ms), so the figures do not "
+        "depend on the machine. Damaged bytes hit both directions (acks and NAKs too). Targets (issue #14): "
+        "under 5 s clean, under 30 s at 0.35 %. Before protocol 2 a clean line drained 8 events a second "
+        "(50 in about 6 s) and at 0.35 % 47 of 53 events arrived in 4 minutes (the soak of issue #14); before "
+        "protocol 3 (issue #26: damaged events reported at once, only what is missing sent again) 10.54 s "
+        "median at 0.35 % and 221.49 s at 1 %. 'Protocol 2 host', 'protocol 1 host': this board with a host "
+        "of that version (`Link(proto=...)`, no quiet-line NAK; version 1 sends no NAK at all). "
+        f"The bench took {time.monotonic() - t_start:.0f} s of real time.\n"
+    )
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Link", text + "\n\n" + note)
     return 0

@@ -85,8 +85,12 @@ def module_costs(tmp: Path) -> dict[str, int]:
         py = tmp / f"{name}.py"
         py.write_text(src)
         subprocess.run([MPYX, "-o", str(lib / f"cost_{name}.mpy"), str(py)], check=True)
-        r = subprocess.run([MP, "-X", "heapsize=1024k", "-c", IMPORT % {"lib": str(lib), "name": f"cost_{name}"}],
-                           capture_output=True, text=True, timeout=60)
+        r = subprocess.run(
+            [MP, "-X", "heapsize=1024k", "-c", IMPORT % {"lib": str(lib), "name": f"cost_{name}"}],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         m = re.search(r"^BYTES (\d+)$", r.stdout, re.M)
         if not m:
             raise SystemExit(f"{name}: {r.stdout}{r.stderr}")
@@ -142,19 +146,23 @@ def main() -> int:
     q = Table(["qstr pool", "qstrs interned when it was made", "bytes, in one piece"])
     for i, (nq, size) in enumerate(pools, 1):
         q.add(f"pool {i}", str(nq), str(size))
-    intro = ("`python tools/bench_mp_costs.py` (run by `make bench`): what the MicroPython unix port from PyPI "
-             "(64-bit x86) spends on each kind of thing the firmware is made of. A 32-bit port (the Pico's "
-             "RP2040) stores object words in 4 bytes, not 8, and allocates in 16-byte blocks, not 32: objects, "
-             "tables and frames take about half of these figures there, while bytecode and string bytes take "
-             "the same.")
-    note = ("What follows for the board (Board section): its resident modules hold about 170 functions and "
-            "methods, 560 names interned as qstrs and about 29 KB of bytecode, so about half of their 55 KB "
-            "on the 64-bit port is the per-object cost above, which a 32-bit port halves. Calls allocate nothing for "
-            "their frames; generators (the sowing engine is one) and the strings, lists and bytearrays of a "
-            "move do, and near a full heap it is the contiguity of the free space, not its total, that fails "
-            "first (Board section). A module loaded late (a rare job) can make the "
-            "qstr pool grow by the next size in the table, in one piece: loading such code early, while the "
-            "heap is empty, avoids it.")
+    intro = (
+        "`python tools/bench_mp_costs.py` (run by `make bench`): what the MicroPython unix port from PyPI "
+        "(64-bit x86) spends on each kind of thing the firmware is made of. A 32-bit port (the Pico's "
+        "RP2040) stores object words in 4 bytes, not 8, and allocates in 16-byte blocks, not 32: objects, "
+        "tables and frames take about half of these figures there, while bytecode and string bytes take "
+        "the same."
+    )
+    note = (
+        "What follows for the board (Board section): its resident modules hold about 170 functions and "
+        "methods, 560 names interned as qstrs and about 29 KB of bytecode, so about half of their 55 KB "
+        "on the 64-bit port is the per-object cost above, which a 32-bit port halves. Calls allocate nothing for "
+        "their frames; generators (the sowing engine is one) and the strings, lists and bytearrays of a "
+        "move do, and near a full heap it is the contiguity of the free space, not its total, that fails "
+        "first (Board section). A module loaded late (a rare job) can make the "
+        "qstr pool grow by the next size in the table, in one piece: loading such code early, while the "
+        "heap is empty, avoids it."
+    )
     body = "\n\n".join([intro, t.render(), f.render(), q.render(), note])
     print(body)
     if not args.no_write:

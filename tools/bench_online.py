@@ -42,8 +42,10 @@ sys.path.insert(0, str(ROOT / "tools"))
 from bench_common import Table, replace_section  # noqa: E402
 
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())
-PLIES = [notation.format_move(notation.parse_move(p, t)[0], p.to_move)  # as the server writes them
-         for p, t in zip(notation.replay(T1994), T1994.plies)]
+PLIES = [
+    notation.format_move(notation.parse_move(p, t)[0], p.to_move)  # as the server writes them
+    for p, t in zip(notation.replay(T1994), T1994.plies)
+]
 PREFIX = "/online/v1"
 
 
@@ -75,8 +77,10 @@ class Http:
     async def head(self, method: str, path: str, body: bytes = b"", token: str = "") -> tuple[int, dict[str, str]]:
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
         kind = "Content-Type: application/json\r\n" if body else ""
-        request = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}{kind}Content-Length: {len(body)}\r\n"
-                   f"\r\n".encode() + body)
+        request = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}{kind}Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
         for _ in range(2):  # (the server closes a connection idle for a while: then once on a new one)
             assert self.r is not None and self.w is not None
             try:
@@ -197,35 +201,73 @@ def measure(label: str, servers: list[pgrig.Serve], games: int, think: float, ti
     for s in servers:
         s.start()
     try:
-        r = asyncio.run(asyncio.wait_for(play([s.port for s in servers], [s.pid for s in servers], games, think),
-                                         timeout))
+        r = asyncio.run(
+            asyncio.wait_for(play([s.port for s in servers], [s.pid for s in servers], games, think), timeout)
+        )
     finally:
         for s in servers:
             s.stop()
     ms = r["late"]
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
     print(f"{label}: p50 {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, lost {r['lost']}", flush=True)
-    return [label, str(games), str(len(ms)), f"{statistics.median(ms):.1f}", f"{p99:.1f}", f"{ms[-1]:.1f}",
-            f"{len(ms) / r['took']:.0f}", f"{r['cpu'] * 1000 / len(ms):.2f}", f"{r['kb']:.0f}", str(r["lost"]),
-            Path("/proc/loadavg").read_text().split()[0]]
+    return [
+        label,
+        str(games),
+        str(len(ms)),
+        f"{statistics.median(ms):.1f}",
+        f"{p99:.1f}",
+        f"{ms[-1]:.1f}",
+        f"{len(ms) / r['took']:.0f}",
+        f"{r['cpu'] * 1000 / len(ms):.2f}",
+        f"{r['kb']:.0f}",
+        str(r["lost"]),
+        Path("/proc/loadavg").read_text().split()[0],
+    ]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=500)
-    ap.add_argument("--think", type=float, default=2.0, help="a client's thinking time before its move, seconds "
-                    "on average (default 2)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=2.0,
+        help="a client's thinking time before its move, seconds on average (default 2)",
+    )
     ap.add_argument("--db", choices=("both", "sqlite", "postgresql"), default="both")
     ap.add_argument("--timeout", type=float, default=900.0, help="each run's bound, seconds")
-    ap.add_argument("--no-write", action="store_true", help="print only (default: also write the \"Online play\" "
-                    "section of docs/benchmarks.md)")
+    ap.add_argument(
+        "--no-write",
+        action="store_true",
+        help='print only (default: also write the "Online play" section of docs/benchmarks.md)',
+    )
     args = ap.parse_args()
-    t = Table(["server", "games at once", "moves", "p50 ms", "p99 ms", "max ms", "moves/s", "server CPU ms/move",
-               "server KB/game", "lost or doubled", "load average"])
+    t = Table(
+        [
+            "server",
+            "games at once",
+            "moves",
+            "p50 ms",
+            "p99 ms",
+            "max ms",
+            "moves/s",
+            "server CPU ms/move",
+            "server KB/game",
+            "lost or doubled",
+            "load average",
+        ]
+    )
     with tempfile.TemporaryDirectory(prefix="bao-bench-online-") as tmp:
         if args.db in ("both", "sqlite"):
-            t.add(*measure("SQLite, 1 process", [pgrig.Serve(pgrig.free_port(), Path(tmp) / "sqlite")],
-                           args.games, args.think, args.timeout))
+            t.add(
+                *measure(
+                    "SQLite, 1 process",
+                    [pgrig.Serve(pgrig.free_port(), Path(tmp) / "sqlite")],
+                    args.games,
+                    args.think,
+                    args.timeout,
+                )
+            )
         why = pgrig.pg_missing()
         if args.db in ("both", "postgresql") and why is not None:
             print(f"PostgreSQL run left out: {why}")
@@ -234,13 +276,15 @@ def main() -> int:
                 url = pg.database("bench")
                 servers = [pgrig.Serve(pgrig.free_port(), Path(tmp) / "pg", db=url) for _ in range(2)]
                 t.add(*measure("PostgreSQL, 2 processes", servers, args.games, args.think, args.timeout))
-    body = (f"`python tools/bench_online.py --games {args.games} --think {args.think:g} --db {args.db}` on"
-            f" {platform.machine()} ({os.cpu_count()} cores, shared), Python {platform.python_version()},"
-            f" {time.strftime('%Y-%m-%d')}: a move's POST sent -> the opponent's event stream shows it, each"
-            f" client thinking {args.think:g} s on average before its move; the servers' CPU time per move and"
-            " memory per game (all processes); lost or doubled: games whose moves on the server, or on a client's"
-            " stream, are not the transcript's once and in order. The load average is the machine's at the end of"
-            " each run (other work on it lengthens every figure but the CPU time).\n\n" + t.render())
+    body = (
+        f"`python tools/bench_online.py --games {args.games} --think {args.think:g} --db {args.db}` on"
+        f" {platform.machine()} ({os.cpu_count()} cores, shared), Python {platform.python_version()},"
+        f" {time.strftime('%Y-%m-%d')}: a move's POST sent -> the opponent's event stream shows it, each"
+        f" client thinking {args.think:g} s on average before its move; the servers' CPU time per move and"
+        " memory per game (all processes); lost or doubled: games whose moves on the server, or on a client's"
+        " stream, are not the transcript's once and in order. The load average is the machine's at the end of"
+        " each run (other work on it lengthens every figure but the CPU time).\n\n" + t.render()
+    )
     print(body)
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Online play", body)

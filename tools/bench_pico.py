@@ -125,9 +125,21 @@ def board_game(image: str = "image", moves: int = 0, xip: bool = False) -> dict[
         board.close()
         wall = time.monotonic() - t0
     assert done == len(plies) and (final_ok or moves), f"the emulated board reported {done} moves"
-    return {"first_boot": first, "boot": boot, "boot_after_game": after, "touch": touch, "last": last,
-            "scans": scans, "step": step, "stats": st, "wall": wall, "moves": done, "ruleset": core.ZANZIBAR,
-            "touch_misses": touch_misses, "last_misses": last_misses}
+    return {
+        "first_boot": first,
+        "boot": boot,
+        "boot_after_game": after,
+        "touch": touch,
+        "last": last,
+        "scans": scans,
+        "step": step,
+        "stats": st,
+        "wall": wall,
+        "moves": done,
+        "ruleset": core.ZANZIBAR,
+        "touch_misses": touch_misses,
+        "last_misses": last_misses,
+    }
 
 
 def board_table(g: dict[str, object]) -> Table:
@@ -137,19 +149,39 @@ def board_table(g: dict[str, object]) -> Table:
     scan = st["scan"]
     touch, last, scans, step = g["touch"], g["last"], g["scans"], g["step"]
     assert isinstance(touch, list) and isinstance(last, list) and isinstance(scans, list) and isinstance(step, list)
-    board = Table([f"the board (1994 game, {g['moves']} moves, through the pins)", "median", "p99", "worst",
-                   "target"])
+    board = Table([f"the board (1994 game, {g['moves']} moves, through the pins)", "median", "p99", "worst", "target"])
     board.add("reset (power on) to HELLO, the board with its journal", ms(float(g["boot"])), "", "", "")  # type: ignore[arg-type]
-    board.add("scan loop period (74HC165 latch to latch)", ms(scan["medianMs"]), ms(scan["p99Ms"]),
-              ms(scan["maxMs"]), "")
-    board.add(f"pit touched -> LED frame latched, inside a move ({len(touch)})", ms(statistics.median(touch)),
-              ms(pct(touch, 0.99)), ms(max(touch)), "median < 8 ms, worst < 20 ms")
-    board.add("... touch -> the sensor read that confirms it (3 agreeing scans)", ms(statistics.median(scans)),
-              ms(pct(scans, 0.99)), ms(max(scans)), "")
-    board.add("... that read -> LED frame latched (the step: recogniser, guide, LEDs)", ms(statistics.median(step)),
-              ms(pct(step, 0.99)), ms(max(step)), "")
-    board.add(f"the touch that completes a move -> LED frame ({len(last)})", ms(statistics.median(last)),
-              ms(pct(last, 0.99)), ms(max(last)), "worst < 50 ms")
+    board.add(
+        "scan loop period (74HC165 latch to latch)", ms(scan["medianMs"]), ms(scan["p99Ms"]), ms(scan["maxMs"]), ""
+    )
+    board.add(
+        f"pit touched -> LED frame latched, inside a move ({len(touch)})",
+        ms(statistics.median(touch)),
+        ms(pct(touch, 0.99)),
+        ms(max(touch)),
+        "median < 8 ms, worst < 20 ms",
+    )
+    board.add(
+        "... touch -> the sensor read that confirms it (3 agreeing scans)",
+        ms(statistics.median(scans)),
+        ms(pct(scans, 0.99)),
+        ms(max(scans)),
+        "",
+    )
+    board.add(
+        "... that read -> LED frame latched (the step: recogniser, guide, LEDs)",
+        ms(statistics.median(step)),
+        ms(pct(step, 0.99)),
+        ms(max(step)),
+        "",
+    )
+    board.add(
+        f"the touch that completes a move -> LED frame ({len(last)})",
+        ms(statistics.median(last)),
+        ms(pct(last, 0.99)),
+        ms(max(last)),
+        "worst < 50 ms",
+    )
     return board
 
 
@@ -160,7 +192,7 @@ def pct(xs: list[float], q: float) -> float:
 
 RULES_NOTE = (
     "The rules core's rows (`python tools/bench_pico.py --rules-only` prints them alone, in about 25 minutes "
-    "of wall time on a shared machine): \"list all legal moves with their accounts\" is "
+    'of wall time on a shared machine): "list all legal moves with their accounts" is '
     "`core.legal_moves(p, True)`: every legal move with its child position and its account, each candidate "
     "played once with its account recorded (4 bytes a step into one scratch bytearray, copied once per move; "
     "no object per step), best of 3 with a collection before each. The board does less, in two steps (the "
@@ -168,7 +200,7 @@ RULES_NOTE = (
     "lifted, the sequences of that pit's candidates only (`baoboard.recogniser`, from their accounts taken "
     "relay by relay); its worst lift is the advanced game's first placement drop, whose 48 candidates all "
     "start by lifting the same pit. The sowing's plain stretch (seeds, relays, captures and their steps of "
-    "the account) runs in a native kernel (`bao.core._advance`, docs/rules.md \"Speed on the board\"): in "
+    'the account) runs in a native kernel (`bao.core._advance`, docs/rules.md "Speed on the board"): in '
     "bytecode, where a bytecode costs about 1 us and a bytearray read or write 3-6 us, a seed cost about 11 us "
     "and a relay 60 us more; the kernel does either in a few us, about 20 us a call. What is left is "
     "bytecode: a candidate costs about 0.3-0.4 ms before its first seed (its child position, the sowing "
@@ -255,34 +287,59 @@ def rules_table(quick: bool) -> Table:
     pf = keyvals(run_on_pico(*extra, code=code_for.format("perft", "6"))[0])
     rules = Table(["rules core on the Pico", "value", "target"])
     for key, what in (("game_", "the 1994 game"), ("random_", "random positions (mixed rulesets)")):
-        rules.add(f"list all legal moves with their accounts, {what} ({mv[key + 'positions']})",
-                  f"median {int(mv[key + 'median_us']) / 1000:.1f} ms, "
-                  f"worst {int(mv[key + 'worst_us']) / 1000:.1f} ms",
-                  "worst < 20 ms")
-    rules.add(f"... both, {mv['positions']} positions", f"median {int(mv['median_us']) / 1000:.1f} ms, p99 "
-              f"{int(mv['p99_us']) / 1000:.1f} ms, worst {int(mv['worst_us']) / 1000:.1f} ms", "worst < 20 ms")
+        rules.add(
+            f"list all legal moves with their accounts, {what} ({mv[key + 'positions']})",
+            f"median {int(mv[key + 'median_us']) / 1000:.1f} ms, worst {int(mv[key + 'worst_us']) / 1000:.1f} ms",
+            "worst < 20 ms",
+        )
+    rules.add(
+        f"... both, {mv['positions']} positions",
+        f"median {int(mv['median_us']) / 1000:.1f} ms, p99 "
+        f"{int(mv['p99_us']) / 1000:.1f} ms, worst {int(mv['worst_us']) / 1000:.1f} ms",
+        "worst < 20 ms",
+    )
     # The fixed sample's worst is one position: the slowest of a wider one, ranked on the unix port, say how
     # far the tail goes beyond it
     wide = positions_on_pico(slowest_positions(WIDE_SLOWEST, ROOT / "build" / "slowest-positions.txt", WIDE_AMONG))
-    rules.add(f"... the {WIDE_SLOWEST} slowest of {WIDE_AMONG:,} random positions (ranked on the 64-bit unix port)",
-              f"worst {max(wide) / 1000:.1f} ms, {sum(t > 20000 for t in wide)} over 20 ms", "worst < 20 ms")
-    rules.add("the board at a move boundary, both sets: the legal move codes (in the step completing a move)",
-              f"median {int(mv['board_codes_median_us']) / 1000:.1f} ms, "
-              f"worst {int(mv['board_codes_worst_us']) / 1000:.1f} ms", "")
-    rules.add("... then a start pit lifted: its candidates' sequences from their accounts (baoboard.recogniser)",
-              f"median {int(mv['board_pit_median_us']) / 1000:.1f} ms, "
-              f"worst {int(mv['board_pit_worst_us']) / 1000:.1f} ms", "")
+    rules.add(
+        f"... the {WIDE_SLOWEST} slowest of {WIDE_AMONG:,} random positions (ranked on the 64-bit unix port)",
+        f"worst {max(wide) / 1000:.1f} ms, {sum(t > 20000 for t in wide)} over 20 ms",
+        "worst < 20 ms",
+    )
+    rules.add(
+        "the board at a move boundary, both sets: the legal move codes (in the step completing a move)",
+        f"median {int(mv['board_codes_median_us']) / 1000:.1f} ms, "
+        f"worst {int(mv['board_codes_worst_us']) / 1000:.1f} ms",
+        "",
+    )
+    rules.add(
+        "... then a start pit lifted: its candidates' sequences from their accounts (baoboard.recogniser)",
+        f"median {int(mv['board_pit_median_us']) / 1000:.1f} ms, worst {int(mv['board_pit_worst_us']) / 1000:.1f} ms",
+        "",
+    )
     names = ("Malawi, A4L* repeats after 3.3 million relays", "Zanzibar INF_TAKASA, A6L* loops every 174,848")
     for i, name in enumerate(names):
-        rules.add(f"slowest known: {name}: legal move codes (each move boundary)",
-                  f"{int(slow[f'slow{i}_codes_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
-        rules.add(f"slowest known: {name}: every candidate's account (as if each start were lifted)",
-                  f"{int(slow[f'slow{i}_accounts_us']) / 1e6:.2f} s", "")
-        rules.add(f"slowest known: {name}: the board's worst start pit lifted (its candidates' sequences)",
-                  f"{int(slow[f'slow{i}_pit_us']) / 1e6:.2f} s", "well inside the 8.3 s watchdog")
+        rules.add(
+            f"slowest known: {name}: legal move codes (each move boundary)",
+            f"{int(slow[f'slow{i}_codes_us']) / 1e6:.2f} s",
+            "well inside the 8.3 s watchdog",
+        )
+        rules.add(
+            f"slowest known: {name}: every candidate's account (as if each start were lifted)",
+            f"{int(slow[f'slow{i}_accounts_us']) / 1e6:.2f} s",
+            "",
+        )
+        rules.add(
+            f"slowest known: {name}: the board's worst start pit lifted (its candidates' sequences)",
+            f"{int(slow[f'slow{i}_pit_us']) / 1e6:.2f} s",
+            "well inside the 8.3 s watchdog",
+        )
     perft = pf["perft"].split()
-    rules.add(f"perft(6) = {int(perft[1]):,}", f"{int(perft[2]) / 1e6:.1f} s "
-              f"({int(perft[1]) * 1e6 / int(perft[2]):,.0f} leaves/s)", "")
+    rules.add(
+        f"perft(6) = {int(perft[1]):,}",
+        f"{int(perft[2]) / 1e6:.1f} s ({int(perft[1]) * 1e6 / int(perft[2]):,.0f} leaves/s)",
+        "",
+    )
 
     return rules
 
@@ -291,9 +348,20 @@ def slowest_positions(n: int, out: Path, among: int = 1000) -> Path:
     """The n slowest of the first `among` random positions (the first 1,000 are the rules table's), ranked once
     on the 64-bit unix port (whose per-position costs rank roughly like the Pico's; build/mpy-host must hold its
     firmware .mpy: make test-mp) into out."""
-    proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=1m", "tools/bench_rules_mp.py",
-                           "random", str(among)],
-                          capture_output=True, text=True, cwd=ROOT, check=True)
+    proc = subprocess.run(
+        [
+            str(ROOT / ".venv" / "bin" / "micropython"),
+            "-X",
+            "heapsize=1m",
+            "tools/bench_rules_mp.py",
+            "random",
+            str(among),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     timed = sorted((line.split(" ", 1) for line in proc.stdout.splitlines()), key=lambda x: -int(x[0]))
     out.write_text("".join(text + "\n" for _, text in timed[:n]))
     return out
@@ -301,12 +369,14 @@ def slowest_positions(n: int, out: Path, among: int = 1000) -> Path:
 
 def positions_on_pico(path: Path, image: str = "image") -> list[int]:
     """Each position of a file (one JSON a line) listed with its accounts on the Pico: its time in us."""
-    code = "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], " \
-           "'__name__': 'bench'})"
+    code = (
+        "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], '__name__': 'bench'})"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "positions.txt").write_text(path.read_text())
-        out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/", code=code,
-                             image=image)
+        out, _ = run_on_pico(
+            "--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/", code=code, image=image
+        )
     kv = keyvals(out)
     return [int(kv[f"position{i}_us"]) for i in range(int(kv["positions"]))]
 
@@ -327,10 +397,18 @@ def stand_positions(out: Path) -> Path:
     port, whose per-position costs rank roughly like the Pico's) and the first STAND_FIRST of them."""
     # (bench_rules_mp.SLOW's first, read from its source: the module runs its command line when imported)
     tree = ast.parse((ROOT / "tools" / "bench_rules_mp.py").read_text())
-    slow = next(ast.literal_eval(n.value)[0] for n in tree.body
-                if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "SLOW")
-    proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=1m", "tools/bench_rules_mp.py",
-                           "random", "1000"], capture_output=True, text=True, cwd=ROOT, check=True)
+    slow = next(
+        ast.literal_eval(n.value)[0]
+        for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "SLOW"
+    )
+    proc = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=1m", "tools/bench_rules_mp.py", "random", "1000"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     lines = [line.split(" ", 1) for line in proc.stdout.splitlines()]
     slowest = sorted(lines, key=lambda x: -int(x[0]))[:STAND_SLOWEST]
     texts = [slow] + [t for _, t in slowest] + [t for _, t in lines[:STAND_FIRST] if [_, t] not in slowest]
@@ -346,16 +424,24 @@ def stand_still(unix: bool, image: str = "image") -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         stand_positions(Path(tmp) / "positions.txt")
         if unix:
-            code = (f"import sys\nsys.path[:0] = [{str(ROOT / 'build' / 'mpy-host')!r}]\n"
-                    f"POSITIONS = {tmp + '/positions.txt'!r}\nGAME = {str(ROOT / 'games' / 'zanzibar-1994.txt')!r}\n"
-                    f"JOURNAL_ROOT = ''\n" + script)
-            proc = subprocess.run([str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=320k", "-c", code],
-                                  capture_output=True, text=True, check=True, timeout=3600)
+            code = (
+                f"import sys\nsys.path[:0] = [{str(ROOT / 'build' / 'mpy-host')!r}]\n"
+                f"POSITIONS = {tmp + '/positions.txt'!r}\nGAME = {str(ROOT / 'games' / 'zanzibar-1994.txt')!r}\n"
+                f"JOURNAL_ROOT = ''\n" + script
+            )
+            proc = subprocess.run(
+                [str(ROOT / ".venv" / "bin" / "micropython"), "-X", "heapsize=320k", "-c", code],
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=3600,
+            )
             out = proc.stdout
         else:
             code = "POSITIONS = '/positions.txt'\nGAME = '/games/zanzibar-1994.txt'\nJOURNAL_ROOT = '/benchflash'\n"
-            out, _ = run_on_pico("--dir", f"{tmp}:/", "--dir", f"{ROOT / 'games'}:/games", code=code + script,
-                                 image=image)
+            out, _ = run_on_pico(
+                "--dir", f"{tmp}:/", "--dir", f"{ROOT / 'games'}:/games", code=code + script, image=image
+            )
     return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -364,31 +450,49 @@ STAND_NOTE = (
     " wall time; `--stand-still --unix` prints it for the unix port in seconds): "
     "tools/pico/onpico/stand_still.py, the board application on simulated hardware whose sensor read notes the "
     "time since the one before, in Pico time. Long work (a never-ending candidate's listing, play and "
-    "activations: M4) serves the scan loop as it goes (App.serve, docs/architecture.md \"Timing budgets\"), so a "
+    'activations: M4) serves the scan loop as it goes (App.serve, docs/architecture.md "Timing budgets"), so a '
     "step may be long while no gap is: the gap is what a touch, the LEDs and the watchdog wait for. The steps "
     "doing a quiet moment's work (the journal's compaction or a sector erased ahead, the outbox's timer: no hand "
     "on the board between moves) are counted apart. A long move's middle activations are fed straight to the "
     "application, not timed. The C stack column is micropython.stack_use() at each sensor read, the deepest call "
-    "long work makes (App.serve); MicroPython on an RP2040 stops a call with \"maximum recursion depth\" past "
+    'long work makes (App.serve); MicroPython on an RP2040 stops a call with "maximum recursion depth" past '
     "7,936 bytes (an 8 KB stack less its 256-byte margin: the pinned rp2 port's PICO_STACK_SIZE and "
-    "MICROPY_STACK_CHECK_MARGIN). The harness adds a few frames a real board's main.py does not have.")
+    "MICROPY_STACK_CHECK_MARGIN). The harness adds a few frames a real board's main.py does not have."
+)
 
 
 def stand_table(r: dict[str, object], where: str) -> Table:
-    t = Table([f"the scan loop in play, {where}", "longest time between two scans", "longest step",
-               "... in a quiet moment's work (between, step)", "... in a host command (between, step)",
-               "C stack in use at a scan, most", "target"])
-    for key, what in (("game", "the 1994 game through the hands"),
-                      ("slow", "Malawi, A4L*'s position: SETPOS, each start pit lifted, A4L* performed"),
-                      ("random", f"{r['positions'] - 1} random positions: SETPOS, each start pit lifted, "  # type: ignore[operator]
-                                 "the longest move performed")):
+    t = Table(
+        [
+            f"the scan loop in play, {where}",
+            "longest time between two scans",
+            "longest step",
+            "... in a quiet moment's work (between, step)",
+            "... in a host command (between, step)",
+            "C stack in use at a scan, most",
+            "target",
+        ]
+    )
+    for key, what in (
+        ("game", "the 1994 game through the hands"),
+        ("slow", "Malawi, A4L*'s position: SETPOS, each start pit lifted, A4L* performed"),
+        (
+            "random",
+            f"{r['positions'] - 1} random positions: SETPOS, each start pit lifted, "  # type: ignore[operator]
+            "the longest move performed",
+        ),
+    ):
         s = r[key]
         assert isinstance(s, dict)
-        t.add(f"{what} ({s['steps']:,} steps; the longest gap ended at {s['where']})", ms(s["gap_ms"]),
-              ms(s["step_ms"]),
-              f"{ms(s['quiet_gap_ms'])}, {ms(s['quiet_step_ms'])}",
-              f"{ms(s['command_gap_ms'])}, {ms(s['command_step_ms'])}",
-              f"{s['stack']:,} B" if s.get("stack") else "not measured", "under 50 ms")
+        t.add(
+            f"{what} ({s['steps']:,} steps; the longest gap ended at {s['where']})",
+            ms(s["gap_ms"]),
+            ms(s["step_ms"]),
+            f"{ms(s['quiet_gap_ms'])}, {ms(s['quiet_step_ms'])}",
+            f"{ms(s['command_gap_ms'])}, {ms(s['command_step_ms'])}",
+            f"{s['stack']:,} B" if s.get("stack") else "not measured",
+            "under 50 ms",
+        )
     return t
 
 
@@ -409,9 +513,12 @@ def measure(piece: str, image: str, args: argparse.Namespace) -> None:
     if piece == "game":
         r = board_game(image, args.moves)
     elif piece == "steps":
-        out, _ = run_on_pico("--dir", f"{ROOT / 'games'}:/games",
-                             code=f"MOVES = {args.moves}\n" + (ROOT / "tools" / "pico" / "onpico" /
-                                                               "board_steps.py").read_text(), image=image)
+        out, _ = run_on_pico(
+            "--dir",
+            f"{ROOT / 'games'}:/games",
+            code=f"MOVES = {args.moves}\n" + (ROOT / "tools" / "pico" / "onpico" / "board_steps.py").read_text(),
+            image=image,
+        )
         r = json.loads(out.strip().splitlines()[-1])
         bare, _ = run_on_pico(code="import gc\ngc.collect()\nprint(gc.mem_free())", image=image)
         r["bare_free"] = int(bare.strip().splitlines()[-1])
@@ -421,9 +528,12 @@ def measure(piece: str, image: str, args: argparse.Namespace) -> None:
         r = {"us": positions_on_pico(TAIL_FILE, image)}
     elif piece == "engine":
         bits = "[None]" if not args.bits else "[" + ", ".join(str(int(b)) for b in args.bits.split(",")) + "]"
-        out, _ = run_on_pico("--dir", f"{ROOT / 'games'}:/games",
-                             code=f"BITS = {bits}\n" + (ROOT / "tools" / "pico" / "onpico" /
-                                                        "engine_nodes.py").read_text(), image=image)
+        out, _ = run_on_pico(
+            "--dir",
+            f"{ROOT / 'games'}:/games",
+            code=f"BITS = {bits}\n" + (ROOT / "tools" / "pico" / "onpico" / "engine_nodes.py").read_text(),
+            image=image,
+        )
         r = json.loads(out.strip().splitlines()[-1])
     elif piece == "match":
         r = board_match(image, args.games)
@@ -440,8 +550,9 @@ def measure(piece: str, image: str, args: argparse.Namespace) -> None:
         r = {"table": rules_table(args.quick).render(), "quick": args.quick}
     r["wall_s"] = round(time.monotonic() - t0)
     r["when"] = time.strftime("%Y-%m-%d")
-    r["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                 cwd=ROOT).stdout.strip()
+    r["commit"] = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+    ).stdout.strip()
     r["args"] = " ".join(a for a in sys.argv[1:])
     SAVED.mkdir(parents=True, exist_ok=True)
     (SAVED / f"{piece}-{image}.json").write_text(json.dumps(r))
@@ -456,8 +567,10 @@ def engine_nodes(r: dict[str, Any] | None) -> str:
     run = r["runs"][-1]
     full = [n for n, t in zip(run["nodes"], run["ms"]) if t >= 1500]  # (the engine stops after half its time if
     # the next depth cannot finish; before that only at a forced end, left out)
-    return (f"{statistics.median(full):,.0f} (table 2^{max(run['bits'])}; {len(full)} searches, "
-            f"{min(full):,}-{max(full):,}; free heap at their start {min(run['free']):,} bytes)")
+    return (
+        f"{statistics.median(full):,.0f} (table 2^{max(run['bits'])}; {len(full)} searches, "
+        f"{min(full):,}-{max(full):,}; free heap at their start {min(run['free']):,} bytes)"
+    )
 
 
 def xip_share(r: dict[str, Any]) -> float:
@@ -472,8 +585,9 @@ def with_misses(times: list[float], misses: list[int]) -> list[float]:
 
 def compare_table() -> Table:
     """Each figure for the Bao-board image beside the stock image's (SAVED; empty where not measured)."""
-    t = Table(["figure (emulated Pico, Pico time)", "Bao-board image (frozen)", "stock image + .mpy (make deploy)",
-               "target"])
+    t = Table(
+        ["figure (emulated Pico, Pico time)", "Bao-board image (frozen)", "stock image + .mpy (make deploy)", "target"]
+    )
     g = {i: saved("game", i) for i in IMAGES}
     st = {i: saved("steps", i) for i in IMAGES}
     tail = {i: saved("tail", i) for i in IMAGES}
@@ -485,42 +599,86 @@ def compare_table() -> Table:
                 return str(f(r)) if r else "not measured"
             except KeyError:  # (saved by an earlier version of the piece)
                 return "not measured"
+
         t.add(label, *(cell(src[i]) for i in IMAGES), target)
 
-    row("reset (power on) to HELLO, a board with its journal (no game yet)", lambda r: ms(r["boot"]), g,
-        "< 500 ms")
-    row("... with the 1994 game (all of it or its first moves) in its journal",
-        lambda r: f"{ms(r['boot_after_game'])} ({r['moves']} moves)", g, "< 500 ms")
+    row("reset (power on) to HELLO, a board with its journal (no game yet)", lambda r: ms(r["boot"]), g, "< 500 ms")
+    row(
+        "... with the 1994 game (all of it or its first moves) in its journal",
+        lambda r: f"{ms(r['boot_after_game'])} ({r['moves']} moves)",
+        g,
+        "< 500 ms",
+    )
     row("first boot after flashing (prepares the journal's sectors)", lambda r: ms(r["first_boot"]), g)
-    row("pit touched -> LED frame latched, inside a move: median", lambda r: ms(statistics.median(r["touch"])), g,
-        "< 8 ms")
+    row(
+        "pit touched -> LED frame latched, inside a move: median",
+        lambda r: ms(statistics.median(r["touch"])),
+        g,
+        "< 8 ms",
+    )
     row("... worst", lambda r: f"{ms(max(r['touch']))} ({len(r['touch'])} touches)", g, "< 20 ms")
     tx = {i: saved("touchxip", i) for i in IMAGES}
-    row("... with the XIP cache model's misses added (median, worst)",
-        lambda r: f"{ms(statistics.median(with_misses(r['touch'], r['touch_misses'])))}, "
-                  f"{ms(max(with_misses(r['touch'], r['touch_misses'])))} ({len(r['touch'])} touches)", tx,
-        "< 8 ms, < 20 ms")
-    row("the touch completing a move -> LED frame latched: worst",
-        lambda r: f"{ms(max(r['last']))} ({len(r['last'])} moves)", g)
-    row("... with the XIP cache model's misses added",
-        lambda r: f"{ms(max(with_misses(r['last'], r['last_misses'])))} ({len(r['last'])} moves)", tx)
-    row("the step completing a move (rules, journal, event, next legal moves): worst",
-        lambda r: f"{ms(r['move']['max_ms'])} (median {ms(r['move']['median_ms'])}, {r['move']['n']} moves)", st,
-        "< 50 ms")
-    row(f"legal-move listing with accounts: worst of the {WIDE_SLOWEST} slowest of {WIDE_AMONG:,} random positions",
-        lambda r: f"{max(r['us']) / 1000:.1f} ms, {sum(x > 20000 for x in r['us'])} over 20 ms", tail, "< 20 ms")
+    row(
+        "... with the XIP cache model's misses added (median, worst)",
+        lambda r: (
+            f"{ms(statistics.median(with_misses(r['touch'], r['touch_misses'])))}, "
+            f"{ms(max(with_misses(r['touch'], r['touch_misses'])))} ({len(r['touch'])} touches)"
+        ),
+        tx,
+        "< 8 ms, < 20 ms",
+    )
+    row(
+        "the touch completing a move -> LED frame latched: worst",
+        lambda r: f"{ms(max(r['last']))} ({len(r['last'])} moves)",
+        g,
+    )
+    row(
+        "... with the XIP cache model's misses added",
+        lambda r: f"{ms(max(with_misses(r['last'], r['last_misses'])))} ({len(r['last'])} moves)",
+        tx,
+    )
+    row(
+        "the step completing a move (rules, journal, event, next legal moves): worst",
+        lambda r: f"{ms(r['move']['max_ms'])} (median {ms(r['move']['median_ms'])}, {r['move']['n']} moves)",
+        st,
+        "< 50 ms",
+    )
+    row(
+        f"legal-move listing with accounts: worst of the {WIDE_SLOWEST} slowest of {WIDE_AMONG:,} random positions",
+        lambda r: f"{max(r['us']) / 1000:.1f} ms, {sum(x > 20000 for x in r['us'])} over 20 ms",
+        tail,
+        "< 20 ms",
+    )
     both = {i: (dict(tail[i], xip=saved("xip", i)) if tail[i] and saved("xip", i) else None) for i in IMAGES}
-    row("... with the XIP cache model's share of the same listings added (the xip piece: an estimate)",
-        lambda r: f"{max(r['us']) / 1000 * (1 + xip_share(r['xip'])):.1f} ms "
-                  f"(+{100 * xip_share(r['xip']):.0f} %)", both, "< 20 ms")
-    row("heap used by a running board: free heap before the firmware is imported - free after the board's boot "
-        "(collected)", lambda r: f"{(r['free_at_start'] - r['free_after_boot']) / 1024:.1f} KB", st, "<= 24 KB")
-    row("... after the 1994 game, or its first moves (collected)",
-        lambda r: (f"{(r['free_at_start'] - r['free_at_end']) / 1024:.1f} KB" if r.get("harness_apart") else
-                   "not measured (the harness's lists were counted)"), st, "<= 24 KB")
+    row(
+        "... with the XIP cache model's share of the same listings added (the xip piece: an estimate)",
+        lambda r: f"{max(r['us']) / 1000 * (1 + xip_share(r['xip'])):.1f} ms (+{100 * xip_share(r['xip']):.0f} %)",
+        both,
+        "< 20 ms",
+    )
+    row(
+        "heap used by a running board: free heap before the firmware is imported - free after the board's boot "
+        "(collected)",
+        lambda r: f"{(r['free_at_start'] - r['free_after_boot']) / 1024:.1f} KB",
+        st,
+        "<= 24 KB",
+    )
+    row(
+        "... after the 1994 game, or its first moves (collected)",
+        lambda r: (
+            f"{(r['free_at_start'] - r['free_at_end']) / 1024:.1f} KB"
+            if r.get("harness_apart")
+            else "not measured (the harness's lists were counted)"
+        ),
+        st,
+        "<= 24 KB",
+    )
     row("free heap of the bare interpreter (collected)", lambda r: f"{r['bare_free']:,} bytes", st)
-    row("lowest gc.mem_free() in the 1994 game (garbage included)",
-        lambda r: f"{r['lowest_free']:,} bytes ({r['plies']} moves)", st)
+    row(
+        "lowest gc.mem_free() in the 1994 game (garbage included)",
+        lambda r: f"{r['lowest_free']:,} bytes ({r['plies']} moves)",
+        st,
+    )
     row("the board's engine, top level: nodes in 3 s of Pico time (median; a forced end left out)", engine_nodes, eng)
     mt = {i: saved("match", i) for i in IMAGES}
     for i in IMAGES:  # an image whose engine searches the same nodes with the same table plays the same games
@@ -528,12 +686,18 @@ def compare_table() -> Table:
         if not mt[i] and eng[i] and done and engine_budget(eng[i]) == (done[0]["budget"], done[0]["bits"]):
             mt[i] = dict(done[0], rows=[(a, "the same games: " + b) for a, b in done[0]["rows"]])
     for k, rival in enumerate(("greedy", "the host's engine, same nodes (table 2^18, quiescence 6)")):
-        row(f"... its score at those nodes (at most level 4's) vs {rival}",
-            lambda r, k=k: f"{r['budget']:,} nodes: {r['rows'][k][1]}", mt)
-    row("the scan loop's longest stand-still in play (the 1994 game, A4L*'s position, random positions; "
+        row(
+            f"... its score at those nodes (at most level 4's) vs {rival}",
+            lambda r, k=k: f"{r['budget']:,} nodes: {r['rows'][k][1]}",
+            mt,
+        )
+    row(
+        "the scan loop's longest stand-still in play (the 1994 game, A4L*'s position, random positions; "
         "a quiet moment's work and host commands apart: below)",
-        lambda r: ms(max(r[k]["gap_ms"] for k in ("game", "slow", "random"))), {i: saved("stand", i) for i in IMAGES},
-        "< 50 ms")
+        lambda r: ms(max(r[k]["gap_ms"] for k in ("game", "slow", "random"))),
+        {i: saved("stand", i) for i in IMAGES},
+        "< 50 ms",
+    )
     return t
 
 
@@ -557,8 +721,9 @@ def board_match(image: str, games: int) -> dict[str, Any]:
     eng = saved("engine", image)
     assert eng, "the engine piece first: python tools/bench_pico.py --piece engine --image " + image
     budget, bits = engine_budget(eng)
-    rows = board_matches(((budget, "level 4: its nodes in 3 s of Pico time, at most " + f"{NODES[-1]:,}"),),
-                         bits, games)
+    rows = board_matches(
+        ((budget, "level 4: its nodes in 3 s of Pico time, at most " + f"{NODES[-1]:,}"),), bits, games
+    )
     return {"rows": rows, "budget": budget, "bits": bits, "games": games}
 
 
@@ -567,17 +732,29 @@ def xip_sample(image: str) -> dict[str, Any]:
     reads of flash, the model's misses and the Pico time they ran in."""
     if not TAIL_FILE.exists():
         slowest_positions(WIDE_SLOWEST, TAIL_FILE, WIDE_AMONG)
-    code = "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], " \
-           "'__name__': 'bench'})"
+    code = (
+        "exec(open('/bench_rules_mp.py').read(), {'ARGV': ['b', 'positions', '/positions.txt'], '__name__': 'bench'})"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "positions.txt").write_text(TAIL_FILE.read_text())
-        _, err = run_on_pico("--xip-cache", "--dir", f"{tmp}:/", "--dir", f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/",
-                             code=code, image=image)
+        _, err = run_on_pico(
+            "--xip-cache",
+            "--dir",
+            f"{tmp}:/",
+            "--dir",
+            f"{ROOT / 'tools' / 'bench_rules_mp.py'}:/",
+            code=code,
+            image=image,
+        )
     m = re.search(r"code ran ([0-9.]+) ms.*xip: (\d+) reads, (\d+) misses", err)
     assert m, err
-    return {"what": f"the rules core listing the tail's {WIDE_SLOWEST} positions (best of 3 each)",
-            "ms": float(m[1]), "reads": int(m[2]), "misses": int(m[3]),
-            "command": f"python tools/bench_pico.py --piece xip --image {image}"}
+    return {
+        "what": f"the rules core listing the tail's {WIDE_SLOWEST} positions (best of 3 each)",
+        "ms": float(m[1]),
+        "reads": int(m[2]),
+        "misses": int(m[3]),
+        "command": f"python tools/bench_pico.py --piece xip --image {image}",
+    }
 
 
 def xip_text() -> str:
@@ -587,16 +764,20 @@ def xip_text() -> str:
         r = saved("xip", image)
         if r:
             miss_us = r["misses"] * XIP_MISS_CYCLES / 125
-            out.append(f"{image}: {r['what']}: {r['reads']:,} XIP reads, {r['misses']:,} misses "
-                       f"({100 * r['misses'] / max(1, r['reads']):.2f} %) in {r['ms']:.0f} ms of Pico time: "
-                       f"{miss_us / 1000:.1f} ms more, {100 * miss_us / 1000 / r['ms']:.0f} % (`{r['command']}`)")
+            out.append(
+                f"{image}: {r['what']}: {r['reads']:,} XIP reads, {r['misses']:,} misses "
+                f"({100 * r['misses'] / max(1, r['reads']):.2f} %) in {r['ms']:.0f} ms of Pico time: "
+                f"{miss_us / 1000:.1f} ms more, {100 * miss_us / 1000 / r['ms']:.0f} % (`{r['command']}`)"
+            )
     if not out:
         return ""
-    return ("Measured with a model of that cache in the emulator (tools/pico/xipcache.mjs: 16 KB, two ways, "
-            f"8-byte lines, least recently used, flushed after each flash write; each miss costing "
-            f"{XIP_MISS_CYCLES} cycles): " + "; ".join(out) + ". A real Pico's figures are the emulated ones "
-            "plus the misses' time: the sample's share is an estimate for work like it (the rules core), not a "
-            "bound for all of it.")
+    return (
+        "Measured with a model of that cache in the emulator (tools/pico/xipcache.mjs: 16 KB, two ways, "
+        f"8-byte lines, least recently used, flushed after each flash write; each miss costing "
+        f"{XIP_MISS_CYCLES} cycles): " + "; ".join(out) + ". A real Pico's figures are the emulated ones "
+        "plus the misses' time: the sample's share is an estimate for work like it (the rules core), not a "
+        "bound for all of it."
+    )
 
 
 XIP_MISS_CYCLES = 60  # a miss: 28 SPI clocks at clk_sys / 2 (XIP_NOTE), rounded up for the bus
@@ -619,28 +800,39 @@ def section(quick: bool) -> str:
         for image in IMAGES:
             r = saved(piece, image)
             if r:
-                runs.append(f"{piece} on the {IMAGE_NAMES[image]}: {r['when']}, commit {r['commit']}, "
-                            f"{r['wall_s']} s wall"
-                            + (f" (`{r['args']}`)" if r["args"] else ""))
+                runs.append(
+                    f"{piece} on the {IMAGE_NAMES[image]}: {r['when']}, commit {r['commit']}, "
+                    f"{r['wall_s']} s wall" + (f" (`{r['args']}`)" if r["args"] else "")
+                )
     parts.append("Runs: " + "; ".join(runs) + ".")
-    short = [f"`python tools/bench_pico.py --piece {piece} --image {image}` (saved: {r['moves']} of the 52 moves)"
-             for piece in ("game", "touchxip") for image in IMAGES
-             if (r := saved(piece, image)) and r["moves"] < 52]
+    short = [
+        f"`python tools/bench_pico.py --piece {piece} --image {image}` (saved: {r['moves']} of the 52 moves)"
+        for piece in ("game", "touchxip")
+        for image in IMAGES
+        if (r := saved(piece, image)) and r["moves"] < 52
+    ]
     if short:
-        parts.append("Rows from the game's first moves only (a shorter run, `--moves`); the whole game: "
-                     + "; ".join(short) + ".")
+        parts.append(
+            "Rows from the game's first moves only (a shorter run, `--moves`); the whole game: "
+            + "; ".join(short)
+            + "."
+        )
     parts.append(PIECES_NOTE)
     parts.append(XIP_NOTE.replace("XIP_MEASURE", xip_text()))
     g = saved("game", "image")
     if g:
-        parts.append(f"The Bao-board image in detail, the 1994 game through the pins ({g['moves']} moves; the boot "
-                     "times are to the 10 ms steps the harness runs the Pico in):")
+        parts.append(
+            f"The Bao-board image in detail, the 1994 game through the pins ({g['moves']} moves; the boot "
+            "times are to the 10 ms steps the harness runs the Pico in):"
+        )
         parts.append(board_table(g).render())
         flash = g["stats"]["flash"]
-        parts.append(f"Flash during the game: {flash['erases']} sector erases, {flash['programs']} page programs "
-                     f"({flash['bytes']:,} bytes), {flash['busyMs'] / 1000:.1f} s busy. "
-                     f"{float(g['stats']['ms']) / 1000:.0f} s of Pico time in {float(g['wall']):.0f} s wall "
-                     "(three boots included).")
+        parts.append(
+            f"Flash during the game: {flash['erases']} sector erases, {flash['programs']} page programs "
+            f"({flash['bytes']:,} bytes), {flash['busyMs'] / 1000:.1f} s busy. "
+            f"{float(g['stats']['ms']) / 1000:.0f} s of Pico time in {float(g['wall']):.0f} s wall "
+            "(three boots included)."
+        )
     for image in IMAGES:
         steps = saved("steps", image)
         if steps:
@@ -655,11 +847,14 @@ def section(quick: bool) -> str:
     for image in IMAGES:  # (the image's when measured; the stock image's: the table before the image)
         rules = saved("rules", image)
         if rules:
-            command = rules.get("command") or (f"`python tools/bench_pico.py --piece rules --image {image}"
-                                               f"{' --quick' if rules['quick'] else ''}`")
-            parts += [f"The rules core on the {IMAGE_NAMES[image]} ({command}, {rules['when']}, commit "
-                      f"{rules['commit']}):",
-                      rules["table"], RULES_NOTE]
+            command = rules.get("command") or (
+                f"`python tools/bench_pico.py --piece rules --image {image}{' --quick' if rules['quick'] else ''}`"
+            )
+            parts += [
+                f"The rules core on the {IMAGE_NAMES[image]} ({command}, {rules['when']}, commit {rules['commit']}):",
+                rules["table"],
+                RULES_NOTE,
+            ]
             break
     parts.append(STEP_NOTE)
     return "\n\n".join(parts)
@@ -670,13 +865,15 @@ RARE_NOTE = (
     "`import baoboard.app`): the heap it keeps while loaded (collected) and its import's Pico time. With the "
     "firmware frozen in, a module's code and names stay in flash and it keeps little: the board imports rare jobs "
     "once and keeps them (baoboard.compat.modules_now). Loaded as `.mpy` files its bytecode is in the heap: there "
-    "the board drops it after each job.")
+    "the board drops it after each job."
+)
 
 
 def rare_table(rare: dict[str, Any]) -> Table:
     images = [i for i in IMAGES if rare.get(i)]
-    t = Table(["a rare job's module (and the modules it brings)"]
-              + [f"{IMAGE_NAMES[i]}: heap kept, import" for i in images])
+    t = Table(
+        ["a rare job's module (and the modules it brings)"] + [f"{IMAGE_NAMES[i]}: heap kept, import" for i in images]
+    )
     first = rare[images[0]]["modules"]
     for k, (name, _, _, brought) in enumerate(first):
         row = [f"{name}" + (f" (+ {', '.join(b for b in brought if b != name)})" if len(brought) > 1 else "")]
@@ -689,49 +886,90 @@ def rare_table(rare: dict[str, Any]) -> Table:
 
 def steps_table(steps: dict[str, Any], image: str) -> Table:
     where = "its own flash sectors" if steps["storage"] == "FlashLog" else "its LittleFS"
-    app = Table([f"{image}: board application, steps timed on the Pico (journal on {where})", "median", "p99",
-                 "worst", "target"])
+    app = Table(
+        [
+            f"{image}: board application, steps timed on the Pico (journal on {where})",
+            "median",
+            "p99",
+            "worst",
+            "target",
+        ]
+    )
     for key, label, target in (
-            ("idle", "scan-loop step, nothing happening", ""), ("activation", "step with an activation", ""),
-            ("move", "step completing a move (rules, journal, event, next legal moves)", "worst < 50 ms"),
-            ("append", "of which a journal append (durable when it returns)", ""),
-            ("ahead", "idle step doing the journal's work ahead (a compaction or a sector erase)", "")):
+        ("idle", "scan-loop step, nothing happening", ""),
+        ("activation", "step with an activation", ""),
+        ("move", "step completing a move (rules, journal, event, next legal moves)", "worst < 50 ms"),
+        ("append", "of which a journal append (durable when it returns)", ""),
+        ("ahead", "idle step doing the journal's work ahead (a compaction or a sector erase)", ""),
+    ):
         s = steps[key]
         if s:
             app.add(f"{label} ({s['n']})", ms(s["median_ms"]), ms(s["p99_ms"]), ms(s["max_ms"]), target)
     pause = steps["pause"]
-    app.add(f"scan-loop step in the players' pause after a move, the others ({pause['n']})", "", "",
-            ms(pause["max_ms"]), "")
+    app.add(
+        f"scan-loop step in the players' pause after a move, the others ({pause['n']})", "", "", ms(pause["max_ms"]), ""
+    )
     return app
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="rules: 100 random positions instead of 1000")
-    ap.add_argument("--rules-only", action="store_true",
-                    help="only the rules core's table on the image (a few minutes): printed, docs/benchmarks.md "
-                    "unchanged")
-    ap.add_argument("--board-only", action="store_true",
-                    help="only the board's table (the 1994 game through the pins on the image): printed, "
-                    "docs/benchmarks.md unchanged")
-    ap.add_argument("--piece", action="append", choices=PIECES,
-                    help="measure only this piece (repeatable), save it, and rewrite the section")
+    ap.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="only the rules core's table on the image (a few minutes): printed, docs/benchmarks.md unchanged",
+    )
+    ap.add_argument(
+        "--board-only",
+        action="store_true",
+        help="only the board's table (the 1994 game through the pins on the image): printed, "
+        "docs/benchmarks.md unchanged",
+    )
+    ap.add_argument(
+        "--piece",
+        action="append",
+        choices=PIECES,
+        help="measure only this piece (repeatable), save it, and rewrite the section",
+    )
     ap.add_argument("--image", action="append", choices=IMAGES, help="only this image (repeatable; default both)")
-    ap.add_argument("--moves", type=int, default=0,
-                    help="game, steps: only the 1994 game's first N moves (a shorter run; the rows say so)")
-    ap.add_argument("--bits", help="engine: these table sizes (e.g. 11,12); the section shows the last; default: "
-                    "the one baoboard.opponent picks on that image")
+    ap.add_argument(
+        "--moves",
+        type=int,
+        default=0,
+        help="game, steps: only the 1994 game's first N moves (a shorter run; the rows say so)",
+    )
+    ap.add_argument(
+        "--bits",
+        help="engine: these table sizes (e.g. 11,12); the section shows the last; default: "
+        "the one baoboard.opponent picks on that image",
+    )
     ap.add_argument("--games", type=int, default=200, help="match: games of each match (default 200)")
     ap.add_argument("--render", action="store_true", help="only rewrite the section from the saved figures")
-    ap.add_argument("--stand-still", action="store_true",
-                    help="only print the scan loop's longest stand-still in play (tools/pico/onpico/stand_still.py)")
-    ap.add_argument("--unix", action="store_true",
-                    help="with --stand-still: on the 64-bit MicroPython unix port (build/mpy-host), not the Pico")
+    ap.add_argument(
+        "--stand-still",
+        action="store_true",
+        help="only print the scan loop's longest stand-still in play (tools/pico/onpico/stand_still.py)",
+    )
+    ap.add_argument(
+        "--unix",
+        action="store_true",
+        help="with --stand-still: on the 64-bit MicroPython unix port (build/mpy-host), not the Pico",
+    )
     ap.add_argument("--positions", type=Path, help="time only these positions (one JSON a line) on the Pico")
-    ap.add_argument("--slowest", type=int, metavar="N",
-                    help="time only the N slowest of the random positions (ranked on the 64-bit unix port)")
-    ap.add_argument("--among", type=int, default=1000, metavar="M",
-                    help="with --slowest: rank the first M random positions (default 1,000, the rules table's)")
+    ap.add_argument(
+        "--slowest",
+        type=int,
+        metavar="N",
+        help="time only the N slowest of the random positions (ranked on the 64-bit unix port)",
+    )
+    ap.add_argument(
+        "--among",
+        type=int,
+        default=1000,
+        metavar="M",
+        help="with --slowest: rank the first M random positions (default 1,000, the rules table's)",
+    )
     args = ap.parse_args()
     if args.stand_still and args.unix:
         print(stand_table(stand_still(True), "MicroPython unix port (64-bit), journal in RAM").render())

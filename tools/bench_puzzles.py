@@ -44,15 +44,30 @@ def main() -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     counts = Table(["ruleset", "puzzles", "easy / medium / hard", "themes (most common)"])
-    checks = Table(["ruleset", "sampled", "plies below each move", "unique", "narrower", "other best",
-                    "not finished", "median lead (seeds)", "s per puzzle"])
+    checks = Table(
+        [
+            "ruleset",
+            "sampled",
+            "plies below each move",
+            "unique",
+            "narrower",
+            "other best",
+            "not finished",
+            "median lead (seeds)",
+            "s per puzzle",
+        ]
+    )
     for rs in core.RULESETS:
         path = set_path(rs)
         puzzles = model.load(path) if path.exists() else []
         diff = Counter(pz.difficulty for pz in puzzles)
         themes = Counter(t for pz in puzzles for t in pz.themes)
-        counts.add(rs, str(len(puzzles)), f"{diff['easy']} / {diff['medium']} / {diff['hard']}",
-                   ", ".join(f"{t} {n}" for t, n in themes.most_common(5)))
+        counts.add(
+            rs,
+            str(len(puzzles)),
+            f"{diff['easy']} / {diff['medium']} / {diff['hard']}",
+            ", ".join(f"{t} {n}" for t, n in themes.most_common(5)),
+        )
         if not puzzles:
             continue
         depth = args.depth or generate.DEPTHS[rs].deeper + 2
@@ -67,16 +82,29 @@ def main() -> int:
             leads.append(lead)
             print(f"{rs} {pz.id} {pz.solution}: {verdict}, lead {lead:.2f}", flush=True)
         per = (time.process_time() - start) / len(sample)
-        checks.add(rs, str(len(sample)), str(depth), str(verdicts["unique"]), str(verdicts["narrower"]),
-                   str(verdicts["other best"]), str(verdicts["not finished"]), f"{statistics.median(leads):.1f}",
-                   f"{per:.1f}")
-    body = (f"`python tools/bench_puzzles.py --sample {args.sample}` (run by `make bench`): the shipped sets "
-            f"({SET_DIR.name}/RULESET.json, docs/puzzles.md), and a seeded sample of each re-checked by a deeper "
-            "search than the generator's: the solution must still be the best move and lead the next by "
-            f"{generate.GAP:g} seeds (`narrower`: still best, by less; `not finished`: a move's search hit the "
-            f"node cap of {args.nodes}). CPU seconds per puzzle (process time) on x86_64, Python "
-            f"{sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}.\n\n"
-            + counts.render() + "\n\n" + checks.render() + "\n")
+        checks.add(
+            rs,
+            str(len(sample)),
+            str(depth),
+            str(verdicts["unique"]),
+            str(verdicts["narrower"]),
+            str(verdicts["other best"]),
+            str(verdicts["not finished"]),
+            f"{statistics.median(leads):.1f}",
+            f"{per:.1f}",
+        )
+    body = (
+        f"`python tools/bench_puzzles.py --sample {args.sample}` (run by `make bench`): the shipped sets "
+        f"({SET_DIR.name}/RULESET.json, docs/puzzles.md), and a seeded sample of each re-checked by a deeper "
+        "search than the generator's: the solution must still be the best move and lead the next by "
+        f"{generate.GAP:g} seeds (`narrower`: still best, by less; `not finished`: a move's search hit the "
+        f"node cap of {args.nodes}). CPU seconds per puzzle (process time) on x86_64, Python "
+        f"{sys.version.split()[0]}, {time.strftime('%Y-%m-%d')}.\n\n"
+        + counts.render()
+        + "\n\n"
+        + checks.render()
+        + "\n"
+    )
     print(body)
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Puzzles", body)

@@ -19,10 +19,14 @@ ROOT = Path(__file__).resolve().parent.parent
 MP = str(ROOT / ".venv/bin/micropython")
 
 
-
 def mp(*args: str, heap: str = "8M") -> tuple[int, dict[str, str]]:
-    proc = subprocess.run([MP, "-X", f"heapsize={heap}", "tools/bench_rules_mp.py", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [MP, "-X", f"heapsize={heap}", "tools/bench_rules_mp.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     values = {}
     for line in proc.stdout.splitlines():
         key, _, value = line.partition(" ")
@@ -51,14 +55,17 @@ def main() -> int:
         t = time.perf_counter()
         n = query.perft(p, 9)
         runs.append(time.perf_counter() - t)
-    rows.add(f"perft(9) = {n:,}, CPython {platform.python_version()}",
-             f"{min(runs):.2f} s best, {statistics.median(runs):.2f} s median of 3", "< 1 s")
+    rows.add(
+        f"perft(9) = {n:,}, CPython {platform.python_version()}",
+        f"{min(runs):.2f} s best, {statistics.median(runs):.2f} s median of 3",
+        "< 1 s",
+    )
     _, v = mp("perft", "9")
     us = int(v["perft"].split()[2])
     rows.add("perft(9), MicroPython unix port", f"{us / 1e6:.2f} s", "")
     # The kuu games (issue #12): deeper than the tests go. The advanced placement's plies are single drops
     # (16 per ply for South's five, M22); the intermediate count is the core's own (4, 14, 30, ... tested).
-    for ruleset, depth, want in (("malawi-intermediate", 9, 83313), ("malawi-advanced", 5, 16 ** 5)):
+    for ruleset, depth, want in (("malawi-intermediate", 9, 83313), ("malawi-advanced", 5, 16**5)):
         q = core.initial(ruleset)
         t = time.perf_counter()
         n = query.perft(q, depth)
@@ -67,13 +74,16 @@ def main() -> int:
             raise SystemExit(f"perft({depth}) of {ruleset} is {n}, expected {want}")
         _, v = mp("perft", str(depth), ruleset)
         us = int(v["perft"].split()[2])
-        rows.add(f"perft({depth}) {ruleset} = {n:,}: CPython, MicroPython unix port",
-                 f"{cpu:.2f} s, {us / 1e6:.2f} s", "")
+        rows.add(
+            f"perft({depth}) {ruleset} = {n:,}: CPython, MicroPython unix port", f"{cpu:.2f} s, {us / 1e6:.2f} s", ""
+        )
     _, v = mp("moves", "1000")
-    rows.add(f"list all legal moves with their accounts, {v['positions']} positions (1994 game + random, "
-             "all rulesets)",
-             f"median {int(v['median_us']) / 1000:.2f} ms, p99 {int(v['p99_us']) / 1000:.2f} ms, "
-             f"worst {int(v['worst_us']) / 1000:.2f} ms", "worst < 5 ms")
+    rows.add(
+        f"list all legal moves with their accounts, {v['positions']} positions (1994 game + random, all rulesets)",
+        f"median {int(v['median_us']) / 1000:.2f} ms, p99 {int(v['p99_us']) / 1000:.2f} ms, "
+        f"worst {int(v['worst_us']) / 1000:.2f} ms",
+        "worst < 5 ms",
+    )
     worst_position = v["worst_position"]
     seeds = list(range(1, 9))
     code = peak_alloc = 0
@@ -85,12 +95,17 @@ def main() -> int:
         plies.append(int(g["plies"]))
     heaps = [min_heap(s) for s in seeds]
     rows.add("loaded rules code (core, notation, position_json as .mpy, after import)", f"{code / 1024:.1f} KB", "")
-    rows.add(f"bytes allocated per ply, worst of {len(seeds)} random games of the four rulesets "
-             f"({min(plies)}-{max(plies)} plies)",
-             f"{peak_alloc / 1024:.1f} KB", "")
-    rows.add("smallest heap that plays a whole game (code + working memory), worst game",
-             f"{max(heaps)} KB (working memory above the code: {max(heaps) - code // 1024} KB)",
-             "64 KB in all, 16 KB working")
+    rows.add(
+        f"bytes allocated per ply, worst of {len(seeds)} random games of the four rulesets "
+        f"({min(plies)}-{max(plies)} plies)",
+        f"{peak_alloc / 1024:.1f} KB",
+        "",
+    )
+    rows.add(
+        "smallest heap that plays a whole game (code + working memory), worst game",
+        f"{max(heaps)} KB (working memory above the code: {max(heaps) - code // 1024} KB)",
+        "64 KB in all, 16 KB working",
+    )
     # bench_rules_mp.py's game SEED plays ruleset number SEED % 4; a kuu game also loads bao.kuu (M7-M22)
     names = ("malawi", "zanzibar", "malawi-intermediate", "malawi-advanced")
     by = {n: max(h for s, h in zip(seeds, heaps) if names[s % 4] == n) for n in names}
@@ -102,11 +117,13 @@ def main() -> int:
     text = rows.render()
     print(text)
     load = os.getloadavg()[0]  # the machine is shared: timings are slower when it is busy
-    note = (f"Measured with `make bench` on {platform.machine()}, {time.strftime('%Y-%m-%d')}, load average "
-            f"{load:.1f} on {os.cpu_count()} cores. "
-            "MicroPython figures come from the unix port (x86-64, not the RP2040: expect a Pico to be "
-            "one to two orders of magnitude slower). The worst position of the listing run:\n\n"
-            f"```json\n{worst_position}\n```\n")
+    note = (
+        f"Measured with `make bench` on {platform.machine()}, {time.strftime('%Y-%m-%d')}, load average "
+        f"{load:.1f} on {os.cpu_count()} cores. "
+        "MicroPython figures come from the unix port (x86-64, not the RP2040: expect a Pico to be "
+        "one to two orders of magnitude slower). The worst position of the listing run:\n\n"
+        f"```json\n{worst_position}\n```\n"
+    )
     replace_section(ROOT / "docs/benchmarks.md", "Rules core", text + "\n" + note)
     return 0
 

@@ -277,8 +277,10 @@ def bench_game(seed):
     print("plies", plies)
 
 
-USAGE = ("usage: micropython tools/bench_rules_mp.py perft N [RULESET] | moves N_RANDOM | game SEED | slow 1"
-         " | random N | positions FILE")
+USAGE = (
+    "usage: micropython tools/bench_rules_mp.py perft N [RULESET] | moves N_RANDOM | game SEED | slow 1"
+    " | random N | positions FILE"
+)
 
 
 def main():

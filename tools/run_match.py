@@ -16,7 +16,6 @@ from bao_host.engine import match, players
 ROOT = Path(__file__).resolve().parent.parent
 
 
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("a", help=players.SPEC_HELP)
@@ -37,11 +36,13 @@ def main(argv: list[str] | None = None) -> int:
             b.name += "'"
 
         def report(r: match.MatchResult, g: match.GameRecord) -> None:
-            print(f"game {g.game + 1}: {g.first} (South) vs {g.second} (North): {g.winner or 'draw'} in {g.plies} "
-                  f"plies; {r.a} {r.score:g}/{r.played}", flush=True)
+            print(
+                f"game {g.game + 1}: {g.first} (South) vs {g.second} (North): {g.winner or 'draw'} in {g.plies} "
+                f"plies; {r.a} {r.score:g}/{r.played}",
+                flush=True,
+            )
 
-        r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report, args.record,
-                            part)
+        r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report, args.record, part)
     except (players.PlayerSpecError, match.MatchRecordError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -89,8 +89,14 @@ def run_module(binary: str, heap: str, mod: str, port: str = "64-bit", stride: i
     base_env = dict(os.environ, BAO_SWEEP_STRIDE=str(stride))  # (set on every port: 1 means every byte)
     if port == FROZEN:  # (MICROPYPATH replaces the default path, which holds the frozen modules' .frozen)
         env = dict(base_env, MICROPYPATH="tests:.frozen")
-        proc = subprocess.run([os.path.abspath(binary), "-X", f"heapsize={heap}", "-m", "mprun", mod],
-                              cwd=FROZEN_LIB, env=env, capture_output=True, text=True, timeout=900)
+        proc = subprocess.run(
+            [os.path.abspath(binary), "-X", f"heapsize={heap}", "-m", "mprun", mod],
+            cwd=FROZEN_LIB,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         return parse_run(proc.stdout + proc.stderr)
     lib = ROOT / ("build/mpy-host32" if port == "32-bit" else "build/mpy-host")
     if (lib / "tests/mprun.mpy").is_file():
@@ -99,8 +105,9 @@ def run_module(binary: str, heap: str, mod: str, port: str = "64-bit", stride: i
         cmd, cwd, env = [str(ROOT / "tests/mprun.py")], ROOT, base_env
     if "/" in binary:  # (a path: from the folder the runs are in)
         binary = os.path.abspath(binary)
-    proc = subprocess.run([binary, "-X", f"heapsize={heap}", *cmd, mod],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [binary, "-X", f"heapsize={heap}", *cmd, mod], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+    )
     return parse_run(proc.stdout + proc.stderr)
 
 
@@ -152,9 +159,18 @@ class Outcome:
         self.first_failure = ""
 
 
-def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, runs: int,
-            sweep: tuple[int, int] | None, jobs: int, sweep_runs: int = 0,
-            sweep_skip: tuple[str, ...] = (), heap_mpy: int = HEAP_MPY, cut_stride: int = 1) -> list[Outcome]:
+def run_all(
+    port_list: list[tuple[str, str, str]],
+    mods: list[str],
+    base: int,
+    runs: int,
+    sweep: tuple[int, int] | None,
+    jobs: int,
+    sweep_runs: int = 0,
+    sweep_skip: tuple[str, ...] = (),
+    heap_mpy: int = HEAP_MPY,
+    cut_stride: int = 1,
+) -> list[Outcome]:
     """Each module `runs` times at its heap, and with a sweep `sweep_runs` times (default `runs`) at every
     heap above it (modules in sweep_skip are not swept). cut_stride: the power-cut sweeps' stride on every
     port but the frozen one, which cuts at every byte."""
@@ -210,28 +226,53 @@ def run_all(port_list: list[tuple[str, str, str]], mods: list[str], base: int, r
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--micropython", default=str(ROOT / ".venv/bin/micropython"),
-                    help="the 64-bit unix port (heaps word-scaled: NNwk)")
+    ap.add_argument(
+        "--micropython",
+        default=str(ROOT / ".venv/bin/micropython"),
+        help="the 64-bit unix port (heaps word-scaled: NNwk)",
+    )
     ap.add_argument("--micropython32", default="", help="a 32-bit unix port loading the firmware's .mpy; empty: none")
     ap.add_argument("--heap", type=words, default=64, help="K words: 64 is a Pico's 64 KB (default)")
-    ap.add_argument("--heap-mpy", type=words, default=HEAP_MPY,
-                    help=f"K: the 32-bit build loading .mpy, a stock MicroPython's room on a Pico (default {HEAP_MPY})")
+    ap.add_argument(
+        "--heap-mpy",
+        type=words,
+        default=HEAP_MPY,
+        help=f"K: the 32-bit build loading .mpy, a stock MicroPython's room on a Pico (default {HEAP_MPY})",
+    )
     ap.add_argument("--runs", type=int, default=1, help="runs of each module at its heap (default 1)")
     ap.add_argument("--sweep", type=sweep_arg, default=None, help="HI:STEP: every heap above a module's own too")
     ap.add_argument("--sweep-runs", type=int, default=0, help="runs at each heap of the sweep (default --runs)")
-    ap.add_argument("--frozen32", default="", metavar="BIN",
-                    help="a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh), at --heap")
-    ap.add_argument("--cut-stride", type=int, default=7,
-                    help="with --frozen32: the power-cut sweeps cut at every Nth byte on the other ports (default 7; "
-                         "the frozen build and CPython cut at every byte; 1: every byte everywhere)")
-    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                    help="interpreters at a time (default: one per core)")
+    ap.add_argument(
+        "--frozen32",
+        default="",
+        metavar="BIN",
+        help="a 32-bit build with the firmware frozen in (tools/frozen_unix32.sh), at --heap",
+    )
+    ap.add_argument(
+        "--cut-stride",
+        type=int,
+        default=7,
+        help="with --frozen32: the power-cut sweeps cut at every Nth byte on the other ports (default 7; "
+        "the frozen build and CPython cut at every byte; 1: every byte everywhere)",
+    )
+    ap.add_argument(
+        "-j", "--jobs", type=int, default=os.cpu_count() or 1, help="interpreters at a time (default: one per core)"
+    )
     ap.add_argument("filters", nargs="*")
     args = ap.parse_args()
     port_list = ports(args.micropython, args.micropython32, args.frozen32)
     mods = modules(args.filters)
-    outcomes = run_all(port_list, mods, args.heap, max(1, args.runs), args.sweep, args.jobs, args.sweep_runs,
-                       heap_mpy=args.heap_mpy, cut_stride=max(1, args.cut_stride) if args.frozen32 else 1)
+    outcomes = run_all(
+        port_list,
+        mods,
+        args.heap,
+        max(1, args.runs),
+        args.sweep,
+        args.jobs,
+        args.sweep_runs,
+        heap_mpy=args.heap_mpy,
+        cut_stride=max(1, args.cut_stride) if args.frozen32 else 1,
+    )
     units = {p: u for p, _, u in port_list}
     passed = sum(o.tests for o in outcomes)
     failed = sum(o.failed_tests for o in outcomes) + sum(sum(o.sweep_failed.values()) for o in outcomes)
@@ -242,8 +283,9 @@ def main() -> int:
         if o.runs > 1:
             line += f"  {o.ok_runs}/{o.runs} runs"
         if o.sweep_heaps:
-            line += f"  sweep {o.sweep_heaps} heaps: " + (", ".join(f"{h}{units[o.port]} {n} failed" for h, n in
-                                                            sorted(o.sweep_failed.items())) or "all pass")
+            line += f"  sweep {o.sweep_heaps} heaps: " + (
+                ", ".join(f"{h}{units[o.port]} {n} failed" for h, n in sorted(o.sweep_failed.items())) or "all pass"
+            )
         print(line + ("  ok" if ok else "  FAILED"))
         if not ok:
             print(o.first_failure)

@@ -40,8 +40,9 @@ ROOT = Path(__file__).resolve().parent.parent
 K = evaluate.COUNT
 
 
-def self_play(rng: random.Random, eng: engine.Engine, depth: int, ruleset: str, opening: int,
-              noise: float) -> tuple[list[list[int]], int | None]:
+def self_play(
+    rng: random.Random, eng: engine.Engine, depth: int, ruleset: str, opening: int, noise: float
+) -> tuple[list[list[int]], int | None]:
     """One game; returns the features of its quiet positions (stage appended, side to move appended) and
     the winner (None: no result within 300 plies)."""
     p = core.initial(ruleset)
@@ -79,7 +80,7 @@ def quiet_leaf(p: core.Position, longest: int = 6) -> core.Position | None:
             return p
         side = p.to_move
         moves = core.legal_moves(p)
-        p = max(moves, key=lambda e: sum(e[1].counts()[(side << 4):(side << 4) + 16]))[1]
+        p = max(moves, key=lambda e: sum(e[1].counts()[(side << 4) : (side << 4) + 16]))[1]
     return None if _capturing(p) or core.outcome(p) is not None else p
 
 
@@ -92,8 +93,7 @@ def _numpy() -> Any:
     return numpy
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float, prior: np.ndarray, unit: float, iterations: int = 25
-        ) -> np.ndarray:
+def fit(x: np.ndarray, y: np.ndarray, l2: float, prior: np.ndarray, unit: float, iterations: int = 25) -> np.ndarray:
     """Logistic regression by Newton's method (no intercept: the evaluation is antisymmetric, a position and
     its mirror have opposite features and results). The L2 penalty, l2 / 2 per squared seed a weight moves,
     pulls the weights towards `prior` (the weights in use, in logits; `unit` logits are one seed): a
@@ -131,11 +131,17 @@ def main() -> int:
     ap.add_argument("--depth", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--noise", type=float, default=0.1, help="share of random moves")
-    ap.add_argument("--l2", type=float, default=0.0, help="the penalty per squared seed a weight moves from the "
-                    "one in use (default: the one of 1e-4 to 0.1 that best predicts the held-out games)")
+    ap.add_argument(
+        "--l2",
+        type=float,
+        default=0.0,
+        help="the penalty per squared seed a weight moves from the "
+        "one in use (default: the one of 1e-4 to 0.1 that best predicts the held-out games)",
+    )
     ap.add_argument("--save", metavar="FILE.jsonl", help="append each game's positions and result (a line each)")
-    ap.add_argument("--load", metavar="FILE.jsonl", help="fit the games of earlier runs (comma-separated files, "
-                    "plain or .gz)")
+    ap.add_argument(
+        "--load", metavar="FILE.jsonl", help="fit the games of earlier runs (comma-separated files, plain or .gz)"
+    )
     ap.add_argument("--no-prior", action="store_true", help="L2 towards 0, not towards the weights in use")
     ap.add_argument("--no-fit", action="store_true", help="self-play only (with --save; no numpy needed)")
     ap.add_argument("--out", metavar="FILE.py", help="write the fitted weights here (a candidate to match)")
@@ -192,7 +198,7 @@ def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> N
         for f in game["rows"]:
             stage, side = f[K], f[K + 1]
             row = [0.0] * (2 * K)
-            row[stage * K:(stage + 1) * K] = f[:K]
+            row[stage * K : (stage + 1) * K] = f[:K]
             rows.append(row)
             results.append(1.0 if game["winner"] == side else 0.0)
     x = np.array(rows)
@@ -205,13 +211,15 @@ def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> N
     c_train = logistic_scale(x[~test], y[~test], current)
     prior_train = np.zeros(2 * K) if args.no_prior else c_train * current
     held_out = {}
-    for l2 in ([args.l2] if args.l2 else [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1]):
+    for l2 in [args.l2] if args.l2 else [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1]:
         w_train = fit(x[~test], y[~test], l2, prior_train, 100 * c_train)
         held_out[l2] = log_loss(x[test], y[test], w_train)
     l2 = min(held_out, key=lambda v: held_out[v])
     args.l2 = l2
-    held = (f"held-out fifth of the games: log loss {held_out[l2]:.4f} fitted, "
-            f"{log_loss(x[test], y[test], c_train * current):.4f} the weights in use")
+    held = (
+        f"held-out fifth of the games: log loss {held_out[l2]:.4f} fitted, "
+        f"{log_loss(x[test], y[test], c_train * current):.4f} the weights in use"
+    )
     c = logistic_scale(x, y, current)
     w = fit(x, y, l2, np.zeros(2 * K) if args.no_prior else c * current, 100 * c)
     seed_weight = w[K + evaluate.F_SEEDS]
@@ -225,8 +233,10 @@ def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> N
     accuracy = float((((x @ w) > 0) == (y > 0.5)).mean())
     loss = log_loss(x, y, w)
     print("held-out log loss by L2: " + ", ".join(f"{v:g} {held_out[v]:.4f}" for v in held_out))
-    print(f"{len(games)} decided games, {len(y)} quiet positions, log loss {loss:.4f} (the weights in use "
-          f"{log_loss(x, y, c * current):.4f}, 0.6931 knows nothing), results predicted right: {accuracy:.1%}; {held}")
+    print(
+        f"{len(games)} decided games, {len(y)} quiet positions, log loss {loss:.4f} (the weights in use "
+        f"{log_loss(x, y, c * current):.4f}, 0.6931 knows nothing), results predicted right: {accuracy:.1%}; {held}"
+    )
     text = (
         "# The evaluation's weights (bao.evaluate), in centiseeds per unit of each feature: the namua stage's\n"
         "# twelve, then the mtaji stage's. Data, not code: tools/tune_engine.py rewrites this file\n"
@@ -239,7 +249,8 @@ def report(games: list[dict[str, Any]], args: argparse.Namespace, how: str) -> N
         "WEIGHTS = (\n"
         f"    {', '.join(str(v) for v in weights[:K])},\n"
         f"    {', '.join(str(v) for v in weights[K:])},\n"
-        ")\n")
+        ")\n"
+    )
     if args.out:
         Path(args.out).write_text(text)
         print(f"wrote {args.out}")

@@ -44,8 +44,9 @@ def _moves(dialect: str) -> int:
             moves[i] = None  # type: ignore[call-overload]  # each child goes once written
             if i:
                 out.write(", ")
-            out.write(json.dumps({"move": notation.format_move(m, side, dialect),
-                                  "position": position_json.to_dict(child)}))
+            out.write(
+                json.dumps({"move": notation.format_move(m, side, dialect), "position": position_json.to_dict(child)})
+            )
         out.write("]}\n")
 
 

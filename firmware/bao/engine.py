@@ -95,8 +95,9 @@ class Engine:
     quiescence search follows. check_every: nodes between checks of the clock and should_stop.
     clock: a function returning milliseconds (tests pass a simulated one)."""
 
-    def __init__(self, tt_bits: int = 16, weights: "tuple | None" = None, qdepth: int = 6,
-                 check_every: int = 32, clock=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, tt_bits: int = 16, weights: "tuple | None" = None, qdepth: int = 6, check_every: int = 32, clock=None
+    ) -> None:  # type: ignore[no-untyped-def]
         self.weights = WEIGHTS if weights is None else weights
         self.qdepth = qdepth
         self.check_every = check_every
@@ -154,8 +155,15 @@ class Engine:
         self._tt_key[i] = h
 
     # Search
-    def search(self, p, depth: int = 0, nodes: int = 0, movetime: int = 0,  # type: ignore[no-untyped-def]
-               should_stop=None, on_info=None) -> SearchResult:
+    def search(
+        self,
+        p,
+        depth: int = 0,
+        nodes: int = 0,
+        movetime: int = 0,  # type: ignore[no-untyped-def]
+        should_stop=None,
+        on_info=None,
+    ) -> SearchResult:
         """Search position p within the limits given (0: no such limit; with none, depth 6). should_stop()
         is asked every few nodes and ends the search when true. on_info(result) is called after each
         completed depth. Returns the best move found; None as the move when the game is over."""
@@ -235,7 +243,7 @@ class Engine:
         d = p.d
         s = d[TO_MOVE]
         op = (s ^ 1) << 4
-        before = sum(d[op:op + 16])  # a slice: C speed on both interpreters, 16 bytes of garbage
+        before = sum(d[op : op + 16])  # a slice: C speed on both interpreters, 16 bytes of garbage
         hist = self._history
         hbase = s << 6
         k1 = self._killers[2 * ply] if ply < MAX_PLY else 0
@@ -248,7 +256,7 @@ class Engine:
             if ident == want:
                 key = _TT_MOVE
             elif not m & TAKASA:
-                key = _CAPTURE + ((before - sum(entry[1].d[op:op + 16])) << 8)
+                key = _CAPTURE + ((before - sum(entry[1].d[op : op + 16])) << 8)
             elif ident + 1 == k1:
                 key = _KILLER + 1
             elif ident + 1 == k2:

@@ -26,8 +26,20 @@ FHOUSE = const(9)  # an owned house (2.5), mine minus theirs
 FHOUSE_SEEDS = const(10)  # seeds in an owned house, mine minus theirs
 FTAKASIA = const(11)  # one of the side to move's pits is takasia-ed (4.1)
 COUNT = const(12)
-NAMES = ("seeds", "front", "occupied", "danger", "mobility", "capture", "threat", "captures", "threats", "house",
-         "house_seeds", "takasia")
+NAMES = (
+    "seeds",
+    "front",
+    "occupied",
+    "danger",
+    "mobility",
+    "capture",
+    "threat",
+    "captures",
+    "threats",
+    "house",
+    "house_seeds",
+    "takasia",
+)
 
 
 def captures(d: bytearray, me: int, op: int, namua: bool) -> int:

@@ -42,7 +42,7 @@ def steps(account: "bytes | bytearray") -> list:
     for i in range(0, len(account), 4):
         kind = account[i] & 15
         mark = account[i] >> 4
-        step = (kind, account[i + 1], account[i + 2], account[i + 3])[:_LENGTH[kind]]  # type: tuple
+        step = (kind, account[i + 1], account[i + 2], account[i + 3])[: _LENGTH[kind]]  # type: tuple
         if kind == STEP_SOW and step[2] == 255:
             step = (kind, step[1], -1, step[3])
         elif kind == STEP_CAPTURE:
@@ -129,7 +129,9 @@ def describe_step(step: tuple) -> str:
         return _describe_capture(step, "1.4")
     if kind == STEP_RELAY:
         return "endelea: lift the %s of %s and sow on in the same direction (1.6)" % (
-            _seeds(step[2]), pit_name(step[1]))
+            _seeds(step[2]),
+            pit_name(step[1]),
+        )
     if kind == STEP_HOUSE:
         if step[2]:
             return "play the house %s: its seeds are sown on and the house is lost (2.5b, 2.5a)" % pit_name(step[1])
@@ -142,7 +144,13 @@ def describe_step(step: tuple) -> str:
 def _describe_capture(step: tuple, rule: str) -> str:
     taken, n, kichwa, direction = step[1], step[2], step[3], step[4]
     return "capture the %s of %s and sow %s in from the kichwa %s towards %s (%s)" % (
-        _seeds(n), pit_name(taken), _them(n), pit_name(kichwa), "pit 8" if direction == 1 else "pit 1", rule)
+        _seeds(n),
+        pit_name(taken),
+        _them(n),
+        pit_name(kichwa),
+        "pit 8" if direction == 1 else "pit 1",
+        rule,
+    )
 
 
 def describe(steps: list) -> list:

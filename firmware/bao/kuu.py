@@ -100,7 +100,7 @@ def split_plies(word: str) -> list:
 
 
 def _drop_side(ply: str) -> str:
-    """"S" or "N" for a drop (the case of the pit it places in), "" for any other ply."""
+    """ "S" or "N" for a drop (the case of the pit it places in), "" for any other ply."""
     k = ply.rfind("@")
     if k < 0 or k + 1 >= len(ply):
         return ""
@@ -134,11 +134,15 @@ def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
     mine, other = d[STORE + s], d[STORE + (s ^ 1)]
     if placing:
         if not rules.kuu.advanced or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):  # type: ignore[attr-defined]
-            raise InvalidPositionError("placing %d cannot occur here: only a malawi-advanced player places, "
-                                       "right after taking his first nemo (M20, M22)" % placing)
+            raise InvalidPositionError(
+                "placing %d cannot occur here: only a malawi-advanced player places, "
+                "right after taking his first nemo (M20, M22)" % placing
+            )
     elif mine not in (other, other + 1):
-        raise InvalidPositionError("stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
-                                   "moves alternate)" % (d[STORE], d[STORE + 1], tm))
+        raise InvalidPositionError(
+            "stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
+            "moves alternate)" % (d[STORE], d[STORE + 1], tm)
+        )
     if rules.kuu.advanced:  # type: ignore[attr-defined]
         for side in (0, 1):
             if d[STORE + side] == NEMO:
@@ -146,8 +150,10 @@ def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
                 for ring in range(16):
                     want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu.twos else 0)  # type: ignore[attr-defined]
                     if d[base + ring] != want or not d[HOUSE] & (1 << side):
-                        raise InvalidPositionError("%s has not placed yet (20 nemo), so its pits must be the "
-                                                   "opening's (M7, M22)" % ("South", "North")[side])
+                        raise InvalidPositionError(
+                            "%s has not placed yet (20 nemo), so its pits must be the "
+                            "opening's (M7, M22)" % ("South", "North")[side]
+                        )
 
 
 def set_must_capture(p: Position, m: object, over: bool) -> None:
@@ -155,13 +161,15 @@ def set_must_capture(p: Position, m: object, over: bool) -> None:
     d = p.d
     op = "a" if d[TO_MOVE] == 0 else "A"
     if not isinstance(m, str) or len(m) != 2 or m[0] != op or m[1] not in "12345678":
-        raise InvalidPositionError("must_capture must be null or a front pit of the side not to move, not %s"
-                                   % (_short(m),))
+        raise InvalidPositionError(
+            "must_capture must be null or a front pit of the side not to move, not %s" % (_short(m),)
+        )
     if not p.rules.kuu:
         raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
     if d[TAKASIA] != NONE:
-        raise InvalidPositionError("impossible position: a side with a threatened pit has no capture to make "
-                                   "(M18, M19)")
+        raise InvalidPositionError(
+            "impossible position: a side with a threatened pit has no capture to make (M18, M19)"
+        )
     ring = int(m[1]) - 1
     if not d[(d[TO_MOVE] ^ 1) * 16 + ring]:
         raise InvalidPositionError("must_capture pit %s is empty (M19: the rule lapses)" % m)
@@ -187,19 +195,27 @@ def find_drop(p: Position, text: str) -> "tuple[int, Position]":
     d = p.d
     side = d[TO_MOVE]
     if not is_placing(p):
-        raise IllegalMoveError("M22: %s is not placing: only the advanced game's placement drops seeds" % (
-            "South" if side == 0 else "North"), "M22")
+        raise IllegalMoveError(
+            "M22: %s is not placing: only the advanced game's placement drops seeds"
+            % ("South" if side == 0 else "North"),
+            "M22",
+        )
     if pit >> 4 != side:
-        raise IllegalMoveError("M20: %s places in his own 16 pits, not in %s" % (
-            "South" if side == 0 else "North", text.strip()[-2:]), "M20")
+        raise IllegalMoveError(
+            "M20: %s places in his own 16 pits, not in %s" % ("South" if side == 0 else "North", text.strip()[-2:]),
+            "M20",
+        )
     want_take = 0 if taken < 0 else (taken & 15) + 1
     for m in legal_move_codes(p):
         if m & RING == pit & 15 and (m >> TAKE_SHIFT) & 15 == want_take:
             return m, play(p, m)
     if d[PLACING]:
         raise IllegalMoveError("M21: a pit is taken only before the first seed is placed", "M21")
-    raise IllegalMoveError("M21: %s cannot be taken: the second player takes one opponent front pit facing an "
-                           "occupied front pit of his own, before placing" % (text.strip()[1:3],), "M21")
+    raise IllegalMoveError(
+        "M21: %s cannot be taken: the second player takes one opponent front pit facing an "
+        "occupied front pit of his own, before placing" % (text.strip()[1:3],),
+        "M21",
+    )
 
 
 def why_illegal(p: Position, move: int) -> tuple:
@@ -231,7 +247,8 @@ def _why_nemo(p: Position, move: int, starts: list, same: list) -> tuple:
     if starts and not same:
         if r == 3 and d[op + 4] and d[HOUSE] == 3 and d[op + 3]:
             return "M11", "you may not take the opponent's kuu directly while your own kuu faces seeds (%s)" % (
-                pit_name(op + 3))
+                pit_name(op + 3)
+            )
         if (r < 2 or r > 5) and d[op + 7 - r]:
             return "M10", "a capture at a kichwa or kimbi sows from the nearest kichwa: write %s" % (r + 1)
         return "M10", "a capture is possible, so the nemo must capture: %s" % _examples(starts, s)
@@ -255,11 +272,16 @@ def _why_second(p: Position, move: int, starts: list, same: list) -> tuple:
     n = d[me + r]
     if n < 2:
         return "M2", "%s holds %d seed%s: only pits with 2 or more seeds can be played" % (
-            name, n, "" if n == 1 else "s")
+            name,
+            n,
+            "" if n == 1 else "s",
+        )
     if starts and not same:
         if d[MUST] != NONE:
             return "M19", "you must capture %s first (it was threatened): %s" % (
-                pit_name((me ^ 16) + d[MUST]), _examples(starts, s))
+                pit_name((me ^ 16) + d[MUST]),
+                _examples(starts, s),
+            )
         return "M2", "a capture is possible, so you must capture: %s" % _examples(starts, s)
     if move & PLAY:
         return "M17", "in the second stage the kuu has no stop or relay to choose"

@@ -86,7 +86,7 @@ def pit_name(pit: int) -> str:
 
 
 def pit_index(name: str) -> int:
-    """"A1".."b8" -> global pit index; raises NotationError."""
+    """ "A1".."b8" -> global pit index; raises NotationError."""
     if len(name) != 2 or name[0] not in "ABab" or name[1] not in "12345678":
         raise NotationError("not a pit name: %r (A1..A8, B1..B8, a1..a8, b1..b8)" % (name,))
     side = SOUTH if name[0] in "AB" else NORTH

@@ -186,12 +186,18 @@ class Game:
             if key not in _DEFAULTS:
                 raise TypeError("unknown rule option %r" % (key,))
         twos = more.get("kuu_twos", (6, 7))
-        if (not isinstance(twos, (list, tuple)) or len(twos) != 2 or twos[0] == twos[1]
-                or [k for k in twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]):
+        if (
+            not isinstance(twos, (list, tuple))
+            or len(twos) != 2
+            or twos[0] == twos[1]
+            or [k for k in twos if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 8 or k == 5]
+        ):
             raise InvalidPositionError("option kuu_twos must be two different front pits 1..8 other than the kuu (5)")
         if 4 in twos or twos[0] + twos[1] == 9:  # pit k faces pit 9 - k
-            raise InvalidPositionError("M7: option kuu_twos may not hold pit 4 (it faces the other kuu) nor two pits"
-                                       " that face each other: the first move is a takata, no capture at the start")
+            raise InvalidPositionError(
+                "M7: option kuu_twos may not hold pit 4 (it faces the other kuu) nor two pits"
+                " that face each other: the first move is a takata, no capture at the start"
+            )
         threat = more.get("threat_start", "front")
         if threat not in ("front", "any"):
             raise InvalidPositionError("option threat_start must be 'front' or 'any'")

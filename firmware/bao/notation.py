@@ -109,15 +109,20 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
     if d[WINNER] != NONE:
         raise IllegalMoveError("1.2: the game is over", "1.2")
     if p.rules.kuu and kuu.is_placing(p):
-        raise IllegalMoveError("M22: %s is placing: each ply drops one seed, written @pit" % (
-            "South" if d[TO_MOVE] == 0 else "North"), "M22")
+        raise IllegalMoveError(
+            "M22: %s is placing: each ply drops one seed, written @pit" % ("South" if d[TO_MOVE] == 0 else "North"),
+            "M22",
+        )
     side = d[TO_MOVE]
     namua = d[STORE + side] > 0
     front = "A" if side == 0 else "a"
     back = "B" if side == 0 else "b"
     if pm.row and pm.row not in (front, back):
-        raise IllegalMoveError("G1: %s is not a row of %s (its rows are %s and %s)" % (
-            pm.row, "South" if side == 0 else "North", front, back), "G1")
+        raise IllegalMoveError(
+            "G1: %s is not a row of %s (its rows are %s and %s)"
+            % (pm.row, "South" if side == 0 else "North", front, back),
+            "G1",
+        )
     if namua and pm.row == back:
         if outcome(p) is not None:  # a side with no legal move has lost: that comes first (1.2)
             raise IllegalMoveError("1.2: the game is over", "1.2")
@@ -144,8 +149,11 @@ def parse_move(p: Position, text: str, dialect: str = DONKERS) -> "tuple[int, Po
         raise IllegalMoveError("1.7: %s is a takasa (no capture): write it with '*'" % (text.strip(),), "1.7")
     if pm.takasa == 2 and not m & MAKES_TAKASIA:
         rule = "M18" if p.rules.kuu else "4.1"
-        raise IllegalMoveError("%s: %s makes no %s: write it with one '*'" % (
-            rule, text.strip(), "threatened pit" if p.rules.kuu else "takasia"), rule)
+        raise IllegalMoveError(
+            "%s: %s makes no %s: write it with one '*'"
+            % (rule, text.strip(), "threatened pit" if p.rules.kuu else "takasia"),
+            rule,
+        )
     return entry
 
 
@@ -187,7 +195,7 @@ def parse_transcript(text: str) -> Transcript:
         if colon < 0:
             raise NotationError("line %d: %r is neither 'key: value' nor 'N: south north;'" % (lineno, _short(line)))
         key = line[:colon].strip()
-        rest = line[colon + 1:]
+        rest = line[colon + 1 :]
         if not key.isdigit():
             if t.plies:
                 raise NotationError("line %d: header %r after the moves" % (lineno, _short(key)))
@@ -201,7 +209,7 @@ def parse_transcript(text: str) -> Transcript:
         semi = rest.find(";")
         comment = ""
         if semi >= 0:
-            comment = rest[semi + 1:].strip()
+            comment = rest[semi + 1 :].strip()
             rest = rest[:semi]
         words = rest.split()
         if not 1 <= len(words) <= 2:
@@ -230,7 +238,7 @@ def format_transcript(headers: dict, plies: list, comments: "dict | None" = None
             break
     for i in range(0, len(plies), 2):
         num = i // 2 + 1
-        line = "%d: %s" % (num, " ".join(plies[i:i + 2]))
+        line = "%d: %s" % (num, " ".join(plies[i : i + 2]))
         line += ";"
         if comments and num in comments:
             line += " " + comments[num]

@@ -75,8 +75,14 @@ class Rules:
         """The options that differ from the ruleset's defaults (what a position or header must carry)."""
         base = Rules(self.ruleset)
         out = {}
-        for key in ("takasia", "house_stop_any_count", "mtaji_takasa_house_stop", "infinite", "lone_kichwa",
-                    "sow_bound"):
+        for key in (
+            "takasia",
+            "house_stop_any_count",
+            "mtaji_takasa_house_stop",
+            "infinite",
+            "lone_kichwa",
+            "sow_bound",
+        ):
             if getattr(self, key) != getattr(base, key):
                 out[key] = getattr(self, key)
         if self.kuu is not None:

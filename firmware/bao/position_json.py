@@ -67,8 +67,22 @@ def dumps(p: Position, with_outcome: bool = True, moves: "list | None" = None) -
     return json.dumps(to_dict(p, with_outcome, moves))
 
 
-_KEYS = ("ruleset", "to_move", "A", "B", "a", "b", "store", "house", "takasia", "must_capture", "placing", "winner",
-         "in_hand", "options")
+_KEYS = (
+    "ruleset",
+    "to_move",
+    "A",
+    "B",
+    "a",
+    "b",
+    "store",
+    "house",
+    "takasia",
+    "must_capture",
+    "placing",
+    "winner",
+    "in_hand",
+    "options",
+)
 
 
 def _short(v: object) -> str:
@@ -104,7 +118,7 @@ def from_dict(obj: object) -> Position:
     d = p.d
     tm = obj.get("to_move")
     if tm not in _SIDES:
-        raise InvalidPositionError("to_move must be \"S\" or \"N\", not %s" % (_short(tm),))
+        raise InvalidPositionError('to_move must be "S" or "N", not %s' % (_short(tm),))
     d[TO_MOVE] = _SIDES.index(tm)
     total = 0
     for name, side, front in _ROWS:
@@ -119,7 +133,7 @@ def from_dict(obj: object) -> Position:
     w = obj.get("winner")
     if w is not None:
         if w not in _SIDES:
-            raise InvalidPositionError("winner must be \"S\", \"N\" or absent")
+            raise InvalidPositionError('winner must be "S", "N" or absent')
         d[WINNER] = _SIDES.index(w)
     in_hand = _int(obj.get("in_hand", 0), "in_hand", 0, 64)
     if in_hand and w is None:
@@ -131,8 +145,10 @@ def from_dict(obj: object) -> Position:
     if w is None:
         for i in (0, 1):
             if not any(d[(i << 4) + r] for r in range(8)):
-                raise InvalidPositionError("%s's front row is empty: the game is over (1.2), so \"winner\" "
-                                           "must say who won" % ("South", "North")[i])
+                raise InvalidPositionError(
+                    '%s\'s front row is empty: the game is over (1.2), so "winner" '
+                    "must say who won" % ("South", "North")[i]
+                )
     _takasia(obj, p, tm, w)
     if rules.kuu is not None:
         kuu.from_dict(p, obj)  # stores and placement (M7, M8, M22), must_capture (M19)
@@ -167,11 +183,13 @@ def _stores(obj: dict, p: Position, tm: str) -> int:
     placing = _int(obj.get("placing", 0), "placing", 0, 64)
     if placing and not rules.kuu:
         raise InvalidPositionError("placing is only given in the malawi-advanced placement (M22)")
-    if not rules.kuu and ((tm == "S" and s_store != n_store)
-                          or (tm == "N" and n_store != s_store + 1 and not (s_store == n_store == 0))):
+    if not rules.kuu and (
+        (tm == "S" and s_store != n_store) or (tm == "N" and n_store != s_store + 1 and not (s_store == n_store == 0))
+    ):
         raise InvalidPositionError(
             "stores S=%d N=%d cannot occur with %s to move (South moves first; 2.2: one seed a move)"
-            % (s_store, n_store, tm))
+            % (s_store, n_store, tm)
+        )
     d[PLACING] = placing
     total += placing
     return total
@@ -193,9 +211,10 @@ def _takasia(obj: dict, p: Position, tm: str, w: object) -> None:
         if not d[(d[TO_MOVE] << 4) + ring]:
             raise InvalidPositionError("takasia-ed pit %s is empty" % t)
         if w is None and finite_captures(p, True):
-            raise InvalidPositionError("impossible position: %s is takasia-ed but %s has a capture (R8: a pit "
-                                       "is takasia-ed only when its side cannot capture)"
-                                       % (t, ("South", "North")[d[TO_MOVE]]))
+            raise InvalidPositionError(
+                "impossible position: %s is takasia-ed but %s has a capture (R8: a pit "
+                "is takasia-ed only when its side cannot capture)" % (t, ("South", "North")[d[TO_MOVE]])
+            )
         d[TAKASIA] = ring
 
 

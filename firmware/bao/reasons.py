@@ -59,12 +59,17 @@ def why_illegal(p: Position, move: int) -> tuple:  # noqa: C901, PLR0911, PLR091
     elif n < 2:
         rule = "M2" if malawi else "3.3"
         return rule, "%s holds %d seed%s: only pits with 2 or more seeds can be played" % (
-            name, n, "" if n == 1 else "s")
+            name,
+            n,
+            "" if n == 1 else "s",
+        )
     if captures:
         if not same_start:
             if namua and (r < 2 or r > 5) and d[((s ^ 1) << 4) + 7 - r]:
                 return "1.4b", "a capture at a kichwa or kimbi sows from the nearest kichwa: write %s%s" % (
-                    r + 1, "L" if r < 2 else "R")
+                    r + 1,
+                    "L" if r < 2 else "R",
+                )
             starts = [m for m in capture_starts(p) if m & (RING | RIGHT) == move & (RING | RIGHT)]
             if starts:
                 return ("M4" if malawi else "1.5a"), "this capture move never ends (%s)" % _NEVER
@@ -105,4 +110,3 @@ def why_illegal(p: Position, move: int) -> tuple:  # noqa: C901, PLR0911, PLR091
     if status & END_MASK == END_INFINITE:
         return ("M4" if malawi else "1.5a"), "this move never ends (%s)" % _NEVER
     return "1.3", "%s %s is not a legal move here" % (name, _dir_name(r, move & RIGHT))
-

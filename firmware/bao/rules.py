@@ -377,7 +377,7 @@ def takasia_pit(child: Position) -> int:
     y = d[_TO_MOVE]
     ybase = y << 4
     occupied = multi = 0
-    for n in d[ybase:ybase + 8]:
+    for n in d[ybase : ybase + 8]:
         if n:
             occupied += 1
             if n > 1:
@@ -433,4 +433,3 @@ def outcome(p: Position, moves: "list | None" = None) -> "int | None":
     if moves is None:
         moves = legal_moves(p)
     return None if moves else p.d[_TO_MOVE] ^ 1
-

@@ -57,8 +57,9 @@ _SLICE_UNITS = const(16)
 
 
 class App:
-    def __init__(self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION,
-                 stable: int = 3) -> None:
+    def __init__(
+        self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION, stable: int = 3
+    ) -> None:
         if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
             gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)
         self.hw = hw
@@ -408,8 +409,12 @@ class App:
             self.rare("think", hint)
             self.searching = False
             self.dirty = True
-        elif not busy and not (bm[0] | bm[1] | bm[2] | bm[3]) and self.rec.steps == 0 and ticks_diff(
-                now, self.act_at) >= _QUIET_MS:
+        elif (
+            not busy
+            and not (bm[0] | bm[1] | bm[2] | bm[3])
+            and self.rec.steps == 0
+            and ticks_diff(now, self.act_at) >= _QUIET_MS
+        ):
             # nobody touching the board between moves: the work that no touch should wait for, one piece
             # per step. The journal's (raw flash: a compaction, or a sector erased ahead; flashlog), once
             # per pause; else the outbox's retransmission timer: a pass reads up to `window` events back
@@ -468,12 +473,18 @@ class App:
             reason = rec.wrong_reason
             if self.p.d[core.TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it
                 rec.wrong_rule = ""
-                reason = "the computer plays " + format_move(rec.codes[0], self.cpu) + ": " + \
-                    core.pit_name(pit) + " is not its pit now"
+                reason = (
+                    "the computer plays "
+                    + format_move(rec.codes[0], self.cpu)
+                    + ": "
+                    + core.pit_name(pit)
+                    + " is not its pit now"
+                )
             if rec.wrong_rule and not reason.startswith(rec.wrong_rule):
                 reason = rec.wrong_rule + ": " + reason
-            self.outbox.post("ILLEGAL", json.dumps({"pit": core.pit_name(pit), "rule": rec.wrong_rule,
-                                                    "reason": reason}))
+            self.outbox.post(
+                "ILLEGAL", json.dumps({"pit": core.pit_name(pit), "rule": rec.wrong_rule, "reason": reason})
+            )
         elif r == R.R_IGNORED and pit == rec.wrong_pit and rec.taps == 2:  # a refused touch taken back: a slip
             self.deb.taken_back()
         elif r == R.R_UNDO:

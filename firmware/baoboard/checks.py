@@ -123,13 +123,18 @@ def check_new(obj: object, keys: "tuple | None") -> str:
         if obj.get("ruleset", core.ZANZIBAR) not in core.RULESETS:
             return "unknown ruleset %s (%s)" % (short(obj.get("ruleset")), " or ".join(core.RULESETS))
         if obj.get("first", "S") not in ("S", "N"):
-            return "first must be \"S\" or \"N\", not " + short(obj.get("first"))
+            return 'first must be "S" or "N", not ' + short(obj.get("first"))
         obj = obj.get("options") or {}
     if not isinstance(obj, dict):
         return "options must be a JSON object, not " + short(obj)
     yes_no = (True, False)
-    values = {"takasia": (True, False, None), "house_stop_any_count": yes_no, "mtaji_takasa_house_stop": yes_no,
-              "infinite": ("illegal", "sleep", None), "lone_kichwa": ("forbidden", "loses", None)}
+    values = {
+        "takasia": (True, False, None),
+        "house_stop_any_count": yes_no,
+        "mtaji_takasa_house_stop": yes_no,
+        "infinite": ("illegal", "sleep", None),
+        "lone_kichwa": ("forbidden", "loses", None),
+    }
     for k in obj:
         v = obj[k]
         if k == "sow_bound" or k == "relay_limit":

@@ -143,17 +143,19 @@ def snapshot(a: "App") -> str:
         e = rec.expected(i)
         if e >= 0:
             nxt.append(core.pit_name(e & R.PIT))
-    return json.dumps({
-        "position": position_json.to_dict(a.p),
-        "moves": j.nmoves,
-        "phase": ("idle", "moving", "decision", "over")[rec.phase],
-        "mode": MODES[g.mode],
-        "brightness": g.brightness,
-        "next": nxt,
-        "wrong": core.pit_name(rec.wrong_pit) if rec.wrong_pit >= 0 else None,
-        "leds": "".join("%02x" % b for b in g.frame),
-        "last": j.last,
-        "acked": j.acked,
-        "cpu": ("SN"[a.cpu] + " " + str(a.level)) if a.cpu >= 0 else "off",  # as the CPU event says it
-        "setup": a.setup.state() if a.setup is not None else None,  # the set-up's step (baoboard.setup_mode)
-    })
+    return json.dumps(
+        {
+            "position": position_json.to_dict(a.p),
+            "moves": j.nmoves,
+            "phase": ("idle", "moving", "decision", "over")[rec.phase],
+            "mode": MODES[g.mode],
+            "brightness": g.brightness,
+            "next": nxt,
+            "wrong": core.pit_name(rec.wrong_pit) if rec.wrong_pit >= 0 else None,
+            "leds": "".join("%02x" % b for b in g.frame),
+            "last": j.last,
+            "acked": j.acked,
+            "cpu": ("SN"[a.cpu] + " " + str(a.level)) if a.cpu >= 0 else "off",  # as the CPU event says it
+            "setup": a.setup.state() if a.setup is not None else None,  # the set-up's step (baoboard.setup_mode)
+        }
+    )

@@ -222,8 +222,17 @@ class FlashLog:
         h[16:20] = crc32(h, 16).to_bytes(4, "little")
         self._program(s, 0, h, 0, 20)
 
-    def _write(self, chain: "list[int]", ends: "list[int]", used: "list[int]", gen: int, data: "Any", n: int,
-               busy: "list[int]", commit: bool) -> None:
+    def _write(
+        self,
+        chain: "list[int]",
+        ends: "list[int]",
+        used: "list[int]",
+        gen: int,
+        data: "Any",
+        n: int,
+        busy: "list[int]",
+        commit: bool,
+    ) -> None:
         """Append data[:n] to the sectors of a file (chain, ends, commits used), taking erased ones as
         needed (one at least)."""
         i = 0

@@ -114,8 +114,9 @@ def _serve() -> None:
 
 
 class Journal:
-    def __init__(self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None,
-                 budget: int = BUDGET) -> None:
+    def __init__(
+        self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None, budget: int = BUDGET
+    ) -> None:
         self.storage = storage
         self.name = name
         self.limit = limit
@@ -330,8 +331,9 @@ class Journal:
         the moves' new offsets go to mv, the first pending event's to self._cp0, the checkpoint's size to
         self._csize."""
         count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None) + (self.cpu != "")
-        rec = record(_K, "%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count,
-                                            "" if self.recording else " 1"))
+        rec = record(
+            _K, "%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count, "" if self.recording else " 1")
+        )
         off = len(rec)
         yield rec
         if self.cpu:

@@ -95,8 +95,9 @@ def think(a: "App", hint: bool) -> None:
     if r.move is None:  # the game is over
         return
     light(a, r.move, not hint)
-    a.outbox.notice("HINT" if hint else "CPU", "%s %d %d %d" % (
-        format_move(r.move, p.d[TO_MOVE]), r.nodes, r.depth, r.score))
+    a.outbox.notice(
+        "HINT" if hint else "CPU", "%s %d %d %d" % (format_move(r.move, p.d[TO_MOVE]), r.nodes, r.depth, r.score)
+    )
 
 
 def _search(a: "App", engine: "Any", level: int, qdepth: int, most: int, should_stop: "Any") -> "Any":

@@ -169,7 +169,7 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
         seq.out = seq._buf  # written into the scratch, copied at its size: one pass
         _fill(seq)
         if seq.n < _SCRATCH:
-            return seq._buf[:seq.n]
+            return seq._buf[: seq.n]
         seq.start(None)  # longer than the scratch: counted first
     _fill(seq)  # the count (of what is left in seq.rec of a long account)
     out = bytearray(seq.n)

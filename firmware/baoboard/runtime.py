@@ -30,8 +30,14 @@ _SLOW_AFTER = const(5)
 
 
 class Supervisor:
-    def __init__(self, hw: "Any", storage: object, board_id: str = "board", stable: int = 3,
-                 on_error: "Callable[[Exception], object] | None" = None) -> None:
+    def __init__(
+        self,
+        hw: "Any",
+        storage: object,
+        board_id: str = "board",
+        stable: int = 3,
+        on_error: "Callable[[Exception], object] | None" = None,
+    ) -> None:
         """hw: a baoboard.hal.Hardware; on_error(exception): called after each fault is reported (a log,
         a traceback)."""
         self.hw = hw
@@ -51,7 +57,8 @@ class Supervisor:
         try:
             if app is None:
                 if self.restarts and ticks_diff(self.hw.ticks_ms(), self._at) < (
-                        _RETRY_MS if self.restarts < _SLOW_AFTER else _RETRY_SLOW_MS):
+                    _RETRY_MS if self.restarts < _SLOW_AFTER else _RETRY_SLOW_MS
+                ):
                     return False
                 app = self.start()
             app.step()

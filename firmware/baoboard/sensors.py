@@ -73,8 +73,11 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
         chip = wiring[seq[j] & R.PIT] >> 3
         while j < len(seq) and wiring[seq[j] & R.PIT] >> 3 == chip:
             j += 1
-        if not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)) or wiring[pit] >> 3 == chip or \
-                any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start]):
+        if (
+            not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side))
+            or wiring[pit] >> 3 == chip
+            or any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start])
+        ):
             continue  # (no evidence; or the chip sensed a touch: this one, or one in this very move)
         if suspect >= 0 and suspect != chip:
             suspect = -2  # two chips would explain it: no evidence for either
@@ -107,21 +110,39 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
         for j in same:
             kind[j] |= _SAID
         names = json.dumps([core.pit_name(j) for j in same])
-        text = ('{"code": "sensor", "fault": "%s", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d %s: the '
-                'chip, its ribbon or its supply; its pits are ignored, steps in them taken as made"}' % (
-                    "silent" if k & _SILENT else "chip", (bit >> 3) + 1, names, (bit >> 3) + 1,
-                    "has sensed no touch while a move went on past its pits, twice" if k & _SILENT else
-                    "reads all 8 inputs active for 20 s"))
+        text = (
+            '{"code": "sensor", "fault": "%s", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d %s: the '
+            'chip, its ribbon or its supply; its pits are ignored, steps in them taken as made"}'
+            % (
+                "silent" if k & _SILENT else "chip",
+                (bit >> 3) + 1,
+                names,
+                (bit >> 3) + 1,
+                "has sensed no touch while a move went on past its pits, twice"
+                if k & _SILENT
+                else "reads all 8 inputs active for 20 s",
+            )
+        )
     else:
         kind[i] |= _SAID
         name = core.pit_name(i)
-        text = ('{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
-                '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
-                % ("stuck" if k & _STUCK else "flicker", name, (bit >> 3) + 1, bit & 7, name, (bit >> 3) + 1,
-                   bit & 7, "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
-                   "(hardware/README.md); ignored until it reads idle for 2 s" if k & _STUCK else
-                   "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a "
-                   "restart"))
+        text = (
+            '{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
+            '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
+            % (
+                "stuck" if k & _STUCK else "flicker",
+                name,
+                (bit >> 3) + 1,
+                bit & 7,
+                name,
+                (bit >> 3) + 1,
+                bit & 7,
+                "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
+                "(hardware/README.md); ignored until it reads idle for 2 s"
+                if k & _STUCK
+                else "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a restart",
+            )
+        )
     a.outbox.post("ERROR", text)
 
 

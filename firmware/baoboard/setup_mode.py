@@ -45,8 +45,10 @@ _LINGER_MS = const(2000)  # after the set-up, touches of the place confirmed las
 # the walk of the hands over the board, as a person at South's side sees it (B1 at the left): the back row
 # left to right, the front row back, North's front row left to right, North's back row back; a snake, so the
 # hand moves one pit at a time
-_SNAKE = b"\x0f\x0e\x0d\x0c\x0b\x0a\x09\x08\x07\x06\x05\x04\x03\x02\x01\x00" \
+_SNAKE = (
+    b"\x0f\x0e\x0d\x0c\x0b\x0a\x09\x08\x07\x06\x05\x04\x03\x02\x01\x00"
     b"\x17\x16\x15\x14\x13\x12\x11\x10\x1f\x1e\x1d\x1c\x1b\x1a\x19\x18"
+)
 
 
 def place_name(i: int) -> str:
@@ -131,8 +133,13 @@ class Setup:
         f = self._f
         c = self.current()
         h = self.have[c]
-        text = "step=%d of=%d at=%s have=%s want=%d" % (f[_K] + 1, f[_N], place_name(c),
-                                                         "?" if h == _UNKNOWN else str(h), self.want[c])
+        text = "step=%d of=%d at=%s have=%s want=%d" % (
+            f[_K] + 1,
+            f[_N],
+            place_name(c),
+            "?" if h == _UNKNOWN else str(h),
+            self.want[c],
+        )
         e = self.ends(c)
         if c < 32 and e >= 0:
             text += " touch=%s,%s" % (pit_name(15 + 16 * e), pit_name(8 + 16 * e))
@@ -146,8 +153,13 @@ class Setup:
         if c < 0:
             return None
         h = self.have[c]
-        return {"step": self._f[_K] + 1, "of": self._f[_N], "at": place_name(c),
-                "have": None if h == _UNKNOWN else h, "want": self.want[c]}
+        return {
+            "step": self._f[_K] + 1,
+            "of": self._f[_N],
+            "at": place_name(c),
+            "have": None if h == _UNKNOWN else h,
+            "want": self.want[c],
+        }
 
     def touch(self, a: "Any", pit: int, now: int) -> None:
         """One activation during the set-up."""

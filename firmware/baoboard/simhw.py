@@ -91,8 +91,14 @@ class SimulatedBoard:
     times, `scan_ms` of simulated time apart. on_error(exception): see Supervisor; hw: a SimHardware of the
     caller's (its serial output wired before the board boots and says HELLO)."""
 
-    def __init__(self, storage: object, board_id: str = "board", stable: int = 3, on_error: "Any" = None,
-                 hw: "SimHardware | None" = None) -> None:
+    def __init__(
+        self,
+        storage: object,
+        board_id: str = "board",
+        stable: int = 3,
+        on_error: "Any" = None,
+        hw: "SimHardware | None" = None,
+    ) -> None:
         from baoboard.runtime import Supervisor
 
         self.hw = hw if hw is not None else SimHardware()

@@ -193,7 +193,7 @@ class StateLine:
             self.byte(digits[v & 15])
 
     def trailer(self) -> None:
-        """" *CRC\\n": the frame's check (baoproto.frames)."""
+        """ " *CRC\\n": the frame's check (baoproto.frames)."""
         c = crc32(self.buf, self.n)
         self.put(b" *")
         for s in range(28, -4, -4):

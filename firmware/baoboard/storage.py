@@ -83,4 +83,3 @@ class FileStorage:
         cut(self._path(name), size)
         with open(self._path(name), "r+b") as f:
             _sync(f)
-

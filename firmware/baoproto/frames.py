@@ -133,9 +133,7 @@ def split_move(payload: str) -> "tuple[str, str]":
 
 
 class LineAssembler:
-    def __init__(
-        self, max_line: int, on_line: "Callable[[bytes], None]", on_error: "Callable[[int], None]"
-    ) -> None:
+    def __init__(self, max_line: int, on_line: "Callable[[bytes], None]", on_error: "Callable[[int], None]") -> None:
         self._buf = bytearray(max_line)
         self._mv = memoryview(self._buf)
         self._n = 0

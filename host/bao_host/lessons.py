@@ -116,6 +116,7 @@ GOALS: dict[str, Callable[[core.Position, int, str], bool]] = {
 @dataclass(frozen=True)
 class Refusal:
     """A move the board refuses in a task's position: its text, and the rule and reason the rules core gives."""
+
     move: str
     rule: str
     reason: str
@@ -135,8 +136,7 @@ class Task:
         """The prompt, and what the board refuses here (with the rule: the lesson's point)."""
         if not self.refused:
             return self.prompt
-        return self.prompt + " The board refuses " + "; ".join(
-            f"{r.move} ({r.reason})" for r in self.refused) + "."
+        return self.prompt + " The board refuses " + "; ".join(f"{r.move} ({r.reason})" for r in self.refused) + "."
 
     def right(self, p: core.Position, move: int) -> bool:
         text = core.format_move(move, p.to_move)
@@ -166,7 +166,7 @@ class Lesson:
 def explained_rules() -> dict[str, str]:
     """Every rule number docs/rules.md explains, with its one line."""
     text = RULES_MD.read_text(encoding="utf-8")
-    section = text[text.index("## What the numbers mean"):]
+    section = text[text.index("## What the numbers mean") :]
     return {m.group(1): m.group(2) for m in re.finditer(r"^- \*\*([^*]+)\*\* (.*)$", section, re.M)}
 
 
@@ -235,8 +235,15 @@ def _task(i: int, t: dict[str, object], lesson_position: core.Position, rules: t
         refusals = tuple(_refusal(p, str(r), rules) for r in refused)
     except LessonError as e:
         raise LessonError(f"{n}: {e}") from None
-    task = Task(str(t.get("prompt", "")), str(t.get("goal", "")), tuple(str(a) for a in answers),
-                str(t.get("hint", "")), str(t.get("wrong", "")), p if "position" in t else None, refusals)
+    task = Task(
+        str(t.get("prompt", "")),
+        str(t.get("goal", "")),
+        tuple(str(a) for a in answers),
+        str(t.get("hint", "")),
+        str(t.get("wrong", "")),
+        p if "position" in t else None,
+        refusals,
+    )
     if not task.prompt or (not task.answers and task.goal not in GOALS):
         raise LessonError(f"{n}: a prompt and a goal ({', '.join(GOALS)}) or answers")
     legal = {core.format_move(m, p.to_move) for m in core.legal_move_codes(p)}
@@ -252,8 +259,7 @@ def load_all(folder: Path = LESSONS) -> list[Lesson]:
 def introduction(lesson: Lesson) -> list[str]:
     """The lesson's title, its explanation, and each rule it teaches with its line from docs/rules.md."""
     known = explained_rules()
-    return [f"Lesson: {lesson.title}", lesson.text] + [
-        f"  {r} (docs/rules.md): {known[r]}" for r in lesson.rules]
+    return [f"Lesson: {lesson.title}", lesson.text] + [f"  {r} (docs/rules.md): {known[r]}" for r in lesson.rules]
 
 
 def judge(task: Task, p: core.Position, move: int) -> tuple[bool, str]:
@@ -273,8 +279,14 @@ class LessonRun:
     """One lesson on a board: `command(type, payload)` sends a host command (LinkSession.command), `view` is the
     logger's view of the board's events. poll() returns the new lines to say."""
 
-    def __init__(self, lesson: Lesson, command: Callable[[str, str], Reply | None], view: View,
-                 progress: Callable[[int, int], None] | None = None, lay_out: str = "SETUP") -> None:
+    def __init__(
+        self,
+        lesson: Lesson,
+        command: Callable[[str, str], Reply | None],
+        view: View,
+        progress: Callable[[int, int], None] | None = None,
+        lay_out: str = "SETUP",
+    ) -> None:
         self.lesson = lesson
         self.command = command
         self.view = view
@@ -328,12 +340,16 @@ class LessonRun:
             if right:
                 if self.task == len(self.lesson.tasks):
                     self.state = "done"
-                    out.append(f"Lesson done: {self.lesson.title} ({self.wrong} wrong answer"
-                               f"{'' if self.wrong == 1 else 's'}).")
+                    out.append(
+                        f"Lesson done: {self.lesson.title} ({self.wrong} wrong answer{'' if self.wrong == 1 else 's'})."
+                    )
                     return out
             if self.lay_out == "SETUP":
-                out.append("The board lays the position out again: follow its lights." if not right
-                           else "The board lays the next position out: follow its lights.")
+                out.append(
+                    "The board lays the position out again: follow its lights."
+                    if not right
+                    else "The board lays the next position out: follow its lights."
+                )
             else:  # (SETPOS: a simulated board takes the position at once)
                 out.append("The position is set again: try once more." if not right else "The next position is set.")
             out += self._set_up()
@@ -345,7 +361,14 @@ class LessonRun:
         known = explained_rules()
         done = self.state == "done"
         task = self.lesson.tasks[min(self.task, len(self.lesson.tasks) - 1)]
-        return {"name": self.lesson.name, "title": self.lesson.title, "text": self.lesson.text,
-                "rules": [[r, known[r]] for r in self.lesson.rules], "task": self.task + (not done),
-                "of": len(self.lesson.tasks), "prompt": "" if done else task.said(), "done": done,
-                "wrong": self.wrong}
+        return {
+            "name": self.lesson.name,
+            "title": self.lesson.title,
+            "text": self.lesson.text,
+            "rules": [[r, known[r]] for r in self.lesson.rules],
+            "task": self.task + (not done),
+            "of": len(self.lesson.tasks),
+            "prompt": "" if done else task.said(),
+            "done": done,
+            "wrong": self.wrong,
+        }

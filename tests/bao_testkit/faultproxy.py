@@ -103,7 +103,7 @@ class FaultProxy:
             self.counts["flipped"] += 1
         if rng.random() < r.drop and len(b) > 1:
             i = rng.randrange(len(b))
-            del b[i:i + rng.randint(1, 8)]
+            del b[i : i + rng.randint(1, 8)]
             self.counts["dropped"] += 1
         if rng.random() < r.dup:
             i = rng.randrange(len(b))

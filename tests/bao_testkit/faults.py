@@ -47,8 +47,19 @@ class LoggerProcess:
     """`bao log --quiet` in its own process; its messages go to a file."""
 
     def __init__(self, url: str, data: Path, err: Path) -> None:
-        self.cmd = [sys.executable, "-m", "bao_host.cli", "log", "--port", url, "--data", str(data), "--quiet",
-                    "--board", BOARD]
+        self.cmd = [
+            sys.executable,
+            "-m",
+            "bao_host.cli",
+            "log",
+            "--port",
+            url,
+            "--data",
+            str(data),
+            "--quiet",
+            "--board",
+            BOARD,
+        ]
         self.err_path = err
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
@@ -85,6 +96,7 @@ def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
     comes back at its journal's last move, and the move is played again from there). Hands that went on
     tapping would play the rest of the move's taps on the restarted board, which may make them another
     move (seen in the long soak: the board then stood at a position of no game played)."""
+
     def steps() -> Generator[Any, None, bool]:
         cuts = runner.board.power_cuts
         for step in runner.hands.steps(p, move):
@@ -97,11 +109,12 @@ def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
 
 
 def run_faults(  # noqa: C901, PLR0915
-        tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None,
-        mistakes: float = 0.0) -> dict[str, Any]:
+    tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None, mistakes: float = 0.0
+) -> dict[str, Any]:
     rng = random.Random(seed)
-    games = [game_1994()] + [random_game(rng, core.MALAWI if i % 2 == 0 else core.ZANZIBAR)
-                             for i in range(random_games)]
+    games = [game_1994()] + [
+        random_game(rng, core.MALAWI if i % 2 == 0 else core.ZANZIBAR) for i in range(random_games)
+    ]
     storage = FakeStorage()
     board = CPythonBoard(storage=storage, board_id=BOARD)
     side = SocketLink("127.0.0.1", 0)
@@ -151,9 +164,11 @@ def run_faults(  # noqa: C901, PLR0915
             if 0 <= j < len(positions) and positions[j] is not None and same_position(now, positions[j]):
                 return j
         at = [j for j, q in enumerate(positions) if q is not None and q.d == d]
-        raise AssertionError(f"after a power cut the board is at none of moves {i - 2}..{i + 1} of game "
-                             f"{len(played) + 1} (it is at move {at or 'none of this game'}; board errors "
-                             f"{board.errors})")
+        raise AssertionError(
+            f"after a power cut the board is at none of moves {i - 2}..{i + 1} of game "
+            f"{len(played) + 1} (it is at move {at or 'none of this game'}; board errors "
+            f"{board.errors})"
+        )
 
     try:
         wait_for(lambda: runner.wire.synced and runner.wire.hellos > 0, 30, None, "the first handshake")
@@ -179,8 +194,12 @@ def run_faults(  # noqa: C901, PLR0915
                     proxy.switch(side2.server.getsockname())
                     if not logger.alive:
                         logger.start()
-                    wait_for(lambda before=refused: err_text().count("refused board") > before, 60, fast_forward,
-                             "the logger's refusal of the second board")
+                    wait_for(
+                        lambda before=refused: err_text().count("refused board") > before,
+                        60,
+                        fast_forward,
+                        "the logger's refusal of the second board",
+                    )
                     proxy.switch(side.server.getsockname())
                 at = time.monotonic() + rng.uniform(0.0, 0.03)
                 while not job.done.wait(0.001) or r is not None:  # (the instant may come after the hands)
@@ -230,8 +249,16 @@ def run_faults(  # noqa: C901, PLR0915
     faults["power cuts"] = board.power_cuts
     faults["second board on the path"] = swaps
     err = (tmp / "logger.err").read_text(errors="replace")
-    return {"faults": dict(faults), "games": len(played), "moves": counts["moves"], "tally": counts,
-            "moves redone after a power cut": redone, "logger starts": logger.starts,
-            "seconds": round(time.monotonic() - t0, 1), "relayed bytes": proxy.relayed,
-            "flagged": counts["flagged"], "bad lines reported": err.count("a bad line from the board"),
-            "logger errors": [x for x in err.splitlines() if "error:" in x]}
+    return {
+        "faults": dict(faults),
+        "games": len(played),
+        "moves": counts["moves"],
+        "tally": counts,
+        "moves redone after a power cut": redone,
+        "logger starts": logger.starts,
+        "seconds": round(time.monotonic() - t0, 1),
+        "relayed bytes": proxy.relayed,
+        "flagged": counts["flagged"],
+        "bad lines reported": err.count("a bad line from the board"),
+        "logger errors": [x for x in err.splitlines() if "error:" in x],
+    }

@@ -13,7 +13,7 @@ def cycle(g: dict[str, set[str]]) -> list[str]:
         path.append(m)
         for n in sorted(g.get(m, ())):
             if state.get(n) == 1:
-                return path[path.index(n):] + [n]
+                return path[path.index(n) :] + [n]
             if n not in state and (found := visit(n)):
                 return found
         path.pop()

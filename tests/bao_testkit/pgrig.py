@@ -27,8 +27,9 @@ ENV = "BAO_TEST_PG"  # a PostgreSQL server to use instead (postgresql://USER@HOS
 
 
 def _bindir() -> Path | None:
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3])
-                   if p.parts[-3].isdigit() else 0)
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0
+    )
     if found:
         return found[-1].parent
     initdb = shutil.which("initdb")
@@ -90,16 +91,51 @@ def cluster() -> Iterator[Cluster]:
         if os.geteuid() == 0:
             shutil.chown(top, "postgres", "postgres")
         run = _as_postgres()
-        subprocess.run([*run, str(bindir / "initdb"), "-D", str(data), "-U", "bao", "--auth=trust", "-E", "UTF8",
-                        "--no-instructions"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run(
+            [
+                *run,
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "bao",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-instructions",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         opts = f"-k {top} -c listen_addresses='' -p 5432 -c max_connections=60 -c shared_buffers=16MB"
-        subprocess.run([*run, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(top / "log"), "-w", "-t", "60",
-                        "-o", opts, "start"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run(
+            [
+                *run,
+                str(bindir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(top / "log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                opts,
+                "start",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         try:
             yield Cluster(f"postgresql://bao@/postgres?host={top}&port=5432")
         finally:
-            subprocess.run([*run, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [*run, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
     finally:
         shutil.rmtree(top, ignore_errors=True)
 
@@ -120,8 +156,20 @@ class Serve:
         self._starts = 0
 
     def start(self, timeout: float = 60.0) -> Serve:
-        cmd = [sys.executable, "-m", "bao_host.cli", "serve", "--sim", "0", "--port", str(self.port),
-               "--data", str(self.data), "--online-rate", str(self.rate)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "bao_host.cli",
+            "serve",
+            "--sim",
+            "0",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            "--online-rate",
+            str(self.rate),
+        ]
         if self.db is not None:
             cmd += ["--db", self.db]
         self.data.mkdir(parents=True, exist_ok=True)

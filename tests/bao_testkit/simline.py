@@ -37,8 +37,9 @@ class Line:
     """One direction: bytes leave one after the other at `bytes_per_ms`, arrive `latency_ms` later, each
     damaged with probability `error_rate`."""
 
-    def __init__(self, sim: SimLine, bytes_per_ms: float, latency_ms: float, error_rate: float,
-                 rng: random.Random) -> None:
+    def __init__(
+        self, sim: SimLine, bytes_per_ms: float, latency_ms: float, error_rate: float, rng: random.Random
+    ) -> None:
         self.sim = sim
         self.bytes_per_ms = bytes_per_ms
         self.latency_ms = latency_ms
@@ -93,8 +94,9 @@ class Port:
 
 
 class SimLine:
-    def __init__(self, error_rate: float = 0.0, seed: int = 1, baud: int = 115200, latency_ms: float = 1.0,
-                 window: int = 8) -> None:
+    def __init__(
+        self, error_rate: float = 0.0, seed: int = 1, baud: int = 115200, latency_ms: float = 1.0, window: int = 8
+    ) -> None:
         rng = random.Random(seed)
         self.now = 0.0  # ms
         self.up = Line(self, baud / 10 / 1000, latency_ms, error_rate, rng)  # board -> host (8N1: 10 bits)
@@ -104,8 +106,9 @@ class SimLine:
         self.connected = False  # a host holds the port open: what the board writes otherwise is lost
         j = Journal(FakeStorage(), epoch_fn=lambda: EPOCH)
         j.open()
-        self.outbox = Outbox(j, self._board_write, lambda: int(self.now), hello="fw=sim rules=1 board=sim1",
-                             window=window)
+        self.outbox = Outbox(
+            j, self._board_write, lambda: int(self.now), hello="fw=sim rules=1 board=sim1", window=window
+        )
 
     def _board_write(self, data: bytes) -> None:
         if self.connected:
@@ -140,8 +143,9 @@ class SimLine:
                 if len(want) == n:
                     break
                 move, child = notation.parse_move(positions[i], text)
-                payload = move_payload(core.format_move(move, positions[i].d[core.TO_MOVE]),
-                                       position_json.dumps(child, True))
+                payload = move_payload(
+                    core.format_move(move, positions[i].d[core.TO_MOVE]), position_json.dumps(child, True)
+                )
                 self.outbox.post("MOVE", payload)
                 want.append(payload.encode())
         self.advance(idle_ms)
@@ -152,8 +156,9 @@ class SimLine:
             self.connected = True
             return Port(self)
 
-        return Link("sim://line", opener=opener, clock=lambda: self.now / 1000,
-                    sleep=lambda s: self.advance(s * 1000), **kw)
+        return Link(
+            "sim://line", opener=opener, clock=lambda: self.now / 1000, sleep=lambda s: self.advance(s * 1000), **kw
+        )
 
     def drain(self, link: Link, n: int, store_ms: float = 10.0, limit_s: float = 600.0) -> list[Event]:
         """The host's loop (bao_host.record.session's): poll, store each event (store_ms of simulated time),

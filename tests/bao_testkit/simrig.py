@@ -58,8 +58,7 @@ def random_game(rng: random.Random, ruleset: str) -> Played:
     return g
 
 
-def wait_for(cond: Callable[[], Any], timeout: float, step: Callable[[], object] | None = None,
-             what: str = "") -> Any:
+def wait_for(cond: Callable[[], Any], timeout: float, step: Callable[[], object] | None = None, what: str = "") -> Any:
     """cond()'s first true value (calling step() meanwhile, or sleeping a little): bounded in time."""
     end = time.monotonic() + timeout
     while not (got := cond()):
@@ -72,8 +71,13 @@ def wait_for(cond: Callable[[], Any], timeout: float, step: Callable[[], object]
     return got
 
 
-def play(runner: SimRunner, g: Played, step: Callable[[], object] | None = None, timeout: float = 60.0,
-         stop: Callable[[], object] | None = None) -> None:
+def play(
+    runner: SimRunner,
+    g: Played,
+    step: Callable[[], object] | None = None,
+    timeout: float = 60.0,
+    stop: Callable[[], object] | None = None,
+) -> None:
     """The hands perform every move of g (step() runs while they do: the logger's poll, faults...); a last
     move that waits for a house decision is ended by stop() (the host's STOP)."""
     for p, m in g.moves:
@@ -106,8 +110,12 @@ def tally(root: Path, played: list[Played], board_id: str) -> dict[str, int]:
             n["reordered"] += sum(1 for i in range(common) if have[i] != want.plies[i])
             n["lost"] += max(0, len(want.plies) - len(have))
             n["doubled"] += max(0, len(have) - len(want.plies))
-            seqs = [r[0] for r in st.db.execute("SELECT seq FROM events WHERE game=? AND type='MOVE' AND flag='' "
-                                                "ORDER BY id", (g.id,))]
+            seqs = [
+                r[0]
+                for r in st.db.execute(
+                    "SELECT seq FROM events WHERE game=? AND type='MOVE' AND flag='' ORDER BY id", (g.id,)
+                )
+            ]
             n["doubled"] += len(seqs) - len(set(seqs))
             n["reordered"] += sum(1 for a, b in zip(seqs, seqs[1:]) if b < a)
             plies = [r[0] for r in st.db.execute("SELECT seq FROM moves WHERE game=? ORDER BY ply", (g.id,))]
@@ -133,8 +141,9 @@ def check_store(root: Path, played: list[Played], board_id: str | None = None) -
             assert notation.replay(t)[-1].d == want.final.d
             seqs = [json.loads(x)["seq"] for x in (root / "games" / (g.key + ".jsonl")).read_text().splitlines()]
             assert len(seqs) == len(set(seqs)), f"game {i + 1}: an event logged twice"
-            n_move_events = st.db.execute("SELECT COUNT(*) FROM events WHERE game=? AND type='MOVE' AND flag=''",
-                                          (g.id,)).fetchone()[0]
+            n_move_events = st.db.execute(
+                "SELECT COUNT(*) FROM events WHERE game=? AND type='MOVE' AND flag=''", (g.id,)
+            ).fetchone()[0]
             assert n_move_events == len(want.plies), f"game {i + 1}: {n_move_events} MOVE events stored"
             moves += len(g.plies)
         n = st.db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]

@@ -1,8 +1,8 @@
 """`bao serve`'s application under a real uvicorn on the loopback, for the web tests and tools/bench_web.py.
 
-    with serving(data_dir, sims=1, token=None) as web:     # web.url, web.server (bao_host.ui.web.app.Server)
-        web.board("sim-1")        the simulated board (SimBoard): its runner performs moves as hands do
-    browser(): a headless Chromium (Debian's package) through Playwright, or None with the reason why not
+with serving(data_dir, sims=1, token=None) as web:     # web.url, web.server (bao_host.ui.web.app.Server)
+    web.board("sim-1")        the simulated board (SimBoard): its runner performs moves as hands do
+browser(): a headless Chromium (Debian's package) through Playwright, or None with the reason why not
 """
 
 from __future__ import annotations
@@ -43,15 +43,33 @@ def wait_for(cond: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
 
 
 @contextlib.contextmanager
-def serving(data: Path, sims: int = 1, token: str | None = None, ports: list[str] | None = None,
-            south: str | None = None, north: str | None = None, puzzles: Path | None = None) -> Iterator[Web]:
+def serving(
+    data: Path,
+    sims: int = 1,
+    token: str | None = None,
+    ports: list[str] | None = None,
+    south: str | None = None,
+    north: str | None = None,
+    puzzles: Path | None = None,
+) -> Iterator[Web]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     started: list[Server] = []
-    app = create_app(Settings(data=data, sims=sims, token=token, ports=ports or [], south=south, north=north,
-                              puzzles=puzzles, allowed_hosts=["127.0.0.1", "localhost"]), on_start=started.append)
+    app = create_app(
+        Settings(
+            data=data,
+            sims=sims,
+            token=token,
+            ports=ports or [],
+            south=south,
+            north=north,
+            puzzles=puzzles,
+            allowed_hosts=["127.0.0.1", "localhost"],
+        ),
+        on_start=started.append,
+    )
     server = WebServer(app, log_level="warning", timeout_graceful_shutdown=5, lifespan="on")
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True)
     thread.start()

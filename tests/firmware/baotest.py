@@ -11,12 +11,18 @@ def read(path):
         return f.read()
 
 
-def position(rows, to_move="S", store=(0, 0), house=(False, False), ruleset="zanzibar", takasia=None,
-             fill=None, **options):
+def position(
+    rows, to_move="S", store=(0, 0), house=(False, False), ruleset="zanzibar", takasia=None, fill=None, **options
+):
     """Build a position from rows given pit 1..8 as text, e.g. {"A": "0 0 0 0 2 0 0 0"}; missing rows are
     empty. `fill` names a pit that takes whatever the 64 seeds leave over."""
-    obj = {"ruleset": ruleset, "to_move": to_move, "store": {"S": store[0], "N": store[1]},
-           "house": {"S": house[0], "N": house[1]}, "takasia": takasia}
+    obj = {
+        "ruleset": ruleset,
+        "to_move": to_move,
+        "store": {"S": store[0], "N": store[1]},
+        "house": {"S": house[0], "N": house[1]},
+        "takasia": takasia,
+    }
     total = store[0] + store[1]
     for name in ("A", "B", "a", "b"):
         row = [int(x) for x in rows.get(name, "0 0 0 0 0 0 0 0").split()]

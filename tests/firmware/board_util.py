@@ -35,8 +35,10 @@ def plies():
                 continue
             if p is None:  # the rules the headers name (as notation.rules_from_headers reads them)
                 tk = headers.get("takasia", "")
-                p = core.initial(core.ZANZIBAR, core.Rules(headers.get("ruleset", core.ZANZIBAR),
-                                                           takasia=None if not tk else tk == "yes"))
+                p = core.initial(
+                    core.ZANZIBAR,
+                    core.Rules(headers.get("ruleset", core.ZANZIBAR), takasia=None if not tk else tk == "yes"),
+                )
             for text in line[colon + 1 :].split(";")[0].split():
                 m = find_move(p, text)
                 yield (p, m, text)

@@ -56,7 +56,7 @@ def load_board():
 
 
 def pit_names(s):
-    return [s[i:i + 2] for i in range(0, len(s), 2)]
+    return [s[i : i + 2] for i in range(0, len(s), 2)]
 
 
 def pit_index(name):

@@ -47,8 +47,7 @@ class SPI:
     MSB = 1
     LSB = 0
 
-    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=1, sck=None, mosi=None,
-                 miso=None):
+    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=1, sck=None, mosi=None, miso=None):
         if id not in RP2_SPI_PINS:
             raise ValueError("bad SPI bus %r" % (id,))
         ok = RP2_SPI_PINS[id]

@@ -128,7 +128,7 @@ def test_a_slow_flicker_during_play_changes_no_move():
     want = _play(b, hands, host, 14)
     assert host.moves() == want
     errs = _errors(host)
-    assert len(errs) == 1 and "\"a7\"" in errs[0][2], errs
+    assert len(errs) == 1 and '"a7"' in errs[0][2], errs
     st.close()
 
 

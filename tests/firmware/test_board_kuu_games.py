@@ -57,7 +57,6 @@ def test_an_advanced_game_starts_with_the_placement_drop_by_drop():
     assert "@" not in want[10]
 
 
-
 # What a player sees of the kuu games' state the seeds do not show (docs/leds.md): the seeds still to place
 # (M20-M22), gold pits on the opponent's back row from pit 8 on (its ring order), and the threatened pit
 # (M18) purple, blinking when the move must capture it (M19). The guide's colours at brightness 255 (each
@@ -81,8 +80,10 @@ def _looks(hands, hw):
 def _pits(hands, hw, colour):
     """The pits lit `colour` in both phases, and those lit so in one only (blinking)."""
     a, b = _looks(hands, hw)
-    return ([i for i in range(32) if a[i] == b[i] == colour],
-            [i for i in range(32) if (a[i] == colour) != (b[i] == colour)])
+    return (
+        [i for i in range(32) if a[i] == b[i] == colour],
+        [i for i in range(32) if (a[i] == colour) != (b[i] == colour)],
+    )
 
 
 def _drop(app, hands, host, text):

@@ -187,7 +187,6 @@ def test_host_engine_plays_through_show_and_hint_command():
     st.close()
 
 
-
 def test_show_during_a_move_is_refused_and_the_move_goes_on():
     """A SHOW that comes while a hand is sowing (the remote player's move arriving just as the player starts
     sowing one for that side) is answered ERR state: the move half made is kept, and ends as made."""

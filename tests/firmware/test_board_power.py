@@ -57,7 +57,6 @@ class CutFiles(TempFiles):
         os.rename(tmp, self._path(name))
 
 
-
 class _Game:
     """The plies of the game by index, from the generator (the positions are not all kept in RAM)."""
 

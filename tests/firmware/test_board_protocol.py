@@ -82,9 +82,19 @@ def test_new_and_setpos_refuse_bad_options_with_a_clear_error():
     app, hw, hands, host, st = board()
     host.poll()
     games = len(host.events)
-    bad = ('{"options": 1.5}', '{"options": {"takasia": 5}}', '{"takasia": 5}', '{"options": {"bogus": true}}',
-           '{"options": {"sow_bound": true}}', '{"options": {"infinite": "never"}}', '{"ruleset": 3}',
-           '{"first": "W"}', '[1, 2]', '{"options": ', "go")
+    bad = (
+        '{"options": 1.5}',
+        '{"options": {"takasia": 5}}',
+        '{"takasia": 5}',
+        '{"options": {"bogus": true}}',
+        '{"options": {"sow_bound": true}}',
+        '{"options": {"infinite": "never"}}',
+        '{"ruleset": 3}',
+        '{"first": "W"}',
+        "[1, 2]",
+        '{"options": ',
+        "go",
+    )
     for i, payload in enumerate(bad):
         host.command(20 + i, "NEW", payload)
         hands.scan(4)
@@ -101,5 +111,5 @@ def test_new_and_setpos_refuse_bad_options_with_a_clear_error():
     assert "bogus" in r[23][1] and "sow_bound" in r[24][1] and "infinite" in r[25][1]
     assert r[40][0] == "ERR" and "takasia" in r[40][1], r[40]
     assert r[41] == ("OK", "")  # a good one after them all is played
-    assert len(host.events) == games + 1 and '"sow_bound"' in host.events[-1][2] and '500' in host.events[-1][2]
+    assert len(host.events) == games + 1 and '"sow_bound"' in host.events[-1][2] and "500" in host.events[-1][2]
     st.close()

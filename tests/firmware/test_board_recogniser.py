@@ -110,7 +110,6 @@ def test_put_back_before_any_drop():
             return
 
 
-
 def _follow(p, m):
     """Lift m's start pit and perform m by reading the recogniser's own sequence of it (no copy)."""
     rec = R.Recogniser()
@@ -129,9 +128,11 @@ def _follow(p, m):
 
 # The slowest Malawi position known (test_rules_positions' SLOW_MALAWI; that module is not imported here: its
 # code would fill a 64 KB heap): A4L* sleeps at the bound on seeds sown (M4).
-SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
-               '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
-               '"ruleset":"malawi"}')
+SLOW_MALAWI = (
+    '{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
+    '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
+    '"ruleset":"malawi"}'
+)
 
 
 class Watched(R.Sequence):
@@ -181,11 +182,13 @@ def test_a_lone_kichwa_sown_towards_the_back_row_is_refused_citing_its_rule():
     namua = position_json.loads(
         '{"ruleset": "zanzibar", "to_move": "S", "A": [3, 0, 0, 0, 0, 0, 0, 0], "B": [1, 2, 2, 1, 0, 0, 2, 3],'
         ' "a": [0, 0, 1, 0, 6, 2, 0, 0], "b": [2, 2, 1, 1, 1, 2, 1, 1], "store": {"S": 15, "N": 15},'
-        ' "house": {"S": false, "N": true}, "takasia": null}')
+        ' "house": {"S": false, "N": true}, "takasia": null}'
+    )
     mtaji = position_json.loads(
         '{"ruleset": "zanzibar", "to_move": "S", "A": [0, 0, 0, 0, 0, 0, 0, 3], "B": [1, 2, 2, 1, 3, 4, 2, 3],'
         ' "a": [0, 1, 1, 2, 2, 2, 0, 2], "b": [5, 3, 4, 3, 6, 5, 3, 4], "store": {"S": 0, "N": 0},'
-        ' "house": {"S": false, "N": false}, "takasia": null}')
+        ' "house": {"S": false, "N": false}, "takasia": null}'
+    )
     for p, back, rule, text in ((namua, "B1", "2.4a", "1R*"), (mtaji, "B8", "3.5b", "A8L*")):
         rec = R.Recogniser()
         rec.start(p, core.legal_moves(p))

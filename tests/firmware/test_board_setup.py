@@ -24,7 +24,7 @@ class SetupHost(Host):
     def _line(self, line):
         if line.startswith(b"N0 SETUP "):
             self.heard += 1
-            words = line.decode()[9:line.rfind(b" *")].split(" ")
+            words = line.decode()[9 : line.rfind(b" *")].split(" ")
             self.said = dict(w.split("=", 1) if "=" in w else (w, "") for w in words)
             self.last_at = self.said.get("at", self.last_at)
         super()._line(line)

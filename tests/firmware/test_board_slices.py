@@ -11,9 +11,11 @@ from baoboard import recogniser as R
 from board_util import board
 
 # test_board_recogniser's SLOW_MALAWI (that module is not imported here: its code would fill a 64 KB heap)
-SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
-               '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
-               '"ruleset":"malawi"}')
+SLOW_MALAWI = (
+    '{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
+    '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
+    '"ruleset":"malawi"}'
+)
 A4 = 3  # South's A4 (ring 3); A4L* is move 3
 # baoboard.guide's LIFTED (dim yellow, 0x806000) at the default brightness (64 of 255)
 LIFTED_LIT = ((0x80 * 64 >> 8) << 16) | ((0x60 * 64 >> 8) << 8)

@@ -11,8 +11,15 @@ from fakes_machine import SPI, Pin  # noqa: E402
 
 def _leds(kind, end_bytes=cfg.LED_END_BYTES, polarity=cfg.LED_POL, phase=cfg.LED_PHA):
     board = FakeBoard(kind)
-    spi = SPI(cfg.LED_SPI, cfg.LED_BAUD, polarity=polarity, phase=phase, sck=Pin(cfg.LED_SCK),
-              mosi=Pin(cfg.LED_MOSI), miso=Pin(cfg.LED_MISO))
+    spi = SPI(
+        cfg.LED_SPI,
+        cfg.LED_BAUD,
+        polarity=polarity,
+        phase=phase,
+        sck=Pin(cfg.LED_SCK),
+        mosi=Pin(cfg.LED_MOSI),
+        miso=Pin(cfg.LED_MISO),
+    )
     return board, APA102(spi.write, cfg.LEDS, cfg.LED_BRIGHTNESS_CAP, end_bytes)
 
 
@@ -70,7 +77,7 @@ def test_one_buffer_with_start_and_end_frames():
     leds.set(0, 1, 2, 3)
     leds.write()
     assert leds.buf is buf
-    assert bytes(buf[:4]) == bytes(4) and bytes(buf[-cfg.LED_END_BYTES:]) == bytes(cfg.LED_END_BYTES)
+    assert bytes(buf[:4]) == bytes(4) and bytes(buf[-cfg.LED_END_BYTES :]) == bytes(cfg.LED_END_BYTES)
     assert buf[4] == 0xE0 | cfg.LED_BRIGHTNESS_CAP and bytes(buf[5:8]) == b"\x03\x02\x01"  # B, G, R
 
 

@@ -45,14 +45,46 @@ def _only(i):
     return bm
 
 
-NAMES = ["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "B8", "B7", "B6", "B5", "B4", "B3", "B2", "B1",
-         "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "b8", "b7", "b6", "b5", "b4", "b3", "b2", "b1"]
+NAMES = [
+    "A1",
+    "A2",
+    "A3",
+    "A4",
+    "A5",
+    "A6",
+    "A7",
+    "A8",
+    "B8",
+    "B7",
+    "B6",
+    "B5",
+    "B4",
+    "B3",
+    "B2",
+    "B1",
+    "a1",
+    "a2",
+    "a3",
+    "a4",
+    "a5",
+    "a6",
+    "a7",
+    "a8",
+    "b8",
+    "b7",
+    "b6",
+    "b5",
+    "b4",
+    "b3",
+    "b2",
+    "b1",
+]
 
 
 def test_the_global_index_contract():
     for i, name in enumerate(NAMES):
         assert pit_index(name) == i
-        assert cfg.PIT_NAMES[2 * i:2 * i + 2] == name
+        assert cfg.PIT_NAMES[2 * i : 2 * i + 2] == name
 
 
 def test_read_pits_reports_each_touched_pit_at_its_index():

@@ -35,7 +35,7 @@ class _Finger:
 
 
 def _names():
-    return [cfg.PIT_NAMES[2 * i:2 * i + 2] for i in range(32)]
+    return [cfg.PIT_NAMES[2 * i : 2 * i + 2] for i in range(32)]
 
 
 class _Serial:

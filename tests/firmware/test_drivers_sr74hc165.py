@@ -12,8 +12,15 @@ from fwtest_util import Lcg  # noqa: E402
 
 
 def _driver(board, polarity=cfg.SENS_POL, phase=cfg.SENS_PHA):
-    spi = SPI(cfg.SENS_SPI, cfg.SENS_BAUD, polarity=polarity, phase=phase, sck=Pin(cfg.SENS_SCK),
-              mosi=Pin(cfg.SENS_MOSI), miso=Pin(cfg.SENS_MISO))
+    spi = SPI(
+        cfg.SENS_SPI,
+        cfg.SENS_BAUD,
+        polarity=polarity,
+        phase=phase,
+        sck=Pin(cfg.SENS_SCK),
+        mosi=Pin(cfg.SENS_MOSI),
+        miso=Pin(cfg.SENS_MISO),
+    )
     return SR74HC165(lambda buf: spi.readinto(buf, 0), Pin(cfg.SENS_PL, Pin.OUT, value=1), cfg.SENS_CHIPS), spi
 
 

@@ -55,8 +55,15 @@ def test_crc_fallback_matches():
 
 
 def test_encode_rejects_bad_fields():
-    for args in (("X", 1, "MOVE", ""), ("E", -1, "MOVE", ""), ("E", 1, "move", ""), ("E", 1, "", ""),
-                 ("E", 1, "MOVE", "a\nb"), ("E", 1, "MOVE", "a\rb"), ("EE", 1, "MOVE", "")):
+    for args in (
+        ("X", 1, "MOVE", ""),
+        ("E", -1, "MOVE", ""),
+        ("E", 1, "move", ""),
+        ("E", 1, "", ""),
+        ("E", 1, "MOVE", "a\nb"),
+        ("E", 1, "MOVE", "a\rb"),
+        ("EE", 1, "MOVE", ""),
+    ):
         try:
             encode(*args)
         except ValueError:

@@ -211,4 +211,3 @@ def test_file_storage_roundtrip():
     fs.remove("journal")
     fs.remove("journal.tmp")
     os.rmdir(root)
-

@@ -48,9 +48,16 @@ def test_1994_game_house_rules():
 def test_start_position_r1():
     p = core.initial()
     assert position_json.to_dict(p) == {
-        "ruleset": "zanzibar", "to_move": "S",
-        "A": [0, 0, 0, 0, 6, 2, 2, 0], "B": [0] * 8, "a": [0, 0, 0, 0, 6, 2, 2, 0], "b": [0] * 8,
-        "store": {"S": 22, "N": 22}, "house": {"S": True, "N": True}, "takasia": None}
+        "ruleset": "zanzibar",
+        "to_move": "S",
+        "A": [0, 0, 0, 0, 6, 2, 2, 0],
+        "B": [0] * 8,
+        "a": [0, 0, 0, 0, 6, 2, 2, 0],
+        "b": [0] * 8,
+        "store": {"S": 22, "N": 22},
+        "house": {"S": True, "N": True},
+        "takasia": None,
+    }
     assert names(p) == ["6L*", "6R*", "7L*", "7R*"]
 
 

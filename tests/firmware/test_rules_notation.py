@@ -122,9 +122,18 @@ def test_g7_only_a_namua_capture_leaves_its_letter_out():
 def test_a_finished_game_refuses_every_move_citing_1_2():
     # Namua stage (stores not empty), South's front row empty: North has won. A back-row move is refused
     # because the game is over (1.2), before any namua rule (2.4) is looked at.
-    obj = {"ruleset": "zanzibar", "to_move": "S", "A": [0] * 8, "B": [2, 0, 0, 0, 0, 0, 0, 0],
-           "a": [0, 0, 0, 0, 6, 2, 2, 0], "b": [0, 0, 0, 0, 0, 0, 0, 32], "store": {"S": 10, "N": 10},
-           "house": {"S": False, "N": True}, "takasia": None, "winner": "N"}
+    obj = {
+        "ruleset": "zanzibar",
+        "to_move": "S",
+        "A": [0] * 8,
+        "B": [2, 0, 0, 0, 0, 0, 0, 0],
+        "a": [0, 0, 0, 0, 6, 2, 2, 0],
+        "b": [0, 0, 0, 0, 0, 0, 0, 32],
+        "store": {"S": 10, "N": 10},
+        "house": {"S": False, "N": True},
+        "takasia": None,
+        "winner": "N",
+    }
     over = position_json.from_dict(obj)
     for text in ("B1L", "b1L", "1L*", "A1R"):
         err = raises(core.IllegalMoveError, notation.parse_move, over, text)

@@ -2,16 +2,13 @@
 from bao import core, explain, position_json, query
 from baotest import names, play, position, raises, reason, row, steps_of
 
-INF_TAKASA = position({"A": "4 2 3 0 5 3 4 2", "B": "3 2 3 0 1 2 4 3", "a": "0 1 0 0 0 0 0 0",
-                       "b": "4 1 6 1 3 3 2 2"})
-TAKASIA = position({"A": "4 1 6 1 4 1 1 2", "B": "4 1 2 1 3 2 1 4", "a": "1 3 0 0 0 0 1 0",
-                    "b": "3 5 2 0 2 2 4 3"})
+INF_TAKASA = position({"A": "4 2 3 0 5 3 4 2", "B": "3 2 3 0 1 2 4 3", "a": "0 1 0 0 0 0 0 0", "b": "4 1 6 1 3 3 2 2"})
+TAKASIA = position({"A": "4 1 6 1 4 1 1 2", "B": "4 1 2 1 3 2 1 4", "a": "1 3 0 0 0 0 1 0", "b": "3 5 2 0 2 2 4 3"})
 
 
 def test_2_4b_lone_house_pays_the_tax():
     # Namua, South's only filled front pit is the owned house with 8: one store seed in, 2 out (2.4b, R4).
-    p = position({"A": "0 0 0 0 8 0 0 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(True, True),
-                 fill="b8")
+    p = position({"A": "0 0 0 0 8 0 0 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(True, True), fill="b8")
     assert names(p) == ["5L*", "5R*"]
     after = play(p, "5L*")
     assert row(after, "A") == [0, 0, 1, 1, 7, 0, 0, 0]
@@ -20,8 +17,7 @@ def test_2_4b_lone_house_pays_the_tax():
 
 
 def test_2_4b_owned_house_with_six_is_no_takasa_start():
-    p = position({"A": "0 0 0 0 8 0 2 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(True, True),
-                 fill="b8")
+    p = position({"A": "0 0 0 0 8 0 2 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(True, True), fill="b8")
     assert "5L*" not in names(p)
     assert reason(p, "5L*").startswith("2.4b:")
 
@@ -32,8 +28,7 @@ def test_2_4c_singletons_once_the_house_is_lost():
     assert names(lost) == ["7L*", "7R*"]
     assert reason(lost, "2L*").startswith("2.4c:")
     # R4: while the house is owned a singleton may start a namua takasa (the game needs it at move 3)
-    owned = position({"A": "0 1 0 0 1 0 3 0", "a": "3 0 0 0 0 0 0 0"}, store=(10, 10),
-                     house=(True, False), fill="b8")
+    owned = position({"A": "0 1 0 0 1 0 3 0", "a": "3 0 0 0 0 0 0 0"}, store=(10, 10), house=(True, False), fill="b8")
     assert "2L*" in names(owned) and "2R*" in names(owned)
 
 
@@ -88,8 +83,7 @@ def test_r3_capture_direction_and_kichwa():
     caps = steps_of(p, "A3R", core.STEP_CAPTURE)
     assert caps[0][:4] == (core.STEP_CAPTURE, 16 + 3, 3, 0) and caps[0][4] == 1
     # A capture at the kimbi A7 sows from the nearest kichwa A8, whatever the direction (1.4b).
-    q = position({"A": "0 0 0 0 0 0 1 0", "B": "0 0 0 0 0 0 0 0", "a": "0 2 0 0 0 0 0 0"},
-                 fill="b8")
+    q = position({"A": "0 0 0 0 0 0 1 0", "B": "0 0 0 0 0 0 0 0", "a": "0 2 0 0 0 0 0 0"}, fill="b8")
     q = position({"A": "0 0 0 0 2 0 1 0", "a": "0 2 0 0 0 0 0 0"}, fill="b8")
     caps = steps_of(q, "A5R", core.STEP_CAPTURE)
     assert caps[0][3] == 7 and caps[0][4] == -1
@@ -220,9 +214,11 @@ def dropped(steps):
     return sum(sowings) + len([s for s in steps if s[0] == core.STEP_STORE]), sowings[-1]
 
 
-SLOW_MALAWI = ('{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
-               '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
-               '"ruleset":"malawi"}')
+SLOW_MALAWI = (
+    '{"to_move":"S","A":[2,1,0,11,3,6,11,0],"B":[1,2,1,0,6,1,0,1],"a":[1,1,0,1,1,0,0,0],'
+    '"b":[3,2,0,5,2,2,0,0],"store":{"S":0,"N":0},"house":{"S":false,"N":false},"takasia":null,'
+    '"ruleset":"malawi"}'
+)
 
 
 def test_m4_a_move_that_repeats_only_after_millions_of_relays_sleeps_at_the_bound():
@@ -260,9 +256,11 @@ def test_m4_a_finite_move_past_the_bound_sleeps_at_the_end_of_the_relay_that_pas
 
 # B7R, a capture move, drops 58 seeds: 42 lifted at its 7 relays, 16 in its first sowing and the sowings
 # of the seeds it captures; it ends in an empty pit.
-LONG_ZANZIBAR = ('{"ruleset": "zanzibar", "to_move": "S", "A": [0, 0, 0, 0, 0, 5, 1, 0], "B": [5, 1, 2, 4, 1, 2,'
-                 ' 3, 6], "a": [1, 3, 3, 2, 4, 4, 4, 3], "b": [5, 0, 1, 0, 0, 2, 0, 2], "store": {"S": 0, "N": 0},'
-                 ' "house": {"S": false, "N": false}, "takasia": null}')
+LONG_ZANZIBAR = (
+    '{"ruleset": "zanzibar", "to_move": "S", "A": [0, 0, 0, 0, 0, 5, 1, 0], "B": [5, 1, 2, 4, 1, 2,'
+    ' 3, 6], "a": [1, 3, 3, 2, 4, 4, 4, 3], "b": [5, 0, 1, 0, 0, 2, 0, 2], "store": {"S": 0, "N": 0},'
+    ' "house": {"S": false, "N": false}, "takasia": null}'
+)
 
 
 def test_r10_a_finite_move_that_drops_more_seeds_than_the_bound_is_illegal():
@@ -299,8 +297,7 @@ def test_r10_the_bound_is_an_option_recorded_with_the_game():
 
 
 def test_lost_house_with_seeds_is_an_ordinary_pit():
-    p = position({"A": "0 0 0 0 8 0 2 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(False, True),
-                 fill="b8")
+    p = position({"A": "0 0 0 0 8 0 2 0", "a": "3 0 0 0 6 0 0 0"}, store=(10, 10), house=(False, True), fill="b8")
     assert "5L*" in names(p)
 
 

@@ -140,10 +140,17 @@ def test_readme_states_the_builders_figures() -> None:
     """Board size, pit spacing, LEDs and wire to buy: hardware/README.md says what board.json makes them."""
     fig, dim = generate.build_figures(BOARD), BOARD["layout"]["dimensions_mm"]
     readme = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
-    for text in (f"{fig['board_width']} x {fig['board_depth']} mm", f"{dim['pit_diameter']} mm across",
-                 f"centres {dim['pit_pitch']} mm apart", f"**LEDs: {fig['leds']}**", f"at least {fig['strip_m']} m",
-                 f"**Sensor ribbons: {fig['ribbon_m']} m**", f"is {fig['longest_ribbon']} mm",
-                 f"**LED wiring: {fig['led_wire_m']} m**", f"the longest {fig['longest_led_link']} mm"):
+    for text in (
+        f"{fig['board_width']} x {fig['board_depth']} mm",
+        f"{dim['pit_diameter']} mm across",
+        f"centres {dim['pit_pitch']} mm apart",
+        f"**LEDs: {fig['leds']}**",
+        f"at least {fig['strip_m']} m",
+        f"**Sensor ribbons: {fig['ribbon_m']} m**",
+        f"is {fig['longest_ribbon']} mm",
+        f"**LED wiring: {fig['led_wire_m']} m**",
+        f"the longest {fig['longest_led_link']} mm",
+    ):
         assert text in readme, text
     pb = generate.power_budget(BOARD)
     idle = pb["total_ma"] - pb["led_colour_ma"]  # LEDs dark: what the first power-up should draw

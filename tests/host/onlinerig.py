@@ -128,8 +128,9 @@ def player(name: str, api: Api, seat: Seat, root: Path, clock: SimClock | None =
     return Player(name, runner, store, session, bridge, said)
 
 
-def pair(url: str, tmp: Path, ruleset: str = core.ZANZIBAR, clock: tuple[float, float] | None = None
-         ) -> tuple[Player, Player]:
+def pair(
+    url: str, tmp: Path, ruleset: str = core.ZANZIBAR, clock: tuple[float, float] | None = None
+) -> tuple[Player, Player]:
     api = Api(url)
     seat_a = api.create(ruleset, "S", "Alice", clock)
     seat_b = api.join(seat_a.invite, "Bob")
@@ -183,22 +184,36 @@ class Server:
             return []
 
 
-def play_remote(g: simrig.Played, players: list[Player], server: Server, timeout: float = 60.0,
-                before: dict[int, Callable[[], object]] | None = None,
-                after: dict[int, Callable[[], object]] | None = None, start: int = 0) -> None:
+def play_remote(
+    g: simrig.Played,
+    players: list[Player],
+    server: Server,
+    timeout: float = 60.0,
+    before: dict[int, Callable[[], object]] | None = None,
+    after: dict[int, Callable[[], object]] | None = None,
+    start: int = 0,
+) -> None:
     """Each move made on its mover's board, sent to the server, lit on the other board and sown there
     (from ply start + 1). before[n]() and after[n](): faults, before ply n is made on its mover's board and
     after."""
     step = lambda: pump_all(players)  # noqa: E731
     by_side = {pl.bridge.seat.side: pl for pl in players}
     game = players[0].bridge.seat.game
-    simrig.wait_for(lambda: all(pl.bridge.local is not None for pl in players), timeout, step,
-                    "both boards to start the online game")
+    simrig.wait_for(
+        lambda: all(pl.bridge.local is not None for pl in players),
+        timeout,
+        step,
+        "both boards to start the online game",
+    )
     for i, (p, m) in enumerate(g.moves[start:], start):
         mover, other = by_side["SN"[p.to_move]], by_side["NS"[p.to_move]]
         # (a lit move that may stop in the house waits for the decision: this player's next touch stops it)
-        simrig.wait_for(lambda pl=mover, p=p: pl.runner.phase == DECISION or pl.runner.position.d == p.d,
-                        timeout, step, f"{mover.name}'s board at ply {i + 1}")
+        simrig.wait_for(
+            lambda pl=mover, p=p: pl.runner.phase == DECISION or pl.runner.position.d == p.d,
+            timeout,
+            step,
+            f"{mover.name}'s board at ply {i + 1}",
+        )
         if before and i + 1 in before:
             before[i + 1]()
         job = mover.runner.perform(p, m)
@@ -208,8 +223,12 @@ def play_remote(g: simrig.Played, players: list[Player], server: Server, timeout
         if after and i + 1 in after:
             after[i + 1]()
         simrig.wait_for(lambda n=i + 1: len(server.moves(game)) >= n, timeout, step, f"the server's ply {i + 1}")
-        simrig.wait_for(lambda pl=other, n=i + 1, p=p, m=m: pl.follows_only(n, p, m), timeout, step,
-                        f"{other.name}'s board lighting ply {i + 1}")
+        simrig.wait_for(
+            lambda pl=other, n=i + 1, p=p, m=m: pl.follows_only(n, p, m),
+            timeout,
+            step,
+            f"{other.name}'s board lighting ply {i + 1}",
+        )
         job = other.runner.perform(p, m)
         simrig.wait_for(job.done.is_set, timeout, step, f"{other.name}'s hands, ply {i + 1}")
     for pl in players:
@@ -218,5 +237,6 @@ def play_remote(g: simrig.Played, players: list[Player], server: Server, timeout
 
 
 def wait_end(players: list[Player], timeout: float = 60.0) -> None:
-    simrig.wait_for(lambda: all(pl.bridge.done for pl in players), timeout, lambda: pump_all(players),
-                    "both clients to see the end")
+    simrig.wait_for(
+        lambda: all(pl.bridge.done for pl in players), timeout, lambda: pump_all(players), "both clients to see the end"
+    )

@@ -161,8 +161,14 @@ def want_moves() -> tuple[list[str], list[core.Position], list[int]]:
     return [notation.format_move(m, ps[i].to_move) for i, m in enumerate(moves)], ps, moves
 
 
-def play(link: Link, hands: Hands, ps: list[core.Position], moves: list[int], got: list[str],
-         check: Callable[[int], None] | None = None) -> None:
+def play(
+    link: Link,
+    hands: Hands,
+    ps: list[core.Position],
+    moves: list[int],
+    got: list[str],
+    check: Callable[[int], None] | None = None,
+) -> None:
     """The hands perform every move; the host takes the MOVE events as they come (acknowledging them)."""
 
     def take(timeout: float = 0.0) -> None:
@@ -188,9 +194,22 @@ def play(link: Link, hands: Hands, ps: list[core.Position], moves: list[int], go
 def test_bao_board_rpi_plays_the_1994_game(tmp_path: Path) -> None:
     fake, gpio = rig()
     port = free_port()
-    t, stop, status, _ = start(["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}",
-                                "--data", str(tmp_path / "flash"), "--scan-ms", "0", "--board-id", "rpi-test"],
-                               gpio)
+    t, stop, status, _ = start(
+        [
+            "board",
+            "--hal",
+            "rpi",
+            "--port",
+            f"socket://127.0.0.1:{port}",
+            "--data",
+            str(tmp_path / "flash"),
+            "--scan-ms",
+            "0",
+            "--board-id",
+            "rpi-test",
+        ],
+        gpio,
+    )
     link = connect(f"socket://127.0.0.1:{port}")
     assert link.info is not None and link.info.board == "rpi-test"
     want, ps, moves = want_moves()
@@ -243,17 +262,35 @@ def test_bao_board_rpi_plays_the_1994_game(tmp_path: Path) -> None:
     assert status == [0]
     assert fake.leds.bad_frames() == 0 and fake.leds.hazards == 0
     assert fake.lit_pits() == []  # lights off when the board stops
-    assert set(gpio.cleaned) == {cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK,
-                                 cfg.RPI_LED_DAT}
+    assert set(gpio.cleaned) == {cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK, cfg.RPI_LED_DAT}
 
 
 def test_bao_board_rpi_with_the_logger_in_process(tmp_path: Path) -> None:
     """--log: the logger of `bao log` in the same process stores the game as the board reports it."""
     fake, gpio = rig()
     store = tmp_path / "store"
-    t, stop, status, out = start(["board", "--hal", "rpi", "--log", "--store", str(store), "--data",
-                                  str(tmp_path / "flash"), "--scan-ms", "0", "--board-id", "rpi-log",
-                                  "--south", "Ramadhan", "--north", "Kijumbe", "--quiet"], gpio)
+    t, stop, status, out = start(
+        [
+            "board",
+            "--hal",
+            "rpi",
+            "--log",
+            "--store",
+            str(store),
+            "--data",
+            str(tmp_path / "flash"),
+            "--scan-ms",
+            "0",
+            "--board-id",
+            "rpi-log",
+            "--south",
+            "Ramadhan",
+            "--north",
+            "Kijumbe",
+            "--quiet",
+        ],
+        gpio,
+    )
     want, ps, moves = want_moves()
     n = 6
     hands = Hands(WiredBoard(fake, gpio), hold=5, gap=5)
@@ -278,8 +315,10 @@ def test_bao_board_comes_back_at_the_last_move(tmp_path: Path) -> None:
     for k in (0, 1):
         fake, gpio = rig()
         port = free_port()
-        t, stop, status, _ = start(["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}",
-                                    "--data", str(flash), "--scan-ms", "0"], gpio)
+        t, stop, status, _ = start(
+            ["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}", "--data", str(flash), "--scan-ms", "0"],
+            gpio,
+        )
         link = connect(f"socket://127.0.0.1:{port}")
         try:
             if k == 0:
@@ -311,8 +350,9 @@ def test_bao_board_without_rpi_gpio(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_bao_board_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, gpio = rig()
-    args = cli.build_parser().parse_args(["board", "--hal", "rpi", "--port", "/dev/no-such-tty",
-                                          "--data", str(tmp_path)])
+    args = cli.build_parser().parse_args(
+        ["board", "--hal", "rpi", "--port", "/dev/no-such-tty", "--data", str(tmp_path)]
+    )
     assert board_commands.run(args, gpio=gpio) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("bao board: cannot open /dev/no-such-tty")
@@ -321,8 +361,9 @@ def test_bao_board_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 def test_bao_board_sim_with_a_socket(tmp_path: Path) -> None:
     """--hal sim: the same runner on simulated sensors; a host connects over the served socket."""
     port = free_port()
-    args = cli.build_parser().parse_args(["board", "--hal", "sim", "--port", f"socket://127.0.0.1:{port}",
-                                          "--data", str(tmp_path), "--duration", "30"])
+    args = cli.build_parser().parse_args(
+        ["board", "--hal", "sim", "--port", f"socket://127.0.0.1:{port}", "--data", str(tmp_path), "--duration", "30"]
+    )
     stop = threading.Event()
     status: list[int] = []
     err = io.StringIO()
@@ -380,17 +421,17 @@ class Finger(threading.Thread):
             time.sleep(0.001)
 
 
-
-
 def selftest_args(data: Path, *extra: str) -> Any:
-    args = cli.build_parser().parse_args(["selftest", "--hal", "rpi", "--data", str(data), "--walk-ms", "20",
-                                          "--verdict-s", "0", *extra])
+    args = cli.build_parser().parse_args(
+        ["selftest", "--hal", "rpi", "--data", str(data), "--walk-ms", "20", "--verdict-s", "0", *extra]
+    )
     assert args.func is board_commands.run_selftest
     return args
 
 
-def run_selftest(fake: FakeBoard, data: Path, skip: frozenset[str] = frozenset(),
-                 *extra: str) -> tuple[int, str, str, Finger]:
+def run_selftest(
+    fake: FakeBoard, data: Path, skip: frozenset[str] = frozenset(), *extra: str
+) -> tuple[int, str, str, Finger]:
     finger = Finger(fake, skip)
     finger.start()
     out, err = io.StringIO(), io.StringIO()
@@ -409,7 +450,8 @@ def test_bao_selftest_rpi_records_the_mapping(tmp_path: Path) -> None:
     assert status == 0, out + err
     assert finger.touched == NAMES  # each pit lit in turn, in pit-index order
     assert [line for line in err.splitlines() if len(line) == 8 and line.startswith("touch ")] == [
-        f"touch {n}" for n in NAMES]
+        f"touch {n}" for n in NAMES
+    ]
     assert finger.blue == sorted(set(finger.blue)) and finger.blue  # the walk goes round in index order
     result = json.loads((tmp_path / "selftest.json").read_text())
     assert result["ok"] and result["pit_sensor_bit"] == list(cfg.PIT_SENSOR_BIT)
@@ -455,8 +497,15 @@ def test_bao_selftest_over_the_serial_link(tmp_path: Path) -> None:
     SELFTEST event, which the command prints and does not acknowledge (it is the logger's to store)."""
     from baoproto.frames import decode
 
-    result = {"version": 1, "pit_sensor_bit": list(cfg.PIT_SENSOR_BIT), "expected": list(cfg.PIT_SENSOR_BIT),
-              "mismatches": [], "missing": [], "duplicates": [], "ok": True}
+    result = {
+        "version": 1,
+        "pit_sensor_bit": list(cfg.PIT_SENSOR_BIT),
+        "expected": list(cfg.PIT_SENSOR_BIT),
+        "mismatches": [],
+        "missing": [],
+        "duplicates": [],
+        "ok": True,
+    }
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(1)
@@ -501,12 +550,12 @@ def test_bao_selftest_over_the_serial_link(tmp_path: Path) -> None:
     assert not [x for x in seen if x[0] == "A"]  # the event stays with the board for the logger
 
 
-def test_bao_selftest_port_of_a_board_without_the_command(tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_bao_selftest_port_of_a_board_without_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A board whose hardware cannot run the self-test (the simulated one) answers ERR: one line, status 2."""
     port = free_port()
-    args = cli.build_parser().parse_args(["board", "--hal", "sim", "--port", f"socket://127.0.0.1:{port}",
-                                          "--data", str(tmp_path), "--duration", "30"])
+    args = cli.build_parser().parse_args(
+        ["board", "--hal", "sim", "--port", f"socket://127.0.0.1:{port}", "--data", str(tmp_path), "--duration", "30"]
+    )
     stop = threading.Event()
     t = threading.Thread(target=lambda: board_commands.run(args, stop=stop), daemon=True)
     t.start()
@@ -536,8 +585,9 @@ def _rpi_board_with_finger(data: Path) -> Iterator[tuple[FakeBoard, Link, Finger
     stopped afterwards, and the board must have ended well."""
     fake, gpio = rig()
     port = free_port()
-    t, stop, status, _ = start(["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}",
-                                "--data", str(data), "--scan-ms", "1"], gpio)
+    t, stop, status, _ = start(
+        ["board", "--hal", "rpi", "--port", f"socket://127.0.0.1:{port}", "--data", str(data), "--scan-ms", "1"], gpio
+    )
     link = connect(f"socket://127.0.0.1:{port}")
     finger = Finger(fake)
     try:

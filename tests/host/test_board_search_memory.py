@@ -12,7 +12,8 @@ from board_util import board
 
 
 def test_a_search_without_room_neither_restarts_the_board_nor_loses_the_computers_turn(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     app, hw, hands, host, st = board()
     try:
         search = Engine.search

@@ -46,8 +46,9 @@ def hostile_files(d: Path) -> dict[str, Path]:
         "unknown-notation": b"notation: pgn\n1: 7L* 5R;\n",
         "huge-values": json.dumps({"ruleset": "x" * 5000, "to_move": "S" * 5000, "k" * 5000: 1}).encode(),
         "huge-row": json.dumps({"to_move": "S", "A": ["9" * 5000] * 8}).encode(),
-        "position-not-64": json.dumps({"to_move": "S", "A": [1] * 8, "B": [0] * 8, "a": [1] * 8,
-                                       "b": [0] * 8}).encode(),
+        "position-not-64": json.dumps(
+            {"to_move": "S", "A": [1] * 8, "B": [0] * 8, "a": [1] * 8, "b": [0] * 8}
+        ).encode(),
     }
     d.mkdir()
     out = {}
@@ -87,8 +88,7 @@ def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_hostile_files_get_a_one_line_error(command: str, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_hostile_files_get_a_one_line_error(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = hostile_files(tmp_path / "in")
     data = tmp_path / "library"
     for name, f in files.items():
@@ -104,8 +104,9 @@ def test_hostile_files_get_a_one_line_error(command: str, tmp_path: Path,
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=300))
-def test_random_bytes_as_transcript_or_position(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                 data: bytes) -> None:
+def test_random_bytes_as_transcript_or_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes
+) -> None:
     f = tmp_path / "random"
     f.write_bytes(data)
     for argv in (["replay", str(f)], ["moves", f"@{f}"]):
@@ -114,8 +115,9 @@ def test_random_bytes_as_transcript_or_position(tmp_path: Path, capsys: pytest.C
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=60), st.text(alphabet="ABab12345678LR<>*+ -", max_size=8))
-def test_random_positions_and_moves_typed_on_the_command_line(capsys: pytest.CaptureFixture[str],
-                                                                position: str, move: str) -> None:
+def test_random_positions_and_moves_typed_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], position: str, move: str
+) -> None:
     for argv in (["moves", position], ["apply", position, "7L*"], ["apply", "initial", move]):
         try:
             status = main(argv)
@@ -130,6 +132,7 @@ def test_random_positions_and_moves_typed_on_the_command_line(capsys: pytest.Cap
 
 
 # -- each failure seen in issue #13, as it was seen ------------------------------------------------------
+
 
 def test_binary_files_for_moves_show_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "photo.jpg"
@@ -148,19 +151,38 @@ def test_sim_bad_transcripts_ports_and_heaps(tmp_path: Path, capsys: pytest.Capt
     assert "move 23 North b7L: " in one_line_error(capsys, [*sim, str(bad)])
     bad.write_bytes(bytes(range(256)))
     assert "binary" in one_line_error(capsys, [*sim, str(bad)])
-    assert "--heap 'abc'" in one_line_error(capsys, ["sim", "--runtime", "micropython", "--heap", "abc",
-                                                     "--port", "none"])
+    assert "--heap 'abc'" in one_line_error(
+        capsys, ["sim", "--runtime", "micropython", "--heap", "abc", "--port", "none"]
+    )
     assert "cannot listen on socket://999.1.1.1:5" in one_line_error(
-        capsys, ["sim", "--port", "socket://999.1.1.1:5", "--play-transcript", str(GAME)])
+        capsys, ["sim", "--port", "socket://999.1.1.1:5", "--play-transcript", str(GAME)]
+    )
     assert "port number" in one_line_error(capsys, ["sim", "--port", "socket://localhost:http"])
 
 
 def test_sim_on_micropython_with_too_small_a_heap_says_why(tmp_path: Path) -> None:
     kiba = tmp_path / "k.txt"
     kiba.write_text("notation: kiba\n" + KIBA)
-    out = subprocess.run([*BAO, "sim", "--runtime", "micropython", "--heap", "2k", "--port", "none",
-                          "--data", str(tmp_path / "flash"), "--play-transcript", str(kiba)],
-                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    out = subprocess.run(
+        [
+            *BAO,
+            "sim",
+            "--runtime",
+            "micropython",
+            "--heap",
+            "2k",
+            "--port",
+            "none",
+            "--data",
+            str(tmp_path / "flash"),
+            "--play-transcript",
+            str(kiba),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert out.returncode == 1
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert out.stderr.startswith("bao sim: the MicroPython board stopped: MemoryError"), out.stderr
@@ -192,8 +214,14 @@ def test_games_json_into_a_closed_pipe(tmp_path: Path) -> None:
     r, w = os.pipe()
     os.close(r)
     try:
-        out = subprocess.run([*BAO, "games", "--json", "--data", str(lib)], stdout=w, stderr=subprocess.PIPE,
-                             text=True, timeout=120, cwd=ROOT)
+        out = subprocess.run(
+            [*BAO, "games", "--json", "--data", str(lib)],
+            stdout=w,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
     finally:
         os.close(w)
     assert out.stderr == "" and out.returncode == 141
@@ -202,8 +230,14 @@ def test_games_json_into_a_closed_pipe(tmp_path: Path) -> None:
 def test_games_json_piped_into_head(tmp_path: Path) -> None:
     lib = tmp_path / "lib"
     assert main(["import", str(GAME), "--data", str(lib)]) == 0
-    out = subprocess.run(f"{sys.executable} -m bao_host.cli games --json --data {lib} | head -3", shell=True,
-                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    out = subprocess.run(
+        f"{sys.executable} -m bao_host.cli games --json --data {lib} | head -3",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert out.stdout.splitlines() == ["[", " {", '  "id": 1,'] and out.stderr == ""
 
 
@@ -223,16 +257,21 @@ def test_accepted_when_they_should_not_be(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_log_says_what_it_waits_for(tmp_path: Path) -> None:
-    out = subprocess.run([*BAO, "log", "--port", "/dev/ttyNOPE", "--quiet", "--duration", "0.5",
-                          "--data", str(tmp_path / "lib")],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    out = subprocess.run(
+        [*BAO, "log", "--port", "/dev/ttyNOPE", "--quiet", "--duration", "0.5", "--data", str(tmp_path / "lib")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     first = out.stderr.splitlines()[0]
     assert "/dev/ttyNOPE does not exist: waiting for it to appear" in first, out.stderr
     assert "Ctrl-C" in first and "Traceback" not in out.stderr
 
 
 def test_the_transcript_header_decides_the_dialect_and_the_flag_overrides(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     kiba = tmp_path / "kiba.txt"
     kiba.write_text("notation: kiba\n" + KIBA)
     assert main(["replay", str(kiba)]) == 0
@@ -268,14 +307,23 @@ def test_refused_at_once_with_the_limit_said(tmp_path: Path, capsys: pytest.Capt
     assert "not UTF-8 text" in one_line_error(capsys, ["analyse", str(latin)])
 
 
-@pytest.mark.parametrize(("url", "why"), [
-    ("socket://256.1.1.1:99999", "the port is a number from 1 to 65535"),
-    ("socket://256.1.1.1:5000", "256.1.1.1 is not an address (four numbers from 0 to 255)"),
-    ("socket://127.0.0.1:0", "the port is a number from 1 to 65535")])
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("socket://256.1.1.1:99999", "the port is a number from 1 to 65535"),
+        ("socket://256.1.1.1:5000", "256.1.1.1 is not an address (four numbers from 0 to 255)"),
+        ("socket://127.0.0.1:0", "the port is a number from 1 to 65535"),
+    ],
+)
 def test_log_refuses_an_impossible_address_at_once(url: str, why: str, tmp_path: Path) -> None:
     # it retried for ever, showing pyserial's internal "'debug|info|warning|error'" (issue #25)
-    out = subprocess.run([*BAO, "log", "--port", url, "--quiet", "--data", str(tmp_path / "lib")],
-                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    out = subprocess.run(
+        [*BAO, "log", "--port", url, "--quiet", "--data", str(tmp_path / "lib")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == f"bao log: {url}: {why}\n"
     assert "debug|info" not in out.stderr
@@ -288,12 +336,17 @@ def test_games_at_80_columns_keeps_dates_and_results_whole(tmp_path: Path) -> No
 
     lib = tmp_path / "lib"
     assert main(["import", str(GAME), "--data", str(lib)]) == 0
-    head = ("South: Mwalimu Abdallah bin Salim of Stone Town\nNorth: Kijumbe Mohamed of Pemba Island\n"
-            "date: 28.11.2026\n")
+    head = "South: Mwalimu Abdallah bin Salim of Stone Town\nNorth: Kijumbe Mohamed of Pemba Island\ndate: 28.11.2026\n"
     with Store(lib) as st:
         st.import_text(head + notation.format_transcript({}, notation.parse_transcript(GAME.read_text()).plies))
-    out = subprocess.run([*BAO, "games", "--data", str(lib)], capture_output=True, text=True, timeout=120,
-                         cwd=ROOT, env=dict(os.environ, COLUMNS="80"))
+    out = subprocess.run(
+        [*BAO, "games", "--data", str(lib)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=dict(os.environ, COLUMNS="80"),
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80, out.stdout

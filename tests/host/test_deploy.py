@@ -22,21 +22,27 @@ PICO = "BAO-CHECK micropython 1.29.0 4870 Raspberry Pi Pico with RP2040"  # .mpy
 
 def deployed_files() -> list[str]:
     """What `make deploy` copies (the Makefile's FIRMWARE_PY), as paths under firmware/."""
-    return sorted(str(p.relative_to(FIRMWARE)) for p in FIRMWARE.rglob("*.py")
-                  if p.name != "manifest.py" and "__pycache__" not in p.parts)
+    return sorted(
+        str(p.relative_to(FIRMWARE))
+        for p in FIRMWARE.rglob("*.py")
+        if p.name != "manifest.py" and "__pycache__" not in p.parts
+    )
 
 
-@pytest.mark.parametrize("reply, ok, says", [
-    (PICO, True, "MicroPython 1.29.0 on Raspberry Pi Pico with RP2040"),
-    ("BAO-CHECK micropython 1.29.0 4870 Raspberry Pi Pico W with RP2040", True, "1.29.0"),
-    ("BAO-CHECK micropython 1.19.1 1542 Raspberry Pi Pico with RP2040", False, "needs 1.23 or later"),
-    ("BAO-CHECK micropython 1.22.2 4614 Raspberry Pi Pico with RP2040", False, "needs 1.23 or later"),
-    ("BAO-CHECK micropython 1.23.0 5 Raspberry Pi Pico with RP2040", False, ".mpy format 5"),
-    ("BAO-CHECK circuitpython 9.0.0 0 Raspberry Pi Pico with rp2040", False, "not MicroPython"),
-    ("BAO-CHECK micropython 1.23.0 2822 ESP32 module with ESP32", True, "not a Pico?"),
-    ("Traceback (most recent call last):", False, "did not answer as MicroPython does"),
-    ("", False, "hold BOOTSEL"),
-])
+@pytest.mark.parametrize(
+    "reply, ok, says",
+    [
+        (PICO, True, "MicroPython 1.29.0 on Raspberry Pi Pico with RP2040"),
+        ("BAO-CHECK micropython 1.29.0 4870 Raspberry Pi Pico W with RP2040", True, "1.29.0"),
+        ("BAO-CHECK micropython 1.19.1 1542 Raspberry Pi Pico with RP2040", False, "needs 1.23 or later"),
+        ("BAO-CHECK micropython 1.22.2 4614 Raspberry Pi Pico with RP2040", False, "needs 1.23 or later"),
+        ("BAO-CHECK micropython 1.23.0 5 Raspberry Pi Pico with RP2040", False, ".mpy format 5"),
+        ("BAO-CHECK circuitpython 9.0.0 0 Raspberry Pi Pico with rp2040", False, "not MicroPython"),
+        ("BAO-CHECK micropython 1.23.0 2822 ESP32 module with ESP32", True, "not a Pico?"),
+        ("Traceback (most recent call last):", False, "did not answer as MicroPython does"),
+        ("", False, "hold BOOTSEL"),
+    ],
+)
 def test_the_board_s_answer_is_judged(reply: str, ok: bool, says: str) -> None:
     got_ok, message = check_board.verdict(reply)
     assert got_ok == ok and says in message, message
@@ -62,9 +68,11 @@ def test_the_firmware_s_native_code_needs_the_same_abi_on_the_board(tmp_path: Pa
 
 def fake_mpremote(tmp: Path, stdout: str, status: int = 0, stderr: str = "") -> str:
     script = tmp / "mpremote"
-    script.write_text(f"#!{sys.executable}\nimport sys\n"
-                      "assert sys.argv[1:4] == ['connect', 'auto', 'exec']\n"
-                      f"sys.stdout.write({stdout!r}); sys.stderr.write({stderr!r}); sys.exit({status})\n")
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\n"
+        "assert sys.argv[1:4] == ['connect', 'auto', 'exec']\n"
+        f"sys.stdout.write({stdout!r}); sys.stderr.write({stderr!r}); sys.exit({status})\n"
+    )
     script.chmod(0o755)
     return str(script)
 
@@ -115,8 +123,9 @@ def test_manifest_freezes_the_same_firmware() -> None:
     frozen: list[str] = []
     for (name, *_), _ in calls["package"]:
         assert (FIRMWARE / name / "__init__.py").exists(), name
-        frozen += [str(p.relative_to(FIRMWARE)) for p in (FIRMWARE / name).rglob("*.py")
-                   if "__pycache__" not in p.parts]
+        frozen += [
+            str(p.relative_to(FIRMWARE)) for p in (FIRMWARE / name).rglob("*.py") if "__pycache__" not in p.parts
+        ]
     frozen += [a[0] for a, _ in calls["module"]]
     assert sorted(frozen) == deployed_files()
     # frozen with the optimisation `make firmware` compiles with (MPYOPT): the same bytecode in flash as in RAM

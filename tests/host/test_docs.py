@@ -34,7 +34,7 @@ def cited() -> dict[str, str]:
 
 def explained() -> set[str]:
     text = RULES_MD.read_text()
-    section = text[text.index("## What the numbers mean"):]
+    section = text[text.index("## What the numbers mean") :]
     return set(EXPLAINED.findall(section))
 
 
@@ -62,8 +62,14 @@ def test_each_number_is_explained_once_on_one_line() -> None:
 
 def test_every_docs_file_the_code_names_exists() -> None:
     named = set()
-    for path in [*source_files(), *sorted((ROOT / "tools").rglob("*.py")), ROOT / "Makefile", ROOT / "README.md",
-                 *sorted((ROOT / "hardware").glob("*.md")), *sorted((ROOT / "docs").glob("*.md"))]:
+    for path in [
+        *source_files(),
+        *sorted((ROOT / "tools").rglob("*.py")),
+        ROOT / "Makefile",
+        ROOT / "README.md",
+        *sorted((ROOT / "hardware").glob("*.md")),
+        *sorted((ROOT / "docs").glob("*.md")),
+    ]:
         if "node_modules" in path.parts:
             continue
         for m in re.finditer(r"\bdocs/([\w.-]+\.(?:md|svg))", path.read_text()):

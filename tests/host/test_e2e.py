@@ -48,8 +48,7 @@ def test_1994_game_and_50_random_games_over_a_pty(tmp_path: Path) -> None:
 
     try:
         wait_for(lambda: s.connected and lg.view.game_id is not None, 60, poll, "the handshake")
-        games = [game_1994()] + [random_game(rng, core.ZANZIBAR if i % 2 else core.MALAWI)
-                                 for i in range(RANDOM_GAMES)]
+        games = [game_1994()] + [random_game(rng, core.ZANZIBAR if i % 2 else core.MALAWI) for i in range(RANDOM_GAMES)]
         for i, g in enumerate(games):
             if i:
                 assert s.new_game(g.ruleset) is not None
@@ -59,16 +58,22 @@ def test_1994_game_and_50_random_games_over_a_pty(tmp_path: Path) -> None:
             synced()
             if i == 0:
                 first = store.games()[0]
-                assert (first.south, first.north, first.place, first.board_id) == \
-                    ("Ramadhan", "Kijumbe", "Zanzibar", "sim-e2e")
+                assert (first.south, first.north, first.place, first.board_id) == (
+                    "Ramadhan",
+                    "Kijumbe",
+                    "Zanzibar",
+                    "sim-e2e",
+                )
                 assert notation.parse_transcript(store.transcript_path(first).read_text()).plies == T1994.plies
         elapsed = time.monotonic() - t0
         counts = check_store(tmp_path / "data", played, "sim-e2e")
         assert counts["flagged"] == 0
         assert runner.board.errors == []
         plies = sum(len(g.moves) for g in played)
-        print(f"\ne2e cpython over a pty: {len(played)} games ({sum(g.ruleset == core.MALAWI for g in played)}"
-              f" Malawi), {plies} plies stored in {elapsed:.1f} s; link {s.link.stats}")
+        print(
+            f"\ne2e cpython over a pty: {len(played)} games ({sum(g.ruleset == core.MALAWI for g in played)}"
+            f" Malawi), {plies} plies stored in {elapsed:.1f} s; link {s.link.stats}"
+        )
     finally:
         s.close()
         runner.close()
@@ -83,18 +88,39 @@ def _bao(*args: str) -> list[str]:
 def test_1994_game_bao_sim_and_bao_log(tmp_path: Path, runtime: str) -> None:
     """The command line: `bao sim --runtime R --port pty --play-transcript` and `bao log --port <pty>`."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    sim = subprocess.Popen(_bao("sim", "--runtime", runtime, "--port", "pty", "--play-transcript",
-                                str(ROOT / "games/zanzibar-1994.txt"), "--wait-host", "60", "--report"),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    sim = subprocess.Popen(
+        _bao(
+            "sim",
+            "--runtime",
+            runtime,
+            "--port",
+            "pty",
+            "--play-transcript",
+            str(ROOT / "games/zanzibar-1994.txt"),
+            "--wait-host",
+            "60",
+            "--report",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
     log: subprocess.Popen[str] | None = None
     try:
         assert sim.stderr is not None
         first = sim.stderr.readline()
         assert first.startswith("board serial: /dev/"), first
         pty = first.split(": ", 1)[1].strip()
-        log = subprocess.Popen(_bao("log", "--port", pty, "--data", str(tmp_path), "--quiet",
-                                    "--south", "Ramadhan", "--north", "Kijumbe"),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        log = subprocess.Popen(
+            _bao("log", "--port", pty, "--data", str(tmp_path), "--quiet", "--south", "Ramadhan", "--north", "Kijumbe"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
         out, err = sim.communicate(timeout=240)
         assert sim.returncode == 0, err
         log.send_signal(signal.SIGTERM)
@@ -162,7 +188,7 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
                 s.close()
                 board.close()
             games = st.games()
-            assert [g.plies for g in games] == [T1994.plies[:plies - 1], []]
+            assert [g.plies for g in games] == [T1994.plies[: plies - 1], []]
             assert [g.ruleset for g in games] == [core.ZANZIBAR, core.MALAWI]
 
     asyncio.run(asyncio.wait_for(run(), 180))  # a UI that stops answering fails the test

@@ -15,12 +15,23 @@ def test_faults_between_board_and_logger(tmp_path: Path) -> None:
     t = rep["tally"]
     print(f"\ntally: {t}")
     assert (t["lost"], t["doubled"], t["reordered"], t["games mixed up"]) == (0, 0, 0, 0), t
-    print(f"\ninjected faults (seed {SEED}): " + ", ".join(f"{k} {v}" for k, v in sorted(f.items()))
-          + f"; {rep['games']} games, {rep['moves']} moves stored: 0 lost, 0 duplicated; "
-          f"{rep['moves redone after a power cut']} moves played again after a power cut, "
-          f"{rep['seconds']} s")
-    for kind in ("flipped", "dropped", "duplicated", "noise", "disconnects", "logger killed", "power cuts",
-                 "second board on the path"):
+    print(
+        f"\ninjected faults (seed {SEED}): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(f.items()))
+        + f"; {rep['games']} games, {rep['moves']} moves stored: 0 lost, 0 duplicated; "
+        f"{rep['moves redone after a power cut']} moves played again after a power cut, "
+        f"{rep['seconds']} s"
+    )
+    for kind in (
+        "flipped",
+        "dropped",
+        "duplicated",
+        "noise",
+        "disconnects",
+        "logger killed",
+        "power cuts",
+        "second board on the path",
+    ):
         assert f.get(kind, 0) > 0, f"no {kind} injected: {f}"
     assert rep["flagged"] == 0  # nothing stored as a wrong move
     assert rep["logger errors"] == []

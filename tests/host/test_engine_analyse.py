@@ -65,14 +65,17 @@ def test_analyse_a_file_writes_its_graph_next_to_it(tmp_path: Path, monkeypatch:
     assert list(elsewhere.iterdir()) == []  # nothing in the current folder
 
 
-def test_analyse_a_stored_game_keeps_the_analysis_in_the_library(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_analyse_a_stored_game_keeps_the_analysis_in_the_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "library"
     assert main(["import", str(GAME), "--data", str(data)]) == 0
     assert main(["game", "1", "--data", str(data)]) == 0
     assert "engine analysis" not in capsys.readouterr().out
-    assert main(["analyse", "1", "--data", str(data), "--nodes", "300", "--quiet", "--json",
-                 str(tmp_path / "a.json")]) == 0
+    assert (
+        main(["analyse", "1", "--data", str(data), "--nodes", "300", "--quiet", "--json", str(tmp_path / "a.json")])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "analysis kept in the library with game 1 (`bao game 1`)" in out
     assert list((data / "games").glob("*.analysis.json")) == []  # in the database, not beside the game

@@ -25,14 +25,20 @@ def test_elo_of_scores() -> None:
     perfect = match.MatchResult("a", "b", wins=20)
     diff, low, high = perfect.elo()
     assert diff == math.inf and high == math.inf
-    assert round(low) == round(match.elo_of(20 / (20 + 1.96 ** 2)))  # 20 of 20: at least +285 Elo
+    assert round(low) == round(match.elo_of(20 / (20 + 1.96**2)))  # 20 of 20: at least +285 Elo
     assert "Elo +inf (95 % interval +287 to +inf)" in perfect.summary()
     assert "score 20/20 (100.0 %)" in perfect.summary()
 
 
 def _position(rows: dict[str, list[int]], to_move: str = "S") -> core.Position:
-    obj = {"ruleset": "malawi", "to_move": to_move, "store": {"S": 0, "N": 0}, "house": {"S": False, "N": False},
-           "takasia": None, **rows}
+    obj = {
+        "ruleset": "malawi",
+        "to_move": to_move,
+        "store": {"S": 0, "N": 0},
+        "house": {"S": False, "N": False},
+        "takasia": None,
+        **rows,
+    }
     return position_json.from_dict(obj)
 
 
@@ -58,8 +64,12 @@ def test_material_search_sees_a_reply() -> None:
     moves = core.legal_moves(p)
     side = p.to_move
     chosen = players.MaterialSearchPlayer(2, seed=1).choose(p, moves)
-    worst_reply = {m: min(players.material(cc, side) for _, cc in core.legal_moves(c)) if core.legal_moves(c)
-                   else players.material(c, side) for m, c in moves}
+    worst_reply = {
+        m: min(players.material(cc, side) for _, cc in core.legal_moves(c))
+        if core.legal_moves(c)
+        else players.material(c, side)
+        for m, c in moves
+    }
     assert worst_reply[chosen[0]] == max(worst_reply.values())
 
 
@@ -106,8 +116,9 @@ def test_a_recorded_match_continues_where_it_stopped_and_parts_add_up(tmp_path: 
     assert [g.game for g in rest.games] == [0, 1, 2, 3, 4, 5]
     assert len(record.read_text().splitlines()) == 6
     # each game depends on the seed and its number only: the same games as one uninterrupted run
-    assert [(g.first, g.winner, g.plies, g.opening) for g in rest.games] == \
-        [(g.first, g.winner, g.plies, g.opening) for g in whole.games]
+    assert [(g.first, g.winner, g.plies, g.opening) for g in rest.games] == [
+        (g.first, g.winner, g.plies, g.opening) for g in whole.games
+    ]
     again = match.run_match(*pair(), games=6, seed=3, record=record)  # nothing left to play
     assert (again.wins, again.losses, again.draws) == (rest.wins, rest.losses, rest.draws)
     with pytest.raises(match.MatchRecordError, match="another match"):
@@ -160,11 +171,14 @@ def test_run_match_tool_plays_a_recorded_match_without_the_host_dependencies(tmp
 
     root = Path(__file__).resolve().parents[2]
     record = tmp_path / "r.jsonl"
-    code = ("import sys, runpy; sys.argv = ['run_match.py', *sys.argv[1:]]; "
-            "runpy.run_path('tools/run_match.py', run_name='__main__')")
+    code = (
+        "import sys, runpy; sys.argv = ['run_match.py', *sys.argv[1:]]; "
+        "runpy.run_path('tools/run_match.py', run_name='__main__')"
+    )
     args = ["engine:d1", "random", "--games", "2", "--ruleset", "malawi", "--record", str(record)]
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code, *args], cwd=root, capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code, *args], cwd=root, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1].startswith("engine:d1 vs random: 2 games, +")
     assert len(record.read_text().splitlines()) == 2

@@ -11,12 +11,14 @@ ENGINE = engine.Engine(tt_bits=12)  # shared: a table full of other positions' e
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ruleset=st.sampled_from([core.ZANZIBAR, core.MALAWI]),
-       choices=st.lists(st.integers(min_value=0, max_value=63), min_size=0, max_size=80),
-       takasia=st.booleans(),
-       limit=st.sampled_from(["depth", "nodes", "stop"]), amount=st.integers(min_value=1, max_value=300))
-def test_engine_answers_a_legal_move(ruleset: str, choices: list[int], takasia: bool, limit: str,
-                                     amount: int) -> None:
+@given(
+    ruleset=st.sampled_from([core.ZANZIBAR, core.MALAWI]),
+    choices=st.lists(st.integers(min_value=0, max_value=63), min_size=0, max_size=80),
+    takasia=st.booleans(),
+    limit=st.sampled_from(["depth", "nodes", "stop"]),
+    amount=st.integers(min_value=1, max_value=300),
+)
+def test_engine_answers_a_legal_move(ruleset: str, choices: list[int], takasia: bool, limit: str, amount: int) -> None:
     rules = core.Rules(ruleset, takasia=takasia)
     p = core.initial(ruleset, rules)
     for c in choices:

@@ -79,9 +79,17 @@ def test_position_json_and_malawi_and_nodes_limit() -> None:
 
 
 def test_forced_win_is_reported_as_mate() -> None:
-    obj = {"ruleset": "zanzibar", "to_move": "S", "A": [1, 0, 6, 0, 0, 2, 2, 1], "B": [2, 2, 2, 2, 2, 4, 0, 1],
-           "a": [1, 2, 1, 0, 1, 2, 12, 1], "b": [0, 1, 1, 0, 0, 0, 0, 1], "store": {"S": 7, "N": 7},
-           "house": {"S": False, "N": False}, "takasia": None}
+    obj = {
+        "ruleset": "zanzibar",
+        "to_move": "S",
+        "A": [1, 0, 6, 0, 0, 2, 2, 1],
+        "B": [2, 2, 2, 2, 2, 4, 0, 1],
+        "a": [1, 2, 1, 0, 1, 2, 12, 1],
+        "b": [0, 1, 1, 0, 0, 0, 0, 1],
+        "store": {"S": 7, "N": 7},
+        "house": {"S": False, "N": False},
+        "takasia": None,
+    }
     e = Lines()
     e.send("position json " + json.dumps(obj))
     e.send("go depth 2")
@@ -113,7 +121,7 @@ def test_error_cases_answer_one_line_and_the_engine_keeps_running() -> None:
         assert len(got) == 1 and message in got[0], (command, got)
     # an impossible position leaves the last good one in place
     e.send("position initial moves 7L*")
-    e.send("position json {\"bad\": 1}")
+    e.send('position json {"bad": 1}')
     e.until("info string error")
     e.send("go depth 1")
     assert e.until("bestmove")[-1].split()[1] in legal_texts(notation.parse_move(core.initial(), "7L*")[1])
@@ -123,9 +131,17 @@ def test_error_cases_answer_one_line_and_the_engine_keeps_running() -> None:
 
 def test_finished_game_and_go_while_searching() -> None:
     e = Lines()
-    obj = {"ruleset": "zanzibar", "to_move": "S", "A": [1, 0, 6, 0, 0, 2, 2, 1], "B": [2, 2, 2, 2, 2, 4, 0, 1],
-           "a": [1, 2, 1, 0, 1, 2, 12, 1], "b": [0, 1, 1, 0, 0, 0, 0, 1], "store": {"S": 7, "N": 7},
-           "house": {"S": False, "N": False}, "takasia": None}
+    obj = {
+        "ruleset": "zanzibar",
+        "to_move": "S",
+        "A": [1, 0, 6, 0, 0, 2, 2, 1],
+        "B": [2, 2, 2, 2, 2, 4, 0, 1],
+        "a": [1, 2, 1, 0, 1, 2, 12, 1],
+        "b": [0, 1, 1, 0, 0, 0, 0, 1],
+        "store": {"S": 7, "N": 7},
+        "house": {"S": False, "N": False},
+        "takasia": None,
+    }
     e.send("position json " + json.dumps(obj) + " moves 3R")
     e.send("go depth 2")
     lines = e.until("bestmove")
@@ -152,8 +168,14 @@ def test_finished_game_and_go_while_searching() -> None:
 
 def test_piped_script_with_two_searches_answers_both() -> None:
     script = "position initial\ngo depth 2\nposition initial moves 7L*\ngo depth 2\n"
-    proc = subprocess.run([sys.executable, "-m", "bao_host.cli", "engine", "--hash-bits", "12"], input=script,
-                          capture_output=True, text=True, cwd=ROOT, timeout=WAIT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bao_host.cli", "engine", "--hash-bits", "12"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=WAIT,
+    )
     assert proc.returncode == 0 and "error" not in proc.stdout, proc.stdout
     best = [line.split()[1] for line in proc.stdout.splitlines() if line.startswith("bestmove")]
     assert len(best) == 2, proc.stdout
@@ -174,8 +196,14 @@ def test_stop_ends_an_infinite_search_in_process() -> None:
 
 
 def test_bao_engine_process_reads_stop_while_it_searches() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "bao_host.cli", "engine", "--hash-bits", "14"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT, bufsize=1)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bao_host.cli", "engine", "--hash-bits", "14"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        bufsize=1,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     out: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [out.put(line.rstrip("\n")) for line in proc.stdout], daemon=True).start()

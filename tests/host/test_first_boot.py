@@ -50,7 +50,7 @@ class SlowFlash:
             f.write_bytes(self.mem[b])
 
     def readblocks(self, b: int, buf: bytearray | memoryview, off: int = 0) -> None:
-        buf[:] = self._block(b)[off:off + len(buf)]
+        buf[:] = self._block(b)[off : off + len(buf)]
 
     def writeblocks(self, b: int, buf: bytes | bytearray | memoryview, off: int = 0) -> None:
         m = self._block(b)
@@ -85,11 +85,12 @@ def board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[SimHardware,
 
 
 def _lit(frame: bytes) -> int:
-    return sum(1 for i in range(32) if frame[3 * i:3 * i + 3] != b"\0\0\0")
+    return sum(1 for i in range(32) if frame[3 * i : 3 * i + 3] != b"\0\0\0")
 
 
 def test_the_first_boot_shows_it_is_not_ready_and_says_touches_were_not_seen(
-        board: tuple[SimHardware, SlowFlash], tmp_path: Path) -> None:
+    board: tuple[SimHardware, SlowFlash], tmp_path: Path
+) -> None:
     hw, flash = board
 
     def hand(n: int) -> None:  # a player touches A5 (pit 4) through the 10th to the 13th erase
@@ -117,7 +118,8 @@ def test_the_first_boot_shows_it_is_not_ready_and_says_touches_were_not_seen(
 
 
 def test_a_hand_still_on_a_pit_when_the_board_is_ready_starts_no_move(
-        board: tuple[SimHardware, SlowFlash], tmp_path: Path) -> None:
+    board: tuple[SimHardware, SlowFlash], tmp_path: Path
+) -> None:
     hw, flash = board
     flash.during_erase = lambda n: hw.set_pit(21, True) if n == 30 else None  # a5 touched late, held on
     storage, notice = boot_storage(hw, str(tmp_path))
@@ -133,7 +135,8 @@ def test_a_hand_still_on_a_pit_when_the_board_is_ready_starts_no_move(
 
 
 def test_a_board_whose_sectors_are_ready_boots_with_no_wait(
-        board: tuple[SimHardware, SlowFlash], tmp_path: Path) -> None:
+    board: tuple[SimHardware, SlowFlash], tmp_path: Path
+) -> None:
     hw, flash = board
     boot_storage(hw, str(tmp_path))
     hw.frames.clear()  # type: ignore[attr-defined]

@@ -12,8 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 ELF = ROOT / "build" / "image" / "RPI_PICO" / "firmware.elf"
 
 
-@pytest.mark.skipif(not ELF.is_file() or shutil.which("arm-none-eabi-nm") is None,
-                    reason="no image built here (make image) or no arm-none-eabi-nm")
+@pytest.mark.skipif(
+    not ELF.is_file() or shutil.which("arm-none-eabi-nm") is None,
+    reason="no image built here (make image) or no arm-none-eabi-nm",
+)
 def test_every_frozen_native_function_is_word_aligned() -> None:
     """Frozen native code (the sowing kernel and steps, the Pico driver's loops) is read from its start as
     32-bit words: on the RP2040's Cortex-M0+ an unaligned word read faults (tools/image/patches/README.md)."""

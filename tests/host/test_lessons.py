@@ -35,12 +35,17 @@ def test_every_lesson_loads_and_each_task_has_a_right_and_a_wrong_answer() -> No
                     notation.parse_move(p, r.move)
 
 
-@pytest.mark.parametrize(("text", "said"), [
-    ("title = 'x'", "no ruleset"),
-    ("title = 'x'\nruleset = 'zanzibar'\nrules = ['9.9']\ntext = ''\nposition = '{}'\n[[task]]\nprompt='p'\n",
-     "position"),
-    ("title = [", "x.toml: "),
-])
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("title = 'x'", "no ruleset"),
+        (
+            "title = 'x'\nruleset = 'zanzibar'\nrules = ['9.9']\ntext = ''\nposition = '{}'\n[[task]]\nprompt='p'\n",
+            "position",
+        ),
+        ("title = [", "x.toml: "),
+    ],
+)
 def test_a_bad_lesson_file_is_one_clear_line(tmp_path: Path, text: str, said: str) -> None:
     f = tmp_path / "x.toml"
     f.write_text(text)
@@ -123,7 +128,9 @@ def _refused_touches(rig: Rig, p: core.Position, task: lessons.Task) -> list[str
         before = rig.logger.said
         rig.runner.tap((p.to_move << 4) + ring)
         rig.runner.pump()
-        new = [m.text for m in list(rig.logger.messages)[before - rig.logger.said:]] if rig.logger.said > before else []
+        new = (
+            [m.text for m in list(rig.logger.messages)[before - rig.logger.said :]] if rig.logger.said > before else []
+        )
         assert any(t.startswith("refused ") and r.rule in t for t in new), (r, new)
         said += new
     return said
@@ -131,7 +138,8 @@ def _refused_touches(rig: Rig, p: core.Position, task: lessons.Task) -> list[str
 
 @pytest.mark.parametrize("name", [f.stem for f in sorted(lessons.LESSONS.glob("*.toml"))])
 def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
-        name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
@@ -172,7 +180,7 @@ def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
 def test_every_zanzibar_rule_is_taught_by_a_lesson() -> None:
     text = lessons.RULES_MD.read_text()
     zanzibar = ""
-    for part in re.split(r"^### ", text[text.index("## What the numbers mean"):], flags=re.M)[1:]:
+    for part in re.split(r"^### ", text[text.index("## What the numbers mean") :], flags=re.M)[1:]:
         if not part.startswith("The project's rulings: the Malawi"):
             zanzibar += part
     numbers = set(re.findall(r"^- \*\*([^*]+)\*\*", zanzibar, re.M))
@@ -180,13 +188,12 @@ def test_every_zanzibar_rule_is_taught_by_a_lesson() -> None:
     assert numbers - taught == set(), f"{len(numbers & taught)} of {len(numbers)} taught"
 
 
-
 # The Malawi games have their own lessons (issue #28: the kuu stage, nemo, the placement): every ruling of the
 # basic, intermediate and advanced games (M1-M25) is taught by a Malawi lesson.
 def test_every_malawi_rule_is_taught_by_a_malawi_lesson() -> None:
     text = lessons.RULES_MD.read_text()
     malawi = ""
-    for part in re.split(r"^### ", text[text.index("## What the numbers mean"):], flags=re.M)[1:]:
+    for part in re.split(r"^### ", text[text.index("## What the numbers mean") :], flags=re.M)[1:]:
         if part.startswith("The project's rulings: the Malawi"):
             malawi += part
     numbers = set(re.findall(r"^- \*\*([^*]+)\*\*", malawi, re.M))
@@ -197,8 +204,10 @@ def test_every_malawi_rule_is_taught_by_a_malawi_lesson() -> None:
     # each of the three Malawi games has a lesson of its own
     assert {lesson.ruleset for lesson in found} >= {core.MALAWI, core.MALAWI_INTERMEDIATE, core.MALAWI_ADVANCED}
 
-def test_the_terminal_ui_says_a_wrong_answer_and_why(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
-                                                     tmp_path: Path) -> None:
+
+def test_the_terminal_ui_says_a_wrong_answer_and_why(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """The first lesson beside the terminal UI: laid out, then 5R (the right kichwa) played for a task that
     wanted the left one: the message panel says what the move did, the rule and the hint (a snapshot)."""
     from bao_host.ui.tui import BaoApp
@@ -233,9 +242,18 @@ def test_the_terminal_ui_says_a_wrong_answer_and_why(snap_compare: Any, monkeypa
         await pilot.pause()
 
     try:
-        assert snap_compare(BaoApp(rig.sim, rig.logger, pump=rig.runner.pump, tick=0.02,
-                                   connection=lambda: "connected (simulated board)", data_folder="/srv/bao/library"),
-                            terminal_size=(100, 40), run_before=answer)
+        assert snap_compare(
+            BaoApp(
+                rig.sim,
+                rig.logger,
+                pump=rig.runner.pump,
+                tick=0.02,
+                connection=lambda: "connected (simulated board)",
+                data_folder="/srv/bao/library",
+            ),
+            terminal_size=(100, 40),
+            run_before=answer,
+        )
     finally:
         rig.close()
 
@@ -254,15 +272,17 @@ def test_bao_lessons_lists_every_lesson_done_or_not(tmp_path: Path, capsys: pyte
     assert f"Lessons: 1 of {len(found)} done" in out
     rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ ") and "-" in line.split()[1]}
     assert "│ done" in rows["zanzibar-02-house"] and "1 of 4 tasks" in rows["zanzibar-06-namua-takasa"]
-    assert all("not started" in rows[x.name] for x in found if x.name not in
-               ("zanzibar-02-house", "zanzibar-06-namua-takasa")), out
+    assert all(
+        "not started" in rows[x.name] for x in found if x.name not in ("zanzibar-02-house", "zanzibar-06-namua-takasa")
+    ), out
     assert main(["lessons", "--data", str(tmp_path / "none"), "--json"]) == 0  # no library: none started
     assert {r["state"] for r in json.loads(capsys.readouterr().out)} == {"not started"}
     assert not (tmp_path / "none").exists()  # reading made no library
 
 
 def test_make_run_with_a_lesson_that_is_not_one_says_so_in_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from bao_host.cli import run
 
     assert run.main(["--sim", "--data", str(tmp_path / "d"), "--lesson", "zanzibar-99-nothing"]) == 2
@@ -270,7 +290,8 @@ def test_make_run_with_a_lesson_that_is_not_one_says_so_in_one_line(
     bad.write_text("title = [")
     assert run.main(["--sim", "--data", str(tmp_path / "d"), "--lesson", str(bad)]) == 2
     said = capsys.readouterr().err.splitlines()
-    assert said[0] == ("--lesson zanzibar-99-nothing: no such file, nor a lesson of that name (`bao lessons` "
-                       "lists them)")
+    assert said[0] == (
+        "--lesson zanzibar-99-nothing: no such file, nor a lesson of that name (`bao lessons` lists them)"
+    )
     assert len(said) == 2 and said[1].startswith("--lesson: bad.toml: ")
     assert not (tmp_path / "d").exists()  # nothing started, no library made

@@ -46,22 +46,32 @@ def run_ok(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     return out
 
 
-def test_a_comments_header_that_is_not_json_is_an_ordinary_header(tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_comments_header_that_is_not_json_is_an_ordinary_header(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lib = library(tmp_path, "comments: not json\n" + GAME_TEXT)
     capsys.readouterr()
     log = ["log", "--port", str(tmp_path / "ttyNOPE"), "--quiet", "--duration", "0.3"]  # the logger opens (and
     # repairs) the library it writes: that failed too
-    for argv in (["games"], ["games", "--json"], ["game", "1", "--no-boards"], ["export", "1"],
-                 ["export", "1", "--format", "kiba"], ["export", "1", "--format", "json"], log):
+    for argv in (
+        ["games"],
+        ["games", "--json"],
+        ["game", "1", "--no-boards"],
+        ["export", "1"],
+        ["export", "1", "--format", "kiba"],
+        ["export", "1", "--format", "json"],
+        log,
+    ):
         out = run_ok(capsys, [*argv, "--data", lib])
         if argv[0] in ("game", "export") and "json" not in argv:
             assert "comments: not json" in out  # kept as the header it was
     # an older library stored move comments under the same key: whatever it holds, nothing fails
     con = sqlite3.connect(Path(lib) / "index.sqlite3")
     con.execute("UPDATE games SET extra=?", (json.dumps({"comments": "{not json"}),))
-    con.execute("INSERT INTO games (key, source, ruleset, start, created, updated, extra, options) "
-                "SELECT key || 'x', source, ruleset, start, created, updated, 'garbage', '[1,2]' FROM games")
+    con.execute(
+        "INSERT INTO games (key, source, ruleset, start, created, updated, extra, options) "
+        "SELECT key || 'x', source, ruleset, start, created, updated, 'garbage', '[1,2]' FROM games"
+    )
     con.commit()
     con.close()
     for argv in (["games"], ["game", "1", "--no-boards"], ["game", "2", "--no-boards"], ["export", "1"], log):
@@ -69,7 +79,8 @@ def test_a_comments_header_that_is_not_json_is_an_ordinary_header(tmp_path: Path
 
 
 def test_a_comments_header_that_looks_like_old_move_comments_is_kept_in_every_export(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue #26: a header `comments:` whose value is a JSON object (as an older library stored move comments
     under that key) was taken for move comments: missing from every export, and moved onto a move."""
     lib = library(tmp_path, 'comments: {"1": "my notes"}\n' + GAME_TEXT)
@@ -81,8 +92,9 @@ def test_a_comments_header_that_looks_like_old_move_comments_is_kept_in_every_ex
     assert headers["comments"] == '{"1": "my notes"}'
 
 
-def test_rich_markup_in_names_is_shown_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rich_markup_in_names_is_shown_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     lib = library(tmp_path)
     set_names(lib, "[/bold]", "[link=http://evil.example/]Bibi[/link]")
     monkeypatch.setenv("FORCE_COLOR", "1")  # a terminal: rich would render a link as an OSC 8 sequence
@@ -95,8 +107,9 @@ def test_rich_markup_in_names_is_shown_as_text(tmp_path: Path, capsys: pytest.Ca
     assert "South: [/bold]" in out and "\x1b]8;" not in out
 
 
-def test_escape_sequences_in_names_never_reach_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_escape_sequences_in_names_never_reach_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "300")
     lib = library(tmp_path)
     set_names(lib, OSC_TITLE + CSI_RED, OSC_LINK)
@@ -114,8 +127,7 @@ def test_escape_sequences_in_names_never_reach_the_terminal(tmp_path: Path, caps
     assert "control character" in one_line_error(capsys, ["import", str(f), "--data", lib])
 
 
-def test_a_newline_in_a_name_cannot_inject_transcript_lines(tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_newline_in_a_name_cannot_inject_transcript_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lib = library(tmp_path)
     txt = next((Path(lib) / "games").glob("*.txt"))
     before = txt.read_text()
@@ -136,8 +148,7 @@ def test_like_wildcards_match_only_themselves(tmp_path: Path, capsys: pytest.Cap
     capsys.readouterr()
 
     def players(pattern: str) -> list[int]:
-        return [g["id"] for g in json.loads(run_ok(capsys, ["games", "--json", "--player", pattern,
-                                                            "--data", lib]))]
+        return [g["id"] for g in json.loads(run_ok(capsys, ["games", "--json", "--player", pattern, "--data", lib]))]
 
     assert players("%") == [2] and players("_") == [2] and players("\\") == [2]
     assert players("0%_A") == [2] and players("Ram") == [1] and players("R%n") == []
@@ -154,9 +165,12 @@ def test_sizes_are_limited(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         f.write("\n" + GAME_TEXT)
     assert "larger than" in one_line_error(capsys, ["import", str(big), "--data", lib])
     with Store(lib) as st:
-        for text in (GAME_TEXT.replace("Ramadhan", "x" * 5000), GAME_TEXT.replace("Zanzibar", "y" * 5000),
-                     "annotator: " + "z" * 100_000 + "\n" + GAME_TEXT,
-                     "".join(f"h{i}: v\n" for i in range(100)) + GAME_TEXT):
+        for text in (
+            GAME_TEXT.replace("Ramadhan", "x" * 5000),
+            GAME_TEXT.replace("Zanzibar", "y" * 5000),
+            "annotator: " + "z" * 100_000 + "\n" + GAME_TEXT,
+            "".join(f"h{i}: v\n" for i in range(100)) + GAME_TEXT,
+        ):
             with pytest.raises(StoreError, match="at most"):
                 st.import_text(text)
         assert len(st.games()) == 1  # nothing half-stored
@@ -166,8 +180,9 @@ def test_sizes_are_limited(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.text(max_size=120))
-def test_any_name_is_refused_in_one_line_or_round_trips(tmp_path_factory: pytest.TempPathFactory,
-                                                        capsys: pytest.CaptureFixture[str], name: str) -> None:
+def test_any_name_is_refused_in_one_line_or_round_trips(
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
     lib = Path(library(tmp_path_factory.mktemp("lib")))
     capsys.readouterr()
     status = main(["name", "1", f"--south={name}", "--data", str(lib)])

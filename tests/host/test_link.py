@@ -152,8 +152,11 @@ def test_handshake_events_acks(board: FakeBoard) -> None:
     assert [e.seq for e in got] == list(range(1, 7))
     assert got[1].words()[0] == "a1>" and got[1].json() == {"n": 0}
     assert got[0].json()["ruleset"] == "zanzibar"
-    wait_for(lambda: board.ob.journal.pending == [] and board.ob.journal.acked == 6, PATIENCE,
-             what="the board's journal to take the acks")
+    wait_for(
+        lambda: board.ob.journal.pending == [] and board.ob.journal.acked == 6,
+        PATIENCE,
+        what="the board's journal to take the acks",
+    )
     link.close()
 
 

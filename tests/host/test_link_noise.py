@@ -119,8 +119,9 @@ def test_a_backlog_drains_in_under_a_minute_with_1_percent_of_bytes_damaged(seed
 def test_a_protocol_2_board_gets_no_nak_of_protocol_3() -> None:
     sim = SimLine(error_rate=0.0035, seed=3)
     ob = sim.outbox
-    ob.hello_fields = lambda num=2: f"proto=2 fw=old rules=1 board=sim1 epoch={ob.journal.epoch} " \
-        f"last={ob.journal.last} acked={ob.journal.acked}"  # type: ignore[method-assign]
+    ob.hello_fields = lambda num=2: (
+        f"proto=2 fw=old rules=1 board=sim1 epoch={ob.journal.epoch} last={ob.journal.last} acked={ob.journal.acked}"
+    )  # type: ignore[method-assign]
     seen: list[bytes] = []
     fed = ob.feed
     ob.feed = lambda data, n=-1: (seen.append(bytes(data)), fed(data, n))[1]  # type: ignore[method-assign]
@@ -133,8 +134,10 @@ def test_a_protocol_2_board_gets_no_nak_of_protocol_3() -> None:
 
 def test_a_protocol_1_board_gets_no_nak() -> None:
     sim = SimLine(error_rate=0.0035, seed=7)
-    sim.outbox.hello_fields = lambda proto=2: f"proto=1 fw=old rules=1 board=sim1 epoch={sim.outbox.journal.epoch} " \
-        f"last={sim.outbox.journal.last} acked={sim.outbox.journal.acked}"  # type: ignore[method-assign]
+    sim.outbox.hello_fields = lambda proto=2: (
+        f"proto=1 fw=old rules=1 board=sim1 epoch={sim.outbox.journal.epoch} "
+        f"last={sim.outbox.journal.last} acked={sim.outbox.journal.acked}"
+    )  # type: ignore[method-assign]
     seen: list[bytes] = []
     fed = sim.outbox.feed
     sim.outbox.feed = lambda data, n=-1: (seen.append(bytes(data)), fed(data, n))[1]  # type: ignore[method-assign]

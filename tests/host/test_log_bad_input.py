@@ -176,14 +176,33 @@ def test_moves_that_do_not_follow_are_flagged_kept_and_shown(tmp_path: Path) -> 
 
 
 def _bao_log(data: Path, url: str, seconds: float, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bao_host.cli", "log", "--port", url, "--data", str(data),
-                           "--quiet", "--duration", str(seconds), *extra],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bao_host.cli",
+            "log",
+            "--port",
+            url,
+            "--data",
+            str(data),
+            "--quiet",
+            "--duration",
+            str(seconds),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
 
 
 def test_an_unknown_protocol_version_stops_bao_log_with_one_message(tmp_path: Path) -> None:
-    for reply, says in (("OK " + hello(proto=7, last=1), "board speaks protocol 7, this host 4,3,2,1"),
-                        ("ERR proto speaks=7", "board refused protocols 4,3,2,1: proto speaks=7")):
+    for reply, says in (
+        ("OK " + hello(proto=7, last=1), "board speaks protocol 7, this host 4,3,2,1"),
+        ("ERR proto speaks=7", "board refused protocols 4,3,2,1: proto speaks=7"),
+    ):
         board = ScriptedBoard(reply, [game_line()])
         try:
             r = _bao_log(tmp_path, board.url, 20)
@@ -205,7 +224,7 @@ def test_corrupt_files_in_the_data_dir_are_reported_and_logging_goes_on(tmp_path
         lg.hello(fields(hello(board="old-board")), "test")
         lg.event(1, "GAME", '{"ruleset": "zanzibar"}', "E1 GAME")
         for k in range(3):
-            lg.event(k + 2, "MOVE", move_line(k + 2, k).decode()[len(f"E{k + 2} MOVE "):-11], "E")
+            lg.event(k + 2, "MOVE", move_line(k + 2, k).decode()[len(f"E{k + 2} MOVE ") : -11], "E")
         g = st.games()[0]
     games = tmp_path / "games"
     (games / (g.key + ".txt")).write_text("South: ?\nNorth: ?\n1: 7L* 6R")  # half-written transcript
@@ -219,8 +238,12 @@ def test_corrupt_files_in_the_data_dir_are_reported_and_logging_goes_on(tmp_path
     finally:
         board.close()
     assert r.returncode == 0, r.stderr
-    for what in ("transcript differs from the database", "half-written line", "half-written file",
-                 "not in the database"):
+    for what in (
+        "transcript differs from the database",
+        "half-written line",
+        "half-written file",
+        "not in the database",
+    ):
         assert what in r.stderr, (what, r.stderr)
     assert "Traceback" not in r.stderr
     with Store(tmp_path, repair=False) as st:
@@ -249,12 +272,34 @@ def test_bao_log_live_view(tmp_path: Path) -> None:
     """Without --quiet: the board, the last moves, whose turn, the connection (rich), no error."""
     board = ScriptedBoard("OK " + hello(last=2), [game_line(), move_line(2, 0)])
     try:
-        r = subprocess.run([sys.executable, "-m", "bao_host.cli", "log", "--port", board.url, "--data",
-                            str(tmp_path), "--duration", "1.5", "--south", "Ramadhan"],
-                           capture_output=True, text=True, timeout=60, cwd=ROOT)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bao_host.cli",
+                "log",
+                "--port",
+                board.url,
+                "--data",
+                str(tmp_path),
+                "--duration",
+                "1.5",
+                "--south",
+                "Ramadhan",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
     finally:
         board.close()
     assert r.returncode == 0 and r.stderr == "", r.stderr
-    for what in ("[connected] socket://127.0.0.1:", "last moves: 1.7L*", "North to move", "Ramadhan (South)",
-                 "moves stored 1"):
+    for what in (
+        "[connected] socket://127.0.0.1:",
+        "last moves: 1.7L*",
+        "North to move",
+        "Ramadhan (South)",
+        "moves stored 1",
+    ):
         assert what in r.stdout, (what, r.stdout)

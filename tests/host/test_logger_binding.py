@@ -60,8 +60,12 @@ def test_another_board_on_the_port_is_refused_and_never_acknowledged(tmp_path: P
         assert len(refused) == 1  # said once, however often it is retried
         assert "board-B" in refused[0] and "board-A" in refused[0]
         proxy.switch(addr(a))  # its own board back: logging goes on
-        wait_for(lambda: s.connected and s.link.info is not None and s.link.info.board == "board-A", 60,
-                 lambda: s.poll(0.01), "board A again")
+        wait_for(
+            lambda: s.connected and s.link.info is not None and s.link.info.board == "board-A",
+            60,
+            lambda: s.poll(0.01),
+            "board A again",
+        )
     finally:
         s.close()
         st.close()
@@ -91,8 +95,9 @@ def test_a_second_logger_on_the_same_library_is_refused(tmp_path: Path) -> None:
         wait_for(lambda: LibraryLock(data).holder()[0] == first.pid, 60, None, "the first logger's lock")
         second = subprocess.run([*cmd, "--duration", "5"], capture_output=True, text=True, timeout=120, cwd=ROOT)
         assert second.returncode == 1
-        assert f"in use by bao log (pid {first.pid})" in second.stderr and "one logger per library" in \
-            second.stderr, second.stderr
+        assert f"in use by bao log (pid {first.pid})" in second.stderr and "one logger per library" in second.stderr, (
+            second.stderr
+        )
         assert "Traceback" not in second.stderr
     finally:
         first.kill()
@@ -136,7 +141,8 @@ def test_the_serial_port_is_opened_exclusively(pty_board: Any) -> None:
 
 
 def test_by_id_paths_are_preferred_and_a_bound_logger_looks_for_its_board(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     dev = tmp_path / "ttyACM7"
     dev.write_text("")
     by_id = tmp_path / "by-id"
@@ -145,8 +151,10 @@ def test_by_id_paths_are_preferred_and_a_bound_logger_looks_for_its_board(
     assert stable_path(str(dev), by_id) == str(by_id / "usb-MicroPython_Board_in_FS_mode_E6614103E7-if00")
     assert stable_path("/dev/ttyNOPE", by_id) == "/dev/ttyNOPE"
     monkeypatch.setattr(log_commands, "BY_ID", by_id)
-    ports = [SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A, serial_number="OTHER"),
-             SimpleNamespace(device=str(dev), vid=0x2E8A, serial_number="E6614103E7")]
+    ports = [
+        SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A, serial_number="OTHER"),
+        SimpleNamespace(device=str(dev), vid=0x2E8A, serial_number="E6614103E7"),
+    ]
     monkeypatch.setattr(log_commands.list_ports, "comports", lambda: ports)
     assert find_board([]) == "/dev/ttyACM0"
     assert find_board([], bound="e6614103e7").endswith("E6614103E7-if00")
@@ -199,15 +207,25 @@ def test_a_gap_seen_in_the_handshake_is_recorded(tmp_path: Path) -> None:
     b.close()
 
 
-def _logger_waits_then_resumes(tmp_path: Path, data: Path, block: Callable[[subprocess.Popen[str]], None],
-                               unblock: Callable[[subprocess.Popen[str]], None], said: str,
-                               preexec: Callable[[], None] | None = None) -> None:
+def _logger_waits_then_resumes(
+    tmp_path: Path,
+    data: Path,
+    block: Callable[[subprocess.Popen[str]], None],
+    unblock: Callable[[subprocess.Popen[str]], None],
+    said: str,
+    preexec: Callable[[], None] | None = None,
+) -> None:
     """`bao log` started while the data folder cannot be written: one clear message, nothing acknowledged
     (the board keeps its events), and logging resumes by itself once the cause is gone."""
     board = ScriptedBoard(hello_of("board-RO", 3), [game_line(1), move_line(2, 0), move_line(3, 1)])
     # (its messages through a pipe: a file would meet the full disk too)
-    proc = subprocess.Popen([*BAO, "log", "--port", board.url, "--quiet", "--data", str(data)],
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=preexec)
+    proc = subprocess.Popen(
+        [*BAO, "log", "--port", board.url, "--quiet", "--data", str(data)],
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=preexec,
+    )
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(iter(proc.stderr.readline, "")), daemon=True)
     reader.start()
@@ -234,9 +252,13 @@ def test_a_read_only_data_folder_at_start_is_waited_for(tmp_path: Path) -> None:
     if subprocess.run(["chattr", "+i", str(data)], capture_output=True).returncode != 0:
         pytest.skip("chattr +i is not available here (an immutable folder stands for a read-only one)")
     try:
-        _logger_waits_then_resumes(tmp_path, data, lambda p: None,
-                                   lambda p: subprocess.run(["chattr", "-i", str(data)], check=True),
-                                   "cannot be written")
+        _logger_waits_then_resumes(
+            tmp_path,
+            data,
+            lambda p: None,
+            lambda p: subprocess.run(["chattr", "-i", str(data)], check=True),
+            "cannot be written",
+        )
     finally:
         subprocess.run(["chattr", "-i", str(data)], capture_output=True)
 
@@ -253,8 +275,7 @@ def test_a_full_disk_at_start_is_waited_for(tmp_path: Path) -> None:
     def space(p: subprocess.Popen[str]) -> None:
         resource.prlimit(p.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
-    _logger_waits_then_resumes(tmp_path, tmp_path / "lib", lambda p: None, space, "the disk is full",
-                               preexec=no_space)
+    _logger_waits_then_resumes(tmp_path, tmp_path / "lib", lambda p: None, space, "the disk is full", preexec=no_space)
 
 
 def test_bao_board_log_holds_the_library_lock_as_bao_log_does(tmp_path: Path) -> None:
@@ -286,10 +307,10 @@ def test_bao_board_log_holds_the_library_lock_as_bao_log_does(tmp_path: Path) ->
     t = threading.Thread(target=lambda: status.append(args.func(args, stop=stop)), daemon=True)
     t.start()
     try:
-        wait_for(lambda: LibraryLock(data).holder() == (os.getpid(), "bao board --log"), 60, None,
-                 "bao board --log's lock")
-        second = subprocess.run([*log_cmd, "--duration", "30"], capture_output=True, text=True, timeout=120,
-                                cwd=ROOT)
+        wait_for(
+            lambda: LibraryLock(data).holder() == (os.getpid(), "bao board --log"), 60, None, "bao board --log's lock"
+        )
+        second = subprocess.run([*log_cmd, "--duration", "30"], capture_output=True, text=True, timeout=120, cwd=ROOT)
         assert second.returncode == 1, second.stderr
         assert f"in use by bao board --log (pid {os.getpid()})" in second.stderr, second.stderr
         assert "one logger per library" in second.stderr and "Traceback" not in second.stderr
@@ -323,8 +344,13 @@ def test_a_restarted_logger_keeps_the_librarys_board_and_refuses_another(tmp_pat
     cmd = [*BAO, "log", "--quiet", "--data", str(data)]
 
     def run(board: ScriptedBoard, *extra: str) -> str:  # a logger's run of 8 s, on board's path
-        r = subprocess.run([*cmd, "--port", board.url, "--duration", "8", *extra], capture_output=True, text=True,
-                           timeout=120, cwd=ROOT)
+        r = subprocess.run(
+            [*cmd, "--port", board.url, "--duration", "8", *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
         return r.stderr
 

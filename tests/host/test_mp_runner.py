@@ -11,7 +11,6 @@ import run_mp_tests as runner
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
 def test_every_module_runs_at_its_boards_heap_with_no_exception() -> None:
     for mod in runner.modules([]):
         assert runner.heap_of(mod, 64, runner.FROZEN) == 64  # the image: the firmware's code in flash

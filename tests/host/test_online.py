@@ -25,8 +25,10 @@ def _online_game(root: Path, game: str) -> tuple[list[str], dict[str, str]]:
 Faults = dict[int, Callable[[], object]]
 
 
-def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Player, onlinerig.Player],
-                                                  tuple[Faults, Faults]] | None = None) -> None:
+def _play_1994(
+    tmp_path: Path,
+    faults: Callable[[onlinerig.Server, onlinerig.Player, onlinerig.Player], tuple[Faults, Faults]] | None = None,
+) -> None:
     """The 1994 game, South (Alice) on one board and North (Bob) on the other, South resigning at the end
     as in the transcript; then the server's library and both local libraries hold the same game."""
     g = simrig.game_1994()
@@ -53,7 +55,11 @@ def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Pla
         b.close()
         server.stop()
     assert (state["status"], state["result"], state["reason"], state["moves"]) == (
-        "over", "North wins", "South resigned", g.plies)
+        "over",
+        "North wins",
+        "South resigned",
+        g.plies,
+    )
     server_plies, server_headers = _online_game(tmp_path / "server", game)
     alice_plies, alice_headers = _online_game(tmp_path / "alice" / "library", game)
     bob_plies, bob_headers = _online_game(tmp_path / "bob" / "library", game)
@@ -62,8 +68,9 @@ def _play_1994(tmp_path: Path, faults: Callable[[onlinerig.Server, onlinerig.Pla
         assert (h["South"], h["North"], h["result"]) == ("Alice", "Bob", "North wins")
     # Alice read the clocks after every move of Bob's (an hour each, 5 s more a move, a few seconds used)
     clocks = [x for x in a.said if x.startswith("clock: ")]
-    assert len(clocks) == len(g.plies) // 2 and all(re.fullmatch(r"clock: South 1:0\d:\d\d, North 1:0\d:\d\d", c)
-                                               for c in clocks), clocks[-3:]
+    assert len(clocks) == len(g.plies) // 2 and all(
+        re.fullmatch(r"clock: South 1:0\d:\d\d, North 1:0\d:\d\d", c) for c in clocks
+    ), clocks[-3:]
 
 
 def test_two_boards_play_the_1994_game_through_the_server(tmp_path: Path) -> None:
@@ -84,8 +91,12 @@ def test_a_client_killed_comes_back_and_the_game_goes_on(tmp_path: Path) -> None
 def test_the_server_stopped_and_started_again_mid_game_loses_nothing(tmp_path: Path) -> None:
     def faults(server: onlinerig.Server, a: onlinerig.Player, b: onlinerig.Player) -> tuple[Faults, Faults]:
         def restart() -> None:  # ply 15 waits on Alice's board while the server is away
-            simrig.wait_for(lambda: any("does not answer" in s for s in a.said), 30, lambda: a.pump(),
-                            "Alice's client to find the server gone")
+            simrig.wait_for(
+                lambda: any("does not answer" in s for s in a.said),
+                30,
+                lambda: a.pump(),
+                "Alice's client to find the server gone",
+            )
             server.start()
 
         return {15: server.stop}, {15: restart}
@@ -117,8 +128,12 @@ def test_an_aborted_game_and_one_the_server_stopped_before_filing_are_in_the_lib
         a = lib.game(f"online-{aborted.game}")
         u = lib.game(f"online-{unfiled.game}")
         assert (a.plies, a.status, a.headers()["termination"]) == (["7L*"], "abandoned", "aborted by North")
-        assert (u.plies, u.result, u.ruleset, u.headers()["termination"]) == ([], "South wins", "malawi",
-                                                                             "North resigned")
+        assert (u.plies, u.result, u.ruleset, u.headers()["termination"]) == (
+            [],
+            "South wins",
+            "malawi",
+            "North resigned",
+        )
 
 
 def test_a_takeback_asked_and_accepted_is_undone_on_both_boards(tmp_path: Path) -> None:
@@ -132,20 +147,33 @@ def test_a_takeback_asked_and_accepted_is_undone_on_both_boards(tmp_path: Path) 
     try:
         onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:4]), [a, b], server)
         a.bridge.ask_takeback()  # her last move is ply 3: back to 2 moves
-        simrig.wait_for(lambda: any("South asks to take back to 2 moves" in x for x in b.said), 30, step,
-                        "Bob told of the takeback asked")
+        simrig.wait_for(
+            lambda: any("South asks to take back to 2 moves" in x for x in b.said),
+            30,
+            step,
+            "Bob told of the takeback asked",
+        )
         assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2} and server.moves(game) == g.plies[:4]
         b.bridge.ask_takeback()  # (asked of him: he accepts)
-        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:2] for pl in (a, b)), 30, step,
-                        "both boards back at 2 moves")
+        simrig.wait_for(
+            lambda: all(pl.session.logger.view.plies == g.plies[:2] for pl in (a, b)),
+            30,
+            step,
+            "both boards back at 2 moves",
+        )
         assert server.moves(game) == g.plies[:2] and server.api.state(game)["takeback"] is None
         for pl in (a, b):
             assert [e for e in pl.said if e.startswith("takeback: ")] == [
-                "takeback: the game goes back to 2 moves; the board shows the seeds to put back"]
+                "takeback: the game goes back to 2 moves; the board shows the seeds to put back"
+            ]
             assert pl.runner.position.d == g.moves[2][0].d
         onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:8]), [a, b], server, start=2)
-        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:8] for pl in (a, b)), 30, step,
-                        "both boards at 8 moves")
+        simrig.wait_for(
+            lambda: all(pl.session.logger.view.plies == g.plies[:8] for pl in (a, b)),
+            30,
+            step,
+            "both boards at 8 moves",
+        )
         assert server.moves(game) == g.plies[:8]
     finally:
         a.close()
@@ -190,8 +218,12 @@ def test_a_board_that_lost_its_record_is_set_up_to_the_servers_position(tmp_path
         assert any(x.startswith("Set-up, step 1 of ") for x in b.said)
         assert b.runner.position.d == target.d and b.bridge.base == 6
         onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:10]), [a, b], server, start=6)
-        simrig.wait_for(lambda: a.session.logger.view.plies == g.plies[:10]
-                        and b.session.logger.view.plies == g.plies[6:10], 30, step, "both boards at 10 moves")
+        simrig.wait_for(
+            lambda: a.session.logger.view.plies == g.plies[:10] and b.session.logger.view.plies == g.plies[6:10],
+            30,
+            step,
+            "both boards at 10 moves",
+        )
         assert server.moves(game) == g.plies[:10]
     finally:
         a.close()
@@ -244,8 +276,12 @@ def test_a_client_offline_for_ten_minutes_loses_nothing(tmp_path: Path) -> None:
         job = a.runner.perform(*g.moves[7])
         simrig.wait_for(job.done.is_set, 30, step, "Alice sowing ply 8")
         onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:10]), [a, b], server, start=8)
-        simrig.wait_for(lambda: all(pl.session.logger.view.plies == g.plies[:10] for pl in (a, b)), 30, step,
-                        "both boards at 10 moves")
+        simrig.wait_for(
+            lambda: all(pl.session.logger.view.plies == g.plies[:10] for pl in (a, b)),
+            30,
+            step,
+            "both boards at 10 moves",
+        )
         assert server.moves(game) == g.plies[:10]
     finally:
         a.close()

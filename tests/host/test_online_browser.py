@@ -111,8 +111,12 @@ def _click_move(page: Any, p: core.Position, text: str, step: Any, ply: int, sho
     offered."""
     pit = _start_pit(p, text)
     lit = f'.pit-group[data-pit="{pit}"][data-start="yes"]'
-    simrig.wait_for(lambda: page.locator(lit).count() == 1 and "Your move" in page.inner_text("#guide"), 60, step,
-                    f"the browser's turn at ply {ply}")
+    simrig.wait_for(
+        lambda: page.locator(lit).count() == 1 and "Your move" in page.inner_text("#guide"),
+        60,
+        step,
+        f"the browser's turn at ply {ply}",
+    )
     page.click(lit)
     offered = page.locator("#choices button").count() > 0
     if offered and shot:
@@ -163,14 +167,22 @@ def test_a_board_plays_a_browser_and_a_spectator_follows_every_drop(tmp_path: Pa
                 shot = ""
             simrig.wait_for(lambda n=n: len(server.moves(game)) >= n, 60, step, f"the server's ply {n}")
             if p.to_move == core.NORTH:
-                simrig.wait_for(lambda n=n, p=p, m=m: board.follows_only(n, p, m), 60, step,
-                                f"the board lighting the browser's ply {n}")
+                simrig.wait_for(
+                    lambda n=n, p=p, m=m: board.follows_only(n, p, m),
+                    60,
+                    step,
+                    f"the board lighting the browser's ply {n}",
+                )
                 _board_move(board, p, m, step, f"the board sowing the browser's ply {n}")
         api.resign(board.bridge.seat)  # "A resigns" (the transcript's last words)
         onlinerig.wait_end([board])
         for page in (browser, spectator):
-            simrig.wait_for(lambda pg=page: "North wins (South resigned)" in pg.inner_text("#turn"), 60, step,
-                            "the pages to show the end")
+            simrig.wait_for(
+                lambda pg=page: "North wins (South resigned)" in pg.inner_text("#turn"),
+                60,
+                step,
+                "the pages to show the end",
+            )
         _seen_every_drop(spectator, g, len(g.moves))
         assert browser.inner_text("#moves").split() == g.plies
         compare_screenshot(SHOTS, "online-spectator-end", spectator.locator("#board").screenshot())
@@ -179,8 +191,7 @@ def test_a_board_plays_a_browser_and_a_spectator_follows_every_drop(tmp_path: Pa
         pages.close()
         board.close()
         server.stop()
-    assert (state["moves"], state["result"], state["seats"]) == (g.plies, "North wins",
-                                                                 {"S": "Alice", "N": "Wanjiru"})
+    assert (state["moves"], state["result"], state["seats"]) == (g.plies, "North wins", {"S": "Alice", "N": "Wanjiru"})
     with Store(tmp_path / "alice" / "library", readonly=True) as st:
         local = [st.game(x.id) for x in st.games() if st.game(x.id).headers().get("online game") == game]
     assert [x.plies for x in local] == [g.plies]
@@ -220,8 +231,9 @@ def test_two_browsers_play_through_an_invitation_link(tmp_path: Path, pages: Pag
         north.click("#accept-takeback")
         for page in (south, north):
             page.wait_for_selector('#board[data-ply="2"][data-frame="end"]')
-            simrig.wait_for(lambda pg=page: pg.inner_text("#moves").split() == g.plies[:2], 30, None,
-                            "moves taken back")
+            simrig.wait_for(
+                lambda pg=page: pg.inner_text("#moves").split() == g.plies[:2], 30, None, "moves taken back"
+            )
         assert server.moves(game) == g.plies[:2]
         for i, (p, _) in enumerate(g.moves[2:4], 2):  # the game goes on
             page = south if p.to_move == core.SOUTH else north

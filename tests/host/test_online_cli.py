@@ -34,8 +34,15 @@ class Proc:
 
     def __init__(self, args: list[str], cwd: Path, answers: dict[str, str] | None = None) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.p = subprocess.Popen([*BAO, *args], cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, env=env)
+        self.p = subprocess.Popen(
+            [*BAO, *args],
+            cwd=cwd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         self.lines: list[str] = []
         self.q: queue.Queue[str] = queue.Queue()
         self.answers = answers or {}
@@ -83,18 +90,50 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
         procs.append(server)
         server.wait_line("Ctrl-C to stop", 60)
         for side, p in (("S", pa), ("N", pb)):
-            procs.append(Proc(["sim", "--port", f"socket://127.0.0.1:{p}", "--play-transcript", T1994, "--side",
-                               side, "--wait-host", "120", "--report"], tmp_path))
+            procs.append(
+                Proc(
+                    [
+                        "sim",
+                        "--port",
+                        f"socket://127.0.0.1:{p}",
+                        "--play-transcript",
+                        T1994,
+                        "--side",
+                        side,
+                        "--wait-host",
+                        "120",
+                        "--report",
+                    ],
+                    tmp_path,
+                )
+            )
             procs[-1].wait_line("board serial", 60)
         sim_a, sim_b = procs[1], procs[2]
         stop = {"2.5b": "stop"}  # the player answers the house decision
-        alice = Proc(["online", url, "--new", "zanzibar", "--name", "Alice", "--board", f"socket://127.0.0.1:{pa}",
-                      "--data", "alice"], tmp_path, stop)
+        alice = Proc(
+            [
+                "online",
+                url,
+                "--new",
+                "zanzibar",
+                "--name",
+                "Alice",
+                "--board",
+                f"socket://127.0.0.1:{pa}",
+                "--data",
+                "alice",
+            ],
+            tmp_path,
+            stop,
+        )
         procs.append(alice)
         code = alice.wait_line("invitation code:", 60).rsplit(" ", 1)[1]
         assert len(code) >= 22  # 128 random bits
-        bob = Proc(["online", url, "--join", code, "--name", "Bob", "--board", f"socket://127.0.0.1:{pb}",
-                    "--data", "bob"], tmp_path, stop)
+        bob = Proc(
+            ["online", url, "--join", code, "--name", "Bob", "--board", f"socket://127.0.0.1:{pb}", "--data", "bob"],
+            tmp_path,
+            stop,
+        )
         procs.append(bob)
         for sim in (sim_a, sim_b):  # each board's hands played the whole game, the board reported every move
             assert sim.p.wait(600) == 0, sim.lines[-5:]
@@ -103,8 +142,9 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
         alice.type("resign")
         for client in (alice, bob):
             assert client.p.wait(60) == 0, client.lines[-5:]
-            assert client.lines[-1].startswith("bao online: the game is over: North wins (South resigned); in the "
-                                               "library as game ")
+            assert client.lines[-1].startswith(
+                "bao online: the game is over: North wins (South resigned); in the library as game "
+            )
         assert sum("the board lights North's move" in x for x in alice.lines) == 26
         assert sum("the board lights South's move" in x for x in bob.lines) == 26
     finally:
@@ -124,8 +164,11 @@ def test_bao_online_refuses_in_one_line(tmp_path: Path) -> None:
         (["online", dead, "--join", "ABCDEFGHIJKLMNOPQRSTUV", "--board", "socket://127.0.0.1:1"], 1, "does not answer"),
         (["online", dead, "--resume", "../../etc", "--board", "socket://127.0.0.1:1"], 1, "a game id is letters"),
         (["online", dead, "--resume", "nosuchgame", "--board", "socket://127.0.0.1:1"], 1, "no seat of game"),
-        (["online", dead, "--new", "zanzibar", "--clock", "5 min", "--board", "socket://127.0.0.1:1"], 1,
-         "--clock '5 min': seconds for the game"),
+        (
+            ["online", dead, "--new", "zanzibar", "--clock", "5 min", "--board", "socket://127.0.0.1:1"],
+            1,
+            "--clock '5 min': seconds for the game",
+        ),
     ):
         r = subprocess.run([*BAO, *args, "--data", str(tmp_path / "lib")], capture_output=True, text=True, timeout=60)
         assert r.returncode == status and said in r.stderr and len(r.stderr.splitlines()) == 1, (args, r.stderr)

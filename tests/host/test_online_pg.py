@@ -21,8 +21,9 @@ WHY = pgrig.pg_missing()
 needs_pg = pytest.mark.skipif(WHY is not None, reason=WHY or "")
 ROOT = Path(__file__).resolve().parents[2]
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())
-PLIES = [notation.format_move(notation.parse_move(p, t)[0], p.to_move)
-         for p, t in zip(notation.replay(T1994), T1994.plies)]
+PLIES = [
+    notation.format_move(notation.parse_move(p, t)[0], p.to_move) for p, t in zip(notation.replay(T1994), T1994.plies)
+]
 
 
 @pytest.fixture(scope="module")
@@ -142,8 +143,9 @@ def test_one_ply_sent_to_both_processes_is_stored_once(pg: pgrig.Cluster, tmp_pa
     try:
         s, n = _pair(a.url, b.url)
         answers: list[dict[str, object]] = []
-        both = [threading.Thread(target=lambda u=u: answers.append(Api(u).move(s, 1, PLIES[0])))
-                for u in (a.url, b.url)]
+        both = [
+            threading.Thread(target=lambda u=u: answers.append(Api(u).move(s, 1, PLIES[0]))) for u in (a.url, b.url)
+        ]
         for t in both:
             t.start()
         for t in both:
@@ -176,8 +178,11 @@ def test_a_stream_opened_while_a_move_is_stored_tells_it_once(pg: pgrig.Cluster,
             lock.execute("LOCK TABLE online_moves IN EXCLUSIVE MODE")  # (until this transaction ends)
             mover = threading.Thread(target=api.move, args=(s, 1, PLIES[0]))
             mover.start()
-            simrig.wait_for(lambda: lock.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0],
-                            30, what="the move's insert to wait for the lock")
+            simrig.wait_for(
+                lambda: lock.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0],
+                30,
+                what="the move's insert to wait for the lock",
+            )
             events = api.stream(s.game, 0, timeout=30)
             kind, _ = next(events)
             assert kind == "state"
@@ -196,9 +201,27 @@ def test_a_stream_opened_while_a_move_is_stored_tells_it_once(pg: pgrig.Cluster,
 
 
 def test_a_bad_database_address_is_one_line(tmp_path: Path) -> None:
-    for db, code, said in (("mysql://x/y", 2, "--db takes a postgresql:// address"),
-                           (f"postgresql://nobody@/nothing?host={tmp_path}&port=1", 1,
-                            "could not connect to PostgreSQL")):
-        r = subprocess.run([sys.executable, "-m", "bao_host.cli", "serve", "--sim", "0", "--port", "0", "--data",
-                            str(tmp_path / "d"), "--db", db], capture_output=True, text=True, timeout=60)
+    for db, code, said in (
+        ("mysql://x/y", 2, "--db takes a postgresql:// address"),
+        (f"postgresql://nobody@/nothing?host={tmp_path}&port=1", 1, "could not connect to PostgreSQL"),
+    ):
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bao_host.cli",
+                "serve",
+                "--sim",
+                "0",
+                "--port",
+                "0",
+                "--data",
+                str(tmp_path / "d"),
+                "--db",
+                db,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert r.returncode == code and said in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -27,8 +27,9 @@ def blocks(kind: str) -> list[str]:
     return re.findall(rf"```{kind}\n(.*?)```", DOC, re.S)
 
 
-def send(url: str, method: str, path: str, token: str = "", body: str | None = None,
-         headers: dict[str, str] | None = None) -> tuple[int, Any]:
+def send(
+    url: str, method: str, path: str, token: str = "", body: str | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
     u = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=10)
     h = dict(headers or {})
@@ -81,8 +82,13 @@ def test_the_pages_examples_are_the_servers_answers(tmp_path: Path) -> None:
                 m, a = REQUEST.match(req), ANSWER.match(ans)
                 assert m and a, (req, ans)
                 token = fill(m.group(3), values) if m.group(3) else ""
-                status, got = send(web.url, m.group(1), fill(m.group(2), values), token,
-                                   None if m.group(4) is None else fill(m.group(4), values))
+                status, got = send(
+                    web.url,
+                    m.group(1),
+                    fill(m.group(2), values),
+                    token,
+                    None if m.group(4) is None else fill(m.group(4), values),
+                )
                 assert status == int(a.group(1)), (req, status, got)
                 check(json.loads(a.group(2)), got, values, req)
                 exchanges += 1
@@ -90,8 +96,7 @@ def test_the_pages_examples_are_the_servers_answers(tmp_path: Path) -> None:
     # the server's library holds the resigned game as an ordinary game
     with Store(tmp_path / "server", readonly=True) as st:
         lib = st.game(f"online-{values['GAME']}")
-        assert (lib.plies, lib.result, lib.headers()["termination"]) == (["7L*", "5R"], "North wins",
-                                                                         "South resigned")
+        assert (lib.plies, lib.result, lib.headers()["termination"]) == (["7L*", "5R"], "North wins", "South resigned")
 
 
 def check_stream(url: str, lines: list[str], values: dict[str, str]) -> None:
@@ -165,8 +170,7 @@ def test_a_flood_is_refused_and_the_game_goes_on_after_it(tmp_path: Path) -> Non
         g = _game(web.url)
         move = f"/online/v1/games/{g['game']}/move"
         before = _state(web.url, g["game"])
-        statuses = [send(web.url, "POST", move, g["N"], json.dumps({"ply": 1, "move": "7L*"}))[0]
-                    for _ in range(120)]
+        statuses = [send(web.url, "POST", move, g["N"], json.dumps({"ply": 1, "move": "7L*"}))[0] for _ in range(120)]
         assert statuses.count(403) >= 20 and statuses.count(429) >= 60, statuses  # (North's turn it is not)
         assert _state(web.url, g["game"]) == before  # reading is not limited; nothing changed
         # the bucket fills again: South's move goes through, in a bounded time

@@ -92,7 +92,7 @@ def test_boots_plays_through_the_pins_and_shows_the_guide_frame_on_the_leds(tmp_
         snap = json.loads(host.command("SNAP").split(" ", 1)[1])
         assert snap["moves"] == 3
         assert bytes.fromhex(snap["leds"]) == board.frame
-        lit = {i for i in range(32) if any(board.frame[3 * i:3 * i + 3])}
+        lit = {i for i in range(32) if any(board.frame[3 * i : 3 * i + 3])}
         assert lit, "the guide lights the pits North may start from"
         assert set(board.brightness[i] for i in lit) == {5}  # hardware/board.json's brightness cap
         assert board.errors == []
@@ -171,8 +171,7 @@ def test_ten_power_cuts_at_random_instants_lose_and_double_nothing(tmp_path: Pat
         snap = json.loads(host.command("SNAP").split(" ", 1)[1])
         assert snap["moves"] == plies
         assert position_json.from_dict(snap["position"]).d == g.moves[plies][0].d
-        reported = [board.events[k][1].split(" ", 1)[0] for k in sorted(board.events)
-                    if board.events[k][0] == "MOVE"]
+        reported = [board.events[k][1].split(" ", 1)[0] for k in sorted(board.events) if board.events[k][0] == "MOVE"]
         want = [notation.format_move(m, p.to_move) for p, m in g.moves[:plies]]
         assert reported == want  # each move once, in order: nothing lost, nothing doubled
         assert board.errors == []
@@ -185,8 +184,15 @@ def _flash_files(image: Path) -> list[str]:
     from littlefs import LittleFS  # type: ignore[import-untyped]
     from littlefs.context import UserContext  # type: ignore[import-untyped]
 
-    fs = LittleFS(context=UserContext(buffer=bytearray(image.read_bytes())), block_size=4096, block_count=352,
-                  read_size=32, prog_size=256, lookahead_size=32, name_max=255)
+    fs = LittleFS(
+        context=UserContext(buffer=bytearray(image.read_bytes())),
+        block_size=4096,
+        block_count=352,
+        read_size=32,
+        prog_size=256,
+        lookahead_size=32,
+        name_max=255,
+    )
     return sorted(root.rstrip("/") + "/" + name for root, dirs, files in fs.walk("/") for name in dirs + files)
 
 
@@ -235,8 +241,8 @@ def _selftest(board: PicoBoard, host: Snap, wait_ms: int) -> dict[str, object]:
     held = -1
     for _ in range(40000):
         board.run(2, 5)
-        green = [i for i in range(32) if board.frame[3 * i:3 * i + 3] == b"\x00\xff\x00"]
-        white = [i for i in range(32) if board.frame[3 * i:3 * i + 3] == b"\xff\xff\xff"]
+        green = [i for i in range(32) if board.frame[3 * i : 3 * i + 3] == b"\x00\xff\x00"]
+        white = [i for i in range(32) if board.frame[3 * i : 3 * i + 3] == b"\xff\xff\xff"]
         if held < 0 and len(green) == 1:
             held = green[0]
             board.set_pit(held, True)

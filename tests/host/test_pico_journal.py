@@ -64,9 +64,23 @@ def test_the_journal_sectors_are_reserved_found_again_and_left_alone_when_a_file
     (flash / "repl.txt").write_text("")  # the image's main.py leaves the REPL (baoboard.install)
     script = tmp_path / "on_pico.py"
     script.write_text(ON_PICO)
-    proc = subprocess.run(["node", str(PICO_TOOLS / "pico-run.mjs"), "--timeout", "1800", "--uf2", str(default_image()),
-                           "--dir", str(flash), "--file", str(script)], capture_output=True, text=True,
-                          timeout=2000)
+    proc = subprocess.run(
+        [
+            "node",
+            str(PICO_TOOLS / "pico-run.mjs"),
+            "--timeout",
+            "1800",
+            "--uf2",
+            str(default_image()),
+            "--dir",
+            str(flash),
+            "--file",
+            str(script),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=2000,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["first"] == "FlashLog" and out["blocks"] == 32 and out["head"] == "BAOJ"

@@ -76,7 +76,7 @@ def test_the_computer_answers_within_3_s_of_pico_time_and_is_sown(tmp_path: Path
         mine, _ = notation.parse_move(q, text)
         first = activations(q, mine)[0]
         board.run(60, 5)
-        assert any(board.frame[3 * first:3 * first + 3]), "the computer's start is lit on the LED chain"
+        assert any(board.frame[3 * first : 3 * first + 3]), "the computer's start is lit on the LED chain"
         for pit in activations(q, mine):
             _tap(board, pit)
         board.run(120, 5)

@@ -19,9 +19,10 @@ from bao_testkit import puzzlerig
 
 def test_glicko2_gives_the_papers_worked_example() -> None:
     # Glickman, "Example of the Glicko-2 system": 1500/200/0.06 beats 1400/30, loses to 1550/100 and 1700/300
-    r = glicko2.update(glicko2.Rating(1500, 200, 0.06), [(glicko2.Rating(1400, 30), 1.0),
-                                                         (glicko2.Rating(1550, 100), 0.0),
-                                                         (glicko2.Rating(1700, 300), 0.0)])
+    r = glicko2.update(
+        glicko2.Rating(1500, 200, 0.06),
+        [(glicko2.Rating(1400, 30), 1.0), (glicko2.Rating(1550, 100), 0.0), (glicko2.Rating(1700, 300), 0.0)],
+    )
     assert round(r.rating, 2) == 1464.05  # the paper rounds its intermediate values: 1464.06
     assert round(r.rd, 2) == 151.52
     assert round(r.vol, 5) == 0.06000 and r.vol < 0.06
@@ -50,8 +51,9 @@ def test_the_documented_example_reads_checks_and_writes_back_the_same() -> None:
 
 
 def _bao(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bao_host.cli", "puzzles", *args], capture_output=True, text=True,
-                          timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "bao_host.cli", "puzzles", *args], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
 
 
 def test_export_round_trips(tmp_path: Path) -> None:
@@ -103,8 +105,7 @@ def test_a_library_of_schema_2_gets_the_puzzle_tables(tmp_path: Path) -> None:
         assert st.solver_rating("you") is None
 
 
-@pytest.mark.parametrize("case", ["unknown-id", "truncated", "binary", "other-format", "bad-solution",
-                                  "illegal-move"])
+@pytest.mark.parametrize("case", ["unknown-id", "truncated", "binary", "other-format", "bad-solution", "illegal-move"])
 def test_bad_input_is_one_clear_line(case: str, tmp_path: Path) -> None:
     good = puzzlerig.example_text()
     f = tmp_path / "set.json"

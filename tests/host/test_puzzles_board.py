@@ -41,19 +41,20 @@ def _solver(rig: Rig, run: PuzzleRun, answers: list[str], limit: int = 600) -> l
     raise AssertionError(f"the puzzles did not end: {run.state}, said {said[-6:]}")
 
 
-def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(monkeypatch: pytest.MonkeyPatch,
-                                                                  tmp_path: Path) -> None:
+def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
         rig.connect()
         puzzles = puzzlerig.example()
         solving = Solving(rig.logger.store, puzzles, "Ali")
-        run = PuzzleRun(solving, rig.session.command, rig.logger.view, ruleset=core.ZANZIBAR,
-                        first=puzzles[0], limit=2)
+        run = PuzzleRun(solving, rig.session.command, rig.logger.view, ruleset=core.ZANZIBAR, first=puzzles[0], limit=2)
         said = _solver(rig, run, ["6L", "8"])
-        assert said[0] == (f"Puzzle {puzzlerig.ZANZIBAR_ID} (zanzibar): the board lays its position out, follow its "
-                           "lights.")
+        assert said[0] == (
+            f"Puzzle {puzzlerig.ZANZIBAR_ID} (zanzibar): the board lays its position out, follow its lights."
+        )
         assert "North to move: play the one move that is clearly best." in said
         assert any(s.startswith("Not 6L: the move was 8.") for s in said), said
         assert any(s.startswith("Solved: 8 is the move.") for s in said), said

@@ -25,8 +25,9 @@ def page() -> Iterator[Any]:
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), headless=True)
-        ctx = browser.new_context(viewport={"width": 1100, "height": 760}, device_scale_factor=1,
-                                  reduced_motion="reduce")
+        ctx = browser.new_context(
+            viewport={"width": 1100, "height": 760}, device_scale_factor=1, reduced_motion="reduce"
+        )
         pg = ctx.new_page()
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -18,8 +18,9 @@ from textual.pilot import Pilot
 
 
 @pytest.mark.parametrize(("typed", "solved"), [("8", True), ("6L", False), ("B9", None)])
-def test_a_puzzle_solved_failed_and_a_bad_move_in_the_terminal(typed: str, solved: bool | None, snap_compare: Any,
-                                                                tmp_path: Path) -> None:
+def test_a_puzzle_solved_failed_and_a_bad_move_in_the_terminal(
+    typed: str, solved: bool | None, snap_compare: Any, tmp_path: Path
+) -> None:
     puzzles = puzzlerig.example()
     first = model.find(puzzles, puzzlerig.ZANZIBAR_ID)
     app: PuzzleApp

@@ -75,8 +75,7 @@ def test_serial_over_a_pyserial_url() -> None:
     assert bytes(buf[:n]) == b"E1 MOVE a5\n"
     assert hw.serial_read(buf) == 0
     hw.close()
-    assert set(gpio.cleaned) == {cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK,
-                                 cfg.RPI_LED_DAT}
+    assert set(gpio.cleaned) == {cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK, cfg.RPI_LED_DAT}
 
 
 def test_serial_over_a_socket_to_a_logger() -> None:
@@ -144,10 +143,18 @@ def _raspberry_pi_model() -> str | None:
 
 
 PI_MODEL = _raspberry_pi_model()
-on_a_pi = pytest.mark.skipif(PI_MODEL is None, reason="not a Raspberry Pi (/proc/device-tree/model): the real-GPIO "
-                             "checks run on a Pi, the same driver is checked above against the chip models")
-PINS = {"sensor /PL": cfg.RPI_SENS_PL, "sensor CLK": cfg.RPI_SENS_CLK, "sensor QH": cfg.RPI_SENS_QH,
-        "LED CLK": cfg.RPI_LED_CLK, "LED DAT": cfg.RPI_LED_DAT}
+on_a_pi = pytest.mark.skipif(
+    PI_MODEL is None,
+    reason="not a Raspberry Pi (/proc/device-tree/model): the real-GPIO "
+    "checks run on a Pi, the same driver is checked above against the chip models",
+)
+PINS = {
+    "sensor /PL": cfg.RPI_SENS_PL,
+    "sensor CLK": cfg.RPI_SENS_CLK,
+    "sensor QH": cfg.RPI_SENS_QH,
+    "LED CLK": cfg.RPI_LED_CLK,
+    "LED DAT": cfg.RPI_LED_DAT,
+}
 
 
 def test_off_a_pi_rpi_gpio_is_imported_only_when_needed() -> None:
@@ -179,8 +186,10 @@ def test_on_a_pi_the_driver_owns_its_pins_and_clocks_both_chains() -> None:
         hw.close()
 
 
-@pytest.mark.skipif(PI_MODEL is None or not os.environ.get("BAO_BOARD_WIRED"),
-                    reason="needs a Pi with the assembled board on J1 and nobody touching it (BAO_BOARD_WIRED=1)")
+@pytest.mark.skipif(
+    PI_MODEL is None or not os.environ.get("BAO_BOARD_WIRED"),
+    reason="needs a Pi with the assembled board on J1 and nobody touching it (BAO_BOARD_WIRED=1)",
+)
 def test_on_a_pi_with_the_board_wired_no_pit_reads_touched() -> None:
     hw = RpiHardware()
     try:

@@ -15,8 +15,14 @@ GAME = ROOT / "games" / "zanzibar-1994.txt"
 
 
 def run_bao_module(*args: str, interpreter: str = sys.executable, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([interpreter, "-m", "bao", *args], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT / "firmware", timeout=300)
+    return subprocess.run(
+        [interpreter, "-m", "bao", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT / "firmware",
+        timeout=300,
+    )
 
 
 def test_python_m_bao_replay_success_and_failure(tmp_path: Path) -> None:
@@ -45,9 +51,17 @@ def test_python_m_bao_perft_and_usage() -> None:
 
 
 def test_python_m_bao_moves_finished_game_and_errors() -> None:
-    over = {"ruleset": "zanzibar", "to_move": "S", "A": [1] * 8, "B": [1] * 8, "a": [0, 0, 0, 0, 0, 0, 0, 3],
-            "b": [0, 0, 0, 0, 0, 0, 0, 45], "store": {"S": 0, "N": 0}, "house": {"S": False, "N": False},
-            "takasia": None}
+    over = {
+        "ruleset": "zanzibar",
+        "to_move": "S",
+        "A": [1] * 8,
+        "B": [1] * 8,
+        "a": [0, 0, 0, 0, 0, 0, 0, 3],
+        "b": [0, 0, 0, 0, 0, 0, 0, 45],
+        "store": {"S": 0, "N": 0},
+        "house": {"S": False, "N": False},
+        "takasia": None,
+    }
     out = run_bao_module("moves", stdin=json.dumps(over) + "\n{}\n")
     lines = [json.loads(x) for x in out.stdout.splitlines()]
     assert lines[0] == {"moves": [], "winner": "N"}

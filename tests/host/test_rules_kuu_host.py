@@ -33,8 +33,11 @@ def test_bao_perft_moves_and_apply_trace(capsys: pytest.CaptureFixture[str]) -> 
     assert json.loads(out[-1])["store"] == {"S": 19, "N": 20}
     assert main(["apply", "initial:malawi-advanced", "@A3", "--trace"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[:3] == ["  1. placement: lift the 2 seeds of A6 (M20)", "  2. placement: lift the 2 seeds of A7 (M20)",
-                       "  3. take a nemo and place it in A3 (M20, M22)"]
+    assert out[:3] == [
+        "  1. placement: lift the 2 seeds of A6 (M20)",
+        "  2. placement: lift the 2 seeds of A7 (M20)",
+        "  3. take a nemo and place it in A3 (M20, M22)",
+    ]
     assert json.loads(out[-1])["placing"] == 4
     assert main(["apply", "initial:malawi-advanced", "6L*"]) == 1
     assert capsys.readouterr().err.startswith("bao: 6L*: M22: South is placing")
@@ -105,9 +108,16 @@ def test_kuu_games_played_through_activations_on_the_simulated_board(tmp_path: P
 
 
 def test_the_trace_names_the_kuu_rulings(capsys: pytest.CaptureFixture[str]) -> None:
-    lone = {"ruleset": "malawi-intermediate", "to_move": "S", "A": [0, 0, 0, 0, 8, 0, 0, 0], "B": [0] * 8,
-            "a": [0, 0, 0, 0, 8, 0, 0, 0], "b": [0] * 7 + [8], "store": {"S": 20, "N": 20},
-            "house": {"S": True, "N": True}}
+    lone = {
+        "ruleset": "malawi-intermediate",
+        "to_move": "S",
+        "A": [0, 0, 0, 0, 8, 0, 0, 0],
+        "B": [0] * 8,
+        "a": [0, 0, 0, 0, 8, 0, 0, 0],
+        "b": [0] * 7 + [8],
+        "store": {"S": 20, "N": 20},
+        "house": {"S": True, "N": True},
+    }
     assert main(["apply", json.dumps(lone), "5L*", "--trace"]) == 0  # exactly eight: all nine sown (M14)
     out = capsys.readouterr().out
     assert "the kuu held exactly 8: lift all 9 seeds of A5; the kuu loses its status (M14, M16)" in out

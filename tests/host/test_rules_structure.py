@@ -30,9 +30,16 @@ def _imported(node: ast.Import | ast.ImportFrom, names: set[str]) -> list[tuple[
 
 def _graph() -> dict[str, set[str]]:
     mods = _modules()
-    return {name: {m for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-                   for m, _ in _imported(node, set(mods)) if m != "bao.__init__"}
-            for name, tree in mods.items()}
+    return {
+        name: {
+            m
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for m, _ in _imported(node, set(mods))
+            if m != "bao.__init__"
+        }
+        for name, tree in mods.items()
+    }
 
 
 def test_no_import_cycle_in_the_rules_core() -> None:
@@ -68,8 +75,13 @@ def test_no_private_name_crosses_a_module() -> None:
                         found.append(f"{name} imports {m}.{n}")
                     if not n:
                         aliases.add(m.rsplit(".", 1)[1])
-            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
-                  and node.attr.startswith("_") and not node.attr.startswith("__")):
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
                 found.append(f"{name} reads {node.value.id}.{node.attr}")
     assert found == []
 
@@ -81,16 +93,23 @@ def test_no_import_in_a_function_and_no_module_getattr() -> None:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if node.name == "__getattr__" and node in tree.body:
                     found.append(f"{name}.__getattr__")
-                found += [f"{name}.{node.name} imports" for sub in ast.walk(node)
-                          if isinstance(sub, (ast.Import, ast.ImportFrom))]
+                found += [
+                    f"{name}.{node.name} imports"
+                    for sub in ast.walk(node)
+                    if isinstance(sub, (ast.Import, ast.ImportFrom))
+                ]
     assert found == []
 
 
 def test_no_function_over_80_lines() -> None:
-    long = [f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
-            for name, tree in _modules().items() for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno
-            and node.end_lineno - node.lineno + 1 > LONGEST]
+    long = [
+        f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
+        for name, tree in _modules().items()
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno
+        and node.end_lineno - node.lineno + 1 > LONGEST
+    ]
     assert long == []
 
 
@@ -111,5 +130,5 @@ def test_the_hot_modules_fold_the_layout_as_it_is_declared() -> None:
                 assert getattr(origin[m.group(3)], m.group(4)) == int(m.group(2)), line
                 seen += 1
             elif re.match(r"_[A-Z_]+ = const\(", line):
-                assert not hasattr(layout, line[1:line.index(" ")]), f"{name}: {line} (a layout name, unchecked)"
+                assert not hasattr(layout, line[1 : line.index(" ")]), f"{name}: {line} (a layout name, unchecked)"
     assert seen > 30

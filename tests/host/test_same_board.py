@@ -63,8 +63,12 @@ def test_a_board_on_a_serial_line_is_guided_in_bao_log_and_on_a_web_page(tmp_pat
     session = LinkSession(link.path, logger)
     page = LiveBoard("usb-like", logger, session=session)
     try:
-        seen = _follow(logger.view, lambda pit: runner.tap(pit).wait(60), lambda: session.poll(0.005),
-                       lambda: (page.snapshot(), _text(live_view(logger))))
+        seen = _follow(
+            logger.view,
+            lambda pit: runner.tap(pit).wait(60),
+            lambda: session.poll(0.005),
+            lambda: (page.snapshot(), _text(live_view(logger))),
+        )
     finally:
         session.close()
         runner.close()

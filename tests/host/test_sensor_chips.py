@@ -4,6 +4,7 @@ its inputs active, or none of them ever (its byte stuck at 0, found in play). On
 and its eight pits; they are lit and ignored. (CPython only:
 the application, the drivers and the chip models need more than a Pico's heap in one process; the firmware's
 part runs on MicroPython in tests/firmware/test_board_health.py.)"""
+
 import fakes_machine
 
 fakes_machine.install()

@@ -78,10 +78,12 @@ def test_an_event_is_acknowledged_only_once_it_is_stored(tmp_path: Path, board: 
 
 
 def test_find_board_by_board_id_then_by_vendor_id(monkeypatch: pytest.MonkeyPatch) -> None:
-    ports = [SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, serial_number="A1"),
-             SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A, serial_number="OTHER"),
-             SimpleNamespace(device="/dev/ttyACM1", vid=0x2E8A, serial_number="E6614103E7"),
-             SimpleNamespace(device="/dev/ttyUSB1", vid=None, serial_number=None)]
+    ports = [
+        SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403, serial_number="A1"),
+        SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A, serial_number="OTHER"),
+        SimpleNamespace(device="/dev/ttyACM1", vid=0x2E8A, serial_number="E6614103E7"),
+        SimpleNamespace(device="/dev/ttyUSB1", vid=None, serial_number=None),
+    ]
     monkeypatch.setattr(log_commands.list_ports, "comports", lambda: ports)
     assert find_board(["e6614103e7"]) == "/dev/ttyACM1"  # a board seen before first (any case)
     assert find_board([]) == "/dev/ttyACM0"  # else the first RP2040
@@ -101,8 +103,13 @@ def test_the_board_is_found_again_on_another_path(tmp_path: Path, board: Any) ->
 
 
 def test_bao_log_waits_for_a_board(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "bao_host.cli", "log", "--data", str(tmp_path), "--duration", "1.5",
-                        "--quiet"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "bao_host.cli", "log", "--data", str(tmp_path), "--duration", "1.5", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert r.returncode == 0 and "looking for a Bao board" in r.stderr and "Traceback" not in r.stderr
 
 

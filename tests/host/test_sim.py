@@ -24,8 +24,13 @@ def _want() -> list[str]:
 
 @pytest.mark.parametrize("runtime", ["cpython", "micropython"])
 def test_sim_plays_the_1994_game(runtime: str) -> None:
-    r = subprocess.run(BAO + ["sim", "--runtime", runtime, "--play-transcript", str(GAME), "--report"],
-                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    r = subprocess.run(
+        BAO + ["sim", "--runtime", runtime, "--play-transcript", str(GAME), "--report"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == _want()
     assert "board serial: /dev/" in r.stderr  # the pseudo-terminal path is printed
@@ -33,9 +38,27 @@ def test_sim_plays_the_1994_game(runtime: str) -> None:
 
 @pytest.mark.parametrize("runtime", ["cpython", "micropython"])
 def test_sim_with_mistakes(runtime: str) -> None:
-    r = subprocess.run(BAO + ["sim", "--runtime", runtime, "--play-transcript", str(GAME), "--report",
-                              "--port", "none", "--mistakes", "0.15", "--seed", "5"],
-                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    r = subprocess.run(
+        BAO
+        + [
+            "sim",
+            "--runtime",
+            runtime,
+            "--play-transcript",
+            str(GAME),
+            "--report",
+            "--port",
+            "none",
+            "--mistakes",
+            "0.15",
+            "--seed",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == _want()
     assert "flagged" in r.stderr
@@ -114,7 +137,12 @@ def test_play_transcript_plays_on_the_rules_its_header_names(tmp_path: Path) -> 
     game on a Zanzibar board (it failed). The board is asked for the transcript's game first (NEW)."""
     f = tmp_path / "malawi.txt"
     f.write_text("ruleset: malawi\n1: A6L b8R;\n2: A8L a4L;\n3: A5L* a6R;\n4: B6R b8R;\n")
-    out = subprocess.run([*BAO, "sim", "--port", "none", "--report",
-                          "--play-transcript", str(f)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    out = subprocess.run(
+        [*BAO, "sim", "--port", "none", "--report", "--play-transcript", str(f)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["A6L", "b8R", "A8L", "a4L", "A5L*", "a6R", "B6R", "b8R"], out.stdout

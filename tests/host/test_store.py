@@ -73,8 +73,9 @@ def test_library_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     t = notation.parse_transcript((tmp_path / "kiba").read_text())
     assert len(notation.replay(t, dialect=notation.KIBA)) == 53
     obj = json.loads((tmp_path / "json").read_text())
-    assert position_json.from_dict(obj["positions"][-1]).d == notation.replay(
-        notation.parse_transcript(GAME_1994))[-1].d
+    assert (
+        position_json.from_dict(obj["positions"][-1]).d == notation.replay(notation.parse_transcript(GAME_1994))[-1].d
+    )
     # a kiba transcript imports too, converted to Donkers notation
     assert run(["import", str(tmp_path / "kiba"), "--dialect", "kiba", *data]) == 0
     with Store(tmp_path / "d") as st:
@@ -89,8 +90,14 @@ def _play_events(st: Store, n: int) -> int:
     assert gid is not None
     positions = notation.replay(t)
     for i in range(n):
-        st.ingest("B1", "e1", i + 2, "MOVE", f"E{i + 2} MOVE {t.plies[i]}",
-                  st.op_move(gid, i + 1, t.plies[i], positions[i + 1], i + 2))
+        st.ingest(
+            "B1",
+            "e1",
+            i + 2,
+            "MOVE",
+            f"E{i + 2} MOVE {t.plies[i]}",
+            st.op_move(gid, i + 1, t.plies[i], positions[i + 1], i + 2),
+        )
     return gid
 
 
@@ -115,8 +122,10 @@ def test_ingest_is_idempotent_and_repairs_derived_files(tmp_path: Path) -> None:
         assert any("half-written line" in p for p in st.problems)
         seqs = [json.loads(x)["seq"] for x in jl.read_text().splitlines()]
         assert sorted(seqs) == list(range(1, 12)) and len(set(seqs)) == 11
-        assert notation.parse_transcript((tmp_path / "games" / (key + ".txt")).read_text()).plies == \
-            notation.parse_transcript(GAME_1994).plies[:10]
+        assert (
+            notation.parse_transcript((tmp_path / "games" / (key + ".txt")).read_text()).plies
+            == notation.parse_transcript(GAME_1994).plies[:10]
+        )
 
 
 def test_corrupt_files_are_reported_not_fatal(tmp_path: Path) -> None:
@@ -154,8 +163,13 @@ def _schema_1(root: Path) -> None:
 
 def test_a_library_of_schema_1_keeps_working_and_its_analyses_move_into_the_database(tmp_path: Path) -> None:
     root = tmp_path / "d"
-    data = {"title": "t", "limits": {"nodes": 9}, "plies": [{"ply": 1, "played": "x", "eval_after": 1.5}],
-            "players": [], "evals": [0.0, 1.5]}
+    data = {
+        "title": "t",
+        "limits": {"nodes": 9},
+        "plies": [{"ply": 1, "played": "x", "eval_after": 1.5}],
+        "players": [],
+        "evals": [0.0, 1.5],
+    }
     with Store(root) as st:
         g = st.import_text(GAME_1994)
         bad = st.import_text(GAME_1994, key="../../outside")  # a key that is not a plain name: never a path
@@ -220,4 +234,6 @@ def test_a_learners_progress_is_kept_and_a_library_of_schema_2_gets_the_lessons_
         with pytest.raises(StoreError):
             st.save_lesson("x", 1, 1, 0)
     assert [(p.name, p.tasks_done, p.wrong, p.done) for p in sorted(kept.values(), key=lambda p: p.name)] == [
-        ("zanzibar-01-namua-capture", 1, 1, False), ("zanzibar-02-house", 0, 0, True)]
+        ("zanzibar-01-namua-capture", 1, 1, False),
+        ("zanzibar-02-house", 0, 0, True),
+    ]

@@ -46,12 +46,21 @@ def sqlite_error(code: int, text: str) -> sqlite3.OperationalError:
 
 
 KINDS: dict[str, Callable[[str], BaseException]] = {
-    "io error": lambda at: sqlite_error(sqlite3.SQLITE_IOERR, "disk I/O error") if at == "sql"
-    else OSError(errno.EIO, "Input/output error"),
-    "disk full": lambda at: sqlite_error(sqlite3.SQLITE_FULL, "database or disk is full") if at == "sql"
-    else OSError(errno.ENOSPC, "No space left on device"),
-    "lock held elsewhere": lambda at: sqlite_error(sqlite3.SQLITE_BUSY, "database is locked") if at == "sql"
-    else OSError(errno.EAGAIN, "Resource temporarily unavailable"),
+    "io error": lambda at: (
+        sqlite_error(sqlite3.SQLITE_IOERR, "disk I/O error")
+        if at == "sql"
+        else OSError(errno.EIO, "Input/output error")
+    ),
+    "disk full": lambda at: (
+        sqlite_error(sqlite3.SQLITE_FULL, "database or disk is full")
+        if at == "sql"
+        else OSError(errno.ENOSPC, "No space left on device")
+    ),
+    "lock held elsewhere": lambda at: (
+        sqlite_error(sqlite3.SQLITE_BUSY, "database is locked")
+        if at == "sql"
+        else OSError(errno.EAGAIN, "Resource temporarily unavailable")
+    ),
     "crash": lambda at: Crash(),
 }
 
@@ -148,7 +157,8 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> Iterator[Plan]:
 def events() -> list[tuple[int, str, Callable[[Store, int | None], Any]]]:
     """The board's events: GAME, then PLIES moves of the 1994 game, as (seq, type, effect)."""
     out: list[tuple[int, str, Callable[[Store, int | None], Any]]] = [
-        (1, "GAME", lambda st, g: st.op_start_game(BOARD, "g1", core.initial(), {}))]
+        (1, "GAME", lambda st, g: st.op_start_game(BOARD, "g1", core.initial(), {}))
+    ]
     for i in range(PLIES):
         out.append((i + 2, "MOVE", lambda st, g, i=i: st.op_move(g, i + 1, T1994.plies[i], P1994[i + 1], i + 2)))
     return out
@@ -273,6 +283,7 @@ def test_a_fault_at_every_io_call(kind: str, scratch: Path, faults: Plan) -> Non
 
 # ---- the cases found by the campaign ---------------------------------------------------------------------
 
+
 def library(tmp_path: Path, plies: int = 12) -> Path:
     """A library with one board game: its GAME event and `plies` moves of the 1994 game."""
     root = tmp_path / "lib"
@@ -294,7 +305,8 @@ def hold_lock(root: Path) -> sqlite3.Connection:
 
 
 def test_a_busy_library_is_waited_for_reported_never_called_corrupt(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = library(tmp_path)
     monkeypatch.setattr(Store, "busy_timeout", 0.05)
     held = hold_lock(root)
@@ -333,8 +345,9 @@ def test_readers_never_modify_the_library(tmp_path: Path) -> None:
         lock.release()
 
 
-def test_damaged_pages_give_a_clear_message_and_a_writer_rebuilds(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_damaged_pages_give_a_clear_message_and_a_writer_rebuilds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = library(tmp_path)
     with Store(root) as st:
         st.import_text((Path(__file__).parents[2] / "games" / "zanzibar-1994.txt").read_text())
@@ -356,8 +369,9 @@ def test_damaged_pages_give_a_clear_message_and_a_writer_rebuilds(tmp_path: Path
             assert "Traceback" not in err and "internal error" not in err, (trial, argv, err)
             if status:
                 assert err.count("\n") == 1 and ("damaged" in err or "failed" in err or "no game" in err), err
-            outcomes[f"{argv[0]} {'ok' if status == 0 else 'refused'}"] = \
+            outcomes[f"{argv[0]} {'ok' if status == 0 else 'refused'}"] = (
                 outcomes.get(f"{argv[0]} {'ok' if status == 0 else 'refused'}", 0) + 1
+            )
         assert db.read_bytes() == bytes(data)  # readers changed nothing
         # the logger (the lock's holder) checks it, sets it aside when damaged, rebuilds: nothing lost
         with Store(root) as st:
@@ -465,7 +479,8 @@ def test_library_commands_on_a_read_only_folder(tmp_path: Path, capsys: pytest.C
 
 
 def test_a_deleted_database_is_rebuilt_by_the_next_writer_not_by_a_reader(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = library(tmp_path)
     for s in ("", "-wal", "-shm"):
         (root / ("index.sqlite3" + s)).unlink(missing_ok=True)
@@ -483,7 +498,8 @@ def test_a_deleted_database_is_rebuilt_by_the_next_writer_not_by_a_reader(
 
 
 def test_a_row_with_text_that_is_not_utf8_is_named_skipped_and_rebuilt(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue #26 item 1: damaged text passes SQLite's integrity check; it must not brick the library."""
     from bao_testkit.simrig import ROOT
     from test_log_bad_input import ScriptedBoard, move_line
@@ -509,8 +525,13 @@ def test_a_row_with_text_that_is_not_utf8_is_named_skipped_and_rebuilt(
     con.close()
     board = ScriptedBoard(hello_of(BOARD, 15, acked=13), [move_line(14, 12), move_line(15, 13)])
     try:
-        r = subprocess.run([*BAO, "log", "--port", board.url, "--quiet", "--duration", "10", "--data", str(root)],
-                           capture_output=True, text=True, timeout=120, cwd=ROOT)
+        r = subprocess.run(
+            [*BAO, "log", "--port", board.url, "--quiet", "--duration", "10", "--data", str(root)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
     finally:
         board.close()
     said = r.stderr

@@ -18,17 +18,29 @@ from pathlib import Path
 from bao_testkit.graphs import cycle
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = {"bao": ROOT / "firmware" / "bao", "baoboard": ROOT / "firmware" / "baoboard",
-            "baoproto": ROOT / "firmware" / "baoproto", "bao_host": ROOT / "host" / "bao_host"}
+PACKAGES = {
+    "bao": ROOT / "firmware" / "bao",
+    "baoboard": ROOT / "firmware" / "baoboard",
+    "baoproto": ROOT / "firmware" / "baoproto",
+    "bao_host": ROOT / "host" / "bao_host",
+}
 # What the host may import of the firmware (issue #24): the protocol (baoproto) and the rules core (bao),
 # anywhere; the board application only where the host runs it (the simulator, a Raspberry Pi: bao_host.boards),
 # and there only its runtime: the run loop, the simulated or real hardware, the flash, never what the board
 # does with them (its recogniser, guide, application): a UI hears that from the board, through the protocol.
 RUNNERS = "bao_host.boards"
-RUNTIME = {"baoboard.simhw", "baoboard.runtime", "baoboard.storage", "baoboard.memstorage", "baoboard.hal",
-           "baoboard.drivers"}
-GENERATED = {ROOT / "firmware" / "bao" / "engine_weights.py",  # tools/tune_engine.py writes it
-             ROOT / "firmware" / "baoboard" / "drivers" / "board_config.py"}  # from hardware/board.json
+RUNTIME = {
+    "baoboard.simhw",
+    "baoboard.runtime",
+    "baoboard.storage",
+    "baoboard.memstorage",
+    "baoboard.hal",
+    "baoboard.drivers",
+}
+GENERATED = {
+    ROOT / "firmware" / "bao" / "engine_weights.py",  # tools/tune_engine.py writes it
+    ROOT / "firmware" / "baoboard" / "drivers" / "board_config.py",
+}  # from hardware/board.json
 LONGEST = 80  # lines of a function, its docstring included
 
 _NUM = r"(?<![\w.])\d[\d,]*(?:\.\d+)?"
@@ -36,7 +48,8 @@ FIGURE = re.compile(
     rf"(?:about|~|typical|typically|takes?|costs?|measured)\W{{0,3}}{_NUM}\s?(?:ms|µs|us|s|KB|kB|MB|bytes|%)(?!\w)"
     rf"|{_NUM}\s?(?:ms|µs|us)(?!\w)"  # a time in ms or us: a constant's comment names the constant instead
     r"|(?<![\w.])\d+\.\d+\s?(?:s|%|KB)(?!\w)"
-    r"|\b20\d\d-\d\d-\d\d\b")
+    r"|\b20\d\d-\d\d-\d\d\b"
+)
 
 
 def modules() -> dict[str, tuple[Path, ast.Module]]:
@@ -56,15 +69,18 @@ def _annotations_only(node: ast.stmt) -> bool:
     block whose imports serve the annotations only, never run on the board."""
     if isinstance(node, ast.If):
         t = node.test
-        return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or \
-            (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+        return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+            isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"
+        )
     return isinstance(node, ast.Try) and any(
-        isinstance(b, ast.ImportFrom) and b.module in ("typing", "collections.abc") for b in node.body)
+        isinstance(b, ast.ImportFrom) and b.module in ("typing", "collections.abc") for b in node.body
+    )
 
 
 def imports(name: str, path: Path, tree: ast.Module, known: set[str]) -> Iterator[tuple[str, str]]:
     """(module, name) for each import the module runs, at its top or in a function; name "" for a whole
     module."""
+
     def walk(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.stmt) and _annotations_only(child):
@@ -80,7 +96,7 @@ def imports(name: str, path: Path, tree: ast.Module, known: set[str]) -> Iterato
         base = node.module or ""
         if node.level:
             here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-            base = ".".join(here[:len(here) - node.level + 1] + ([base] if base else []))
+            base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
         for a in node.names:
             yield (f"{base}.{a.name}", "") if f"{base}.{a.name}" in known else (base, a.name)
 
@@ -88,8 +104,10 @@ def imports(name: str, path: Path, tree: ast.Module, known: set[str]) -> Iterato
 def graph() -> dict[str, set[str]]:
     mods = modules()
     known = set(mods)
-    return {name: {m for m, _ in imports(name, path, tree, known) if m in known and m != name}
-            for name, (path, tree) in mods.items()}
+    return {
+        name: {m for m, _ in imports(name, path, tree, known) if m in known and m != name}
+        for name, (path, tree) in mods.items()
+    }
 
 
 def _private(n: str) -> bool:
@@ -111,8 +129,12 @@ def private_crossings() -> list[str]:
             if isinstance(node, ast.alias) and node.asname and node.name.split(".")[-1] in aliases:
                 aliases.add(node.asname)
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
-                    and _private(node.attr)):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and _private(node.attr)
+            ):
                 found.append(f"{name} reads {node.value.id}.{node.attr}")
     return found
 
@@ -132,8 +154,11 @@ def texts(path: Path, tree: ast.Module) -> Iterator[tuple[int, str]]:
 def test_the_checks_see_what_they_check() -> None:
     # (a checker that sees nothing passes everything)
     g = graph()
-    assert "baoproto.frames" in g["baoboard.outbox"] and "bao_host.record.store.errors" in g[
-        "bao_host.record.store.rows"] and "bao.layout" in g["bao.sowing"]
+    assert (
+        "baoproto.frames" in g["baoboard.outbox"]
+        and "bao_host.record.store.errors" in g["bao_host.record.store.rows"]
+        and "bao.layout" in g["bao.sowing"]
+    )
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert FIGURE.search("# an erase (4 KB, 45 ms typical)") and FIGURE.search("cost 0.46 ms a scan")
     assert FIGURE.search("on 2026-11-24") and FIGURE.search("about 280 bytes") and FIGURE.search("(1.4 s for 32)")
@@ -165,8 +190,13 @@ def test_the_board_application_imports_no_driver() -> None:
     # the hardware is handed in (baoboard.hal): the application's modules import no driver, the self-test's
     # neither (it comes with the hardware)
     g = graph()
-    assert [f"{n} imports {m}" for n, ms in g.items() if n.startswith("baoboard.") and not n.startswith(
-        "baoboard.drivers") for m in ms if m.startswith("baoboard.drivers")] == []
+    assert [
+        f"{n} imports {m}"
+        for n, ms in g.items()
+        if n.startswith("baoboard.") and not n.startswith("baoboard.drivers")
+        for m in ms
+        if m.startswith("baoboard.drivers")
+    ] == []
 
 
 def test_no_import_cycle() -> None:
@@ -180,20 +210,31 @@ def test_no_private_name_crosses_a_module() -> None:
 
 
 def test_no_module_getattr() -> None:
-    assert [name for name, (_, tree) in modules().items() for node in tree.body
-            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"] == []
+    assert [
+        name
+        for name, (_, tree) in modules().items()
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"
+    ] == []
 
 
 def test_no_function_over_80_lines() -> None:
-    long = [f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
-            for name, (_, tree) in modules().items() for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno
-            and node.end_lineno - node.lineno + 1 > LONGEST]
+    long = [
+        f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
+        for name, (_, tree) in modules().items()
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno
+        and node.end_lineno - node.lineno + 1 > LONGEST
+    ]
     assert long == []
 
 
 def test_no_measured_figure_in_a_comment() -> None:
-    found = [f"{path.relative_to(ROOT)}:{line}: {m.group(0)!r}"
-             for path, tree in modules().values() for line, text in texts(path, tree)
-             for m in FIGURE.finditer(text)]
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {m.group(0)!r}"
+        for path, tree in modules().values()
+        for line, text in texts(path, tree)
+        for m in FIGURE.finditer(text)
+    ]
     assert found == []

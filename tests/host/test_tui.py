@@ -73,7 +73,7 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
                     seq = [b & PIT for b in activations(p, move)]
                     # the LEDs before the move: the first pit of the move is lit as a start (green)
                     frame = board.leds()
-                    r, g, b = frame[3 * seq[0]: 3 * seq[0] + 3]
+                    r, g, b = frame[3 * seq[0] : 3 * seq[0] + 3]
                     assert g > 0 and r == 0, (i, (r, g, b))
                     for k, pit in enumerate(seq):
                         await pilot.click(f"#pit-{pit}")
@@ -99,7 +99,7 @@ def test_clicking_the_first_moves_of_1994(tmp_path: Path) -> None:
                 await _until(pilot, lambda: len(lg.view.plies) == plies - 1, "the undo stored")
                 await pilot.press("q")
             [g] = st.games()
-            assert g.plies == T1994.plies[:plies - 1]
+            assert g.plies == T1994.plies[: plies - 1]
             assert g.south == "Ramadhan"
             assert query.seed_total(st.current_position(g.id)) == 64
 
@@ -134,8 +134,11 @@ def test_the_title_names_the_ruleset_of_a_game_resumed_from_the_board(tmp_path: 
             async with _ui(lg, tmp_path) as (app, pilot, board):
                 await _connected(pilot, board, lg)
                 await pilot.press("r", "n")  # a Malawi game, left unfinished
-                await _until(pilot, lambda: lg.view.position is not None
-                             and lg.view.position.rules.ruleset == core.MALAWI, "the Malawi game")
+                await _until(
+                    pilot,
+                    lambda: lg.view.position is not None and lg.view.position.rules.ruleset == core.MALAWI,
+                    "the Malawi game",
+                )
                 await _until(pilot, lambda: "malawi, teach mode" in title(app), "the title")
             lg = Logger(st)
             async with _ui(lg, tmp_path) as (app, pilot, board):  # the same board's flash: the game resumes
@@ -172,8 +175,7 @@ def _drawn_colours(app: BaoApp) -> set[str]:
 
 
 def _led_colours(frame: bytes) -> set[str]:
-    return {led_style((frame[3 * p], frame[3 * p + 1], frame[3 * p + 2])).split("on #")[1].lower()
-            for p in range(32)}
+    return {led_style((frame[3 * p], frame[3 * p + 1], frame[3 * p + 2])).split("on #")[1].lower() for p in range(32)}
 
 
 def test_a_pit_is_drawn_in_its_new_colour_when_only_its_led_changes(tmp_path: Path) -> None:
@@ -192,16 +194,22 @@ def test_a_pit_is_drawn_in_its_new_colour_when_only_its_led_changes(tmp_path: Pa
                 after = _led_colours(board.leds())
                 gone = before - after
                 assert gone and board.counts() == counts
-                await _until(pilot, lambda: after <= _drawn_colours(app) and not gone & _drawn_colours(app),
-                             f"the pits drawn without {sorted(gone)}")
+                await _until(
+                    pilot,
+                    lambda: after <= _drawn_colours(app) and not gone & _drawn_colours(app),
+                    f"the pits drawn without {sorted(gone)}",
+                )
 
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
 def _bright_green(frame: bytes) -> list[int]:
     """The pits lit as a shown move's start (guide._HINT, 0x00FF40 at any brightness)."""
-    return [p for p in range(32) if frame[3 * p] == 0 and frame[3 * p + 1] > 0
-            and frame[3 * p + 2] * 4 == frame[3 * p + 1] + 1]
+    return [
+        p
+        for p in range(32)
+        if frame[3 * p] == 0 and frame[3 * p + 1] > 0 and frame[3 * p + 2] * 4 == frame[3 * p + 1] + 1
+    ]
 
 
 def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
@@ -218,8 +226,11 @@ def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
                 move, _ = notation.parse_move(p, T1994.plies[0], notation.DONKERS)
                 for pit in activations(p, move):
                     await pilot.click(f"#pit-{pit}")
-                await _until(pilot, lambda: len(lg.view.plies) == 1 and bool(_bright_green(board.leds())),
-                             "the computer's move lit")
+                await _until(
+                    pilot,
+                    lambda: len(lg.view.plies) == 1 and bool(_bright_green(board.leds())),
+                    "the computer's move lit",
+                )
                 q = board.runner.position
                 codes = board.runner.board.app.rec.codes  # the firmware follows the computer's move only
                 assert len(codes) == 1
@@ -229,8 +240,11 @@ def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
                     await pilot.click(f"#pit-{pit}")
                 await _until(pilot, lambda: len(lg.view.plies) == 2, "the computer's move stored")
                 await pilot.press("h")
-                await _until(pilot, lambda: core.SOUTH in [x >> 4 for x in _bright_green(board.leds())],
-                             "the hint lit on South's side")
+                await _until(
+                    pilot,
+                    lambda: core.SOUTH in [x >> 4 for x in _bright_green(board.leds())],
+                    "the hint lit on South's side",
+                )
                 hint = board.runner.board.app.rec.hint
                 assert hint >= 0 and board.runner.position.to_move == core.SOUTH
                 for _ in range(4):  # levels 2, 3, 4, then the host's engine (through SHOW)
@@ -239,8 +253,11 @@ def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
                 p = board.runner.position
                 for pit in activations(p, core.legal_move_codes(p)[0]):
                     await pilot.click(f"#pit-{pit}")
-                await _until(pilot, lambda: len(lg.view.plies) == 3 and board.runner.board.app.rec.hint >= 0,
-                             "the host's move shown")
+                await _until(
+                    pilot,
+                    lambda: len(lg.view.plies) == 3 and board.runner.board.app.rec.hint >= 0,
+                    "the host's move shown",
+                )
                 assert len(board.runner.board.app.rec.codes) == 1  # the board follows the host's move only
                 await pilot.press("q")
 
@@ -249,9 +266,11 @@ def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
 
 # -- the keyboard alone, the library, on the stepped board (tui_rig: no thread, no wall clock) ------------
 
+
 @contextlib.asynccontextmanager
-async def _stepped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                   size: tuple[int, int] = (80, 24)) -> AsyncIterator[tuple[BaoApp, Pilot[int], Rig]]:
+async def _stepped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int] = (80, 24)
+) -> AsyncIterator[tuple[BaoApp, Pilot[int], Rig]]:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
@@ -270,7 +289,8 @@ def _arrows(frm: tuple[int, int], pit: int) -> list[str]:
     col, row = frm
     [(c, r)] = [(c, r) for r, pits in enumerate(GRID) for c, p in enumerate(pits) if p == pit]
     return (["right"] * (c - col) if c >= col else ["left"] * (col - c)) + (
-        ["down"] * (r - row) if r >= row else ["up"] * (row - r))
+        ["down"] * (r - row) if r >= row else ["up"] * (row - r)
+    )
 
 
 def test_the_keyboard_alone_plays_the_first_moves_of_1994(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -299,8 +319,9 @@ def test_the_keyboard_alone_plays_the_first_moves_of_1994(tmp_path: Path, monkey
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
-def test_a_typed_name_touches_that_pit_and_only_a_whole_name_does(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_typed_name_touches_that_pit_and_only_a_whole_name_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
             taps = rig.runner.hands.taps
@@ -324,8 +345,7 @@ def _first_move_of_1994(app: BaoApp, rig: Rig) -> None:
         app.touch(pit)
 
 
-def test_a_new_game_before_the_end_marks_the_old_one_abandoned(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_game_before_the_end_marks_the_old_one_abandoned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
             _first_move_of_1994(app, rig)
@@ -377,8 +397,9 @@ def test_the_log_says_each_thing_once(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 @pytest.mark.parametrize("by", ["n", "board"])
-def test_a_game_left_unfinished_is_said_abandoned_once(by: str, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_left_unfinished_is_said_abandoned_once(
+    by: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the session note said the terminal UI no longer says "game N marked abandoned" after the library began
     # marking it when the board's GAME event is stored (#26 item 9). It does: the logger says it, in the
     # GAME's transaction, for a new game started from the UI (n) and for one the board starts (here SETPOS; the
@@ -420,8 +441,19 @@ def test_undo_and_mode_changes_are_logged(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_the_help_covers_the_keyboard_undo_the_house_the_modes_and_the_library() -> None:
-    for words in ("arrow keys", "Enter, Space", "a6, B3", "Undo", "house decision (2.5b)", "teach", "play",
-                  "silent", "data folder", "index.sqlite3", "abandoned"):
+    for words in (
+        "arrow keys",
+        "Enter, Space",
+        "a6, B3",
+        "Undo",
+        "house decision (2.5b)",
+        "teach",
+        "play",
+        "silent",
+        "data folder",
+        "index.sqlite3",
+        "abandoned",
+    ):
         assert words in HELP, words
 
 
@@ -451,11 +483,18 @@ def test_the_help_names_every_key_and_every_colour_of_the_leds() -> None:
     assert len(colours) >= 15, colours
     for colour in colours:
         assert re.search(rf"(^|[^-a-z]){colour}([^-a-z]|$)", text), colour
-    keys = text[text.index("Keys"):]
+    keys = text[text.index("Keys") :]
     for b in BaoApp.BINDINGS:
         for key in b.key.split(","):  # (each key, in the words a person reads)
-            word = {"left": "arrows", "right": "arrows", "up": "arrows", "down": "arrows", "enter": "Enter",
-                    "space": "Space", "question_mark": "?"}.get(key, key)
+            word = {
+                "left": "arrows",
+                "right": "arrows",
+                "up": "arrows",
+                "down": "arrows",
+                "enter": "Enter",
+                "space": "Space",
+                "question_mark": "?",
+            }.get(key, key)
             assert re.search(rf"(^|[\s/]){re.escape(word)}[\s/]", keys), key
     for words in ("Escape forgets", "Up and Down", "dim blue, slow blink on the four corners", "M20-M22"):
         assert words in text, words
@@ -477,6 +516,7 @@ def test_make_run_names_its_data_folder(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_the_guidance_line_counts_the_seeds_to_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The advanced game's placement (M20-M22) in words, as the LEDs count it in gold (docs/leds.md)."""
+
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
             await pilot.press("r", "r", "r", "n")  # malawi-advanced for the next game, and a new game
@@ -508,8 +548,12 @@ def test_an_idle_host_keeps_the_no_host_corners_dark(tmp_path: Path, monkeypatch
                 now[0] += 1.0
                 app.step()
                 frame = rig.board.frame
-                lit += [i for i in G.CORNERS if tuple(frame[3 * i:3 * i + 3]) != (0, 0, 0)
-                        and _scaled(tuple(frame[3 * i:3 * i + 3])) == _scaled(nohost)]
+                lit += [
+                    i
+                    for i in G.CORNERS
+                    if tuple(frame[3 * i : 3 * i + 3]) != (0, 0, 0)
+                    and _scaled(tuple(frame[3 * i : 3 * i + 3])) == _scaled(nohost)
+                ]
             assert rig.session.connected and "· connected" in str(app.query_one("#status", Static).render())
             assert lit == [], f"the no-host corners lit while connected: {lit}"
 
@@ -545,16 +589,20 @@ def test_the_host_engine_plays_again_after_a_restart(tmp_path: Path) -> None:
                 p = board.runner.position
                 for pit in activations(p, core.legal_move_codes(p)[0]):
                     await pilot.click(f"#pit-{pit}")
-                await _until(pilot, lambda: board.step_guidance().startswith("The host's engine plays"),
-                             "the host's move said in words")
+                await _until(
+                    pilot,
+                    lambda: board.step_guidance().startswith("The host's engine plays"),
+                    "the host's move said in words",
+                )
                 await pilot.press("c")  # one press on: two players
                 await _until(pilot, lambda: "two players" in title(app), "two players")
 
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
-def test_the_library_says_who_played_each_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_library_says_who_played_each_side(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # issue #25: `bao games` showed "?" for both sides of every game played in `make run`; the library now
     # records who plays each side (a person, the computer and its level, the host's engine) while the game
     # runs, and a list of games at 80 columns says it
@@ -582,7 +630,7 @@ def test_the_library_says_who_played_each_side(tmp_path: Path, monkeypatch: pyte
     lines = out.splitlines()
     at = [i for i, line in enumerate(lines) if line.startswith("│ 1 ")]
     assert at, out
-    row = lines[at[0]:at[0] + 2]  # South's name over North's at 80 columns
+    row = lines[at[0] : at[0] + 2]  # South's name over North's at 80 columns
     assert "│ a person " in row[0] and "│ computer 2 " in row[1] and "?" not in "".join(row), out
 
 
@@ -601,7 +649,8 @@ async def _until_guide(rig: Rig, app: BaoApp, start: str) -> str:
 
 @pytest.mark.parametrize("who", ["computer", "host"])
 def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
-        who: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    who: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # issue #25 (item 5 of the session's findings): a touch off the computer's move (CPU) or the host's engine's
     # (SHOW) is refused by the board with "the computer plays 5L: a3 is not its pit now"; the guidance line said
     # "1.1: not a pit this move can start from", which is not why
@@ -609,11 +658,12 @@ def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
             await pilot.press(*["c"] * (1 if who == "computer" else 5))
             p = rig.board.position
-            await pilot.press(*[c for a in activations(p, notation.parse_move(p, "7L*")[0])
-                                for c in core.pit_name(a & PIT)])
+            await pilot.press(
+                *[c for a in activations(p, notation.parse_move(p, "7L*")[0]) for c in core.pit_name(a & PIT)]
+            )
             lead = "The computer plays " if who == "computer" else "The host's engine plays "
             said = await _until_guide(rig, app, lead)
-            move = said[len(lead):].split(",")[0]
+            move = said[len(lead) :].split(",")[0]
             lit = activations(rig.board.position, notation.parse_move(rig.board.position, move)[0])
             wrong = next(q for q in range(16, 32) if q not in [a & PIT for a in lit])  # North's, not the move's
             await pilot.press(*core.pit_name(wrong))
@@ -621,23 +671,25 @@ def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
             name = core.pit_name(wrong)
             who_plays = "the computer" if who == "computer" else "the host's engine"
             assert rig.sim.step_guidance().startswith(
-                f"{name} refused (pink ✕): {who_plays} plays {move}, {name} is not its pit now; {lead}{move}, "), \
-                rig.sim.step_guidance()
+                f"{name} refused (pink ✕): {who_plays} plays {move}, {name} is not its pit now; {lead}{move}, "
+            ), rig.sim.step_guidance()
             assert f"! refused {name}: the computer plays {move}: {name} is not its pit now" in _messages(app)
 
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
 def test_the_boards_refusals_of_hint_and_show_are_said_without_its_codes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the board answers a command it refuses with `ERR <code> <why>` (docs/protocol.md); the code is for
     # programs: a person reads why ("no hint now: state a hint is for the player to move" before)
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
             await pilot.press("c")  # the computer plays North, level 1
             p = rig.board.position
-            await pilot.press(*[c for a in activations(p, notation.parse_move(p, "7L*")[0])
-                                for c in core.pit_name(a & PIT)])
+            await pilot.press(
+                *[c for a in activations(p, notation.parse_move(p, "7L*")[0]) for c in core.pit_name(a & PIT)]
+            )
             await _until_guide(rig, app, "The computer plays ")
             await pilot.press("h")  # North is the computer's: no hint for it
             app.step()
@@ -648,8 +700,9 @@ def test_the_boards_refusals_of_hint_and_show_are_said_without_its_codes(
             await pilot.press("c", "c", "c", "c")  # levels 2, 3, 4, then the host's engine: its SHOW is refused
             app.step()
             said = [m for m in app.messages_shown if m.startswith("the host's engine plays ")]
-            assert said and said[-1].endswith(", but the board did not take it: a set-up is under way (SETUP off "
-                                              "leaves it)"), said
+            assert said and said[-1].endswith(
+                ", but the board did not take it: a set-up is under way (SETUP off leaves it)"
+            ), said
 
     asyncio.run(asyncio.wait_for(play(), 180))
 
@@ -669,6 +722,8 @@ def test_a_refused_level_is_said_and_the_ui_keeps_the_boards() -> None:
 
     sim = SimBoard(SimpleNamespace(), Refusing())  # type: ignore[arg-type]
     sim.computer("N", 2)
-    assert sim.msgs == ["the board did not take the computer's new level: CPU off | CPU S|N [level 0..4] (0: the "
-                        "host's engine, through SHOW)"]
+    assert sim.msgs == [
+        "the board did not take the computer's new level: CPU off | CPU S|N [level 0..4] (0: the "
+        "host's engine, through SHOW)"
+    ]
     assert sim.level() == 0 and sim.players() == "two players"

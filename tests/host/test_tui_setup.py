@@ -45,12 +45,13 @@ async def _start(rig: Rig, pilot: Pilot[int]) -> BaoApp:
 
 def _lit(rig: Rig) -> list[int]:
     frame = rig.sim.leds()
-    return [i for i in range(32) if any(frame[3 * i: 3 * i + 3])]
+    return [i for i in range(32) if any(frame[3 * i : 3 * i + 3])]
 
 
 @pytest.mark.parametrize("what", ["first", "pit", "refused"])
-def test_tui_says_each_set_up_step_in_words(what: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
-                                            tmp_path: Path) -> None:
+def test_tui_says_each_set_up_step_in_words(
+    what: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     async def run(pilot: Pilot[int]) -> None:
         app = await _start(rig, pilot)
         if what != "first":  # the stores given (two touches of their back-row ends), then the first pit
@@ -72,10 +73,10 @@ def test_tui_says_each_set_up_step_in_words(what: str, snap_compare: Any, monkey
         rig.close()
 
 
-def test_a_person_following_the_words_lays_out_the_position(monkeypatch: pytest.MonkeyPatch,
-                                                             tmp_path: Path) -> None:
+def test_a_person_following_the_words_lays_out_the_position(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Only the guidance line and the lit pit: the person does what the words say, touches the lit pit (a store:
     a back-row end), and at the end the UI shows the target's seeds and play starts from it."""
+
     async def run(pilot: Pilot[int]) -> None:
         app = await _start(rig, pilot)
         target = _mtaji()
@@ -113,24 +114,27 @@ def test_a_person_following_the_words_lays_out_the_position(monkeypatch: pytest.
 def test_words_of_each_kind_of_step() -> None:
     s = setup_words.parse("step=3 of=30 at=A7 have=2 want=5")
     assert isinstance(s, setup_words.SetupStep)
-    assert setup_words.step_words(s) == ("Set-up, step 3 of 30: put three seeds into A7 (it holds 2: make it 5), "
-                                         "then touch A7.")
+    assert setup_words.step_words(s) == (
+        "Set-up, step 3 of 30: put three seeds into A7 (it holds 2: make it 5), then touch A7."
+    )
     s = setup_words.parse("step=1 of=30 at=store-S have=22 want=0")
     assert isinstance(s, setup_words.SetupStep)
-    assert setup_words.step_words(s) == ("Set-up, step 1 of 30: take twenty-two seeds out of South's store "
-                                         "(it holds 22: leave 0), then touch B1 or B8.")
+    assert setup_words.step_words(s) == (
+        "Set-up, step 1 of 30: take twenty-two seeds out of South's store (it holds 22: leave 0), then touch B1 or B8."
+    )
     s = setup_words.parse("step=31 of=31 at=b2 have=? want=1 wrong=b2")
     assert isinstance(s, setup_words.SetupStep)
     assert setup_words.step_words(s).endswith("make b2 hold one seed (1: count them), then touch b2.")
     s = setup_words.parse("step=4 of=20 at=A6 have=2 want=0 touch=B1,B8")
     assert isinstance(s, setup_words.SetupStep)
-    assert setup_words.step_words(s) == ("Set-up, step 4 of 20: take two seeds out of A6 (it holds 2: leave 0), "
-                                         "then touch B1 or B8 (A6's sensor is faulty).")
+    assert setup_words.step_words(s) == (
+        "Set-up, step 4 of 20: take two seeds out of A6 (it holds 2: leave 0), "
+        "then touch B1 or B8 (A6's sensor is faulty)."
+    )
     assert setup_words.parse("step=x") is None and setup_words.parse("") is None
 
 
-def test_the_web_board_says_the_set_up_step_in_the_same_words(monkeypatch: pytest.MonkeyPatch,
-                                                              tmp_path: Path) -> None:
+def test_the_web_board_says_the_set_up_step_in_the_same_words(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from bao_host.ui.web.live import LiveBoard
 
     rig = Rig(tmp_path / "data")
@@ -141,9 +145,11 @@ def test_the_web_board_says_the_set_up_step_in_the_same_words(monkeypatch: pytes
         rig.sim.set_up(_mtaji())
         rig.runner.pump()
         snap = live.snapshot()
-        assert snap["guide"] == ("Set-up, step 1 of 24: take twenty-two seeds out of South's store (it holds 22: "
-                                 "leave 0), then touch B1 or B8.")
-        lit = [i for i in range(32) if int(snap["leds"][6 * i: 6 * i + 6], 16)]
+        assert snap["guide"] == (
+            "Set-up, step 1 of 24: take twenty-two seeds out of South's store (it holds 22: "
+            "leave 0), then touch B1 or B8."
+        )
+        lit = [i for i in range(32) if int(snap["leds"][6 * i : 6 * i + 6], 16)]
         assert lit == [8, 15]  # the store's two back-row ends
         rig.runner.tap(15)
         rig.runner.tap(31)
@@ -153,8 +159,9 @@ def test_the_web_board_says_the_set_up_step_in_the_same_words(monkeypatch: pytes
         rig.close()
 
 
-def test_a_board_restarted_during_a_set_up_leaves_no_stale_words(monkeypatch: pytest.MonkeyPatch,
-                                                                 tmp_path: Path) -> None:
+def test_a_board_restarted_during_a_set_up_leaves_no_stale_words(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:

@@ -38,13 +38,22 @@ STATES: dict[str, Callable[[Any], bool] | None] = {
 # Malawi's basic game has no house and no kichwa choice (M1, M2: the mtaji stage's capture only). The kuu
 # games (M5-M25) add what the seeds do not show: the seeds left to place, gold (M20-M22), and the
 # threatened pit, purple (M18), blinking when it must be captured (M19).
-CASES = [(core.ZANZIBAR, s) for s in STATES] + [
-    (core.MALAWI, s) for s in STATES if s not in ("kichwa", "house")] + [
-    ("malawi-advanced", "placing"), ("malawi-intermediate", "threatened"), ("malawi-intermediate", "forced")]
+CASES = (
+    [(core.ZANZIBAR, s) for s in STATES]
+    + [(core.MALAWI, s) for s in STATES if s not in ("kichwa", "house")]
+    + [("malawi-advanced", "placing"), ("malawi-intermediate", "threatened"), ("malawi-intermediate", "forced")]
+)
 # test_rules_malawi_levels' THREAT: South's A4R** threatens a2 (M18); North's a7L* leaves it to be captured
-THREAT = {"ruleset": "malawi-intermediate", "to_move": "S", "A": [0, 0, 0, 3, 0, 0, 0, 0],
-          "B": [0, 0, 20, 0, 0, 0, 0, 2], "a": [0, 2, 0, 0, 2, 0, 2, 0], "b": [0, 0, 0, 33, 0, 0, 0, 0],
-          "store": {"S": 0, "N": 0}, "house": {"S": False, "N": False}}
+THREAT = {
+    "ruleset": "malawi-intermediate",
+    "to_move": "S",
+    "A": [0, 0, 0, 3, 0, 0, 0, 0],
+    "B": [0, 0, 20, 0, 0, 0, 0, 2],
+    "a": [0, 2, 0, 0, 2, 0, 2, 0],
+    "b": [0, 0, 0, 33, 0, 0, 0, 0],
+    "store": {"S": 0, "N": 0},
+    "house": {"S": False, "N": False},
+}
 
 
 async def _type(rig: Rig, pilot: Pilot[int], pits: list[int]) -> None:
@@ -105,25 +114,29 @@ async def _play(rig: Rig, pilot: Pilot[int], ruleset: str, state: str) -> None:
 
 
 @pytest.mark.parametrize(("ruleset", "state"), CASES)
-def test_tui_draws(ruleset: str, state: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
-                   tmp_path: Path) -> None:
+def test_tui_draws(
+    ruleset: str, state: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
-        assert snap_compare(rig.app(), terminal_size=(80, 24),
-                            run_before=lambda pilot: _play(rig, pilot, ruleset, state))
+        assert snap_compare(
+            rig.app(), terminal_size=(80, 24), run_before=lambda pilot: _play(rig, pilot, ruleset, state)
+        )
     finally:
         rig.close()
 
 
 @pytest.mark.parametrize("state", ["start", "kichwa"])
-def test_tui_uses_a_larger_terminal(state: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
-                                    tmp_path: Path) -> None:
+def test_tui_uses_a_larger_terminal(
+    state: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
-        assert snap_compare(rig.app(), terminal_size=(120, 40),
-                            run_before=lambda pilot: _play(rig, pilot, core.ZANZIBAR, state))
+        assert snap_compare(
+            rig.app(), terminal_size=(120, 40), run_before=lambda pilot: _play(rig, pilot, core.ZANZIBAR, state)
+        )
     finally:
         rig.close()
 
@@ -142,8 +155,9 @@ def test_tui_help_fits_80x24(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
         rig.close()
 
 
-def test_tui_help_scrolls_to_the_colours_in_words(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
-                                                  tmp_path: Path) -> None:
+def test_tui_help_scrolls_to_the_colours_in_words(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # issue #25: the help's colours, each on its own line in words, reached with the arrow keys at 80x24
     async def help_scrolled(pilot: Pilot[int]) -> None:
         await _play(rig, pilot, core.ZANZIBAR, "start")
@@ -159,8 +173,9 @@ def test_tui_help_scrolls_to_the_colours_in_words(snap_compare: Any, monkeypatch
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_tui_up_moves_the_cursor_one_row_up(size: tuple[int, int], snap_compare: Any,
-                                            monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_tui_up_moves_the_cursor_one_row_up(
+    size: tuple[int, int], snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # issue #25: Up and Down scrolled the messages (80x24) or did nothing (120x40); the cursor, on A1 at the
     # start, is on a1 after Up (and Left, Right move along the row as before)
     async def up(pilot: Pilot[int]) -> None:
@@ -194,7 +209,8 @@ async def _until_said(rig: Rig, pilot: Pilot[int], words: str) -> None:
 
 @pytest.mark.parametrize("what", ["computer", "hint", "capture-refusal"])
 def test_tui_says_the_computers_move_the_hint_and_the_rule_of_a_refusal(
-        what: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    what: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # issue #25: the computer's move and the hint were only log lines ("board notice HINT 7L* ..."); the
     # header did not say who plays North; a refusal during a capture cited no rule
     async def run(pilot: Pilot[int]) -> None:
@@ -235,12 +251,22 @@ def _px(pit: int, rgb: int) -> bytes:
 
 # a frame with the lights a person could take for one another: the start's green (A7, A8) beside the hint's
 # bright green (A6), the next pit's white (A5) beside the dim white "not recorded" corners, a refused touch
-LOOKALIKES = {6: 0x00A000, 7: 0x00A000, 5: 0x00FF40, 4: 0xFFFFFF, 18: 0xFF0040,
-              8: 0x303030, 15: 0x303030, 24: 0x303030, 31: 0x303030}
+LOOKALIKES = {
+    6: 0x00A000,
+    7: 0x00A000,
+    5: 0x00FF40,
+    4: 0xFFFFFF,
+    18: 0xFF0040,
+    8: 0x303030,
+    15: 0x303030,
+    24: 0x303030,
+    31: 0x303030,
+}
 
 
-def test_tui_tells_the_lookalike_lights_apart(snap_compare: Any, monkeypatch: pytest.MonkeyPatch,
-                                              tmp_path: Path) -> None:
+def test_tui_tells_the_lookalike_lights_apart(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # issue #25 (found last session): the start's green and the hint's bright green were drawn alike (each pit
     # brought up to full brightness on its own), and the "not recorded" corners' dim white as the next pit's
     # white; now the frame keeps its dim colours dim, and the hint (★), a refused touch (✕) and the corners
@@ -249,7 +275,7 @@ def test_tui_tells_the_lookalike_lights_apart(snap_compare: Any, monkeypatch: py
 
     frame = bytearray(96)
     for pit, rgb in LOOKALIKES.items():
-        frame[3 * pit: 3 * pit + 3] = _px(pit, rgb)
+        frame[3 * pit : 3 * pit + 3] = _px(pit, rgb)
 
     async def lookalikes(pilot: Pilot[int]) -> None:
         await _play(rig, pilot, core.ZANZIBAR, "start")

@@ -163,9 +163,17 @@ def test_the_engines_analysis_is_shown_when_there_is_one(client: TestClient, lib
 
 def test_no_path_from_a_request_reaches_the_file_system(client: TestClient) -> None:
     secret = "[build-system]"  # pyproject.toml's first line, two folders up from the static files
-    for url in ("/static/../../../../pyproject.toml", "/static/..%2f..%2f..%2f..%2fpyproject.toml",
-                "/static/%2e%2e/app.py", "/static/app.py", "/static/", "/games/1/export/..%2f..%2findex.sqlite3",
-                "/games/..%2findex.sqlite3", "/board/..%2f..%2fpyproject.toml", "/board/%2e%2e/watch"):
+    for url in (
+        "/static/../../../../pyproject.toml",
+        "/static/..%2f..%2f..%2f..%2fpyproject.toml",
+        "/static/%2e%2e/app.py",
+        "/static/app.py",
+        "/static/",
+        "/games/1/export/..%2f..%2findex.sqlite3",
+        "/games/..%2findex.sqlite3",
+        "/board/..%2f..%2fpyproject.toml",
+        "/board/%2e%2e/watch",
+    ):
         r = client.get(url)
         assert r.status_code == 404, url
         assert secret not in r.text and "import " not in r.text, url
@@ -197,8 +205,10 @@ def test_changes_need_the_token_and_come_from_the_servers_own_pages(tmp_path: Pa
         # with the token, from a form of another site (not JSON) or with another Origin: refused
         hdr = {"X-Bao-Token": "s3cret"}
         assert c.post("/board/sim-1/touch", data={"pit": "4"}, headers=hdr).status_code == 415
-        assert c.post("/board/sim-1/touch", json={"pit": 4},
-                      headers={**hdr, "Origin": "http://evil.example"}).status_code == 403
+        assert (
+            c.post("/board/sim-1/touch", json={"pit": 4}, headers={**hdr, "Origin": "http://evil.example"}).status_code
+            == 403
+        )
         assert c.get("/board/sim-1/state").json()["counts"] == before["counts"]
         assert c.post("/board/sim-1/touch", json={"pit": 99}, headers=hdr).status_code == 400
         assert c.post("/board/sim-1/touch", json={"pit": "4"}, headers=hdr).status_code == 400
@@ -234,9 +244,24 @@ def _free_port() -> int:
 def test_bao_serve_off_the_loopback_prints_a_token_and_needs_it(tmp_path: Path) -> None:
     port = _free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "bao_host.cli", "serve", "--host", "0.0.0.0", "--port", str(port),
-                             "--data", str(tmp_path / "d")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bao_host.cli",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(port),
+            "--data",
+            str(tmp_path / "d"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     try:
         assert proc.stdout is not None
         lines = []
@@ -254,8 +279,9 @@ def test_bao_serve_off_the_loopback_prints_a_token_and_needs_it(tmp_path: Path) 
         assert httpx.get(base + "/board/sim-1/watch").status_code == 200  # spectators need none
         icon = httpx.get(base + "/favicon.ico")  # (it was the page's only console error: a 404)
         assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
-        assert httpx.post(base + "/board/sim-1/touch", json={"pit": 4},
-                          headers={"X-Bao-Token": token}).status_code == 200
+        assert (
+            httpx.post(base + "/board/sim-1/touch", json={"pit": 4}, headers={"X-Bao-Token": token}).status_code == 200
+        )
     finally:
         proc.terminate()
         proc.wait(20)
@@ -367,7 +393,7 @@ def test_the_web_board_shows_the_seeds_left_to_place(tmp_path: Path) -> None:
 
     def golden() -> list[int]:
         leds = c.get("/board/sim-1/state").json()["leds"]
-        return [i for i in range(32) if leds[6 * i: 6 * i + 6] == gold]
+        return [i for i in range(32) if leds[6 * i : 6 * i + 6] == gold]
 
     with TestClient(app) as c:
         wait_for(lambda: c.get("/board/sim-1/state").json()["game"] is not None, "the board's game")

@@ -78,7 +78,7 @@ def _drawn_rgb(page: Any) -> list[str]:
 
 def _board_rgb_in_dom_order(frame: bytes, page: Any) -> list[str]:
     order = page.eval_on_selector_all(".pit", "cs => cs.map(c => Number(c.id.slice(4)))")
-    return [frame[3 * i: 3 * i + 3].hex() for i in order]
+    return [frame[3 * i : 3 * i + 3].hex() for i in order]
 
 
 def _shows_the_leds(page: Any, web: Web) -> bool:
@@ -97,7 +97,7 @@ def _pixels_match_the_leds(page: Any, web: Web) -> None:
     for pit in range(32):
         x, y = pit_centre(pit)
         px = img.getpixel((int((x - RADIUS + 9) * scale), int(y * scale)))  # inside the pit, off its text
-        want = led_colour(*frame[3 * pit: 3 * pit + 3], frame=frame)
+        want = led_colour(*frame[3 * pit : 3 * pit + 3], frame=frame)
         assert all(abs(a - b) <= 6 for a, b in zip(px, want)), (core.pit_name(pit), px, want)
 
 
@@ -146,8 +146,10 @@ def test_clicking_pits_plays_a_move_with_the_boards_guidance(tmp_path: Path, pag
         wait_for(lambda: _moves_shown(page) == T1994.plies[:1], "the undo")
         page.select_option("#ruleset", "malawi")
         page.click("#new-game")
-        wait_for(lambda: [int(page.text_content(f"#count-{p}")) for p in range(32)] == [2] * 32
-                 and _moves_shown(page) == [], "a new Malawi game")
+        wait_for(
+            lambda: [int(page.text_content(f"#count-{p}")) for p in range(32)] == [2] * 32 and _moves_shown(page) == [],
+            "a new Malawi game",
+        )
         wait_for(lambda: _shows_the_leds(page, web), "the LEDs of the new game")
 
 
@@ -170,8 +172,9 @@ def test_a_replay_animates_drop_by_drop(tmp_path: Path, page: Any) -> None:
             .observe(document.getElementById('board'), {attributes: true, attributeFilter: ['data-at']}); }""")
         end = len(first) + len(data["plies"][1]["frames"])
         page.click("#play")
-        page.wait_for_function("(end) => window.seen.length > 0 && window.seen[window.seen.length - 1] >= end",
-                               arg=end, timeout=30000)
+        page.wait_for_function(
+            "(end) => window.seen.length > 0 && window.seen[window.seen.length - 1] >= end", arg=end, timeout=30000
+        )
         page.click("#play")  # pause
         seen = page.evaluate("window.seen")
         assert seen[:end] == list(range(1, end + 1))  # every drop shown, one after the other
@@ -201,8 +204,14 @@ def _compare(name: str, png: bytes) -> None:
 def test_screenshots_of_the_main_pages(tmp_path: Path, page: Any) -> None:
     with serving(tmp_path / "board") as web:
         _open(page, web.url + "/board/sim-1")
-        wait_for(lambda: _shows_the_leds(page, web) and "green pit" in page.inner_text("#guide")
-                 and "new game (zanzibar)" in page.inner_text("#messages"), "the board at the start")
+        wait_for(
+            lambda: (
+                _shows_the_leds(page, web)
+                and "green pit" in page.inner_text("#guide")
+                and "new game (zanzibar)" in page.inner_text("#messages")
+            ),
+            "the board at the start",
+        )
         _compare("web-board", page.screenshot(full_page=True))
     _library(tmp_path / "d")
     with serving(tmp_path / "d", sims=0) as web:  # (a simulated board's game would carry today's date)
@@ -234,8 +243,7 @@ def test_play_the_computer_with_a_hint_in_the_browser(tmp_path: Path, page: Any)
         move, _ = notation.parse_move(p, "7L*")
         for pit in activations(p, move):
             page.click(f"#pit-{pit & PIT}", force=True)
-        wait_for(lambda: page.inner_text("#guide").startswith("The computer plays "), "the computer's move",
-                 timeout=60)
+        wait_for(lambda: page.inner_text("#guide").startswith("The computer plays "), "the computer's move", timeout=60)
         assert page.inner_text("#guide") == web.board().step_guidance()
         wait_for(lambda: _shows_the_leds(page, web), "the computer's move lit")
         _compare("web-computer", page.locator("#guide").screenshot())
@@ -249,8 +257,12 @@ def _events_say(page: Any, web: Web, *states: dict[str, Any]) -> None:
     """The page's event stream replaced by these states, in this order (then no reconnection for long):
     what a page gets from a board whose moves arrive whole, or whose LEDs show what a test chose."""
     body = "retry: 600000\n\n" + "".join("data: " + json.dumps(s) + "\n\n" for s in states)
-    page.route("**/board/sim-1/events", lambda route: route.fulfill(
-        status=200, headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}, body=body))
+    page.route(
+        "**/board/sim-1/events",
+        lambda route: route.fulfill(
+            status=200, headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}, body=body
+        ),
+    )
 
 
 def test_the_board_is_drawn_with_seeds_heaps_and_a_square_house(tmp_path: Path, page: Any) -> None:
@@ -301,10 +313,11 @@ def test_a_move_that_arrives_whole_is_sown_drop_by_drop(tmp_path: Path, chromium
             assert [c[:32] for c in seen[:-1]] == [[min(n, 30) for n in f["counts"][:32]] for f in frames]
             assert [int(page.text_content(f"#count-{i}")) for i in range(32)] == after["counts"]
             leds = bytes.fromhex(after["leds"])
-            fills = page.eval_on_selector_all(".pit",
-                                              "cs => cs.map(c => [Number(c.id.slice(4)), c.getAttribute('fill')])")
+            fills = page.eval_on_selector_all(
+                ".pit", "cs => cs.map(c => [Number(c.id.slice(4)), c.getAttribute('fill')])"
+            )
             for pit, fill in fills:
-                assert fill == _hex(led_colour(*leds[3 * pit: 3 * pit + 3], frame=leds)), core.pit_name(pit)
+                assert fill == _hex(led_colour(*leds[3 * pit : 3 * pit + 3], frame=leds)), core.pit_name(pit)
         finally:
             ctx.close()
 
@@ -317,10 +330,10 @@ def test_a_refused_touch_and_no_host_are_not_drawn_as_guidance(tmp_path: Path, p
         leds = bytearray(bytes.fromhex(s["leds"]))
         scaled = lambda rgb: bytes(c * 64 // 255 for c in rgb)  # noqa: E731 (the board's brightness)
         for pit in (8, 15, 24, 31):
-            leds[3 * pit: 3 * pit + 3] = scaled((0, 0, 0x30))  # NOHOST
-        leds[3 * 20: 3 * 20 + 3] = scaled((0xFF, 0, 0x40))  # WRONG: a touch refused
-        leds[3 * 3: 3 * 3 + 3] = scaled((0, 0x40, 0xFF))  # CHOICE: a direction to choose
-        leds[3 * 5: 3 * 5 + 3] = scaled((0, 0xFF, 0x40))  # the hint's bright green
+            leds[3 * pit : 3 * pit + 3] = scaled((0, 0, 0x30))  # NOHOST
+        leds[3 * 20 : 3 * 20 + 3] = scaled((0xFF, 0, 0x40))  # WRONG: a touch refused
+        leds[3 * 3 : 3 * 3 + 3] = scaled((0, 0x40, 0xFF))  # CHOICE: a direction to choose
+        leds[3 * 5 : 3 * 5 + 3] = scaled((0, 0xFF, 0x40))  # the hint's bright green
         _events_say(page, web, dict(s, leds=leds.hex()))
         page.goto(web.url + "/board/sim-1/watch")
         page.wait_for_selector("#board[data-version]")
@@ -341,7 +354,7 @@ def test_the_losers_dim_red_is_not_the_red_of_a_capture(tmp_path: Path, page: An
         s = state(web)
         leds = bytearray(96)
         for pit in range(32):
-            leds[3 * pit: 3 * pit + 3] = bytes((64, 48, 0)) if pit < 16 else bytes((8, 0, 0))  # WIN, LOSE
+            leds[3 * pit : 3 * pit + 3] = bytes((64, 48, 0)) if pit < 16 else bytes((8, 0, 0))  # WIN, LOSE
         _events_say(page, web, dict(s, leds=leds.hex(), turn="South wins"))
         page.goto(web.url + "/board/sim-1/watch")
         page.wait_for_selector("#board[data-version]")
@@ -394,8 +407,10 @@ def test_a_lesson_in_the_browser_alone(tmp_path: Path, page: Any) -> None:
                 wait_for(lambda: "Not this one, 5L" in page.inner_text("#messages"), "the wrong answer explained")
                 said = page.inner_text("#messages")
                 assert "the game goes on (1.1, 1.2)" in said and "Hint: put the store seed into a6" in said
-                wait_for(lambda: "The position is set again: try once more." in page.inner_text("#messages"),
-                         "the position set again (the browser alone: no seeds to lay out)")
+                wait_for(
+                    lambda: "The position is set again: try once more." in page.inner_text("#messages"),
+                    "the position set again (the browser alone: no seeds to lay out)",
+                )
         wait_for(lambda: page.inner_text("#lesson-task") == "Lesson done (1 wrong answer).", "the lesson done")
         assert "(1.2, R9)" in page.inner_text("#messages")
         _open(page, web.url + "/board/sim-1?lesson=zanzibar-09-winning")  # the library keeps it done
@@ -410,10 +425,18 @@ def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
     with serving(tmp_path / "d") as web:
         s = state(web)
         leds = bytearray(96)
-        lit = {6: 0x00A000, 7: 0x00A000, 5: 0x00FF40, 4: 0xFFFFFF, 8: 0x303030, 15: 0x303030, 24: 0x303030,
-               31: 0x303030}
+        lit = {
+            6: 0x00A000,
+            7: 0x00A000,
+            5: 0x00FF40,
+            4: 0xFFFFFF,
+            8: 0x303030,
+            15: 0x303030,
+            24: 0x303030,
+            31: 0x303030,
+        }
         for pit, rgb in lit.items():  # at the board's default brightness (baoboard.guide: c * 64 >> 8)
-            leds[3 * pit: 3 * pit + 3] = bytes(((rgb >> sh) & 255) * 64 >> 8 for sh in (16, 8, 0))
+            leds[3 * pit : 3 * pit + 3] = bytes(((rgb >> sh) & 255) * 64 >> 8 for sh in (16, 8, 0))
         _events_say(page, web, dict(s, leds=leds.hex()))
         page.goto(web.url + "/board/sim-1/watch")
         page.wait_for_selector("#board[data-version]")
@@ -422,7 +445,7 @@ def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
         fill = {p: page.get_attribute(f"#pit-{p}", "fill") for p in lit}
         start, hint = _hex(led_colour(0, 40, 0, bytes(leds))), _hex(led_colour(0, 63, 16, bytes(leds)))
         assert fill[6] == fill[7] == start and fill[5] == hint  # the grammar's two greens, #00A000 and #00FF40
-        assert int(start[3:5], 16) < 0xb0 and int(hint[3:5], 16) == 0xff
+        assert int(start[3:5], 16) < 0xB0 and int(hint[3:5], 16) == 0xFF
         grey = int(fill[8][1:3], 16)
         assert fill[4] == "#ffffff" and fill[8] == fill[31] and grey < 0x80  # a dim grey, not the next pit
         legend = page.inner_text("#legend")

@@ -120,8 +120,14 @@ class Rig:
         return self.serial
 
     def app(self) -> BaoApp:
-        return BaoApp(self.sim, self.logger, pump=self.runner.pump, tick=0.02,
-                      connection=lambda: f"{self.logger.view.connection} (simulated board)", data_folder=DATA)
+        return BaoApp(
+            self.sim,
+            self.logger,
+            pump=self.runner.pump,
+            tick=0.02,
+            connection=lambda: f"{self.logger.view.connection} (simulated board)",
+            data_folder=DATA,
+        )
 
     def connect(self) -> None:
         """The link's handshake, and every event the board has for the host stored."""
@@ -154,6 +160,7 @@ class Rig:
 
 # -- positions to show: found in seeded random games of the rules core, the same on every run ---------------
 
+
 def _states(p: core.Position, move: int) -> Iterator[tuple[int, R.Recogniser]]:
     """After each activation of a legal move: (activations made, the board's recogniser then)."""
     rec = R.Recogniser()
@@ -169,8 +176,11 @@ def _next(rec: R.Recogniser) -> list[int]:
 
 def direction_choice(rec: R.Recogniser) -> bool:
     nxt = _next(rec)
-    return rec.phase == R.MOVING and len({e & R.PIT for e in nxt}) > 1 and not any(
-        e & (R.LIFT | R.KICHWA | R.OPT) for e in nxt)
+    return (
+        rec.phase == R.MOVING
+        and len({e & R.PIT for e in nxt}) > 1
+        and not any(e & (R.LIFT | R.KICHWA | R.OPT) for e in nxt)
+    )
 
 
 def mid_sowing(rec: R.Recogniser) -> bool:

@@ -19,8 +19,9 @@ EXTS = (".py", ".mpy", ".json", ".txt", ".csv", ".bin")
 def build(out: Path, sources: list[tuple[Path, str]], exclude: tuple[str, ...] = ()) -> tuple[int, int]:
     from littlefs import LittleFS  # type: ignore[import-untyped]
 
-    fs = LittleFS(block_size=BLOCK_SIZE, block_count=BLOCK_COUNT, read_size=32, prog_size=256,
-                  lookahead_size=32, name_max=255)
+    fs = LittleFS(
+        block_size=BLOCK_SIZE, block_count=BLOCK_COUNT, read_size=32, prog_size=256, lookahead_size=32, name_max=255
+    )
     made: set[str] = set()
 
     def mkdirs(path: str) -> None:

@@ -28,21 +28,42 @@ _WDT_MAX_MS = const(8388)  # the RP2040 watchdog's longest timeout
 
 
 class PicoHardware(Hardware):
-    def __init__(self, pit_sensor_bit: bytes | None = None, raw_serial: bool = False,
-                 watchdog_ms: int = cfg.WATCHDOG_MS, serial_in=None, serial_out=None, poller=None,
-                 self_test=None) -> None:
+    def __init__(
+        self,
+        pit_sensor_bit: bytes | None = None,
+        raw_serial: bool = False,
+        watchdog_ms: int = cfg.WATCHDOG_MS,
+        serial_in=None,
+        serial_out=None,
+        poller=None,
+        self_test=None,
+    ) -> None:
         """pit_sensor_bit: a calibrated mapping (selftest.load_mapping()) instead of board_config's.
         self_test: the self-test this hardware runs (selftest.self_test, handed in: main.py), or None.
         raw_serial: let 0x03 through as data (Ctrl-C then no longer stops the program).
         watchdog_ms: 0 for no watchdog; it starts at the first feed_watchdog() and cannot be stopped.
         serial_in/serial_out/poller: other streams than USB (tests); poller has serial_in registered."""
-        sspi = SPI(cfg.SENS_SPI, cfg.SENS_BAUD, polarity=cfg.SENS_POL, phase=cfg.SENS_PHA,
-                   sck=Pin(cfg.SENS_SCK), mosi=Pin(cfg.SENS_MOSI), miso=Pin(cfg.SENS_MISO))
+        sspi = SPI(
+            cfg.SENS_SPI,
+            cfg.SENS_BAUD,
+            polarity=cfg.SENS_POL,
+            phase=cfg.SENS_PHA,
+            sck=Pin(cfg.SENS_SCK),
+            mosi=Pin(cfg.SENS_MOSI),
+            miso=Pin(cfg.SENS_MISO),
+        )
         self._sspi = sspi
         self._self_test = self_test
         self.sensors = SR74HC165(self._shift_in, Pin(cfg.SENS_PL, Pin.OUT, value=1), cfg.SENS_CHIPS)
-        lspi = SPI(cfg.LED_SPI, cfg.LED_BAUD, polarity=cfg.LED_POL, phase=cfg.LED_PHA,
-                   sck=Pin(cfg.LED_SCK), mosi=Pin(cfg.LED_MOSI), miso=Pin(cfg.LED_MISO))
+        lspi = SPI(
+            cfg.LED_SPI,
+            cfg.LED_BAUD,
+            polarity=cfg.LED_POL,
+            phase=cfg.LED_PHA,
+            sck=Pin(cfg.LED_SCK),
+            mosi=Pin(cfg.LED_MOSI),
+            miso=Pin(cfg.LED_MISO),
+        )
         self.leds = APA102(lspi.write, cfg.LEDS, cfg.LED_BRIGHTNESS_CAP, cfg.LED_END_BYTES, cfg.LED_PIT)
         self.pit_sensor_bit = pit_sensor_bit if pit_sensor_bit is not None else cfg.PIT_SENSOR_BIT
         self._wdt_ms = watchdog_ms if watchdog_ms <= _WDT_MAX_MS else _WDT_MAX_MS

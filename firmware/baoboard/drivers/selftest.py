@@ -26,7 +26,7 @@ def _sleeper():
 
 
 def name(i: int) -> str:
-    return cfg.PIT_NAMES[2 * i:2 * i + 2]
+    return cfg.PIT_NAMES[2 * i : 2 * i + 2]
 
 
 def gesture(bitmap: bytearray) -> bool:

@@ -83,8 +83,9 @@ def check_available(image: str | None = None) -> None:
         raise PicoUnavailable("rp2040js is not installed: make pico-deps (npm ci in tools/pico)")
     uf2 = image_path(image)
     if image == STOCK and not uf2.is_file():
-        raise PicoUnavailable(f"no MicroPython image for the Pico at {uf2}: set PICO_UF2 (README.md, "
-                              "'The emulated Pico')")
+        raise PicoUnavailable(
+            f"no MicroPython image for the Pico at {uf2}: set PICO_UF2 (README.md, 'The emulated Pico')"
+        )
     if not uf2.is_file():
         raise PicoUnavailable(f"no Bao-board image at {uf2}: make image builds it (README.md, 'The emulated Pico')")
     if not bootrom_path().is_file():
@@ -112,15 +113,27 @@ def compile_firmware(out: Path) -> Path:
         dst = out / rel.with_suffix(".mpy")
         if not dst.exists() or dst.stat().st_mtime < src.stat().st_mtime:
             dst.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([str(MPY_CROSS), "-O3", "-march=armv6m", "-s", rel.with_suffix(".mpy").as_posix(), "-o",
-                            str(dst), str(src)], check=True)  # as make firmware: one name for the path
+            subprocess.run(
+                [
+                    str(MPY_CROSS),
+                    "-O3",
+                    "-march=armv6m",
+                    "-s",
+                    rel.with_suffix(".mpy").as_posix(),
+                    "-o",
+                    str(dst),
+                    str(src),
+                ],
+                check=True,
+            )  # as make firmware: one name for the path
     return out
 
 
 def build_flash(image: Path, firmware: Path) -> None:
     """A filesystem image holding the compiled firmware, as `make deploy` would leave the Pico's flash."""
-    proc = subprocess.run([sys.executable, str(PICO_TOOLS / "mkfs.py"), str(image), f"{firmware}:/"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, str(PICO_TOOLS / "mkfs.py"), str(image), f"{firmware}:/"], capture_output=True, text=True
+    )
     if proc.returncode:
         raise PicoUnavailable("cannot build the Pico's filesystem: " + proc.stderr.strip())
 
@@ -133,9 +146,17 @@ class PicoBoard(Board):
     breakdown). The flash's file system is kept in data_dir/pico-flash.img between runs: a new one is what a
     Pico has after its first flashing (the image: erased, formatted at the first boot; stock: the .mpy)."""
 
-    def __init__(self, data_dir: str, on_serial: Callable[[bytes], None] | None = None,
-                 faults: tuple[str, ...] = (), flash_timing: bool = True, seed: int = 1,
-                 latches: bool = False, image: str | None = None, xip_cache: bool = False) -> None:
+    def __init__(
+        self,
+        data_dir: str,
+        on_serial: Callable[[bytes], None] | None = None,
+        faults: tuple[str, ...] = (),
+        flash_timing: bool = True,
+        seed: int = 1,
+        latches: bool = False,
+        image: str | None = None,
+        xip_cache: bool = False,
+    ) -> None:
         super().__init__(on_serial)
         check_available(image)
         data = Path(data_dir)
@@ -143,8 +164,16 @@ class PicoBoard(Board):
         self.image = data / "pico-flash.img"
         if not self.image.exists() and image == STOCK:
             build_flash(self.image, compile_firmware(data / "pico-firmware"))
-        cmd = ["node", str(PICO_TOOLS / "board.mjs"), "--save-fs", str(self.image),
-               "--uf2", str(image_path(image)), "--bootrom", str(bootrom_path())]
+        cmd = [
+            "node",
+            str(PICO_TOOLS / "board.mjs"),
+            "--save-fs",
+            str(self.image),
+            "--uf2",
+            str(image_path(image)),
+            "--bootrom",
+            str(bootrom_path()),
+        ]
         if self.image.exists():
             cmd += ["--fs-image", str(self.image)]
         for f in faults:

@@ -196,6 +196,5 @@ class RpiHardware(LinkSerial, Hardware):
         try:
             self.show(bytearray(3 * PITS))
         finally:
-            self.gpio.cleanup([cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK,
-                               cfg.RPI_LED_DAT])
+            self.gpio.cleanup([cfg.RPI_SENS_PL, cfg.RPI_SENS_CLK, cfg.RPI_SENS_QH, cfg.RPI_LED_CLK, cfg.RPI_LED_DAT])
             self.close_link()

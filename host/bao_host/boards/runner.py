@@ -71,7 +71,7 @@ def open_serial(port: str) -> tuple[Any, str]:
             raise BoardError(f"cannot make a pseudo-terminal: {e}") from e
         return SideStream(pty), pty.path
     if port.startswith("socket://"):
-        host, _, num = port[len("socket://"):].rpartition(":")
+        host, _, num = port[len("socket://") :].rpartition(":")
         try:
             sock = SocketLink(host or "0.0.0.0", int(num))
         except ValueError as e:
@@ -110,8 +110,14 @@ def rpi_board_id() -> str:
     return "rpi-" + socket.gethostname()
 
 
-def make_rpi_hardware(link: Any, data: Path, gpio: Any = None, half_period_us: float = 0.0,
-                      brightness: int | None = None, say: Callable[[str], None] | None = None) -> Any:
+def make_rpi_hardware(
+    link: Any,
+    data: Path,
+    gpio: Any = None,
+    half_period_us: float = 0.0,
+    brightness: int | None = None,
+    say: Callable[[str], None] | None = None,
+) -> Any:
     """RpiHardware with the self-test's recorded mapping when there is a usable one in `data`."""
     from baoboard.drivers import board_config as cfg
     from baoboard.drivers import selftest
@@ -122,11 +128,17 @@ def make_rpi_hardware(link: Any, data: Path, gpio: Any = None, half_period_us: f
     if mapping is not None and say is not None and mapping != bytes(cfg.PIT_SENSOR_BIT):
         say(f"reading the sensors with the mapping the self-test recorded in {data / SELFTEST_FILE}")
     try:
-        return RpiHardware(link, gpio=gpio, pit_sensor_bit=mapping, half_period_s=half_period_us / 1e6,
-                           brightness=cfg.LED_BRIGHTNESS_CAP if brightness is None else brightness)
+        return RpiHardware(
+            link,
+            gpio=gpio,
+            pit_sensor_bit=mapping,
+            half_period_s=half_period_us / 1e6,
+            brightness=cfg.LED_BRIGHTNESS_CAP if brightness is None else brightness,
+        )
     except ImportError as e:
-        raise BoardError("RPi.GPIO is not installed: pip install 'bao-board[rpi]' (the rpi-lgpio shim, "
-                         f"which a Pi 5 needs) ({e})") from e
+        raise BoardError(
+            f"RPi.GPIO is not installed: pip install 'bao-board[rpi]' (the rpi-lgpio shim, which a Pi 5 needs) ({e})"
+        ) from e
     except Exception as e:  # RPi.GPIO/lgpio off a Pi: RuntimeError, lgpio.error, OSError
         raise BoardError(f"cannot drive the GPIO pins: {e}") from e
 
@@ -155,8 +167,9 @@ class Runner:
     said, and the application starts again from the journal, so the game comes back at its last completed
     move. The pause between two scans is a wait that `stop` cuts short."""
 
-    def __init__(self, hw: Any, data: Path, board_id: str, scan_ms: float = SCAN_MS,
-                 say: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, hw: Any, data: Path, board_id: str, scan_ms: float = SCAN_MS, say: Callable[[str], None] | None = None
+    ) -> None:
         from baoboard.runtime import Supervisor
         from baoboard.storage import FileStorage
 
@@ -183,6 +196,7 @@ class Runner:
 
     def run(self, stop: threading.Event, until: float | None = None) -> None:
         """Scan until stop is set (or time.monotonic() passes until)."""
+
         def pause(ms: float) -> bool:
             if ms > 0:
                 stop.wait(ms / 1000)
@@ -212,7 +226,7 @@ class Prompting:
     def show(self, frame: bytearray) -> None:
         self.hw.show(frame)
         lit = [i for i in range(32) if frame[3 * i] or frame[3 * i + 1] or frame[3 * i + 2]]
-        if len(lit) == 1 and frame[3 * lit[0]:3 * lit[0] + 3] == b"\x00\xff\x00" and lit[0] != self.lit:
+        if len(lit) == 1 and frame[3 * lit[0] : 3 * lit[0] + 3] == b"\x00\xff\x00" and lit[0] != self.lit:
             self.lit = lit[0]
             print(f"touch {core.pit_name(lit[0])}", file=self.out, flush=True)
 
@@ -224,11 +238,19 @@ def rpi_selftest(hw: Any, path: Path, walk_ms: int, pit_timeout: float, out: Any
     from baoboard.drivers import selftest
 
     seen = Prompting(hw, out)
-    print("LED walk: each pit lights blue in turn (A1..A8, B8..B1, a1..a8, b8..b1); a light out of place is "
-          "an LED wired out of order", file=out, flush=True)
+    print(
+        "LED walk: each pit lights blue in turn (A1..A8, B8..B1, a1..a8, b8..b1); a light out of place is "
+        "an LED wired out of order",
+        file=out,
+        flush=True,
+    )
     selftest.walk(seen, ms=walk_ms)
-    print(f"touch each pit when it lights green; let go when it flashes white ({pit_timeout:g} s per "
-          "pit, then it is skipped)", file=out, flush=True)
+    print(
+        f"touch each pit when it lights green; let go when it flashes white ({pit_timeout:g} s per "
+        "pit, then it is skipped)",
+        file=out,
+        flush=True,
+    )
     result: dict[str, Any] = selftest.touch_test(seen, timeout_ms=int(pit_timeout * 1000))
     selftest.save(result, str(path))
     frame = bytearray(96)

@@ -109,8 +109,13 @@ class CPythonBoard(Board):
     flash is `data_dir` (FileStorage) or a given `storage` (baoboard.memstorage.FakeStorage: in memory, and
     power cuts can tear a write)."""
 
-    def __init__(self, data_dir: str | None = None, board_id: str = "sim",
-                 on_serial: Callable[[bytes], None] | None = None, storage: Any = None) -> None:
+    def __init__(
+        self,
+        data_dir: str | None = None,
+        board_id: str = "sim",
+        on_serial: Callable[[bytes], None] | None = None,
+        storage: Any = None,
+    ) -> None:
         super().__init__(on_serial)
         from baoboard.simhw import SimHardware
         from baoboard.storage import FileStorage
@@ -220,8 +225,9 @@ def compile_firmware(out: Path) -> Path:
 
 
 class MicroPythonBoard(Board):
-    def __init__(self, data_dir: str, board_id: str = "sim", heap: str = "192k",
-                 on_serial: Callable[[bytes], None] | None = None) -> None:
+    def __init__(
+        self, data_dir: str, board_id: str = "sim", heap: str = "192k", on_serial: Callable[[bytes], None] | None = None
+    ) -> None:
         super().__init__(on_serial)
         lib = compile_firmware(Path(data_dir) / "mpy")
         code = (
@@ -234,7 +240,11 @@ class MicroPythonBoard(Board):
         self._stray: deque[str] = deque(maxlen=1)
         self.proc = subprocess.Popen(
             [micropython_binary(), "-X", f"heapsize={heap}", "-c", code],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, text=True, bufsize=1,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            bufsize=1,
         )
         self.run(0, 0)
 
@@ -304,9 +314,18 @@ class Hands(SimHands):
     (0: as fast as the board runs), `between()` after each, `think` scans after a move, and `mistakes`: a
     wrong pit is sometimes touched first (and touched again to take the seed back out)."""
 
-    def __init__(self, board: Board, scan_ms: int = 5, hold: int = 4, gap: int = 4, pause: float = 0.0,
-                 mistakes: float = 0.0, seed: int = 1, between: Callable[[], None] | None = None,
-                 think: int = 0) -> None:
+    def __init__(
+        self,
+        board: Board,
+        scan_ms: int = 5,
+        hold: int = 4,
+        gap: int = 4,
+        pause: float = 0.0,
+        mistakes: float = 0.0,
+        seed: int = 1,
+        between: Callable[[], None] | None = None,
+        think: int = 0,
+    ) -> None:
         super().__init__(board, hold, gap, scan_ms)
         self.think = think  # scans the player waits after a move (a board may be busy after one)
         self.pause = pause
@@ -613,9 +632,19 @@ class SimRunner:
     seconds between two of them); the serial side pumped between scans. Everything that touches the
     board runs in that thread or holds `lock` (the thread takes it for one scan or one tap at a time)."""
 
-    def __init__(self, board: Board, link: PtyLink | SocketLink | None = None, scan_ms: int = 5,
-                 pause: float = 0.0, hold: int = 4, gap: int = 4, mistakes: float = 0.0, seed: int = 1,
-                 on_serial: Callable[[bytes], None] | None = None, think: int = 0) -> None:
+    def __init__(
+        self,
+        board: Board,
+        link: PtyLink | SocketLink | None = None,
+        scan_ms: int = 5,
+        pause: float = 0.0,
+        hold: int = 4,
+        gap: int = 4,
+        mistakes: float = 0.0,
+        seed: int = 1,
+        on_serial: Callable[[bytes], None] | None = None,
+        think: int = 0,
+    ) -> None:
         self.board = board
         self.link = link
         self.scan_ms = scan_ms
@@ -623,8 +652,9 @@ class SimRunner:
         self.lock = threading.RLock()
         self.wire = WireWatch()
         self.on_serial = on_serial
-        self.hands = Hands(board, scan_ms=scan_ms, hold=hold, gap=gap, mistakes=mistakes, seed=seed,
-                           between=self.pump, think=think)
+        self.hands = Hands(
+            board, scan_ms=scan_ms, hold=hold, gap=gap, mistakes=mistakes, seed=seed, between=self.pump, think=think
+        )
         board.on_serial = self._out
         self._jobs: deque[Job] = deque()
         self._stop = threading.Event()
@@ -704,6 +734,7 @@ class SimRunner:
 
     def call(self, fn: Callable[[], Any]) -> Job:
         """Run fn in the board's thread, between two scans."""
+
         def one() -> Generator[None, None, Any]:
             return fn()
             yield  # (a generator of one step)
@@ -719,6 +750,7 @@ class SimRunner:
 
     def perform(self, p: core.Position, move: int) -> Job:
         """The hands perform a legal move; job.wait() -> False if the board lost its power meanwhile."""
+
         def steps() -> Generator[int, None, bool]:
             cuts = self.board.power_cuts
             yield from self.hands.steps(p, move)
@@ -728,6 +760,7 @@ class SimRunner:
 
     def scans(self, n: int) -> Job:
         """n scans at the hands' pace (simulated time, no waiting)."""
+
         def steps() -> Iterator[None]:
             for _ in range(n):
                 self.board.run(1, self.scan_ms)

@@ -63,8 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a bug, not bad input (that has its own message): one line, never a traceback
         if os.environ.get("BAO_TRACEBACK"):
             raise
-        print(f"bao {args.command}: internal error: {type(e).__name__}: {e} (BAO_TRACEBACK=1 shows where)",
-              file=sys.stderr)
+        print(
+            f"bao {args.command}: internal error: {type(e).__name__}: {e} (BAO_TRACEBACK=1 shows where)",
+            file=sys.stderr,
+        )
         return 70  # EX_SOFTWARE
     return status
-

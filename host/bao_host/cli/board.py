@@ -70,9 +70,18 @@ def open_store(store_dir: str | None, stop: threading.Event) -> tuple[Store | No
         raise BoardError(f"{e}: " + ONE_LOGGER.format(flag="--store")) from e
 
 
-def follow(url: str, store: Store, stop: threading.Event, south: str | None = None,
-           north: str | None = None, place: str | None = None, live: bool = False, out: Any = None,
-           err: Any = None, drain: float = 0.5) -> int:
+def follow(
+    url: str,
+    store: Store,
+    stop: threading.Event,
+    south: str | None = None,
+    north: str | None = None,
+    place: str | None = None,
+    live: bool = False,
+    out: Any = None,
+    err: Any = None,
+    drain: float = 0.5,
+) -> int:
     """The logger of `bao log` (bao_host.record.session.LinkSession: each event stored, then acknowledged) on the
     board's serial side, into `store` (open_store: its lock held by the caller). live: its rich live view;
     otherwise each stored move is printed to `out`, one per line, and the logger's messages to `err`. Once
@@ -92,6 +101,7 @@ def follow(url: str, store: Store, stop: threading.Event, south: str | None = No
     logger = Logger(store, south=south, north=north, place=place, on_message=None if live else say)
     session = LinkSession(url, logger, backoff=(0.05, 1.0))
     if not live:
+
         def stored(ev: Any, res: Any) -> None:
             if ev.type == "MOVE" and res.stored:
                 print(split_move(ev.payload)[0], file=out, flush=True)
@@ -127,54 +137,92 @@ def follow(url: str, store: Store, stop: threading.Event, south: str | None = No
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("board", help="run the board application on a Raspberry Pi wired to the board",
-                       description="Run the board application (the Pico's, unchanged) on a Raspberry Pi wired "
-                                   "to the reference hardware (hardware/README.md), or on simulated hardware.")
-    p.add_argument("--hal", choices=("rpi", "sim"), default="rpi",
-                   help="rpi: RPi.GPIO on the board's header J1; sim: simulated sensors and LEDs")
-    p.add_argument("--port", default="pty", metavar="URL",
-                   help="serial side: 'pty' (a pseudo-terminal, path printed), socket://HOST:PORT (served "
-                        "here; port 0 picks one), a device or pyserial URL (/dev/ttyGS0), or 'none'")
-    p.add_argument("--data", metavar="DIR",
-                   help="the board's flash: journal and self-test mapping (default: board-HAL in the "
-                        "user data folder)")
-    p.add_argument("--log", action="store_true",
-                   help="run the logger (bao log) in this process; --port is then not used")
+    p = sub.add_parser(
+        "board",
+        help="run the board application on a Raspberry Pi wired to the board",
+        description="Run the board application (the Pico's, unchanged) on a Raspberry Pi wired "
+        "to the reference hardware (hardware/README.md), or on simulated hardware.",
+    )
+    p.add_argument(
+        "--hal",
+        choices=("rpi", "sim"),
+        default="rpi",
+        help="rpi: RPi.GPIO on the board's header J1; sim: simulated sensors and LEDs",
+    )
+    p.add_argument(
+        "--port",
+        default="pty",
+        metavar="URL",
+        help="serial side: 'pty' (a pseudo-terminal, path printed), socket://HOST:PORT (served "
+        "here; port 0 picks one), a device or pyserial URL (/dev/ttyGS0), or 'none'",
+    )
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        help="the board's flash: journal and self-test mapping (default: board-HAL in the user data folder)",
+    )
+    p.add_argument(
+        "--log", action="store_true", help="run the logger (bao log) in this process; --port is then not used"
+    )
     p.add_argument("--store", metavar="DIR", help="with --log: the game store (default: the one bao log uses)")
     p.add_argument("--south", metavar="NAME", help="with --log: South's player")
     p.add_argument("--north", metavar="NAME", help="with --log: North's player")
     p.add_argument("--place", metavar="PLACE", help="with --log: where the game is played")
-    p.add_argument("--quiet", action="store_true",
-                   help="with --log: no live view; each stored move on stdout, messages on stderr")
+    p.add_argument(
+        "--quiet", action="store_true", help="with --log: no live view; each stored move on stdout, messages on stderr"
+    )
     p.add_argument("--board-id", help="the board's id in the handshake (default: from the Pi's serial number)")
     p.add_argument("--scan-ms", type=float, default=SCAN_MS, help="pause between two scans, in ms")
-    p.add_argument("--half-period-us", type=float, default=0.0,
-                   help="rpi: extra time per clock half period for long wires (default 0: as fast as "
-                        "Python toggles the pins)")
-    p.add_argument("--brightness", type=int, default=None, metavar="0..31",
-                   help="rpi: the LEDs' global brightness (never above the board's cap)")
+    p.add_argument(
+        "--half-period-us",
+        type=float,
+        default=0.0,
+        help="rpi: extra time per clock half period for long wires (default 0: as fast as Python toggles the pins)",
+    )
+    p.add_argument(
+        "--brightness",
+        type=int,
+        default=None,
+        metavar="0..31",
+        help="rpi: the LEDs' global brightness (never above the board's cap)",
+    )
     p.add_argument("--duration", type=float, default=None, metavar="SECONDS", help="stop after SECONDS")
     p.set_defaults(func=run)
     _register_selftest(sub)
 
 
 def _register_selftest(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    s = sub.add_parser("selftest", help="self-test of the assembled board: LED walk, touch each lit pit",
-                       description="LED walk, then 'touch each lit pit': records which sensor bit answers for "
-                                   "each pit and stores the mapping (hardware/README.md, Self-test).")
+    s = sub.add_parser(
+        "selftest",
+        help="self-test of the assembled board: LED walk, touch each lit pit",
+        description="LED walk, then 'touch each lit pit': records which sensor bit answers for "
+        "each pit and stores the mapping (hardware/README.md, Self-test).",
+    )
     where = s.add_mutually_exclusive_group(required=True)
     where.add_argument("--hal", choices=("rpi",), help="run it here, on a Raspberry Pi wired to the board")
-    where.add_argument("--port", metavar="URL",
-                       help="ask a board over its serial link (a Pico's USB port, a `bao board` socket)")
+    where.add_argument(
+        "--port", metavar="URL", help="ask a board over its serial link (a Pico's USB port, a `bao board` socket)"
+    )
     s.add_argument("--data", metavar="DIR", help="rpi: where the mapping is stored (the `bao board --data`)")
     s.add_argument("--walk-ms", type=int, default=150, help="rpi: how long each pit lights in the LED walk")
-    s.add_argument("--pit-timeout", type=float, default=20.0, metavar="SECONDS",
-                   help="rpi: a pit that does not answer within SECONDS is skipped")
-    s.add_argument("--verdict-s", type=float, default=5.0, metavar="SECONDS",
-                   help="rpi: how long the verdict stays lit (green, failed pits red)")
+    s.add_argument(
+        "--pit-timeout",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="rpi: a pit that does not answer within SECONDS is skipped",
+    )
+    s.add_argument(
+        "--verdict-s",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="rpi: how long the verdict stays lit (green, failed pits red)",
+    )
     s.add_argument("--half-period-us", type=float, default=0.0, help="rpi: as for bao board")
-    s.add_argument("--wait", type=float, default=1800.0, metavar="SECONDS",
-                   help="--port: how long to wait for the board's result")
+    s.add_argument(
+        "--wait", type=float, default=1800.0, metavar="SECONDS", help="--port: how long to wait for the board's result"
+    )
     s.set_defaults(func=run_selftest)
 
 
@@ -249,8 +297,11 @@ def _serve(args: argparse.Namespace, gpio: Any, stop: threading.Event, data: Pat
         if not args.log:
             print(f"board serial: {where}", file=sys.stderr, flush=True)
             if where.startswith("socket://0.0.0.0:"):
-                print(f"  (a logger elsewhere: bao log --port socket://<this machine>:{where.rsplit(':', 1)[1]})",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  (a logger elsewhere: bao log --port socket://<this machine>:{where.rsplit(':', 1)[1]})",
+                    file=sys.stderr,
+                    flush=True,
+                )
         _say(f"{board_id} on {args.hal}, flash in {data}")
         until = time.monotonic() + args.duration if args.duration is not None else None
         with _sigterm_stops(stop):
@@ -294,11 +345,15 @@ def summary(result: dict[str, Any]) -> tuple[int, list[str]]:
     if result.get("ok"):
         lines.append("all 32 pits answer at the sensor bits of the board description")
     if mism:
-        lines.append(f"{len(mism)} pit(s) answer at another sensor bit than hardware/board.json says: "
-                     f"{', '.join(mism)} (the recorded mapping reads them right; or fix the wires)")
+        lines.append(
+            f"{len(mism)} pit(s) answer at another sensor bit than hardware/board.json says: "
+            f"{', '.join(mism)} (the recorded mapping reads them right; or fix the wires)"
+        )
     if missing:
-        lines.append(f"{len(missing)} pit(s) never answered: {', '.join(missing)} (check the touch module, its "
-                     "wire to the 74HC165 and the pit's LED position)")
+        lines.append(
+            f"{len(missing)} pit(s) never answered: {', '.join(missing)} (check the touch module, its "
+            "wire to the 74HC165 and the pit's LED position)"
+        )
     if dups:
         lines.append(f"sensor bit(s) {', '.join(str(b) for b in dups)} answered for more than one pit")
     if not lines:
@@ -331,8 +386,9 @@ def _selftest_rpi(args: argparse.Namespace, gpio: Any) -> int:
         status, lines = summary(result)
         for line in lines:
             print(f"selftest: {line}", flush=True)
-        print(f"selftest: stored in {path}" + (" (bao board reads the pits with it)" if status == 0 else ""),
-              flush=True)
+        print(
+            f"selftest: stored in {path}" + (" (bao board reads the pits with it)" if status == 0 else ""), flush=True
+        )
         time.sleep(max(0.0, args.verdict_s))  # the verdict on the board: green, failed pits red
     finally:
         hw.close()  # lights off, pins released
@@ -356,11 +412,16 @@ def _selftest_remote(url: str, wait: float) -> int:
             raise BoardError(f"no answer to SELFTEST: {e}") from e
         if not r.ok:
             if r.payload.startswith("unknown"):
-                raise BoardError(f"the board ({info.board}, firmware {info.fw}) has no SELFTEST command yet "
-                                 "(ERR unknown): see hardware/README.md, Self-test, for the other ways")
+                raise BoardError(
+                    f"the board ({info.board}, firmware {info.fw}) has no SELFTEST command yet "
+                    "(ERR unknown): see hardware/README.md, Self-test, for the other ways"
+                )
             raise BoardError(f"the board refused SELFTEST: {r.payload}")
-        print("selftest: the board runs its self-test: watch the LED walk, then touch each pit when it lights "
-              "green", file=sys.stderr, flush=True)
+        print(
+            "selftest: the board runs its self-test: watch the LED walk, then touch each pit when it lights green",
+            file=sys.stderr,
+            flush=True,
+        )
         end = time.monotonic() + wait
         while time.monotonic() < end:
             for ev in link.poll(0.2):

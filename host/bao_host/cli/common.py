@@ -10,12 +10,15 @@ from bao_host.record.store import DB_NAME, Store, StoreError, default_data_dir
 
 
 def add_data_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", metavar="DIR", default=None,
-                   help="data directory of the game store (default: the platform's user data folder)")
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        default=None,
+        help="data directory of the game store (default: the platform's user data folder)",
+    )
 
 
-def open_store(args: argparse.Namespace, repair: bool = True, create: bool = True,
-               readonly: bool = False) -> Store:
+def open_store(args: argparse.Namespace, repair: bool = True, create: bool = True, readonly: bool = False) -> Store:
     """The game store of --data (or the user data folder). StoreError (one line) when --data is not a
     folder, cannot be made, or, for a command that only reads (`create=False`), holds no library yet:
     reading never leaves an empty library behind. `readonly`: the store is opened for reading only and
@@ -27,7 +30,6 @@ def open_store(args: argparse.Namespace, repair: bool = True, create: bool = Tru
     if not create and not ((root / DB_NAME).exists() or (root / "games").is_dir()):
         raise StoreError(f"no game library in {root} (`bao import` or `bao log` makes one there)")
     try:
-        return Store(root, report=lambda m: print("bao: " + m, file=sys.stderr), repair=repair,
-                     readonly=readonly)
+        return Store(root, report=lambda m: print("bao: " + m, file=sys.stderr), repair=repair, readonly=readonly)
     except OSError as e:
         raise StoreError(f"cannot open the game library in {root}: {e.strerror or e}") from None

@@ -42,8 +42,9 @@ def _limits(args: argparse.Namespace) -> dict[str, int]:
     return {"movetime": args.movetime}
 
 
-def _load_game(args: argparse.Namespace) -> tuple[list[core.Position], list[str], tuple[str, str], str,
-                                                  Path | None, int | None]:
+def _load_game(
+    args: argparse.Namespace,
+) -> tuple[list[core.Position], list[str], tuple[str, str], str, Path | None, int | None]:
     """(positions, plies, player names, title, the graph's path in the library without its suffix, and the
     game's number) of GAME|FILE; the last two None for a file."""
     path = Path(args.game)
@@ -63,8 +64,7 @@ def _load_game(args: argparse.Namespace) -> tuple[list[core.Position], list[str]
         positions = st.positions(g.id)
         folder = st.transcript_path(g).parent / g.key
         names = (g.south or "South", g.north or "North")
-        return (positions, list(g.plies), names, f"game {g.id}: {names[0]} (South) vs {names[1]} (North)", folder,
-                g.id)
+        return (positions, list(g.plies), names, f"game {g.id}: {names[0]} (South) vs {names[1]} (North)", folder, g.id)
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
@@ -74,32 +74,59 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return _err(str(e))
     limits = _limits(args)
     err = Console(stderr=True)
-    with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=args.quiet) as bar:
+    with Progress(
+        TextColumn("analysing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=args.quiet,
+    ) as bar:
         task = bar.add_task("positions", total=len(positions))
-        result = analysis.analyse(positions, plies, names, title, limits,
-                                  progress=lambda n: bar.update(task, completed=n))
+        result = analysis.analyse(
+            positions, plies, names, title, limits, progress=lambda n: bar.update(task, completed=n)
+        )
     out = Console(highlight=False)
     out.print(f"[bold]{title}[/bold]  engine: {' '.join(f'{k} {v}' for k, v in limits.items())}")
     table = Table(show_edge=False)
-    for col, justify in (("ply", "right"), ("side", "left"), ("played", "left"), ("eval", "right"),
-                         ("best", "left"), ("loss", "right"), ("engine line", "left")):
+    for col, justify in (
+        ("ply", "right"),
+        ("side", "left"),
+        ("played", "left"),
+        ("eval", "right"),
+        ("best", "left"),
+        ("loss", "right"),
+        ("engine line", "left"),
+    ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     styles = {"?!": "yellow", "?": "dark_orange", "??": "bold red"}
     for pa in result.plies:
-        table.add_row(str(pa.ply), pa.side, Text(pa.played + pa.mark, style=styles.get(pa.mark, "")),
-                      f"{pa.eval_after:+.2f}", pa.best, f"{pa.loss:.2f}" if pa.loss else "",
-                      f"{pa.score_text}  {' '.join(pa.pv[:6])}")
+        table.add_row(
+            str(pa.ply),
+            pa.side,
+            Text(pa.played + pa.mark, style=styles.get(pa.mark, "")),
+            f"{pa.eval_after:+.2f}",
+            pa.best,
+            f"{pa.loss:.2f}" if pa.loss else "",
+            f"{pa.score_text}  {' '.join(pa.pv[:6])}",
+        )
     out.print(table)
     out.print("evaluation by ply (South's view in seeds; above the line South is better):")
     for row in analysis.chart_rows(result.evals):
         out.print("  " + row)
     for s in result.players:
-        out.print(f"{s.side} ({s.name}): {s.moves} moves, average loss {s.average_loss:.2f} seeds, "
-                  f"?! {s.marks['?!']}, ? {s.marks['?']}, ?? {s.marks['??']}", soft_wrap=True)
+        out.print(
+            f"{s.side} ({s.name}): {s.moves} moves, average loss {s.average_loss:.2f} seeds, "
+            f"?! {s.marks['?!']}, ? {s.marks['?']}, ?? {s.marks['??']}",
+            soft_wrap=True,
+        )
     game = Path(args.game)  # a file's graph goes next to the file, not into the current folder
-    svg_path = Path(args.svg) if args.svg else (
-        Path(str(sidecar) + ".analysis.svg") if sidecar else game.with_name(game.stem + ".analysis.svg"))
+    svg_path = (
+        Path(args.svg)
+        if args.svg
+        else (Path(str(sidecar) + ".analysis.svg") if sidecar else game.with_name(game.stem + ".analysis.svg"))
+    )
     try:
         svg_path.write_text(analysis.svg(result), encoding="utf-8")
         out.print(f"graph written to {svg_path}", soft_wrap=True)
@@ -135,16 +162,18 @@ def cmd_match(args: argparse.Namespace) -> int:
     def report(r: match.MatchResult, g: match.GameRecord) -> None:
         if not args.quiet:
             winner = g.winner or "draw"
-            out.print(f"game {g.game + 1}: {g.first} (South) vs {g.second} (North): {winner} in {g.plies} plies; "
-                      f"{r.a} {r.score:g}/{r.played}", soft_wrap=True)
+            out.print(
+                f"game {g.game + 1}: {g.first} (South) vs {g.second} (North): {winner} in {g.plies} plies; "
+                f"{r.a} {r.score:g}/{r.played}",
+                soft_wrap=True,
+            )
 
     try:
         part = match.parse_part(args.part) if args.part else (0, 1)
     except ValueError as e:
         return _err(str(e))
     try:
-        r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report, args.record,
-                            part)
+        r = match.run_match(a, b, args.games, args.ruleset, args.seed, args.opening_plies, report, args.record, part)
     except match.MatchRecordError as e:
         return _err(str(e))
     out.print(r.summary(), soft_wrap=True)
@@ -164,8 +193,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("analyse", aliases=["analyze"], help="the engine's judgement of every move of a game")
     p.add_argument("game", metavar="GAME|FILE", help="a transcript file, or a stored game's number or key")
     add_limits(p, 300)
-    p.add_argument("--svg", metavar="FILE", help="write the graph here (default: next to a stored game in the "
-                   "library, or NAME.analysis.svg next to a file NAME.txt)")
+    p.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="write the graph here (default: next to a stored game in the "
+        "library, or NAME.analysis.svg next to a file NAME.txt)",
+    )
     p.add_argument("--json", metavar="FILE", help="also write the analysis as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--data", metavar="DIR", default=None, help="data directory of the game store")
@@ -180,8 +213,14 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="openings and baselines' ties")
     p.add_argument("--opening-plies", type=int, default=4, help="random plies that vary the openings (4)")
     p.add_argument("--quiet", action="store_true", help="the result only, not each game")
-    p.add_argument("--record", metavar="FILE.jsonl", help="append each game here; a rerun plays only the games the "
-                   "file lacks (continue a stopped match)")
-    p.add_argument("--part", metavar="K/N", help="play only part K of N (every Nth pair of games), e.g. in N "
-                   "processes sharing one --record file")
+    p.add_argument(
+        "--record",
+        metavar="FILE.jsonl",
+        help="append each game here; a rerun plays only the games the file lacks (continue a stopped match)",
+    )
+    p.add_argument(
+        "--part",
+        metavar="K/N",
+        help="play only part K of N (every Nth pair of games), e.g. in N processes sharing one --record file",
+    )
     p.set_defaults(func=cmd_match)

@@ -50,15 +50,26 @@ def cmd_lessons(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for lesson in found:
         p = kept.get(lesson.name)
-        rows.append({"name": lesson.name, "ruleset": lesson.ruleset, "title": lesson.title,
-                     "rules": list(lesson.rules), "tasks": len(lesson.tasks), "done": bool(p and p.done),
-                     "tasks_done": p.tasks_done if p else 0, "wrong": p.wrong if p else 0,
-                     "state": _state(p, len(lesson.tasks))})
+        rows.append(
+            {
+                "name": lesson.name,
+                "ruleset": lesson.ruleset,
+                "title": lesson.title,
+                "rules": list(lesson.rules),
+                "tasks": len(lesson.tasks),
+                "done": bool(p and p.done),
+                "tasks_done": p.tasks_done if p else 0,
+                "wrong": p.wrong if p else 0,
+                "state": _state(p, len(lesson.tasks)),
+            }
+        )
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    t = Table(title=f"Lessons: {sum(r['done'] for r in rows)} of {len(rows)} done",
-              caption="a lesson on the board: python -m bao_host.cli.run --lesson LESSON")
+    t = Table(
+        title=f"Lessons: {sum(r['done'] for r in rows)} of {len(rows)} done",
+        caption="a lesson on the board: python -m bao_host.cli.run --lesson LESSON",
+    )
     for col in ("lesson", "ruleset", "title", "tasks", "progress"):
         t.add_column(col, no_wrap=col != "title", overflow="fold")
     for r in rows:

@@ -41,9 +41,27 @@ def cmd_games(args: argparse.Namespace) -> int:
         except StoreError as e:
             return _err(str(e))
         if args.json:
-            print(json.dumps([{"id": g.id, "key": g.key, "south": g.south, "north": g.north, "date": g.date,
-                               "place": g.place, "ruleset": g.ruleset, "result": g.result, "status": g.status,
-                               "moves": len(g.plies), "board": g.board_id} for g in games], indent=1))
+            print(
+                json.dumps(
+                    [
+                        {
+                            "id": g.id,
+                            "key": g.key,
+                            "south": g.south,
+                            "north": g.north,
+                            "date": g.date,
+                            "place": g.place,
+                            "ruleset": g.ruleset,
+                            "result": g.result,
+                            "status": g.status,
+                            "moves": len(g.plies),
+                            "board": g.board_id,
+                        }
+                        for g in games
+                    ],
+                    indent=1,
+                )
+            )
             return 0
         if not games:
             print(f"no games in {st.root}")
@@ -61,8 +79,20 @@ def cmd_games(args: argparse.Namespace) -> int:
         for g in games:  # every stored text is data: no markup, no control characters reach the terminal
             names = [plain(g.south or "?"), plain(g.north or "?")]
             cells = ["\n".join(names)] if stacked else names
-            t.add_row(*(Text(x) for x in (str(g.id), iso_date(g.date), *cells, g.ruleset, str(len(g.plies)),
-                                          _result_text(g), plain(g.board_id or g.source))))
+            t.add_row(
+                *(
+                    Text(x)
+                    for x in (
+                        str(g.id),
+                        iso_date(g.date),
+                        *cells,
+                        g.ruleset,
+                        str(len(g.plies)),
+                        _result_text(g),
+                        plain(g.board_id or g.source),
+                    )
+                )
+            )
         Console().print(t)
     return 0
 
@@ -128,9 +158,14 @@ def _print_analysis_summary(out: Console, plies: int, data: dict[str, Any], play
     for s in data.get("players", []):
         if isinstance(s, dict):
             m: dict[str, Any] = s["marks"] if isinstance(s.get("marks"), dict) else {}
-            out.print(markup(f"  {s.get('side')} ({s.get('name')}): {s.get('moves')} moves, average loss "
-                             f"{float(s.get('average_loss', 0.0)):.2f} seeds, ?! {m.get('?!', 0)}, ? {m.get('?', 0)}, "
-                             f"?? {m.get('??', 0)}"), highlight=False)
+            out.print(
+                markup(
+                    f"  {s.get('side')} ({s.get('name')}): {s.get('moves')} moves, average loss "
+                    f"{float(s.get('average_loss', 0.0)):.2f} seeds, ?! {m.get('?!', 0)}, ? {m.get('?', 0)}, "
+                    f"?? {m.get('??', 0)}"
+                ),
+                highlight=False,
+            )
 
 
 def export_text(g: Game, positions: list[core.Position], fmt: str) -> str:
@@ -144,8 +179,13 @@ def export_text(g: Game, positions: list[core.Position], fmt: str) -> str:
         h = g.headers()
         h["notation"] = "kiba"
         return notation.format_transcript(h, plies, g.comments())
-    obj: dict[str, Any] = {"id": g.id, "key": g.key, "headers": g.headers(), "plies": g.plies,
-                           "positions": [position_json.to_dict(p, False) for p in positions]}
+    obj: dict[str, Any] = {
+        "id": g.id,
+        "key": g.key,
+        "headers": g.headers(),
+        "plies": g.plies,
+        "positions": [position_json.to_dict(p, False) for p in positions],
+    }
     return json.dumps(obj, indent=1) + "\n"
 
 
@@ -235,8 +275,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("import", help="add a transcript to the library (checked by replaying it)")
     add_data_arg(p)
     p.add_argument("file", help="transcript file")
-    p.add_argument("--dialect", choices=notation.DIALECTS, default=None,
-                   help="move notation (default: the transcript's 'notation:' header, else donkers)")
+    p.add_argument(
+        "--dialect",
+        choices=notation.DIALECTS,
+        default=None,
+        help="move notation (default: the transcript's 'notation:' header, else donkers)",
+    )
     p.add_argument("--south", help="name South's player")
     p.add_argument("--north", help="name North's player")
     p.set_defaults(func=cmd_import)

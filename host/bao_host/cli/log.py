@@ -87,8 +87,14 @@ def _say(text: str) -> None:
     print(plain(f"bao log: {text}"), file=sys.stderr, flush=True)
 
 
-def open_library(root: Path, lock: LibraryLock, until: Callable[[], bool] | None,
-                 retry: float = 1.0, what: str = "bao log", say: Callable[[str], None] = _say) -> Store | None:
+def open_library(
+    root: Path,
+    lock: LibraryLock,
+    until: Callable[[], bool] | None,
+    retry: float = 1.0,
+    what: str = "bao log",
+    say: Callable[[str], None] = _say,
+) -> Store | None:
     """The store in root, with its lock held (as `what`) for the whole run. LockHeld when another logger
     (`bao log`, `bao board --log`) has it. A folder that cannot be written yet (read-only, full, busy, an I/O
     error) is said once and tried again every `retry` seconds; None when `until` came first."""
@@ -109,8 +115,10 @@ def open_library(root: Path, lock: LibraryLock, until: Callable[[], bool] | None
             why = str(classify(e, root))
             if why != said:
                 said = why
-                say(f"{why}: waiting until it can be written (nothing is acknowledged to the board until "
-                    "then, so nothing is lost); Ctrl-C to stop")
+                say(
+                    f"{why}: waiting until it can be written (nothing is acknowledged to the board until "
+                    "then, so nothing is lost); Ctrl-C to stop"
+                )
         if until is not None and until():
             return None
         time.sleep(retry)
@@ -123,8 +131,10 @@ def _checked(args: argparse.Namespace) -> tuple[dict[str, str | None], Path] | i
     """The players' names and the library folder the command line gives, or the exit status of an error
     (said at once)."""
     try:
-        names = {k: None if getattr(args, k) is None else check_name(f"--{k}", getattr(args, k))
-                 for k in ("south", "north", "place")}
+        names = {
+            k: None if getattr(args, k) is None else check_name(f"--{k}", getattr(args, k))
+            for k in ("south", "north", "place")
+        }
     except TextError as e:
         _say(str(e))
         return 2
@@ -158,8 +168,13 @@ def cmd_log(args: argparse.Namespace) -> int:
         lock.release()
         return 0
     store = opened
-    logger = Logger(store, south=names["south"], north=names["north"], place=names["place"],
-                    on_message=_print_message if args.quiet else None)
+    logger = Logger(
+        store,
+        south=names["south"],
+        north=names["north"],
+        place=names["place"],
+        on_message=_print_message if args.quiet else None,
+    )
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)  # stops as Ctrl-C does (what is stored is on disk anyway)
     session: LinkSession | None = None
@@ -180,10 +195,15 @@ def cmd_log(args: argparse.Namespace) -> int:
                 time.sleep(1.0)
                 url = locate()
         elif _missing_device(url):
-            print(f"bao log: {url} does not exist: waiting for it to appear (the board plugged in), "
-                  "retrying with backoff; Ctrl-C to stop", file=sys.stderr, flush=True)
-        session = LinkSession(url, logger, locate=locate, board=args.board,
-                              library_boards=[r["board_id"] for r in store.known_boards()])
+            print(
+                f"bao log: {url} does not exist: waiting for it to appear (the board plugged in), "
+                "retrying with backoff; Ctrl-C to stop",
+                file=sys.stderr,
+                flush=True,
+            )
+        session = LinkSession(
+            url, logger, locate=locate, board=args.board, library_boards=[r["board_id"] for r in store.known_boards()]
+        )
         if args.quiet:
             session.run(until=until)
         else:
@@ -212,11 +232,16 @@ def main(argv: list[str]) -> int:
 
 def _args(p: argparse.ArgumentParser) -> None:
     add_data_arg(p)
-    p.add_argument("--port", metavar="URL", help="serial device, pseudo-terminal or socket://host:port "
-                   "(default: find the board)")
-    p.add_argument("--board", metavar="ID", default=None,
-                   help="log this board only (default: a board whose games the library holds, else the first board "
-                   "met; another board is refused)")
+    p.add_argument(
+        "--port", metavar="URL", help="serial device, pseudo-terminal or socket://host:port (default: find the board)"
+    )
+    p.add_argument(
+        "--board",
+        metavar="ID",
+        default=None,
+        help="log this board only (default: a board whose games the library holds, else the first board "
+        "met; another board is refused)",
+    )
     p.add_argument("--south", metavar="NAME", help="South's player")
     p.add_argument("--north", metavar="NAME", help="North's player")
     p.add_argument("--place", metavar="PLACE")

@@ -100,8 +100,10 @@ def _typed(api: Api, seat: Seat, session: LinkSession, what: str, bridge: Bridge
         elif what == "no":
             api.takeback(seat, None)
         elif what:
-            _say(f"{what[:20]!r}: type stop (2.5b), takeback (ask, or accept the other's), no (decline), resign "
-                 "or abort (Ctrl-C leaves the game, --resume comes back)")
+            _say(
+                f"{what[:20]!r}: type stop (2.5b), takeback (ask, or accept the other's), no (decline), resign "
+                "or abort (Ctrl-C leaves the game, --resume comes back)"
+            )
     except OnlineError as e:
         _say(f"the server refused: {e}")
 
@@ -124,8 +126,10 @@ def _play(args: argparse.Namespace, api: Api, seat: Seat, session: LinkSession, 
             except queue.Empty:
                 continue
         if bridge.done:
-            _say(f"the game is over: {bridge.state.get('result') or 'no result'} ({bridge.state.get('reason')});"
-                 f" in the library as game {bridge.local}")
+            _say(
+                f"the game is over: {bridge.state.get('result') or 'no result'} ({bridge.state.get('reason')});"
+                f" in the library as game {bridge.local}"
+            )
     except KeyboardInterrupt:
         _say(f"left the game; `bao online {args.url} --resume {seat.game}` comes back to it")
 
@@ -184,10 +188,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     which.add_argument("--join", metavar="CODE", help="join the game of this invitation code")
     which.add_argument("--resume", metavar="GAME", help="come back to a game this library holds a seat of")
     p.add_argument("--side", choices=P.SIDES, default="S", help="with --new: the side you play (default S)")
-    p.add_argument("--clock", metavar="BASE+INC", default=None,
-                   help="with --new: Fischer clocks, seconds for the game + seconds added after each move (300+5)")
+    p.add_argument(
+        "--clock",
+        metavar="BASE+INC",
+        default=None,
+        help="with --new: Fischer clocks, seconds for the game + seconds added after each move (300+5)",
+    )
     p.add_argument("--name", default="", help="your name, shown to the other player")
-    p.add_argument("--board", required=True, metavar="PORT",
-                   help="the board: a serial device, pseudo-terminal or socket://HOST:PORT (bao sim)")
+    p.add_argument(
+        "--board",
+        required=True,
+        metavar="PORT",
+        help="the board: a serial device, pseudo-terminal or socket://HOST:PORT (bao sim)",
+    )
     add_data_arg(p)
     p.set_defaults(func=cmd_online)

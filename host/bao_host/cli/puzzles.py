@@ -71,8 +71,10 @@ def cmd_make(args: argparse.Namespace) -> int:
     except (InputError, core.BaoError, notation.ReplayError) as e:
         return _err(str(e))
     gen = generate.Generator(ruleset)
-    about = {"made_by": " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None
-             else args.command_line, "ruleset": ruleset}
+    about = {
+        "made_by": " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None else args.command_line,
+        "ruleset": ruleset,
+    }
     start = time.monotonic()
     deadline = start + args.minutes * 60 if args.minutes else float("inf")
     before = len(known)
@@ -80,18 +82,23 @@ def cmd_make(args: argparse.Namespace) -> int:
     def keep(pz: model.Puzzle) -> None:
         model.dump(out, sorted(known.values(), key=lambda q: q.id), about)
         if not args.quiet:
-            print(f"{len(known)} {pz.id} {pz.solution} {' '.join(pz.themes)} rating {pz.rating} "
-                  f"({time.monotonic() - start:.0f} s; {gen.examined} positions, {gen.candidates} candidates)",
-                  flush=True)
+            print(
+                f"{len(known)} {pz.id} {pz.solution} {' '.join(pz.themes)} rating {pz.rating} "
+                f"({time.monotonic() - start:.0f} s; {gen.examined} positions, {gen.candidates} candidates)",
+                flush=True,
+            )
 
     _Stop()
     try:
         seed = generate.run(gen, known, args.target, deadline, args.seed, games, keep)
     except KeyboardInterrupt:
         seed = -1
-    print(f"{ruleset}: {len(known) - before} new puzzles, {len(known)} in {out}; {gen.examined} positions examined, "
-          f"{gen.candidates} passed the cheap filter, {gen.deep_passed} the deep check, {gen.kept} the deeper one"
-          + (f"; next seed {seed}" if seed >= 0 else "; stopped"), flush=True)
+    print(
+        f"{ruleset}: {len(known) - before} new puzzles, {len(known)} in {out}; {gen.examined} positions examined, "
+        f"{gen.candidates} passed the cheap filter, {gen.deep_passed} the deep check, {gen.kept} the deeper one"
+        + (f"; next seed {seed}" if seed >= 0 else "; stopped"),
+        flush=True,
+    )
     return 0
 
 
@@ -172,28 +179,47 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from bao_host.cli.common import add_data_arg
 
-    p = sub.add_parser("puzzles", help="make, list, export and solve puzzles (docs/puzzles.md)",
-                       description="Puzzles: positions where one move is clearly best (docs/puzzles.md). "
-                       "Without an action, makes puzzles.")
+    p = sub.add_parser(
+        "puzzles",
+        help="make, list, export and solve puzzles (docs/puzzles.md)",
+        description="Puzzles: positions where one move is clearly best (docs/puzzles.md). "
+        "Without an action, makes puzzles.",
+    )
     add_data_arg(p)
     act = p.add_mutually_exclusive_group()
-    act.add_argument("--export", metavar="FILE",
-                     help="write the puzzles as one JSON set (docs/puzzles.md; - for stdout)")
+    act.add_argument(
+        "--export", metavar="FILE", help="write the puzzles as one JSON set (docs/puzzles.md; - for stdout)"
+    )
     act.add_argument("--list", action="store_true", help="list the puzzles: id, ruleset, rating, themes")
-    act.add_argument("--solve", metavar="ID", nargs="?", const="next",
-                     help="solve puzzles in the terminal (from puzzle ID, or the next for your rating)")
+    act.add_argument(
+        "--solve",
+        metavar="ID",
+        nargs="?",
+        const="next",
+        help="solve puzzles in the terminal (from puzzle ID, or the next for your rating)",
+    )
     act.add_argument("--answer", metavar=("ID", "MOVE"), nargs=2, help="answer one puzzle with a move")
     p.add_argument("--solver", default="you", help="whose rating an answer changes (default: you)")
-    p.add_argument("--from", dest="source", metavar="FILE",
-                   help="the puzzles of this set (an export) instead of the shipped ones")
-    p.add_argument("--ruleset", choices=core.RULESETS, default=None,
-                   help="the ruleset to make puzzles for (default zanzibar), or to list, export, solve")
+    p.add_argument(
+        "--from", dest="source", metavar="FILE", help="the puzzles of this set (an export) instead of the shipped ones"
+    )
+    p.add_argument(
+        "--ruleset",
+        choices=core.RULESETS,
+        default=None,
+        help="the ruleset to make puzzles for (default zanzibar), or to list, export, solve",
+    )
     p.add_argument("--target", type=int, default=500, help="stop when the set holds this many (default 500)")
     p.add_argument("--minutes", type=float, default=0, help="stop after this many minutes (default: no limit)")
     p.add_argument("--seed", type=int, default=0, help="first self-play game's seed")
     p.add_argument("--out", metavar="FILE", help=f"making: the set to add to (default {SET_DIR.name}/RULESET.json)")
-    p.add_argument("--transcript", metavar="FILE", action="append", default=[],
-                   help="examine the positions of this game transcript first (repeatable)")
+    p.add_argument(
+        "--transcript",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="examine the positions of this game transcript first (repeatable)",
+    )
     p.add_argument("--library", action="store_true", help="examine the library's games first")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_puzzles, command_line=None)

@@ -54,8 +54,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
     moves = core.legal_moves(p)
     w = core.outcome(p, moves)
     if args.json:
-        out = [{"move": notation.format_move(m, p.to_move, args.dialect), "position": position_json.to_dict(c)}
-               for m, c in moves]
+        out = [
+            {"move": notation.format_move(m, p.to_move, args.dialect), "position": position_json.to_dict(c)}
+            for m, c in moves
+        ]
         print(json.dumps({"moves": out, **({"winner": "SN"[w]} if w is not None else {})}))
         return 0
     if w is not None:
@@ -63,8 +65,9 @@ def cmd_moves(args: argparse.Namespace) -> int:
         return 0
     side = diagram.SIDE_NAMES[p.to_move]
     texts = [notation.format_move(m, p.to_move, args.dialect) for m, _ in moves]
-    kind = ("placement drops" if moves[0][0] & kuu.DROP else
-            "captures" if not moves[0][0] & core.TAKASA else "takasa moves")
+    kind = (
+        "placement drops" if moves[0][0] & kuu.DROP else "captures" if not moves[0][0] & core.TAKASA else "takasa moves"
+    )
     print(f"{side} has {len(texts)} legal {kind}: {' '.join(texts)}")
     return 0
 
@@ -107,8 +110,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     if not args.position.startswith(("{", "@", "initial")):
         # a game number or key: that is `bao game`'s job; say so rather than guess
-        return _fail(f"show: {args.position!r} is not a position (JSON, @FILE, initial or initial:RULESET); "
-                     f"a stored game is shown by `bao game {args.position}`")
+        return _fail(
+            f"show: {args.position!r} is not a position (JSON, @FILE, initial or initial:RULESET); "
+            f"a stored game is shown by `bao game {args.position}`"
+        )
     try:
         p = read_position(args.position)
     except UsageError as e:
@@ -154,8 +159,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a transcript and check every move")
     p.add_argument("file")
     p.add_argument("--boards", action="store_true", help="print the board after every move")
-    p.add_argument("--dialect", choices=notation.DIALECTS, default=None,
-                   help="move notation (default: the transcript's 'notation:' header, else donkers)")
+    p.add_argument(
+        "--dialect",
+        choices=notation.DIALECTS,
+        default=None,
+        help="move notation (default: the transcript's 'notation:' header, else donkers)",
+    )
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("show", help="draw a position (a stored game: `bao game GAME`)")
     p.add_argument("position", metavar="POS", help=POS_HELP)

@@ -24,18 +24,30 @@ from bao_host.ui.tui import BaoApp
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bao_host.cli.run", description=__doc__)
     add_data_arg(ap)
-    ap.add_argument("--sim", action="store_true",
-                    help="play on the simulated board even if a board is plugged in")
-    ap.add_argument("--runtime", choices=("cpython", "pico"), default="cpython",
-                    help="the simulated board's firmware: in-process (cpython), or the Bao-board image on the "
-                         "emulated Pico (pico: make image, make pico-deps; slower)")
-    ap.add_argument("--setup", metavar="FILE",
-                    help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board")
-    ap.add_argument("--lesson", metavar="FILE",
-                    help="a lesson (lessons/*.toml, or its name as `bao lessons` lists it): the board lays out its "
-                         "position, then its tasks")
-    ap.add_argument("--puzzles", action="store_true",
-                    help="solve puzzles on the board: each laid out with the set-up mode (docs/puzzles.md)")
+    ap.add_argument("--sim", action="store_true", help="play on the simulated board even if a board is plugged in")
+    ap.add_argument(
+        "--runtime",
+        choices=("cpython", "pico"),
+        default="cpython",
+        help="the simulated board's firmware: in-process (cpython), or the Bao-board image on the "
+        "emulated Pico (pico: make image, make pico-deps; slower)",
+    )
+    ap.add_argument(
+        "--setup",
+        metavar="FILE",
+        help="a file with a position's JSON (docs/protocol.md, SETPOS): k lays it out on the board",
+    )
+    ap.add_argument(
+        "--lesson",
+        metavar="FILE",
+        help="a lesson (lessons/*.toml, or its name as `bao lessons` lists it): the board lays out its "
+        "position, then its tasks",
+    )
+    ap.add_argument(
+        "--puzzles",
+        action="store_true",
+        help="solve puzzles on the board: each laid out with the set-up mode (docs/puzzles.md)",
+    )
     ap.add_argument("--ruleset", default=None, choices=RULESETS, help="with --puzzles: only this ruleset's")
     ap.add_argument("--solver", default="you", help="with --puzzles: whose rating the answers change")
     args = ap.parse_args(argv)
@@ -64,28 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         except PicoUnavailable as e:
             print(f"--runtime pico: {e}", file=sys.stderr)
             return 2
-        lesson = None
-        if taught is not None:
-            from bao_host import lessons
-
-            tasks = len(taught.tasks)
-
-            def progress(done: int, wrong: int) -> None:  # the learner's progress, kept in the library
-                try:
-                    store.save_lesson(taught.name, tasks, done, wrong)
-                except StoreError as e:
-                    logger.say("warn", f"the lesson's progress was not kept: {e}")
-
-            run = lessons.LessonRun(taught, board.session.command, logger.view, progress)
-            session = board.session
-
-            def lesson() -> list[str]:  # (the lesson starts once the board's link is up)
-                return run.poll() if session.connected else []
-
+        lesson = _lesson(taught, store, board, logger) if taught is not None else None
         if args.puzzles:
             lesson = _puzzles(args, store, board, logger)
-        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root), setup=setup,
-                     lesson=lesson)
+        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root), setup=setup, lesson=lesson)
         return app.run() or 0
     finally:
         if board is not None:
@@ -119,14 +113,31 @@ def _read_lesson(name: str | None) -> Any:
     if not path.exists() and (lessons.LESSONS / f"{name}.toml").is_file():
         path = lessons.LESSONS / f"{name}.toml"
     elif not path.exists():
-        print(f"--lesson {name}: no such file, nor a lesson of that name (`bao lessons` lists them)",
-              file=sys.stderr)
+        print(f"--lesson {name}: no such file, nor a lesson of that name (`bao lessons` lists them)", file=sys.stderr)
         return False
     try:
         return lessons.load(path)
     except lessons.LessonError as e:
         print(f"--lesson: {e}", file=sys.stderr)
         return False
+
+
+def _lesson(taught: Any, store: Store, board: SimBoard, logger: Logger) -> Callable[[], list[str]]:
+    """The lesson's lines, polled by the UI (once the board's link is up); the learner's progress is kept in
+    the library."""
+    from bao_host import lessons
+
+    tasks = len(taught.tasks)
+
+    def progress(done: int, wrong: int) -> None:
+        try:
+            store.save_lesson(taught.name, tasks, done, wrong)
+        except StoreError as e:
+            logger.say("warn", f"the lesson's progress was not kept: {e}")
+
+    run = lessons.LessonRun(taught, board.session.command, logger.view, progress)
+    session = board.session
+    return lambda: run.poll() if session.connected else []
 
 
 def _puzzles(args: argparse.Namespace, store: Store, board: SimBoard, logger: Logger) -> Callable[[], list[str]]:

@@ -93,9 +93,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"bao serve: {data} is a file, not a game library folder", file=sys.stderr)
         return 1
     token = None if is_loopback(args.host) else (args.token or secrets.token_urlsafe(18))
-    settings = Settings(data=data, sims=args.sim, ports=list(args.port_url or []), token=token,
-                        allowed_hosts=allowed_hosts(args.host), south=args.south, north=args.north,
-                        online_rate=args.online_rate, db=args.db)
+    settings = Settings(
+        data=data,
+        sims=args.sim,
+        ports=list(args.port_url or []),
+        token=token,
+        allowed_hosts=allowed_hosts(args.host),
+        south=args.south,
+        north=args.north,
+        online_rate=args.online_rate,
+        db=args.db,
+    )
     shown = f"[{args.host}]" if ":" in args.host else args.host
 
     def started(server: Any) -> None:
@@ -118,8 +126,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     if not server.started:
-        print(f"bao serve: could not listen on {shown}:{args.port} (in use, or not an address here)",
-              file=sys.stderr)
+        print(f"bao serve: could not listen on {shown}:{args.port} (in use, or not an address here)", file=sys.stderr)
         return 1
     return 0
 
@@ -127,20 +134,41 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="the web board: live boards, play in the browser, the game library")
     add_data_arg(p)
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; any other needs the printed token to play)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; any other needs the printed token to play)",
+    )
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
-    p.add_argument("--sim", type=int, default=1, metavar="N",
-                   help="simulated boards to play in the browser (default 1; 0 for none)")
-    p.add_argument("--board", dest="port_url", action="append", metavar="URL",
-                   help="a real board to follow: serial device, pseudo-terminal or socket://host:port (repeatable)")
+    p.add_argument(
+        "--sim",
+        type=int,
+        default=1,
+        metavar="N",
+        help="simulated boards to play in the browser (default 1; 0 for none)",
+    )
+    p.add_argument(
+        "--board",
+        dest="port_url",
+        action="append",
+        metavar="URL",
+        help="a real board to follow: serial device, pseudo-terminal or socket://host:port (repeatable)",
+    )
     p.add_argument("--token", default=None, help="the token to use instead of a new random one (off the loopback)")
     p.add_argument("--south", metavar="NAME", help="South's player in the games logged")
     p.add_argument("--north", metavar="NAME", help="North's player in the games logged")
-    p.add_argument("--online-rate", type=float, default=10.0, metavar="N",
-                   help="online play: requests a second one client may send on average (default 10; "
-                        "docs/online.md)")
-    p.add_argument("--db", metavar="URL", default=None,
-                   help="online play's games on PostgreSQL (postgresql://USER@HOST/DB), shared by every `bao serve` "
-                        "given the same URL (default: in the library's SQLite file; docs/online.md)")
+    p.add_argument(
+        "--online-rate",
+        type=float,
+        default=10.0,
+        metavar="N",
+        help="online play: requests a second one client may send on average (default 10; docs/online.md)",
+    )
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="online play's games on PostgreSQL (postgresql://USER@HOST/DB), shared by every `bao serve` "
+        "given the same URL (default: in the library's SQLite file; docs/online.md)",
+    )
     p.set_defaults(func=cmd_serve)

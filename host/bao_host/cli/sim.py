@@ -25,34 +25,69 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("sim", help="run the simulated board (firmware on a simulated Hardware)")
-    p.add_argument("--runtime", choices=("cpython", "micropython", "pico"), default="cpython",
-                   help="run the firmware in-process (cpython), in the MicroPython unix port, or on an "
-                        "emulated Pico with the board's chips on its pins, from the Bao-board image (pico)")
-    p.add_argument("--image", metavar="UF2|stock", default=None,
-                   help="pico runtime: the image to boot (default: make image's build/bao-board-VERSION.uf2); "
-                        "'stock': a stock MicroPython with the firmware's .mpy on its flash, as make deploy leaves it")
-    p.add_argument("--port", default="pty",
-                   help="serial side: 'pty' (a pseudo-terminal, path printed), socket://HOST:PORT, or 'none'")
+    p.add_argument(
+        "--runtime",
+        choices=("cpython", "micropython", "pico"),
+        default="cpython",
+        help="run the firmware in-process (cpython), in the MicroPython unix port, or on an "
+        "emulated Pico with the board's chips on its pins, from the Bao-board image (pico)",
+    )
+    p.add_argument(
+        "--image",
+        metavar="UF2|stock",
+        default=None,
+        help="pico runtime: the image to boot (default: make image's build/bao-board-VERSION.uf2); "
+        "'stock': a stock MicroPython with the firmware's .mpy on its flash, as make deploy leaves it",
+    )
+    p.add_argument(
+        "--port",
+        default="pty",
+        help="serial side: 'pty' (a pseudo-terminal, path printed), socket://HOST:PORT, or 'none'",
+    )
     p.add_argument("--play-transcript", metavar="FILE", help="simulated hands perform every move of FILE")
-    p.add_argument("--speed", type=float, default=0.0, metavar="SECONDS",
-                   help="pause between two activations of the hands (0: as fast as possible)")
-    p.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
-                   help="probability that a hand first touches a wrong pit (flagged, then taken back)")
+    p.add_argument(
+        "--speed",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="pause between two activations of the hands (0: as fast as possible)",
+    )
+    p.add_argument(
+        "--mistakes",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="probability that a hand first touches a wrong pit (flagged, then taken back)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--report", action="store_true", help="print each move the board reports, in notation")
     p.add_argument("--data", metavar="DIR", help="the board's flash (a directory); default: a fresh temporary one")
     p.add_argument("--heap", default="192k", help="MicroPython heap (micropython runtime)")
     p.add_argument("--scan-ms", type=int, default=5, help="scan-loop period in ms")
-    p.add_argument("--think-ms", type=int, default=None, metavar="MS",
-                   help="board time the players take between two moves (default: 0; 600 on the pico "
-                        "runtime, where the board is busy for up to ~0.5 s after a move: docs/benchmarks.md)")
-    p.add_argument("--side", choices=("S", "N"), default=None,
-                   help="with --play-transcript: the hands make only this side's moves; each of the other "
-                        "side's is sown once the board lights it (a remote player's or the host engine's: "
-                        "`bao online`), as a player would")
-    p.add_argument("--wait-host", type=float, default=0.0, metavar="SECONDS",
-                   help="with --play-transcript: wait for a host's handshake before playing, and for its "
-                        "acknowledgement of every event at the end")
+    p.add_argument(
+        "--think-ms",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="board time the players take between two moves (default: 0; 600 on the pico "
+        "runtime, where the board is busy for up to ~0.5 s after a move: docs/benchmarks.md)",
+    )
+    p.add_argument(
+        "--side",
+        choices=("S", "N"),
+        default=None,
+        help="with --play-transcript: the hands make only this side's moves; each of the other "
+        "side's is sown once the board lights it (a remote player's or the host engine's: "
+        "`bao online`), as a player would",
+    )
+    p.add_argument(
+        "--wait-host",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --play-transcript: wait for a host's handshake before playing, and for its "
+        "acknowledgement of every event at the end",
+    )
     p.set_defaults(func=run)
 
 
@@ -85,14 +120,20 @@ def _lit(runner: Any, p: core.Position, m: int) -> bool:
         frame = bytes(runner.board.frame[:96])  # (32 pits, 3 bytes each)
     # 0x00FF40 at the board's brightness, on that pit alone (a level shown after `CPU N 1..4` blinks so on
     # front pits for a while: not a move)
-    bright = [i for i in range(32) if frame[3 * i] == 0 and frame[3 * i + 1] > 0 and frame[3 * i + 2] > 0
-              and abs(frame[3 * i + 2] * 255 - frame[3 * i + 1] * 64) < 2 * 255]
+    bright = [
+        i
+        for i in range(32)
+        if frame[3 * i] == 0
+        and frame[3 * i + 1] > 0
+        and frame[3 * i + 2] > 0
+        and abs(frame[3 * i + 2] * 255 - frame[3 * i + 1] * 64) < 2 * 255
+    ]
     return bright == [start]
 
 
 def _socket_address(url: str) -> tuple[str, int]:
     """socket://HOST:PORT as (host, port); InputError for anything else."""
-    host, _, port = url[len("socket://"):].rpartition(":")
+    host, _, port = url[len("socket://") :].rpartition(":")
     if not port.isdigit() or not 0 <= int(port) <= 65535:
         raise inputs.InputError(f"--port {url!r}: socket://HOST:PORT with a port number 0..65535")
     return host or "127.0.0.1", int(port)
@@ -124,8 +165,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(e), 1)
 
 
-def _run(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
-         address: tuple[str, int] | None) -> int:
+def _run(
+    args: argparse.Namespace,
+    t: notation.Transcript | None,
+    dialect: str,
+    positions: list[core.Position],
+    address: tuple[str, int] | None,
+) -> int:
     from bao_host.boards.sim import PtyLink, SocketLink
 
     with tempfile.TemporaryDirectory(prefix="bao-sim-") as tmp:
@@ -175,11 +221,17 @@ def _start(runner: SimRunner, board: Board, start: core.Position) -> bool:
 
     with runner.lock:
         on_board = board.position
-    if on_board.d == start.d and on_board.rules.ruleset == start.rules.ruleset \
-            and on_board.rules.options() == start.rules.options():
+    if (
+        on_board.d == start.d
+        and on_board.rules.ruleset == start.rules.ruleset
+        and on_board.rules.options() == start.rules.options()
+    ):
         return True
-    info: dict[str, Any] = {"ruleset": start.rules.ruleset, "options": start.rules.options(),
-                            "first": "N" if start.to_move == core.NORTH else "S"}
+    info: dict[str, Any] = {
+        "ruleset": start.rules.ruleset,
+        "options": start.rules.options(),
+        "first": "N" if start.to_move == core.NORTH else "S",
+    }
     if start.d != core.initial(start.rules.ruleset, start.rules, start.to_move).d:
         info["position"] = position_json.to_dict(start)
     runner.call(lambda: board.write_serial(encode("C", 900002, "NEW", json.dumps(info)))).wait()
@@ -192,8 +244,14 @@ def _start(runner: SimRunner, board: Board, start: core.Position) -> bool:
     return True
 
 
-def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str, positions: list[core.Position],
-          board: Board, link: PtyLink | SocketLink | None) -> int:
+def _play(
+    args: argparse.Namespace,
+    t: notation.Transcript | None,
+    dialect: str,
+    positions: list[core.Position],
+    board: Board,
+    link: PtyLink | SocketLink | None,
+) -> int:
     from baoproto.frames import encode
 
     from bao_host.boards.sim import Reporter, SimRunner
@@ -204,8 +262,18 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
     hold = 10 if args.runtime == "pico" else 4
     think_ms = args.think_ms if args.think_ms is not None else (600 if args.runtime == "pico" else 0)
     think_scans = max(0, think_ms) // max(1, args.scan_ms)
-    runner = SimRunner(board, link, scan_ms=args.scan_ms, pause=args.speed, mistakes=args.mistakes,
-                       seed=args.seed, on_serial=reporter.feed, hold=hold, gap=hold, think=think_scans)
+    runner = SimRunner(
+        board,
+        link,
+        scan_ms=args.scan_ms,
+        pause=args.speed,
+        mistakes=args.mistakes,
+        seed=args.seed,
+        on_serial=reporter.feed,
+        hold=hold,
+        gap=hold,
+        think=think_scans,
+    )
     runner.start()
     try:
         if t is None:
@@ -217,8 +285,7 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
         # the board answered a host's handshake (issue #26: a board still booting leaves a host's HELLO
         # unanswered; hands that began then touched a board that read no sensor) and the host has all
         if args.wait_host and not _wait(lambda: wire.answered > 0 and wire.synced, args.wait_host):
-            print(f"bao sim: no host acknowledged the board's events within {args.wait_host:g} s",
-                  file=sys.stderr)
+            print(f"bao sim: no host acknowledged the board's events within {args.wait_host:g} s", file=sys.stderr)
             return 1
         if not _start(runner, board, positions[0]):
             return 1
@@ -227,6 +294,7 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
             p = positions[i]
             m, _ = notation.parse_move(p, text, dialect)
             want.append(notation.format_move(m, p.to_move))
+
             def lit(p: core.Position = p, m: int = m) -> bool:
                 return _lit(runner, p, m)
 
@@ -249,16 +317,20 @@ def _play(args: argparse.Namespace, t: notation.Transcript | None, dialect: str,
         runner.close()
 
 
-def _report(args: argparse.Namespace, runner: SimRunner, board: Board, reporter: Any, want: list[str],
-            last: core.Position) -> bool:
+def _report(
+    args: argparse.Namespace, runner: SimRunner, board: Board, reporter: Any, want: list[str], last: core.Position
+) -> bool:
     """Say how the transcript's play went (the moves the board reported, the mistakes it flagged, its
     errors, the Pico's time and the heap left); True if the board played the transcript."""
     with runner.lock:
         final = board.position
     ok = reporter.moves == want and final.d == last.d
     if not ok:
-        print(f"bao sim: the board reported {len(reporter.moves)} moves; they differ from the transcript"
-              f" ({reporter.moves} vs {want})", file=sys.stderr)
+        print(
+            f"bao sim: the board reported {len(reporter.moves)} moves; they differ from the transcript"
+            f" ({reporter.moves} vs {want})",
+            file=sys.stderr,
+        )
     if args.mistakes:
         flagged = sum(1 for typ, _ in reporter.events.values() if typ == "ILLEGAL")
         print(f"bao sim: {runner.hands.made} mistakes made, {flagged} flagged by the board", file=sys.stderr)
@@ -268,8 +340,9 @@ def _report(args: argparse.Namespace, runner: SimRunner, board: Board, reporter:
         ok = False
     pico_ms = getattr(board, "pico_ms", None)
     if pico_ms is not None:
-        print(f"bao sim: the emulated Pico ran {pico_ms / 1000:.1f} s of Pico time since its last boot",
-              file=sys.stderr)
+        print(
+            f"bao sim: the emulated Pico ran {pico_ms / 1000:.1f} s of Pico time since its last boot", file=sys.stderr
+        )
     if board.mem_free >= 0:
         print(f"bao sim: MicroPython heap free at the end: {board.mem_free}", file=sys.stderr)
     return ok

@@ -82,9 +82,15 @@ def mark_for(loss: float) -> str:
     return ""
 
 
-def analyse(positions: list[core.Position], plies: list[str], names: tuple[str, str], title: str,
-            limits: dict[str, int], progress: Callable[[int], None] | None = None,
-            eng: engine.Engine | None = None) -> GameAnalysis:
+def analyse(
+    positions: list[core.Position],
+    plies: list[str],
+    names: tuple[str, str],
+    title: str,
+    limits: dict[str, int],
+    progress: Callable[[int], None] | None = None,
+    eng: engine.Engine | None = None,
+) -> GameAnalysis:
     """Search every position of a replayed game (positions[0] the start, positions[i + 1] after plies[i])."""
     eng = eng or engine.Engine(tt_bits=18)
     scores: list[int] = []
@@ -94,8 +100,9 @@ def analyse(positions: list[core.Position], plies: list[str], names: tuple[str, 
             r = eng.search(p)  # a finished game: its score, no move
             results.append(None)
         else:
-            r = eng.search(p, depth=limits.get("depth", 0), nodes=limits.get("nodes", 0),
-                           movetime=limits.get("movetime", 0))
+            r = eng.search(
+                p, depth=limits.get("depth", 0), nodes=limits.get("nodes", 0), movetime=limits.get("movetime", 0)
+            )
             results.append(r)
         scores.append(r.score)
         if progress is not None:
@@ -119,8 +126,20 @@ def analyse(positions: list[core.Position], plies: list[str], names: tuple[str, 
             loss = max(0.0, seeds(best_score) - seeds(played_score))
             mark = mark_for(loss)
         pv = [notation.format_move(m, side ^ (k & 1)) for k, m in enumerate(r.pv)]
-        out.append(PlyAnalysis(i + 1, SIDES[side], text, notation.format_move(r.move, side), south_view[i],
-                               south_view[i + 1], round(loss, 2), mark, format_score(best_score), pv))
+        out.append(
+            PlyAnalysis(
+                i + 1,
+                SIDES[side],
+                text,
+                notation.format_move(r.move, side),
+                south_view[i],
+                south_view[i + 1],
+                round(loss, 2),
+                mark,
+                format_score(best_score),
+                pv,
+            )
+        )
         s = summaries[side]
         s.moves += 1
         s.total_loss += loss
@@ -166,21 +185,24 @@ def svg(a: GameAnalysis, width: int = 800, height: int = 320, limit: float = 16.
         f'<text x="{left}" y="18" font-size="13">{_esc(a.title)}</text>',
     ]
     for v in (limit, limit / 2, 0.0, -limit / 2, -limit):
-        parts.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{width - right}" y2="{y(v):.1f}" '
-                     f'stroke="{"#444" if v == 0 else "#ddd"}"/>')
+        parts.append(
+            f'<line x1="{left}" y1="{y(v):.1f}" x2="{width - right}" y2="{y(v):.1f}" '
+            f'stroke="{"#444" if v == 0 else "#ddd"}"/>'
+        )
         parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:+g}</text>')
     parts.append(f'<polygon points="{area}" fill="#8ab4f8" fill-opacity="0.35"/>')
     parts.append(f'<polyline points="{points}" fill="none" stroke="#1a56c4" stroke-width="1.5"/>')
     colours = {"?!": "#e0a800", "?": "#e06000", "??": "#c00000"}
     for pa in a.plies:
         if pa.mark:
-            parts.append(f'<circle cx="{x(pa.ply):.1f}" cy="{y(pa.eval_after):.1f}" r="4" '
-                         f'fill="{colours[pa.mark]}"><title>{pa.ply}. {pa.side} {_esc(pa.played)}{pa.mark} '
-                         f'(best {_esc(pa.best)}, loss {pa.loss:g})</title></circle>')
+            parts.append(
+                f'<circle cx="{x(pa.ply):.1f}" cy="{y(pa.eval_after):.1f}" r="4" '
+                f'fill="{colours[pa.mark]}"><title>{pa.ply}. {pa.side} {_esc(pa.played)}{pa.mark} '
+                f"(best {_esc(pa.best)}, loss {pa.loss:g})</title></circle>"
+            )
     parts.append(f'<text x="{left}" y="{height - 8}">ply 0</text>')
     parts.append(f'<text x="{width - right}" y="{height - 8}" text-anchor="end">ply {n}</text>')
-    parts.append(f'<text x="{width - right}" y="{top - 4}" text-anchor="end">South better above, North below'
-                 "</text>")
+    parts.append(f'<text x="{width - right}" y="{top - 4}" text-anchor="end">South better above, North below</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 

@@ -78,9 +78,11 @@ class MatchResult:
         n = self.played
         diff, low, high = self.elo()
         pct = 100.0 * self.score / n if n else 0.0
-        return (f"{self.a} vs {self.b}: {n} games, +{self.wins} -{self.losses} ={self.draws}, "
-                f"score {self.score:g}/{n} ({pct:.1f} %), Elo {fmt_elo(diff)} "
-                f"(95 % interval {fmt_elo(low)} to {fmt_elo(high)})")
+        return (
+            f"{self.a} vs {self.b}: {n} games, +{self.wins} -{self.losses} ={self.draws}, "
+            f"score {self.score:g}/{n} ({pct:.1f} %), Elo {fmt_elo(diff)} "
+            f"(95 % interval {fmt_elo(low)} to {fmt_elo(high)})"
+        )
 
 
 def elo_of(score: float) -> float:
@@ -126,8 +128,9 @@ def opening(rng: random.Random, ruleset: str, plies: int) -> list[int]:
             return line
 
 
-def play_game(south: Player, north: Player, ruleset: str, line: list[int], game_seed: int = 0
-              ) -> tuple[int | None, int]:
+def play_game(
+    south: Player, north: Player, ruleset: str, line: list[int], game_seed: int = 0
+) -> tuple[int | None, int]:
     """(winner side or None for a draw by MAX_PLIES, plies played) from the opening `line`; the players'
     tie breaks are seeded by game_seed."""
     p = core.initial(ruleset)
@@ -147,9 +150,17 @@ def play_game(south: Player, north: Player, ruleset: str, line: list[int], game_
     return None, plies
 
 
-def run_match(a: Player, b: Player, games: int, ruleset: str = core.ZANZIBAR, seed: int = 1,
-              opening_plies: int = 4, report: Callable[[MatchResult, GameRecord], None] | None = None,
-              record: str | Path | None = None, part: tuple[int, int] = (0, 1)) -> MatchResult:
+def run_match(
+    a: Player,
+    b: Player,
+    games: int,
+    ruleset: str = core.ZANZIBAR,
+    seed: int = 1,
+    opening_plies: int = 4,
+    report: Callable[[MatchResult, GameRecord], None] | None = None,
+    record: str | Path | None = None,
+    part: tuple[int, int] = (0, 1),
+) -> MatchResult:
     """`games` games (rounded up to pairs): each opening twice, A as South then as North. With `record`, the
     games already in that file are counted and not played again, and each new one is appended. part=(k, n)
     plays only the pairs whose number is k modulo n (the rest are left to other parts)."""
@@ -203,10 +214,17 @@ def _play(a: Player, b: Player, ruleset: str, seed: int, opening_plies: int, g: 
     south, north = (a, b) if g % 2 == 0 else (b, a)
     winner, plies = play_game(south, north, ruleset, line, seed * 100_003 + g)
     name = None if winner is None else (south if winner == core.SOUTH else north).name
-    return GameRecord(south.name, north.name, name, plies, line, g,
-                      f"{platform.python_implementation()} {platform.python_version()}",
-                      time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
-                      round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else -1.0)
+    return GameRecord(
+        south.name,
+        north.name,
+        name,
+        plies,
+        line,
+        g,
+        f"{platform.python_implementation()} {platform.python_version()}",
+        time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else -1.0,
+    )
 
 
 def _drop_unfinished_line(path: str | Path) -> None:
@@ -216,7 +234,7 @@ def _drop_unfinished_line(path: str | Path) -> None:
     except FileNotFoundError:
         return
     if text and not text.endswith("\n"):
-        Path(path).write_text(text[:text.rfind("\n") + 1])
+        Path(path).write_text(text[: text.rfind("\n") + 1])
 
 
 def read_record(path: str | Path, key: str) -> dict[int, GameRecord]:

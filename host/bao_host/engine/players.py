@@ -53,7 +53,7 @@ class RandomPlayer(SeededPlayer):
 def seeds_of(p: core.Position, side: int) -> int:
     """Seeds on a side's 16 pits."""
     base = side << 4
-    return sum(p.counts()[base:base + 16])
+    return sum(p.counts()[base : base + 16])
 
 
 def material(p: core.Position, side: int) -> int:
@@ -103,8 +103,15 @@ class MaterialSearchPlayer(SeededPlayer):
 class EnginePlayer:
     """bao.engine at a level: a time per move (ms), a depth or a number of nodes."""
 
-    def __init__(self, movetime: int = 0, depth: int = 0, nodes: int = 0, tt_bits: int = 18,
-                 weights: tuple[int, ...] | None = None, name: str = "") -> None:
+    def __init__(
+        self,
+        movetime: int = 0,
+        depth: int = 0,
+        nodes: int = 0,
+        tt_bits: int = 18,
+        weights: tuple[int, ...] | None = None,
+        name: str = "",
+    ) -> None:
         self.movetime, self.depth, self.nodes = movetime, depth, nodes
         self.engine = engine.Engine(tt_bits=tt_bits, weights=weights)
         level = f"{movetime}ms" if movetime else f"d{depth}" if depth else f"n{nodes}"
@@ -125,9 +132,11 @@ class PlayerSpecError(ValueError):
     """A player named on the command line that does not exist."""
 
 
-SPEC_HELP = ("engine (at --movetime), engine:250ms, engine:d4 (depth), engine:n20000 (nodes), an engine with "
-             "the weights of a file: engine:n20000@FILE.py, random, greedy, material2 (depth-2 material search; "
-             "materialN for depth N)")
+SPEC_HELP = (
+    "engine (at --movetime), engine:250ms, engine:d4 (depth), engine:n20000 (nodes), an engine with "
+    "the weights of a file: engine:n20000@FILE.py, random, greedy, material2 (depth-2 material search; "
+    "materialN for depth N)"
+)
 
 
 def load_weights(path: str) -> tuple[int, ...]:

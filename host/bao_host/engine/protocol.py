@@ -33,8 +33,9 @@ def format_score(score: int) -> str:
 def info_line(r: engine.SearchResult, side: int, dialect: str = notation.DONKERS) -> str:
     nps = r.nodes * 1000 // max(1, r.time_ms)
     pv = " ".join(notation.format_move(m, side ^ (i & 1), dialect) for i, m in enumerate(r.pv))
-    return (f"info depth {r.depth} score {format_score(r.score)} nodes {r.nodes} nps {nps} time {r.time_ms} "
-            f"pv {pv}").rstrip()
+    return (
+        f"info depth {r.depth} score {format_score(r.score)} nodes {r.nodes} nps {nps} time {r.time_ms} pv {pv}"
+    ).rstrip()
 
 
 def parse_position(args: str) -> core.Position:
@@ -164,9 +165,14 @@ class EngineSession:
     def _search(self, p: core.Position, limits: dict[str, int]) -> None:
         side = p.to_move
         try:
-            r = self.engine.search(p, depth=limits["depth"], nodes=limits["nodes"], movetime=limits["movetime"],
-                                   should_stop=self._stop.is_set,
-                                   on_info=lambda r: self.write(info_line(r, side)))
+            r = self.engine.search(
+                p,
+                depth=limits["depth"],
+                nodes=limits["nodes"],
+                movetime=limits["movetime"],
+                should_stop=self._stop.is_set,
+                on_info=lambda r: self.write(info_line(r, side)),
+            )
             if r.depth == 0:  # stopped before the first depth was done: say what is answered
                 self.write(f"info depth 0 nodes {r.nodes} time {r.time_ms} string stopped before depth 1")
             self.write("bestmove " + notation.format_move(r.move, side))

@@ -79,8 +79,7 @@ class Api:
             why = getattr(e, "reason", e)
             raise OnlineError(f"the server at {self.base} does not answer ({why})") from None
 
-    def create(self, ruleset: str, side: str = "S", name: str = "", clock: tuple[float, float] | None = None
-               ) -> Seat:
+    def create(self, ruleset: str, side: str = "S", name: str = "", clock: tuple[float, float] | None = None) -> Seat:
         body: dict[str, Any] = {"ruleset": ruleset, "side": side, "name": name}
         if clock is not None:
             body["clock"] = {"base": clock[0], "increment": clock[1]}
@@ -213,6 +212,7 @@ def _clock_text(ms: object) -> str:
 def _tag_op(gid: int, online_id: str, base: int = 0) -> Op:
     """The local game's header `online game: <id>` (the server's game): one game id in every library; a game
     the board was set up for mid-way (a re-synchronisation) also says the ply it starts after."""
+
     def run(db: Any) -> tuple[int | None, str]:
         row = db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()
         extra = loads_object(row[0] if row else None)
@@ -221,15 +221,23 @@ def _tag_op(gid: int, online_id: str, base: int = 0) -> Op:
             extra["online from ply"] = str(base)
         db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
         return gid, ""
+
     return run
 
 
 class Bridge:
     """One board in one online game (see the module's docstring)."""
 
-    def __init__(self, api: Api, seat: Seat, session: LinkSession, say: Callable[[str], None] = print,
-                 retry: float = 1.0, clock: Callable[[], float] = time.monotonic,
-                 pause: Callable[[float], object] | None = None) -> None:
+    def __init__(
+        self,
+        api: Api,
+        seat: Seat,
+        session: LinkSession,
+        say: Callable[[str], None] = print,
+        retry: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+        pause: Callable[[float], object] | None = None,
+    ) -> None:
         self.api = api
         self.seat = seat
         self.session = session
@@ -300,8 +308,9 @@ class Bridge:
                         self.say(f"server: ply {ply}, {P.side_name(self.remote)} played {text}")
                     clock = data.get("clock")
                     if isinstance(clock, dict):
-                        self.say("clock: " + ", ".join(f"{P.side_name(s)} {_clock_text(clock.get(s))}"
-                                                       for s in P.SIDES))
+                        self.say(
+                            "clock: " + ", ".join(f"{P.side_name(s)} {_clock_text(clock.get(s))}" for s in P.SIDES)
+                        )
             elif kind == "down":
                 self._note(f"server: {data.get('why')}; reconnecting (nothing is lost: moves carry their ply)")
 
@@ -311,13 +320,15 @@ class Bridge:
         put back)."""
         asked = self.state.get("takeback")
         if isinstance(asked, dict) and asked.get("by") == self.remote and asked != self._asked:
-            self.say(f"{P.side_name(self.remote)} asks to take back to {asked.get('plies')} moves: type takeback"
-                     " to accept, or no")
+            self.say(
+                f"{P.side_name(self.remote)} asks to take back to {asked.get('plies')} moves: type takeback"
+                " to accept, or no"
+            )
         self._asked = asked if isinstance(asked, dict) else None
         if plies >= len(self.moves):
             return
         del self.moves[plies:]
-        del self.positions[plies + 1:]
+        del self.positions[plies + 1 :]
         self._undo_to = plies
         self._shown = None
         self.say(f"takeback: the game goes back to {plies} moves; the board shows the seeds to put back")
@@ -362,9 +373,11 @@ class Bridge:
             if status == "waiting":
                 self.say(f"waiting for {P.side_name(self.remote)} to join")
             elif status == "playing":
-                self.say(f"playing {s.get('ruleset')}: South {names.get('S') or '?'}, North {names.get('N') or '?'};"
-                         f" you play {P.side_name(self.seat.side)}, the board shows {P.side_name(self.remote)}'s"
-                         " moves")
+                self.say(
+                    f"playing {s.get('ruleset')}: South {names.get('S') or '?'}, North {names.get('N') or '?'};"
+                    f" you play {P.side_name(self.seat.side)}, the board shows {P.side_name(self.remote)}'s"
+                    " moves"
+                )
             else:
                 self.say(f"the game is over: {s.get('result') or 'no result'} ({s.get('reason') or status})")
 
@@ -377,19 +390,27 @@ class Bridge:
         if len(self.moves) < int(self.state.get("plies", 0)):
             return False  # (the moves are still coming: nothing is decided on part of them)
         view = self.logger.view
-        if self._new_sent_from == -1 and self._setup is None and view.game_id is not None \
-                and self._resumes(view.game_id):
+        if (
+            self._new_sent_from == -1
+            and self._setup is None
+            and view.game_id is not None
+            and self._resumes(view.game_id)
+        ):
             return True
         if self._setup is not None:
             return self._set_up_done()
         adopt = self._new_sent_from == -1 and view.game_id is not None and self._adoptable(view.game_id)
-        if self._new_sent_from == -1 and not adopt and any("SN"[p.to_move] == self.seat.side
-                                                            for p in self.positions[:len(self.moves)]):
+        if (
+            self._new_sent_from == -1
+            and not adopt
+            and any("SN"[p.to_move] == self.seat.side for p in self.positions[: len(self.moves)])
+        ):
             self._resync()  # the game is under way with moves of this player's: the board is set to the
             return False  # server's position, guided (a new game would have them sown again)
         if self._new_sent_from == -1 and not adopt:
-            r = self.session.command("NEW", json.dumps({"ruleset": self.state["ruleset"],
-                                                        "options": self.state.get("options") or {}}))
+            r = self.session.command(
+                "NEW", json.dumps({"ruleset": self.state["ruleset"], "options": self.state.get("options") or {}})
+            )
             if r is None or not r.ok:
                 return False
             self._new_sent_from = view.game_id
@@ -407,9 +428,14 @@ class Bridge:
         names = self.state.get("seats") or {}
         try:
             key = f"online-{self.seat.game}" + (f"-from-{base}" if base else "")
-            store.ingest(self.logger.board_id or "unknown", key, 1, "ONLINE",
-                         json.dumps({"game": self.seat.game, "seat": self.seat.side, "from": base}),
-                         _tag_op(gid, self.seat.game, base))
+            store.ingest(
+                self.logger.board_id or "unknown",
+                key,
+                1,
+                "ONLINE",
+                json.dumps({"game": self.seat.game, "seat": self.seat.side, "from": base}),
+                _tag_op(gid, self.seat.game, base),
+            )
             store.name_players(gid, south=str(names.get("S") or "") or None, north=str(names.get("N") or "") or None)
         except StoreError as e:
             self.say(f"the local library: {e}")
@@ -431,8 +457,10 @@ class Bridge:
             self._note(f"the board refused the set-up of the server's position: {r.payload if r else 'no answer'}")
             return
         self._setup = (self.logger.view.game_id, n)
-        self.say(f"the board's position is not the server's after {n} moves: the board lights the places that"
-                 f" differ, one at a time ({r.payload})")
+        self.say(
+            f"the board's position is not the server's after {n} moves: the board lights the places that"
+            f" differ, one at a time ({r.payload})"
+        )
 
     def _set_up_done(self) -> bool:
         """The set-up asked for is done once the board's new game starts at the server's position."""
@@ -503,11 +531,14 @@ class Bridge:
         if g.extra.get("online game") or g.status != "playing" or not self.positions:
             return False
         start = self.positions[0]
-        if g.start_position().d != start.d or g.rules().ruleset != start.rules.ruleset \
-                or g.rules().options() != start.rules.options():
+        if (
+            g.start_position().d != start.d
+            or g.rules().ruleset != start.rules.ruleset
+            or g.rules().options() != start.rules.options()
+        ):
             return False
         k, n = len(g.plies), len(self.moves)
-        if g.plies[:min(k, n)] != self.moves[:min(k, n)]:
+        if g.plies[: min(k, n)] != self.moves[: min(k, n)]:
             return False
         # the moves the board lacks, if any, are the remote player's (lit and sown on it as they come); a
         # move of this seat's the board lacks was made by hand already: the board is set up instead
@@ -531,8 +562,9 @@ class Bridge:
             return
         if not self._start_board_game():
             return
-        board = self.moves[:self.base] + list(self.logger.view.plies) if self.logger.view.game_id == self.local \
-            else None
+        board = (
+            self.moves[: self.base] + list(self.logger.view.plies) if self.logger.view.game_id == self.local else None
+        )
         if board is None:
             self._note("the board started another game: this online game goes on when it is played again")
             if ended:
@@ -549,12 +581,16 @@ class Bridge:
             return
         k = min(nb, ns)
         if board[:k] != self.moves[:k]:
-            self._note(f"the board's game differs from the server's from ply "
-                       f"{next(i for i in range(k) if board[i] != self.moves[i]) + 1}: take back on the board")
+            self._note(
+                f"the board's game differs from the server's from ply "
+                f"{next(i for i in range(k) if board[i] != self.moves[i]) + 1}: take back on the board"
+            )
             return
         if nb > ns and "SN"[self.positions[ns].to_move] != self.seat.side:
-            self._note(f"the board holds {P.side_name(self.remote)}'s move {board[ns]} (ply {ns + 1}) before the"
-                       " server: waiting for the server to have it")
+            self._note(
+                f"the board holds {P.side_name(self.remote)}'s move {board[ns]} (ply {ns + 1}) before the"
+                " server: waiting for the server to have it"
+            )
         elif nb > ns and now >= self._next_post:
             self._post(ns + 1, board[ns])
         elif nb == ns and "SN"[self.positions[ns].to_move] == self.seat.side and now >= self._next_look:
@@ -630,7 +666,13 @@ class Bridge:
             if self.status == "aborted":
                 store.mark_abandoned(self.local)
             elif result and store.game(self.local).status != "over":
-                store.ingest(self.logger.board_id or "unknown", f"online-{self.seat.game}", 2, "ONLINE",
-                             json.dumps({"result": result, "reason": reason}), store.op_end(self.local, result))
+                store.ingest(
+                    self.logger.board_id or "unknown",
+                    f"online-{self.seat.game}",
+                    2,
+                    "ONLINE",
+                    json.dumps({"result": result, "reason": reason}),
+                    store.op_end(self.local, result),
+                )
         except StoreError as e:
             self.say(f"the local library: {e}")

@@ -86,19 +86,33 @@ class Game:
 
     def state(self) -> dict[str, Any]:
         names = {s: (self.seats[s][1] if s in self.seats else None) for s in P.SIDES}
-        return {"v": P.VERSION, "game": self.id, "ruleset": self.start.rules.ruleset,
-                "options": self.start.rules.options(), "start": position_json.to_dict(self.start, False),
-                "seats": names, "plies": len(self.moves), "status": self.status, "result": self.result,
-                "reason": self.reason, "clock": self.clock_state(), "rematch": self.rematch,
-                "takeback": None if self.takeback is None else {"by": self.takeback[0], "plies": self.takeback[1]}}
+        return {
+            "v": P.VERSION,
+            "game": self.id,
+            "ruleset": self.start.rules.ruleset,
+            "options": self.start.rules.options(),
+            "start": position_json.to_dict(self.start, False),
+            "seats": names,
+            "plies": len(self.moves),
+            "status": self.status,
+            "result": self.result,
+            "reason": self.reason,
+            "clock": self.clock_state(),
+            "rematch": self.rematch,
+            "takeback": None if self.takeback is None else {"by": self.takeback[0], "plies": self.takeback[1]},
+        }
 
     def clock_state(self) -> dict[str, Any] | None:
         if self.clock is None:
             return None
         left = self.clock.left(self, time.time())
         running = "SN"[self.positions[-1].to_move] if self.status == "playing" and self.clock.started else None
-        return {"base": self.clock.base, "increment": self.clock.increment, "running": running,
-                **{s: max(0, round(left[s] * 1000)) for s in P.SIDES}}
+        return {
+            "base": self.clock.base,
+            "increment": self.clock.increment,
+            "running": running,
+            **{s: max(0, round(left[s] * 1000)) for s in P.SIDES},
+        }
 
     def move_event(self, ply: int) -> dict[str, Any]:
         return {"ply": ply, "move": self.moves[ply - 1], "side": "SN"[self.positions[ply - 1].to_move]}
@@ -128,8 +142,9 @@ class Conflict(Exception):
 
 
 class Online:
-    def __init__(self, root: Path, library: Callable[[], Store | None], rate: float = P.RATE,
-                 db: str | None = None) -> None:
+    def __init__(
+        self, root: Path, library: Callable[[], Store | None], rate: float = P.RATE, db: str | None = None
+    ) -> None:
         self.root = root
         self.db = db  # None: SQLite in root; or a postgresql:// address shared with other server processes
         self.rate = rate  # requests a second per address and token (4 times that per address)
@@ -178,8 +193,15 @@ class Online:
         if row is None:
             return None
         start = position_json.loads(str(row["start"]))
-        g = Game(gid, start, str(row["status"]), str(row["result"]), str(row["reason"]), self.st.seats(gid),
-                 positions=[start])
+        g = Game(
+            gid,
+            start,
+            str(row["status"]),
+            str(row["result"]),
+            str(row["reason"]),
+            self.st.seats(gid),
+            positions=[start],
+        )
         if g.status in ("over", "aborted"):
             g.ended = float(row["updated"])
         for text in self.st.moves(gid):  # stored moves were legal: replayed, not trusted blindly
@@ -245,7 +267,7 @@ class Online:
         before = (g.status, g.result, g.reason, dict(g.seats), g.rematch, g.clock and g.clock.started, len(g.moves))
         kept = self.st.plies(g.id)
         if kept < len(g.moves):  # (a takeback accepted on another process)
-            del g.moves[kept:], g.positions[kept + 1:], g.times[kept:]
+            del g.moves[kept:], g.positions[kept + 1 :], g.times[kept:]
         g.status, g.result, g.reason = str(row["status"]), str(row["result"]), str(row["reason"])
         g.seats = self.st.seats(g.id)
         g.rematch = self.st.rematch(g.id)
@@ -353,10 +375,15 @@ class Online:
         if lib is None:
             return
         key = f"online-{g.id}"
-        headers = {"South": g.seats.get("S", ("", "?"))[1] or "?", "North": g.seats.get("N", ("", "?"))[1] or "?",
-                   "date": time.strftime("%Y-%m-%d"), "ruleset": g.start.rules.ruleset,
-                   "takasia": "yes" if g.start.rules.options().get("takasia", True) else "no",
-                   "result": g.result or "*", "online game": g.id}
+        headers = {
+            "South": g.seats.get("S", ("", "?"))[1] or "?",
+            "North": g.seats.get("N", ("", "?"))[1] or "?",
+            "date": time.strftime("%Y-%m-%d"),
+            "ruleset": g.start.rules.ruleset,
+            "takasia": "yes" if g.start.rules.options().get("takasia", True) else "no",
+            "result": g.result or "*",
+            "online game": g.id,
+        }
         if g.reason:
             headers["termination"] = g.reason
         opts = {k: v for k, v in g.start.rules.options().items() if k != "takasia"}
@@ -414,7 +441,7 @@ class Online:
         if not isinstance(name, str):
             raise Refused(400, "name must be text")
         try:
-            return check_name("the name", name)[:P.MAX_NAME]
+            return check_name("the name", name)[: P.MAX_NAME]
         except TextError as e:
             raise Refused(400, str(e)) from None
 
@@ -429,10 +456,11 @@ class Online:
         name = self._name(body)
         clock = body.get("clock")
         if clock is not None:
-            if not isinstance(clock, dict) or not all(isinstance(clock.get(k, 0), (int, float))
-                                                      and not isinstance(clock.get(k, 0), bool)
-                                                      for k in ("base", "increment")):
-                raise Refused(400, "clock is {\"base\": seconds, \"increment\": seconds}")
+            if not isinstance(clock, dict) or not all(
+                isinstance(clock.get(k, 0), (int, float)) and not isinstance(clock.get(k, 0), bool)
+                for k in ("base", "increment")
+            ):
+                raise Refused(400, 'clock is {"base": seconds, "increment": seconds}')
             base, inc = float(clock.get("base", 0)), float(clock.get("increment", 0))
             if not (1 <= base <= 86400 and 0 <= inc <= 3600):
                 raise Refused(400, "a clock's base is 1..86400 seconds, its increment 0..3600")
@@ -440,8 +468,13 @@ class Online:
         gid = secrets.token_urlsafe(P.GAME_BYTES)
         invite = secrets.token_urlsafe(P.INVITE_BYTES)
         token = secrets.token_urlsafe(P.TOKEN_BYTES)
-        self.st.create(gid, start.rules.ruleset, json.dumps(start.rules.options(), sort_keys=True),
-                       position_json.dumps(start, False), P.digest(invite))
+        self.st.create(
+            gid,
+            start.rules.ruleset,
+            json.dumps(start.rules.options(), sort_keys=True),
+            position_json.dumps(start, False),
+            P.digest(invite),
+        )
         if clock is not None:
             self.st.set_clock(gid, base, inc)
         self.st.seat(gid, str(side), P.digest(token), name)
@@ -481,8 +514,9 @@ class Online:
             m, child = notation.parse_move(p, text)
         except core.IllegalMoveError as e:
             if ply <= n:
-                raise Refused(409, f"ply {ply} is played already ({g.moves[ply - 1]}); the game has {n} moves") \
-                    from None
+                raise Refused(
+                    409, f"ply {ply} is played already ({g.moves[ply - 1]}); the game has {n} moves"
+                ) from None
             raise Refused(422, f"illegal move {text}: {e}", e.rule) from None
         except core.BaoError as e:
             raise Refused(400, f"not a move: {e}") from None
@@ -512,11 +546,11 @@ class Online:
         if ply <= len(g.moves):
             return await self._again(g, ply, p, canonical, side)
         if g.status != "playing":
-            raise Refused(409, "the game is over" if g.status in ("over", "aborted")
-                          else "the opponent has not joined yet")
+            raise Refused(
+                409, "the game is over" if g.status in ("over", "aborted") else "the opponent has not joined yet"
+            )
         if "SN"[p.to_move] != side:
-            raise Refused(403, f"it is {P.side_name('SN'[p.to_move])}'s turn, this seat is "
-                               f"{P.side_name(side)}'s")
+            raise Refused(403, f"it is {P.side_name('SN'[p.to_move])}'s turn, this seat is {P.side_name(side)}'s")
         now = time.time()
         if g.clock is not None and g.clock.left(g, now)[side] <= 0:
             self._end(g, "over", P.side_name(P.other(side)) + " wins", f"{P.side_name(side)}'s time ran out")
@@ -531,7 +565,7 @@ class Online:
             await done
         except Conflict:  # the same ply stored by another process: this one's is a duplicate, or too late
             g.pending.pop(ply, None)
-            del g.moves[ply - 1:], g.positions[ply:], g.times[ply - 1:]
+            del g.moves[ply - 1 :], g.positions[ply:], g.times[ply - 1 :]
             self._refresh(g)
             return await self._again(g, ply, p, canonical, side)
         except Exception:
@@ -591,14 +625,16 @@ class Online:
         if plies == n and g.takeback is None:
             return {"ok": True, "plies": n, "done": True, "duplicate": True}  # (accepted already)
         if not max(0, n - 2) <= plies < n or "SN"[g.positions[plies].to_move] != side:
-            raise Refused(409, f"a takeback goes back to before one of your own last moves (the game has {n} "
-                               "moves)")
+            raise Refused(409, f"a takeback goes back to before one of your own last moves (the game has {n} moves)")
         if g.takeback is None or g.takeback[0] == side:
             g.takeback = (side, plies)
             self._broadcast(g, "state", str(n), g.state())
             return {"ok": True, "takeback": {"by": side, "plies": plies}}
-        raise Refused(409, f"{P.side_name(g.takeback[0])} asks to go back to {g.takeback[1]} moves: accept "
-                           "that, or decline it (plies null)")
+        raise Refused(
+            409,
+            f"{P.side_name(g.takeback[0])} asks to go back to {g.takeback[1]} moves: accept "
+            "that, or decline it (plies null)",
+        )
 
     async def accept_takeback(self, request: Request) -> dict[str, Any]:
         """{"plies": n}: the other seat's takeback to n moves accepted (n as asked: a stale answer changes
@@ -613,7 +649,7 @@ class Online:
             raise Refused(409, "no takeback to that many moves is asked of you")
         self.st.take_back(g.id, plies)
         del g.moves[plies:]
-        del g.positions[plies + 1:]
+        del g.positions[plies + 1 :]
         del g.times[plies:]
         g.takeback = None
         self._broadcast(g, "state", str(plies), g.state())
@@ -636,8 +672,13 @@ class Online:
             nxt = secrets.token_urlsafe(P.GAME_BYTES)
             token = P.derived_token(_bearer(request), nxt)
             start = core.initial(g.start.rules.ruleset, g.start.rules, core.SOUTH)
-            self.st.create(nxt, start.rules.ruleset, json.dumps(start.rules.options(), sort_keys=True),
-                           position_json.dumps(start, False), "")
+            self.st.create(
+                nxt,
+                start.rules.ruleset,
+                json.dumps(start.rules.options(), sort_keys=True),
+                position_json.dumps(start, False),
+                "",
+            )
             if g.clock is not None:
                 self.st.set_clock(nxt, g.clock.base, g.clock.increment)
             self.st.seat(nxt, mine, P.digest(token), name)
@@ -687,8 +728,11 @@ class Online:
         # What the stream starts with, taken as it joins the watchers: the moves told already. A move told from
         # now on (one being stored, too) comes through its queue only; else it came twice.
         told = min(g.pending, default=len(g.moves) + 1) - 1
-        first = ["retry: 1000\n\n", _sse("state", str(len(g.moves)), g.state()),
-                 *(_sse("move", str(ply), g.move_event(ply)) for ply in range(min(held, told) + 1, told + 1))]
+        first = [
+            "retry: 1000\n\n",
+            _sse("state", str(len(g.moves)), g.state()),
+            *(_sse("move", str(ply), g.move_event(ply)) for ply in range(min(held, told) + 1, told + 1)),
+        ]
 
         async def stream() -> AsyncIterator[str]:
             try:
@@ -708,8 +752,9 @@ class Online:
                     g.watchers.remove(q)
                 self._forget(g)
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={**HEADERS, "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"}
+        )
 
     def routes(self) -> list[Route]:
         def json_route(fn: Callable[[Request], Any], status: int = 200) -> Callable[[Request], Any]:
@@ -718,6 +763,7 @@ class Online:
                     return JSONResponse(await fn(request), status_code=status, headers=HEADERS)
                 except Refused as e:
                     return _refusal(e)
+
             return run
 
         return [
@@ -762,5 +808,8 @@ def _refusal(e: Refused) -> JSONResponse:
 
 
 async def _unknown_version(request: Request) -> Response:
-    return JSONResponse({"error": f"no such request: this server speaks the online protocol {P.VERSION} "
-                                  f"({P.PREFIX}/...)"}, status_code=404, headers=HEADERS)
+    return JSONResponse(
+        {"error": f"no such request: this server speaks the online protocol {P.VERSION} ({P.PREFIX}/...)"},
+        status_code=404,
+        headers=HEADERS,
+    )

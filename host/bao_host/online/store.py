@@ -70,10 +70,12 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def locked(fn: _F) -> _F:
     """One thread at a time on the connection (the server's loop, and the thread that commits moves)."""
+
     @functools.wraps(fn)
     def run(self: GameStore, *args: Any, **kwargs: Any) -> Any:
         with self.lock:
             return fn(self, *args, **kwargs)
+
     return run  # type: ignore[return-value]
 
 
@@ -115,8 +117,16 @@ class GameStore(ABC):
     @locked
     def create(self, gid: str, ruleset: str, options: str, start: str, invite: str) -> None:
         now = time.time()
-        self._run([("INSERT INTO online_games (id, ruleset, options, start, invite, created, updated)"
-                    " VALUES (?,?,?,?,?,?,?)", (gid, ruleset, options, start, invite, now, now))], [])
+        self._run(
+            [
+                (
+                    "INSERT INTO online_games (id, ruleset, options, start, invite, created, updated)"
+                    " VALUES (?,?,?,?,?,?,?)",
+                    (gid, ruleset, options, start, invite, now, now),
+                )
+            ],
+            [],
+        )
 
     @locked
     def rematch(self, gid: str) -> str | None:
@@ -129,13 +139,14 @@ class GameStore(ABC):
 
     @locked
     def set_clock(self, gid: str, base: float, increment: float) -> None:
-        self._run([("INSERT INTO online_clocks (game, base, increment) VALUES (?,?,?)", (gid, base, increment))],
-                  [])
+        self._run([("INSERT INTO online_clocks (game, base, increment) VALUES (?,?,?)", (gid, base, increment))], [])
 
     @locked
     def start_clock(self, gid: str, when: float) -> None:
-        self._run([("UPDATE online_clocks SET started=? WHERE game=? AND started IS NULL", (when, gid))],
-                  [(gid, STATE, 0, [])])
+        self._run(
+            [("UPDATE online_clocks SET started=? WHERE game=? AND started IS NULL", (when, gid))],
+            [(gid, STATE, 0, [])],
+        )
 
     @locked
     def clock(self, gid: str) -> tuple[float, float, float | None] | None:
@@ -147,8 +158,10 @@ class GameStore(ABC):
 
     @locked
     def move_times(self, gid: str) -> list[float]:
-        return [float(r["received"]) for r in self._rows("SELECT received FROM online_moves WHERE game=? ORDER BY ply",
-                                                         (gid,))]
+        return [
+            float(r["received"])
+            for r in self._rows("SELECT received FROM online_moves WHERE game=? ORDER BY ply", (gid,))
+        ]
 
     @locked
     def seat(self, gid: str, side: str, token: str, name: str, used_invite: bool = False) -> None:
@@ -156,8 +169,9 @@ class GameStore(ABC):
         game starts), in one transaction."""
         steps: list[Step] = [("INSERT INTO online_seats VALUES (?,?,?,?)", (gid, side, token, name))]
         if used_invite:
-            steps.append(("UPDATE online_games SET invite='', status='playing', updated=? WHERE id=?",
-                          (time.time(), gid)))
+            steps.append(
+                ("UPDATE online_games SET invite='', status='playing', updated=? WHERE id=?", (time.time(), gid))
+            )
         self._run(steps, [(gid, STATE, 0, [])])
 
     @locked
@@ -171,8 +185,10 @@ class GameStore(ABC):
         moved: dict[str, Moved] = {}
         for gid, ply, text, _, received in rows:
             moved.setdefault(gid, []).append((ply, text, received))
-        counts = self._run([("INSERT INTO online_moves VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING", row)
-                            for row in rows], [(gid, MOVE, m[-1][0], m) for gid, m in moved.items()])
+        counts = self._run(
+            [("INSERT INTO online_moves VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING", row) for row in rows],
+            [(gid, MOVE, m[-1][0], m) for gid, m in moved.items()],
+        )
         return [n == 1 for n in counts]
 
     @locked
@@ -187,8 +203,15 @@ class GameStore(ABC):
 
     @locked
     def finish(self, gid: str, status: str, result: str, reason: str) -> None:
-        self._run([("UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
-                    (status, result, reason, time.time(), gid))], [(gid, STATE, 0, [])])
+        self._run(
+            [
+                (
+                    "UPDATE online_games SET status=?, result=?, reason=?, invite='', updated=? WHERE id=?",
+                    (status, result, reason, time.time(), gid),
+                )
+            ],
+            [(gid, STATE, 0, [])],
+        )
 
     @locked
     def stored_in_library(self, gid: str, key: str) -> None:
@@ -207,20 +230,28 @@ class GameStore(ABC):
     @locked
     def moves(self, gid: str, after: int = 0) -> list[str]:
         """The game's moves from ply after + 1 on."""
-        return [str(r["move"]) for r in self._rows("SELECT move FROM online_moves WHERE game=? AND ply>? ORDER BY ply",
-                                                   (gid, after))]
+        return [
+            str(r["move"])
+            for r in self._rows("SELECT move FROM online_moves WHERE game=? AND ply>? ORDER BY ply", (gid, after))
+        ]
 
     @locked
     def seats(self, gid: str) -> dict[str, tuple[str, str]]:
         """side -> (token digest, name)"""
-        return {str(r["side"]): (str(r["token"]), str(r["name"]))
-                for r in self._rows("SELECT * FROM online_seats WHERE game=?", (gid,))}
+        return {
+            str(r["side"]): (str(r["token"]), str(r["name"]))
+            for r in self._rows("SELECT * FROM online_seats WHERE game=?", (gid,))
+        }
 
     @locked
     def unfiled(self) -> list[str]:
         """Games that ended but are not in the library yet (the server stopped in between)."""
-        return [str(r["id"]) for r in self._rows(
-            "SELECT id FROM online_games WHERE status IN ('over', 'aborted') AND library='' ORDER BY created", ())]
+        return [
+            str(r["id"])
+            for r in self._rows(
+                "SELECT id FROM online_games WHERE status IN ('over', 'aborted') AND library='' ORDER BY created", ()
+            )
+        ]
 
 
 class SqliteStore(GameStore):

@@ -107,7 +107,6 @@ class PostgresStore(GameStore):
         try:
             d = json.loads(payload)
             if d["o"] != self.origin:
-                on_change(str(d["g"]), str(d["k"]), int(d["p"]),
-                          [(int(p), str(m), float(t)) for p, m, t in d["m"]])
+                on_change(str(d["g"]), str(d["k"]), int(d["p"]), [(int(p), str(m), float(t)) for p, m, t in d["m"]])
         except (ValueError, KeyError, TypeError):
             pass  # (not one of ours: another program on the channel)

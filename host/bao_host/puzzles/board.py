@@ -22,8 +22,15 @@ class PuzzleRun:
     """Puzzles one after another on a board: `command(type, payload)` sends a host command
     (LinkSession.command), `view` is the logger's view of the board's events."""
 
-    def __init__(self, solving: Solving, command: Callable[[str, str], Reply | None], view: View,
-                 ruleset: str | None = None, first: model.Puzzle | None = None, limit: int = 0) -> None:
+    def __init__(
+        self,
+        solving: Solving,
+        command: Callable[[str, str], Reply | None],
+        view: View,
+        ruleset: str | None = None,
+        first: model.Puzzle | None = None,
+        limit: int = 0,
+    ) -> None:
         self.solving = solving
         self.command = command
         self.view = view
@@ -50,8 +57,7 @@ class PuzzleRun:
             return [f"the puzzles stop: the board did not take the position ({r.payload if r else 'no answer'})"]
         self._game = self.view.game_id
         self.state = "setup"
-        return [f"Puzzle {self.puzzle.id} ({self.puzzle.ruleset}): the board lays its position out, follow its "
-                "lights."]
+        return [f"Puzzle {self.puzzle.id} ({self.puzzle.ruleset}): the board lays its position out, follow its lights."]
 
     def poll(self) -> list[str]:
         v = self.view

@@ -58,8 +58,9 @@ class Scored:
     pv: list[int]
 
 
-def score_moves(eng: engine.Engine, p: core.Position, moves: list[tuple[int, core.Position]], depth: int,
-                nodes: int) -> list[Scored]:
+def score_moves(
+    eng: engine.Engine, p: core.Position, moves: list[tuple[int, core.Position]], depth: int, nodes: int
+) -> list[Scored]:
     """Every move's score (the side to move's view), best first: each child searched `depth` plies."""
     out: list[Scored] = []
     for m, child in moves:
@@ -80,8 +81,12 @@ def lead(scored: list[Scored]) -> float:
 
 
 def passes(scored: list[Scored], gap: float) -> bool:
-    return (len(scored) >= 2 and all(s.complete for s in scored) and lead(scored) >= gap
-            and analysis.seeds(scored[0].score) >= WORST)
+    return (
+        len(scored) >= 2
+        and all(s.complete for s in scored)
+        and lead(scored) >= gap
+        and analysis.seeds(scored[0].score) >= WORST
+    )
 
 
 def themes(p: core.Position, move: int, best: Scored) -> list[str]:
@@ -109,7 +114,7 @@ def themes(p: core.Position, move: int, best: Scored) -> list[str]:
     d = p.d
     for side in (core.SOUTH, core.NORTH):
         base = side << 4
-        if not d[core.STORE + side] and sum(d[base:base + 16]) <= ENDGAME_SEEDS:
+        if not d[core.STORE + side] and sum(d[base : base + 16]) <= ENDGAME_SEEDS:
             out.append("endgame")
             break
     out.append("winning" if analysis.seeds(best.score) > 0 else "defence")
@@ -184,10 +189,21 @@ class Generator:
         side = p.to_move
         line = [core.format_move(m, side ^ (k & 1)) for k, m in enumerate(best.pv[:8])]
         found, rating = difficulty(p, best.move)
-        return Puzzle(puzzle_id(p), self.ruleset, position_json.to_dict(p), core.format_move(best.move, side), line,
-                      themes(p, best.move, best), rating, found, round(analysis.seeds(best.score), 2),
-                      round(analysis.seeds(scored[1].score), 2), self.depths.deeper + 1, source,
-                      explain.describe(query.account(p, best.move)))
+        return Puzzle(
+            puzzle_id(p),
+            self.ruleset,
+            position_json.to_dict(p),
+            core.format_move(best.move, side),
+            line,
+            themes(p, best.move, best),
+            rating,
+            found,
+            round(analysis.seeds(best.score), 2),
+            round(analysis.seeds(scored[1].score), 2),
+            self.depths.deeper + 1,
+            source,
+            explain.describe(query.account(p, best.move)),
+        )
 
 
 def self_play(gen: Generator, seed: int, explore: float = 0.3, max_plies: int = 200) -> Iterator[Puzzle]:
@@ -220,11 +236,19 @@ def from_games(gen: Generator, games: Iterable[tuple[str, list[core.Position]]])
                 yield pz
 
 
-def run(gen: Generator, known: dict[str, Puzzle], target: int, deadline: float, first_seed: int,
-        games: Iterable[tuple[str, list[core.Position]]], keep: Callable[[Puzzle], None]) -> int:
+def run(
+    gen: Generator,
+    known: dict[str, Puzzle],
+    target: int,
+    deadline: float,
+    first_seed: int,
+    games: Iterable[tuple[str, list[core.Position]]],
+    keep: Callable[[Puzzle], None],
+) -> int:
     """Puzzles until `target` are known or time.monotonic() passes `deadline`: recorded games first,
     then self-play games from first_seed on. keep(puzzle) is called for each new one. Answers the next
     self-play seed (to continue from)."""
+
     def new(pz: Puzzle) -> bool:
         return pz.id not in known
 

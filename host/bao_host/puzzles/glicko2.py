@@ -68,7 +68,7 @@ def update(player: Rating, games: list[tuple[Rating, float]], tau: float = TAU) 
     mu = (player.rating - 1500) / SCALE
     phi = player.rd / SCALE
     if not games:
-        return Rating(player.rating, min(DEFAULT[1], math.sqrt(phi * phi + player.vol ** 2) * SCALE), player.vol)
+        return Rating(player.rating, min(DEFAULT[1], math.sqrt(phi * phi + player.vol**2) * SCALE), player.vol)
     opp = [((o.rating - 1500) / SCALE, o.rd / SCALE, s) for o, s in games]
     v = 1 / sum(_g(pj) ** 2 * _e(mu, mj, pj) * (1 - _e(mu, mj, pj)) for mj, pj, _s in opp)
     delta = v * sum(_g(pj) * (s - _e(mu, mj, pj)) for mj, pj, s in opp)

@@ -15,8 +15,18 @@ from bao import core, explain, notation, position_json, query
 FORMAT = "bao-puzzles"
 VERSION = 1
 RULESET_CODES = {core.ZANZIBAR: "z", core.MALAWI: "m", core.MALAWI_INTERMEDIATE: "mi", core.MALAWI_ADVANCED: "ma"}
-THEMES = ("capture", "capture-chain", "takasa", "takasia", "house", "namua", "forced-capture", "endgame",
-          "winning", "defence")
+THEMES = (
+    "capture",
+    "capture-chain",
+    "takasa",
+    "takasia",
+    "house",
+    "namua",
+    "forced-capture",
+    "endgame",
+    "winning",
+    "defence",
+)
 
 
 class PuzzleFormatError(ValueError):
@@ -51,10 +61,22 @@ class Puzzle:
         return position_json.from_dict(self.position)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "ruleset": self.ruleset, "position": self.position, "solution": self.solution,
-                "line": self.line, "themes": self.themes, "rating": self.rating,
-                "difficulty": self.difficulty, "found_by": self.found_by, "best": self.best,
-                "second": self.second, "depth": self.depth, "source": self.source, "account": self.account}
+        return {
+            "id": self.id,
+            "ruleset": self.ruleset,
+            "position": self.position,
+            "solution": self.solution,
+            "line": self.line,
+            "themes": self.themes,
+            "rating": self.rating,
+            "difficulty": self.difficulty,
+            "found_by": self.found_by,
+            "best": self.best,
+            "second": self.second,
+            "depth": self.depth,
+            "source": self.source,
+            "account": self.account,
+        }
 
 
 @dataclass
@@ -91,9 +113,19 @@ def puzzle_id(p: core.Position) -> str:
 
 
 _FIELDS: dict[str, type | tuple[type, ...]] = {
-    "id": str, "ruleset": str, "position": dict, "solution": str, "line": list, "themes": list,
-    "rating": int, "found_by": dict, "best": (int, float), "second": (int, float), "depth": int,
-    "source": str}
+    "id": str,
+    "ruleset": str,
+    "position": dict,
+    "solution": str,
+    "line": list,
+    "themes": list,
+    "rating": int,
+    "found_by": dict,
+    "best": (int, float),
+    "second": (int, float),
+    "depth": int,
+    "source": str,
+}
 
 
 def from_json(obj: object, where: str = "puzzle") -> Puzzle:
@@ -110,10 +142,21 @@ def from_json(obj: object, where: str = "puzzle") -> Puzzle:
     unknown = [t for t in obj["themes"] if t not in THEMES]
     if unknown:
         raise PuzzleFormatError(f"{where}: unknown theme {str(unknown[0])[:40]!r}")
-    pz = Puzzle(obj["id"], obj["ruleset"], obj["position"], obj["solution"], [str(m) for m in obj["line"]],
-                list(obj["themes"]), obj["rating"], {str(k): bool(v) for k, v in obj["found_by"].items()},
-                float(obj["best"]), float(obj["second"]), obj["depth"], obj["source"],
-                [str(s) for s in obj.get("account", [])])
+    pz = Puzzle(
+        obj["id"],
+        obj["ruleset"],
+        obj["position"],
+        obj["solution"],
+        [str(m) for m in obj["line"]],
+        list(obj["themes"]),
+        obj["rating"],
+        {str(k): bool(v) for k, v in obj["found_by"].items()},
+        float(obj["best"]),
+        float(obj["second"]),
+        obj["depth"],
+        obj["source"],
+        [str(s) for s in obj.get("account", [])],
+    )
     try:
         p = pz.start()
         if p.rules.ruleset != pz.ruleset:
@@ -141,10 +184,11 @@ def loads(text: str, name: str = "puzzle set") -> list[Puzzle]:
     except json.JSONDecodeError as e:
         raise PuzzleFormatError(f"{name}: not valid JSON (line {e.lineno}: {e.msg})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise PuzzleFormatError(f"{name}: not a puzzle set (\"format\": \"{FORMAT}\" expected)")
+        raise PuzzleFormatError(f'{name}: not a puzzle set ("format": "{FORMAT}" expected)')
     if doc.get("version") != VERSION:
-        raise PuzzleFormatError(f"{name}: version {str(doc.get('version'))[:20]} is not {VERSION}, the one this "
-                                "program reads")
+        raise PuzzleFormatError(
+            f"{name}: version {str(doc.get('version'))[:20]} is not {VERSION}, the one this program reads"
+        )
     items = doc.get("puzzles")
     if not isinstance(items, list):
         raise PuzzleFormatError(f"{name}: the field 'puzzles' is missing or not a list")

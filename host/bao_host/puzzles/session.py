@@ -66,9 +66,14 @@ class Solving:
         solver, puzzle = glicko2.attempt(before, self.puzzle_rating(pz), a.correct)
         prev_s = self.store.solver_rating(self.solver)
         prev_p = self.store.puzzle_rating(pz.id)
-        self.store.record_attempt(self.solver, pz.id, a.move, a.correct,
-                                  Rated(solver.rating, solver.rd, solver.vol, _n(prev_s)),
-                                  Rated(puzzle.rating, puzzle.rd, puzzle.vol, _n(prev_p)))
+        self.store.record_attempt(
+            self.solver,
+            pz.id,
+            a.move,
+            a.correct,
+            Rated(solver.rating, solver.rd, solver.vol, _n(prev_s)),
+            Rated(puzzle.rating, puzzle.rd, puzzle.vol, _n(prev_p)),
+        )
         return Result(a, before.rating, solver.rating, puzzle.rating)
 
 

@@ -113,7 +113,6 @@ class View:
     state: BoardState | None = None  # what the board guides now, as its last STATE notice said it
 
 
-
 # The names a UI gives the sides of a game nobody named (Logger.name_sides): replaced when the side's player
 # changes during the game; any other name is a person's and stays.
 SIDE_NAMES = re.compile(r"a person|computer [1-4]|host engine")
@@ -124,9 +123,16 @@ class ProtocolError(Exception):
 
 
 class Logger:
-    def __init__(self, store: Store, south: str | None = None, north: str | None = None,
-                 place: str | None = None, on_change: Callable[[], None] | None = None,
-                 max_messages: int = 200, on_message: Callable[[Message], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        south: str | None = None,
+        north: str | None = None,
+        place: str | None = None,
+        on_change: Callable[[], None] | None = None,
+        max_messages: int = 200,
+        on_message: Callable[[Message], None] | None = None,
+    ) -> None:
         self.store = store
         self.south = south
         self.north = north
@@ -171,8 +177,10 @@ class Logger:
         """The board's handshake fields: proto, fw, rules, board, epoch, last, acked."""
         proto = fields.get("proto", "")
         if proto not in SUPPORTED_PROTOCOLS:
-            msg = (f"board speaks protocol {proto or '?'}, this host speaks "
-                   f"{', '.join(SUPPORTED_PROTOCOLS)}: update the host or the firmware")
+            msg = (
+                f"board speaks protocol {proto or '?'}, this host speaks "
+                f"{', '.join(SUPPORTED_PROTOCOLS)}: update the host or the firmware"
+            )
             self.say("error", msg)
             raise ProtocolError(msg)
         self.board_id = fields.get("board", "") or "unknown"
@@ -181,9 +189,12 @@ class Logger:
         self.store.board_seen(self.board_id, self.firmware, port)
         self.view.board_id = self.board_id
         self.view.firmware = self.firmware
-        self.say("info", f"board {self.board_id} (firmware {self.firmware or '?'}, protocol {proto}) on "
-                         f"{port or '?'}: last event {fields.get('last', '?')}, acknowledged "
-                         f"{fields.get('acked', '?')}")
+        self.say(
+            "info",
+            f"board {self.board_id} (firmware {self.firmware or '?'}, protocol {proto}) on "
+            f"{port or '?'}: last event {fields.get('last', '?')}, acknowledged "
+            f"{fields.get('acked', '?')}",
+        )
         g = self._current_game()
         if g is not None:
             self._show_game(g)
@@ -194,8 +205,7 @@ class Logger:
         self.reanchor = True
         game = self.store.last_board_game(board_id)
         text = f"events {first}..{last} were acknowledged before and are not in the store: they cannot be had"
-        self.store.ingest(board_id, epoch + "/gap", first, "GAP", f"GAP {first}..{last}",
-                          self.store.op_flag(game, ""))
+        self.store.ingest(board_id, epoch + "/gap", first, "GAP", f"GAP {first}..{last}", self.store.op_flag(game, ""))
         self.say("error", f"board {board_id}: {text}; the next move re-anchors on the position the board sends")
 
     def _current_game(self) -> int | None:
@@ -237,8 +247,7 @@ class Logger:
                 elif typ == "ERROR":
                     message = f"board error: {payload}"
         except Exception as e:  # whatever the payload holds, it never stops the logger
-            message = (f"{typ} {seq}: unreadable payload ({type(e).__name__}: {e}): kept in the event log,"
-                       " not applied")
+            message = f"{typ} {seq}: unreadable payload ({type(e).__name__}: {e}): kept in the event log, not applied"
             op = self.store.op_flag(game, message)
             stored = False
         res = self.store.ingest(self.board_id, stream, seq, typ, raw, op)
@@ -274,8 +283,12 @@ class Logger:
             first = core.NORTH if str(info.get("first", "S"))[:1].upper() == "N" else core.SOUTH
             start = core.initial(ruleset, rules, first)
         board_game = str(info.get("game", info.get("id", f"{stream}.{seq}")))
-        headers = {"south": self.south or "", "north": self.north or "", "place": self.place or "",
-                   "date": time.strftime("%Y-%m-%d")}
+        headers = {
+            "south": self.south or "",
+            "north": self.north or "",
+            "place": self.place or "",
+            "date": time.strftime("%Y-%m-%d"),
+        }
         self.say("info", f"new game ({ruleset}) on board {self.board_id}")
         prev = self._current_game()
         if prev is not None and self.store.game(prev).status == "playing":
@@ -301,12 +314,18 @@ class Logger:
             self.reanchor = True
             return self.store.op_flag(game, msg), msg
         old = self.store.game(game).board_game if game is not None else "?"
-        headers = {"south": self.south or "", "north": self.north or "", "place": self.place or "",
-                   "date": time.strftime("%Y-%m-%d"), "continues": f"board game {old} after a gap"}
-        msg = (f"move {text} does not follow the stored game after a gap ({why or 'no game'}): "
-               "re-anchored on the board's position, the game continues as a new record")
-        return self.store.op_start_game(self.board_id, f"{old}+{self.epoch}.{seq}", start, headers,
-                                        self.firmware), msg
+        headers = {
+            "south": self.south or "",
+            "north": self.north or "",
+            "place": self.place or "",
+            "date": time.strftime("%Y-%m-%d"),
+            "continues": f"board game {old} after a gap",
+        }
+        msg = (
+            f"move {text} does not follow the stored game after a gap ({why or 'no game'}): "
+            "re-anchored on the board's position, the game continues as a new record"
+        )
+        return self.store.op_start_game(self.board_id, f"{old}+{self.epoch}.{seq}", start, headers, self.firmware), msg
 
     def _check_move(self, game: int | None, seq: int, payload: str) -> tuple[Op, str, bool]:
         text, pos_text = split_move(payload)
@@ -332,8 +351,10 @@ class Logger:
                 msg = f"move {(ply + 1) // 2} {side} {text}: unreadable position ({e})"
                 return self.store.op_flag(game, msg), msg, False
             if not same_position(reported, child):
-                msg = (f"move {(ply + 1) // 2} {side} {text}: the board reports another position than "
-                       "the rules core computes")
+                msg = (
+                    f"move {(ply + 1) // 2} {side} {text}: the board reports another position than "
+                    "the rules core computes"
+                )
                 return self.store.op_flag(game, msg), msg, False
         canon = notation.format_move(move, before.to_move, notation.DONKERS)
         w = core.outcome(child)
@@ -379,8 +400,10 @@ class Logger:
             move = payload.split()[0]
             self.say("info", f"the computer chose {move}" if typ == "CPU" else f"hint: {move}")
         elif typ == "IGNORED":  # (docs/protocol.md: touches while the board could not read them)
-            self.say("warn", "the board was touched before it was ready (it was preparing its flash): "
-                             "those touches made no move")
+            self.say(
+                "warn",
+                "the board was touched before it was ready (it was preparing its flash): those touches made no move",
+            )
         else:
             self.say("info", f"board notice {typ} {payload}".rstrip())
 

@@ -33,9 +33,17 @@ from bao_host.record.logger import Logger, ProtocolError, Result
 
 
 class LinkSession:
-    def __init__(self, url: str, logger: Logger, *, locate: Callable[[], str | None] | None = None,
-                 backoff: tuple[float, float] = (0.1, 5.0), reply_timeout: float = 2.0,
-                 board: str | None = None, library_boards: Collection[str] = ()) -> None:
+    def __init__(
+        self,
+        url: str,
+        logger: Logger,
+        *,
+        locate: Callable[[], str | None] | None = None,
+        backoff: tuple[float, float] = (0.1, 5.0),
+        reply_timeout: float = 2.0,
+        board: str | None = None,
+        library_boards: Collection[str] = (),
+    ) -> None:
         self.logger = logger
         self.board = board or None  # the board id this session is bound to
         # the boards whose games the library holds: unbound, only one of them is taken (the binding belongs to
@@ -49,9 +57,17 @@ class LinkSession:
         self._last_msg = ""
         self._located_at = 0.0
         self._closed = False
-        self.link = Link(url, resume=self._resume, backoff=backoff, reply_timeout=reply_timeout,
-                         on_error=self._on_error, on_hello=self._on_hello, on_bad=self._on_bad,
-                         on_notice=self._on_notice, accept=self._accept)
+        self.link = Link(
+            url,
+            resume=self._resume,
+            backoff=backoff,
+            reply_timeout=reply_timeout,
+            on_error=self._on_error,
+            on_hello=self._on_hello,
+            on_bad=self._on_bad,
+            on_notice=self._on_notice,
+            accept=self._accept,
+        )
         logger.connection("connecting", url)
 
     @property
@@ -66,17 +82,21 @@ class LinkSession:
     def _accept(self, info: BoardInfo) -> str:
         board = info.board or "unknown"
         if self.board is None and self.library_boards and board not in self.library_boards:
-            return (f"refused board {board} on {self.link.url}: this library holds the games of board "
-                    f"{', '.join(self.library_boards)} (`bao log --board {board}` logs this one into it, or give "
-                    "it another --data folder); nothing of it is acknowledged")
+            return (
+                f"refused board {board} on {self.link.url}: this library holds the games of board "
+                f"{', '.join(self.library_boards)} (`bao log --board {board}` logs this one into it, or give "
+                "it another --data folder); nothing of it is acknowledged"
+            )
         if self.board is None:
             self.board = board
             self.logger.say("info", f"bound to board {board}: another board on {self.link.url} will be refused")
             return ""
         if board == self.board:
             return ""
-        return (f"refused board {board} on {self.link.url}: this logger is bound to board {self.board} "
-                f"(start another `bao log --board {board}` for it); nothing of it is acknowledged")
+        return (
+            f"refused board {board} on {self.link.url}: this logger is bound to board {self.board} "
+            f"(start another `bao log --board {board}` for it); nothing of it is acknowledged"
+        )
 
     def _resume(self, info: BoardInfo) -> int:
         try:
@@ -111,8 +131,9 @@ class LinkSession:
     def _on_bad(self, reason: str, line: bytes) -> None:
         shown = line[:60].decode("utf-8", "replace")
         try:
-            self.logger.bad_input(f"a bad line from the board ({reason}) was dropped: {shown!r}",
-                                  line.decode("utf-8", "replace"))
+            self.logger.bad_input(
+                f"a bad line from the board ({reason}) was dropped: {shown!r}", line.decode("utf-8", "replace")
+            )
         except Exception as e:
             self.logger.say("error", f"a bad line from the board ({reason}) was dropped, not logged ({e})")
 
@@ -141,11 +162,13 @@ class LinkSession:
         n = 0
         for ev in events:
             try:
-                res = self.logger.event(ev.seq, ev.type, ev.payload, ev.line.decode("utf-8", "replace"),
-                                        epoch=ev.epoch)
+                res = self.logger.event(ev.seq, ev.type, ev.payload, ev.line.decode("utf-8", "replace"), epoch=ev.epoch)
             except Exception as e:  # storage failed (disk full, ...): not acknowledged, the board resends
-                self.logger.say("error", f"event {ev.seq} could not be stored ({type(e).__name__}: {e});"
-                                         " the board keeps it and sends it again")
+                self.logger.say(
+                    "error",
+                    f"event {ev.seq} could not be stored ({type(e).__name__}: {e});"
+                    " the board keeps it and sends it again",
+                )
                 self.link.retry_from(ev.seq)
                 time.sleep(min(0.5, max(timeout, 0.05)))
                 break
@@ -173,8 +196,9 @@ class LinkSession:
             self.logger.connection("reconnecting", self.link.url)
             self.logger.say("warn", f"disconnected ({why}): reconnecting")
 
-    def run(self, until: Callable[[], bool] | None = None, on_tick: Callable[[], None] | None = None,
-            tick: float = 0.1) -> None:
+    def run(
+        self, until: Callable[[], bool] | None = None, on_tick: Callable[[], None] | None = None, tick: float = 0.1
+    ) -> None:
         while not self._closed and not self.fatal and not (until is not None and until()):
             self.poll(tick)
             if on_tick is not None:
@@ -195,8 +219,7 @@ class LinkSession:
         return r
 
     def new_game(self, ruleset: str, options: dict[str, Any] | None = None) -> Reply | None:
-        return self.command("NEW", json.dumps({"ruleset": ruleset, "options": options or {}},
-                                              separators=(",", ":")))
+        return self.command("NEW", json.dumps({"ruleset": ruleset, "options": options or {}}, separators=(",", ":")))
 
     def undo(self) -> Reply | None:
         return self.command("UNDO")

@@ -161,8 +161,11 @@ class SimBoard:
 
     def _on_setup(self, said: setup_words.SetupStep | setup_words.SetupEnd | None) -> None:
         last = self.setup_step
-        if last is not None and self._setup_counts is not None and (not isinstance(said, setup_words.SetupStep)
-                                                                     or said.step != last.step):
+        if (
+            last is not None
+            and self._setup_counts is not None
+            and (not isinstance(said, setup_words.SetupStep) or said.step != last.step)
+        ):
             self._setup_counts[_place(last.at)] = last.want  # the step before was confirmed: put right
         if isinstance(said, setup_words.SetupStep):
             if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
@@ -261,7 +264,7 @@ class SimBoard:
             return "two players"
         side, n = self.cpu.split()
         who = "host engine" if n == "0" else f"computer {n}"  # (its level: the header fits 80 columns)
-        return (f"South: {who} · North: you" if side == "S" else f"South: you · North: {who}")
+        return f"South: {who} · North: you" if side == "S" else f"South: you · North: {who}"
 
     def sides(self) -> tuple[str, str]:
         """Who plays South and North as the library records it: "a person", "computer 2", "host engine"."""
@@ -295,8 +298,9 @@ class SimBoard:
         self.cpu = "" if cpu == "off" else cpu
         if cpu.endswith(" 0"):
             self.host_engine = HostOpponent(core.NORTH if cpu.startswith("N") else core.SOUTH)
-            self.msgs.append(f"the host's engine plays {side_name(self.host_engine.side)} again (the board"
-                             " kept the mode)")
+            self.msgs.append(
+                f"the host's engine plays {side_name(self.host_engine.side)} again (the board kept the mode)"
+            )
         else:
             self.host_engine = None
 
@@ -318,8 +322,11 @@ class SimBoard:
         if " refused (pink" in said:  # (said first) a touch off the move shown: the board's own words
             name = said.split(" refused", 1)[0]
             who = {"CPU": "the computer", "SHOW": "the host's engine"}.get(adv[0])
-            refused = (f"{name} refused (pink ✕): {who} plays {adv[1]}, {name} is not its pit now; " if who
-                       else said.split("; ", 1)[0] + "; ")
+            refused = (
+                f"{name} refused (pink ✕): {who} plays {adv[1]}, {name} is not its pit now; "
+                if who
+                else said.split("; ", 1)[0] + "; "
+            )
         return refused + advice_words(p, adv[0], adv[1])
 
     def poll(self) -> list[str]:
@@ -346,8 +353,9 @@ class SimBoard:
         self.runner.close()
 
 
-def make_board(logger: Logger, flash: Path, board_id: str = "sim-0001", runtime: str = "cpython"
-               ) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
+def make_board(
+    logger: Logger, flash: Path, board_id: str = "sim-0001", runtime: str = "cpython"
+) -> tuple[SimBoard, Callable[[], None], Callable[[], str]]:
     """The simulated board on its own thread with its serial side on a pseudo-terminal, and the logger's
     link (bao_host.record.session) on the other end. The board's flash is the folder `flash`: it remembers its
     game from one `make run` to the next, as a real board does. `board_id`: the id it reports (`bao serve`

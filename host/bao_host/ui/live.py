@@ -32,8 +32,12 @@ def live_view(logger: Logger) -> Any:
     else:
         parts.append(Text("waiting for a game"))
     c = logger.counters
-    parts.append(Text(f"moves stored {c.moves}, events {c.events}, duplicates dropped {c.duplicates}, "
-                      f"flagged {c.flagged}, bad frames {c.bad_frames}"))
+    parts.append(
+        Text(
+            f"moves stored {c.moves}, events {c.events}, duplicates dropped {c.duplicates}, "
+            f"flagged {c.flagged}, bad frames {c.bad_frames}"
+        )
+    )
     for m in list(logger.messages)[-6:]:
         parts.append(Text(plain(m.text), style={"info": "", "warn": "yellow", "error": "bold red"}[m.level]))
     return Panel(Group(*parts), title="bao log")

@@ -69,9 +69,12 @@ class PuzzleApp(App[int]):
             return
         p = pz.start()
         self.answered = False
-        self.query_one("#info", Static).update(Text(
-            f"Puzzle {pz.id} · {pz.ruleset} · rated {self.solving.puzzle_rating(pz).rating:.0f}\n"
-            f"{SIDES[p.to_move]} to move: find the one move that is clearly best."))
+        self.query_one("#info", Static).update(
+            Text(
+                f"Puzzle {pz.id} · {pz.ruleset} · rated {self.solving.puzzle_rating(pz).rating:.0f}\n"
+                f"{SIDES[p.to_move]} to move: find the one move that is clearly best."
+            )
+        )
         self.query_one("#board", Static).update(diagram.render(p))
         self.query_one("#move", Input).focus()
 

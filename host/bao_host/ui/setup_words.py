@@ -5,8 +5,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-_ONES = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_ONES = (
+    "no",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
 _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 STORE_NAMES = {"store-S": "South's store", "store-N": "North's store"}
 STORE_ENDS = {"store-S": "B1 or B8", "store-N": "b1 or b8"}
@@ -59,9 +79,15 @@ def parse(payload: str) -> SetupStep | SetupEnd | None:
         if words[:1] == ["done"]:
             return SetupEnd(True, int(fields["steps"]), int(fields["touches"]), int(fields["refused"]))
         have = fields["have"]
-        return SetupStep(int(fields["step"]), int(fields["of"]), fields["at"],
-                         None if have == "?" else int(have), int(fields["want"]), fields.get("wrong", ""),
-                         fields.get("touch", ""))
+        return SetupStep(
+            int(fields["step"]),
+            int(fields["of"]),
+            fields["at"],
+            None if have == "?" else int(have),
+            int(fields["want"]),
+            fields.get("wrong", ""),
+            fields.get("touch", ""),
+        )
     except (KeyError, ValueError):
         return None
 
@@ -81,8 +107,10 @@ def step_words(s: SetupStep) -> str:
         what = f"take {seeds(s.have - s.want)} out of {where} (it holds {s.have}: leave {s.want})"
     said = f"Set-up, step {s.step} of {s.of}: {what}, then {touch}."
     if s.wrong:
-        said = (f"{s.wrong} is not the lit place: put back any seed you moved there (it is checked again at "
-                f"the end). " + said)
+        said = (
+            f"{s.wrong} is not the lit place: put back any seed you moved there (it is checked again at "
+            f"the end). " + said
+        )
     return said
 
 

@@ -70,8 +70,11 @@ def _start(p: core.Position) -> str:
     side = p.to_move
     if kuu.is_placing(p):
         left = seeds_to_place(p)
-        how = ("drop one seed into a green pit" if kuu.placing(p) else
-               "lift the green pit and the others to empty (M20), then drop a seed into one of yours")
+        how = (
+            "drop one seed into a green pit"
+            if kuu.placing(p)
+            else "lift the green pit and the others to empty (M20), then drop a seed into one of yours"
+        )
         return f"{_side(side)} places, {left} seed{'s' if left != 1 else ''} left (gold, M22): {how}"
     how = "put a seed from the store into" if p.store(side) else "lift the seeds of"
     marks = ""
@@ -91,8 +94,10 @@ def _step(s: BoardState, p: core.Position) -> str:
     captures = [b for b in s.lift if b >> 4 != side]
     if s.stage == DECISION:
         other = _side(1 - side)  # (against the computer too: it waits for the decision, so a touch makes it)
-        return (f"2.5b house decision: stop in the house (touch any of {other}'s pits: {other} plays on) or "
-                f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber) to play it")
+        return (
+            f"2.5b house decision: stop in the house (touch any of {other}'s pits: {other} plays on) or "
+            f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber) to play it"
+        )
     lifted = f"{core.pit_name(s.lifted)} lifted: " if s.lifted >= 0 and not p.store(side) else ""
     said: list[str] = []
     if captures:

@@ -78,7 +78,7 @@ def parse_pit(name: str) -> int | None:
 def _home_short(folder: str) -> str:
     """A folder as a person writes it: ~ for the home folder (the status line fits 80 columns)."""
     home = str(Path.home())
-    return "~" + folder[len(home):] if folder == home or folder.startswith(home + os.sep) else folder
+    return "~" + folder[len(home) :] if folder == home or folder.startswith(home + os.sep) else folder
 
 
 def led_colours(rgb: tuple[int, int, int], k: float = 255 / lights.FULL) -> tuple[str, str]:
@@ -260,10 +260,17 @@ class BaoApp(App[int]):
     TITLE = "Bao"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, board: BoardAdapter, logger: Logger, pump: Callable[[], None] | None = None,
-                 tick: float = 0.05, connection: Callable[[], str] | None = None,
-                 data_folder: str = "", setup: core.Position | None = None,
-                 lesson: Callable[[], list[str]] | None = None) -> None:
+    def __init__(
+        self,
+        board: BoardAdapter,
+        logger: Logger,
+        pump: Callable[[], None] | None = None,
+        tick: float = 0.05,
+        connection: Callable[[], str] | None = None,
+        data_folder: str = "",
+        setup: core.Position | None = None,
+        lesson: Callable[[], list[str]] | None = None,
+    ) -> None:
         super().__init__()
         self.setup = setup  # the position k lays out (None: k re-checks the board's own)
         self.lesson = lesson  # a lesson's next lines, polled each tick (bao_host.lessons.LessonRun)
@@ -370,7 +377,7 @@ class BaoApp(App[int]):
         k = lights.scale(frame)
         marks = lights.meanings(frame)
         for pit in range(32):
-            rgb = frame[3 * pit: 3 * pit + 3] if len(frame) >= 96 else b"\0\0\0"
+            rgb = frame[3 * pit : 3 * pit + 3] if len(frame) >= 96 else b"\0\0\0"
             count = counts[pit] if pit < len(counts) else -1
             mark = lights.MARKS.get(marks[pit], "")
             self._pits[pit].show((rgb[0], rgb[1], rgb[2]), count, pit == under, k, mark)
@@ -398,8 +405,10 @@ class BaoApp(App[int]):
         named = [n if n and not SIDE_NAMES.fullmatch(n) else "" for n in (v.south, v.north)]
         if not any(named):
             return self.board.players()
-        return " · ".join(f"{side}: {(name or 'you') if word == 'a person' else word}"  # (the computer's side:
-                          for side, name, word in zip(("South", "North"), named, self.board.sides()))  # its level)
+        return " · ".join(
+            f"{side}: {(name or 'you') if word == 'a person' else word}"  # (the computer's side:
+            for side, name, word in zip(("South", "North"), named, self.board.sides())
+        )  # its level)
 
     def _set_text(self, selector: str, text: str) -> None:
         if self._texts.get(selector) != text:
@@ -410,7 +419,7 @@ class BaoApp(App[int]):
         v = self.logger.view
         lg = self.logger
         new = min(lg.said - self._shown_messages, len(lg.messages))
-        for m in list(lg.messages)[len(lg.messages) - new:] if new > 0 else []:
+        for m in list(lg.messages)[len(lg.messages) - new :] if new > 0 else []:
             self.say(("! " if m.level != "info" else "") + m.text)
         self._shown_messages = lg.said
         if self._abandon is not None and v.game_id is not None and v.game_id != self._abandon:
@@ -420,8 +429,7 @@ class BaoApp(App[int]):
         turn = "-"
         if v.position is not None:
             w = core.outcome(v.position) if not v.result else None
-            turn = v.result or (f"{side_name(w)} wins" if w is not None else side_name(v.position.to_move)
-                                + " to move")
+            turn = v.result or (f"{side_name(w)} wins" if w is not None else side_name(v.position.to_move) + " to move")
         conn = self._connection() if self._connection is not None else f"{v.connection} {v.port}"
         counters = ""
         if lg.counters.flagged or lg.counters.duplicates:
@@ -434,10 +442,12 @@ class BaoApp(App[int]):
         if v.game_id is not None:
             rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
             game = f"game {v.game_id}, {rules}, {len(v.plies)} pl{'y' if len(v.plies) == 1 else 'ies'}"
-        status = (f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
-                  f"data: {_home_short(self.data_folder) or '?'} · {conn}")
+        status = (
+            f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
+            f"data: {_home_short(self.data_folder) or '?'} · {conn}"
+        )
         self._set_text("#status", status)
-        lines = [f"{i // 2 + 1}: " + " ".join(v.plies[i:i + 2]) for i in range(0, len(v.plies), 2)]
+        lines = [f"{i // 2 + 1}: " + " ".join(v.plies[i : i + 2]) for i in range(0, len(v.plies), 2)]
         fit = max(1, self._statics["#transcript"].size.height - 2)
         self._set_text("#transcript", "\n".join(lines[-fit:]) or "(no moves)")
 
@@ -513,8 +523,13 @@ class BaoApp(App[int]):
         self.level = (self.board.level() + 1) % 6
         self.board.computer("N" if self.level else "", self.level)
         if self.board.level() == self.level:  # (otherwise the board's refusal is said by the adapter)
-            self.say("two players" if not self.level else "the host's engine plays North" if self.level == 5
-                     else f"the computer plays North, level {self.level}")
+            self.say(
+                "two players"
+                if not self.level
+                else "the host's engine plays North"
+                if self.level == 5
+                else f"the computer plays North, level {self.level}"
+            )
         self._title()
 
     def action_hint(self) -> None:

@@ -126,7 +126,7 @@ def plies():
             colon = line.find(":")
             if colon < 0 or not line[:colon].strip().isdigit():
                 continue
-            for text in line[colon + 1:].split(";")[0].split():
+            for text in line[colon + 1 :].split(";")[0].split():
                 side = p.d[core.TO_MOVE]
                 m = [c for c in core.legal_move_codes(p) if format_move(c, side) == text][0]
                 yield p, m
@@ -151,16 +151,29 @@ def summary(xs):
     xs = sorted(xs)
     if not xs:
         return None
-    return {"n": len(xs), "median_ms": xs[len(xs) // 2] / 1000, "p99_ms": xs[(len(xs) * 99) // 100] / 1000,
-            "max_ms": xs[-1] / 1000}
+    return {
+        "n": len(xs),
+        "median_ms": xs[len(xs) // 2] / 1000,
+        "p99_ms": xs[(len(xs) * 99) // 100] / 1000,
+        "max_ms": xs[-1] / 1000,
+    }
 
 
 out = {
-    "plies": n, "moves_done": app.moves_done,
-    "idle": summary(idle), "activation": summary(act), "move": summary(done), "append": summary(storage.appends),
-    "ahead": summary(ahead), "storage": kind, "pause": {"n": pause[0], "max_ms": pause[1] / 1000},
-    "free_at_start": free_at_start, "free_after_boot": free_after_boot, "lowest_free": low,
-    "journal_bytes": storage.size("journal"), "harness_apart": True,
+    "plies": n,
+    "moves_done": app.moves_done,
+    "idle": summary(idle),
+    "activation": summary(act),
+    "move": summary(done),
+    "append": summary(storage.appends),
+    "ahead": summary(ahead),
+    "storage": kind,
+    "pause": {"n": pause[0], "max_ms": pause[1] / 1000},
+    "free_at_start": free_at_start,
+    "free_after_boot": free_after_boot,
+    "lowest_free": low,
+    "journal_bytes": storage.size("journal"),
+    "harness_apart": True,
 }
 idle = act = done = ahead = None  # (the harness's own lists: thousands of times, not the board's)
 storage.appends = []

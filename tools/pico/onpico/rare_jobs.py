@@ -11,8 +11,17 @@ import time
 import baoboard.app  # noqa: F401  (the board application, as at boot)
 
 out = []
-for name in ("baoboard.commands", "baoboard.checks", "baoboard.opponent", "baoboard.sensors",
-             "baoboard.refusal", "baoboard.setup_mode", "bao.reasons", "bao.notation", "bao.engine"):
+for name in (
+    "baoboard.commands",
+    "baoboard.checks",
+    "baoboard.opponent",
+    "baoboard.sensors",
+    "baoboard.refusal",
+    "baoboard.setup_mode",
+    "bao.reasons",
+    "bao.notation",
+    "bao.engine",
+):
     before = set(sys.modules)
     gc.collect()
     free = gc.mem_free()

@@ -25,8 +25,10 @@ import time
 try:
     from micropython import stack_use
 except ImportError:
+
     def stack_use():
         return 0
+
 
 from bao import core, position_json  # noqa: E402
 from bao.core import format_move  # noqa: E402
@@ -223,9 +225,17 @@ def begin():
 
 
 def done(name, out):
-    out[name] = {"gap_ms": hw.gap / 1000, "step_ms": worst[0] / 1000, "steps": worst[1],
-                 "quiet_gap_ms": hw.qgap / 1000, "quiet_step_ms": worst[2] / 1000, "where": hw.where,
-                 "command_gap_ms": hw.cgap / 1000, "command_step_ms": worst[3] / 1000, "stack": hw.stack}
+    out[name] = {
+        "gap_ms": hw.gap / 1000,
+        "step_ms": worst[0] / 1000,
+        "steps": worst[1],
+        "quiet_gap_ms": hw.qgap / 1000,
+        "quiet_step_ms": worst[2] / 1000,
+        "where": hw.where,
+        "command_gap_ms": hw.cgap / 1000,
+        "command_step_ms": worst[3] / 1000,
+        "stack": hw.stack,
+    }
 
 
 cmd = [100]  # the host's command numbers
@@ -277,7 +287,7 @@ def plies():
             colon = line.find(":")
             if colon < 0 or not line[:colon].strip().isdigit():
                 continue
-            for text in line[colon + 1:].split(";")[0].split():
+            for text in line[colon + 1 :].split(";")[0].split():
                 side = p.d[core.TO_MOVE]
                 m = [c for c in core.legal_move_codes(p) if format_move(c, side) == text][0]
                 yield p, m

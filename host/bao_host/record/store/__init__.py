@@ -52,6 +52,23 @@ from bao_host.record.store.library import Store
 from bao_host.record.store.rows import COMMENTS, HEADER_ORDER, Game, Ingest, default_data_dir, pos_key
 from bao_host.record.store.schema import DB_NAME, SCHEMA_VERSION
 
-__all__ = ["COMMENTS", "DB_NAME", "HEADER_ORDER", "SCHEMA_VERSION", "DamagedRow", "Game", "Ingest", "Op", "Store",
-           "StoreBusy", "StoreDamaged", "StoreError", "StoreFull", "StoreReadOnly", "atomic_write", "classify",
-           "default_data_dir", "pos_key"]
+__all__ = [
+    "COMMENTS",
+    "DB_NAME",
+    "HEADER_ORDER",
+    "SCHEMA_VERSION",
+    "DamagedRow",
+    "Game",
+    "Ingest",
+    "Op",
+    "Store",
+    "StoreBusy",
+    "StoreDamaged",
+    "StoreError",
+    "StoreFull",
+    "StoreReadOnly",
+    "atomic_write",
+    "classify",
+    "default_data_dir",
+    "pos_key",
+]

@@ -23,8 +23,7 @@ class Analyses(Queries):
         with self._tx() as db:
             if db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone() is None:
                 raise StoreError(f"no game {game_id} in {self.root} (see `bao games`)")
-            db.execute("INSERT OR REPLACE INTO analyses VALUES (?,?,?,?)",
-                       (game_id, plies, json.dumps(data), now()))
+            db.execute("INSERT OR REPLACE INTO analyses VALUES (?,?,?,?)", (game_id, plies, json.dumps(data), now()))
 
     @reading
     def analysis(self, game: Game) -> tuple[int, dict[str, Any]] | None:

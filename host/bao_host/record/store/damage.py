@@ -37,11 +37,15 @@ class RowRepair(StoreBase):
             why = self._rebuild_row(r, bad_plies, spare)
             key = "?" if unreadable(r["key"]) else r["key"]
             if why:
-                self._problem(f"game {r['id']} ({key}) is damaged (its {', '.join(cols)} cannot be read) and "
-                              f"cannot be rebuilt: {why}; the other games are kept and shown")
+                self._problem(
+                    f"game {r['id']} ({key}) is damaged (its {', '.join(cols)} cannot be read) and "
+                    f"cannot be rebuilt: {why}; the other games are kept and shown"
+                )
             else:
-                self._problem(f"game {r['id']} ({key}) was damaged (its {', '.join(cols)} could not be read): "
-                              "rebuilt from its transcript and event log")
+                self._problem(
+                    f"game {r['id']} ({key}) was damaged (its {', '.join(cols)} could not be read): "
+                    "rebuilt from its transcript and event log"
+                )
 
     def _rebuild_row(self, r: sqlite3.Row, bad_plies: list[int], spare: list[Path]) -> str:
         """Rebuild the damaged text of games row r and of its moves `bad_plies`; '' when done, else why not.
@@ -62,10 +66,12 @@ class RowRepair(StoreBase):
             return f"its transcript {path.name} cannot be read ({e})"
         h = {k.lower(): v.strip() for k, v in t.headers.items()}
         board_id = h.get("board", "")
-        fresh = game_columns(path.stem, "board" if board_id else "rebuilt", positions[0], t.headers, board_id,
-                              h.get("board game", ""))
-        fresh["extra"] = json.dumps({**loads_object(fresh["extra"]),
-                                     COMMENTS: json.dumps({str(k): v for k, v in t.comments.items()})})
+        fresh = game_columns(
+            path.stem, "board" if board_id else "rebuilt", positions[0], t.headers, board_id, h.get("board game", "")
+        )
+        fresh["extra"] = json.dumps(
+            {**loads_object(fresh["extra"]), COMMENTS: json.dumps({str(k): v for k, v in t.comments.items()})}
+        )
         if any(p > len(t.plies) for p in bad_plies):
             return f"its transcript {path.name} holds fewer moves than the database"
         with self._tx() as db:
@@ -79,8 +85,10 @@ class RowRepair(StoreBase):
     def _transcript_names(self, path: Path, board_id: str, board_game: str) -> bool:
         """Whether the transcript at path is the one of the board's game (its header says so)."""
         try:
-            h = {k.lower(): v.strip() for k, v in
-                 notation.parse_transcript(path.read_text(encoding="utf-8")).headers.items()}
+            h = {
+                k.lower(): v.strip()
+                for k, v in notation.parse_transcript(path.read_text(encoding="utf-8")).headers.items()
+            }
         except (OSError, UnicodeError, core.BaoError, notation.ReplayError):
             return False
         return h.get("board") == board_id and h.get("board game") == board_game

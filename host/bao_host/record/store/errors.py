@@ -47,13 +47,13 @@ def classify(e: BaseException, where: Path | str = "") -> StoreError:
     if isinstance(e, sqlite3.Error):
         code = (getattr(e, "sqlite_errorcode", None) or 0) & 0xFF
         if code in _BUSY:
-            return StoreBusy(f"{at}the game library is busy (another process holds its database's lock): "
-                             "try again in a moment")
+            return StoreBusy(
+                f"{at}the game library is busy (another process holds its database's lock): try again in a moment"
+            )
         if code in _READONLY:
             return StoreReadOnly(f"{at}the game library cannot be written (read-only): {e}")
         if code == sqlite3.SQLITE_CANTOPEN:  # (its -wal and -shm files cannot be made: a read-only folder)
-            return StoreReadOnly(f"{at}the game library cannot be written or opened ({e}): is its folder "
-                                 "read-only?")
+            return StoreReadOnly(f"{at}the game library cannot be written or opened ({e}): is its folder read-only?")
         if code == sqlite3.SQLITE_FULL:
             return StoreFull(f"{at}the disk is full: free some space (nothing stored was lost)")
         if code in _DAMAGED or (not code and "malformed" in str(e)):
@@ -96,8 +96,10 @@ def reading(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         try:
             return checked(*args, **kwargs)
         except (ValueError, KeyError, IndexError, TypeError, core.BaoError) as e:
-            raise StoreDamaged(f"the game library holds data that cannot be read ({type(e).__name__}: {e}): "
-                               "the next `bao log` checks the database and rebuilds it if it is damaged") from e
+            raise StoreDamaged(
+                f"the game library holds data that cannot be read ({type(e).__name__}: {e}): "
+                "the next `bao log` checks the database and rebuilds it if it is damaged"
+            ) from e
 
     return run
 
@@ -108,5 +110,7 @@ class DamagedRow(StoreDamaged):
 
     def __init__(self, game: int, columns: list[str]) -> None:
         self.game, self.columns = game, columns
-        super().__init__(f"game {game} is damaged (its {', '.join(columns)} cannot be read): the next `bao log` "
-                         "rebuilds it from its transcript and event log")
+        super().__init__(
+            f"game {game} is damaged (its {', '.join(columns)} cannot be read): the next `bao log` "
+            "rebuilds it from its transcript and event log"
+        )

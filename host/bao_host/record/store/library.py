@@ -27,8 +27,14 @@ class Store(Recovery, PuzzleRatings):
     takes the library's lock (`lock`, held by the caller; else taken while opening, when it is free) and
     only then checks the database's integrity and, when `repair`, the derived files."""
 
-    def __init__(self, root: Path | str | None = None, report: Callable[[str], None] | None = None,
-                 repair: bool = True, readonly: bool = False, lock: LibraryLock | None = None) -> None:
+    def __init__(
+        self,
+        root: Path | str | None = None,
+        report: Callable[[str], None] | None = None,
+        repair: bool = True,
+        readonly: bool = False,
+        lock: LibraryLock | None = None,
+    ) -> None:
         self.root = Path(root) if root is not None else default_data_dir()
         self.problems: list[str] = []
         self.readonly = readonly
@@ -79,15 +85,19 @@ class Store(Recovery, PuzzleRatings):
                 err = classify(e, self.root)
                 if not isinstance(err, StoreBusy) or attempt == self.busy_attempts:
                     raise err from e
-                self._problem(f"{self.root}: the game library is busy (another process holds its lock): "
-                              f"waiting (attempt {attempt + 1} of {self.busy_attempts})")
+                self._problem(
+                    f"{self.root}: the game library is busy (another process holds its lock): "
+                    f"waiting (attempt {attempt + 1} of {self.busy_attempts})"
+                )
         raise AssertionError("unreachable")
 
     def _open_reader(self) -> sqlite3.Connection:
         path = self.root / DB_NAME
         if not path.exists() and (self.root / "games").is_dir():
-            raise StoreError(f"the game library in {self.root} has no database ({DB_NAME}): the next `bao log`, "
-                             "`bao import` or `bao name` rebuilds it from the transcripts and event logs")
+            raise StoreError(
+                f"the game library in {self.root} has no database ({DB_NAME}): the next `bao log`, "
+                "`bao import` or `bao name` rebuilds it from the transcripts and event logs"
+            )
         if not path.exists():
             raise StoreError(f"no game library in {self.root} (`bao import` or `bao log` makes one there)")
 
@@ -114,10 +124,12 @@ class Store(Recovery, PuzzleRatings):
                 if "no such table" not in str(e):
                     raise
                 # (a database whose every commit was in its WAL file, that file deleted: an empty file)
-                raise StoreError(f"the game library in {self.root} has an empty database ({DB_NAME} holds no "
-                                 "games table: its -wal file lost?): nothing was changed; the next `bao log` "
-                                 "(or `bao import`, `bao name`) restores it from the transcripts and event "
-                                 "logs") from None
+                raise StoreError(
+                    f"the game library in {self.root} has an empty database ({DB_NAME} holds no "
+                    "games table: its -wal file lost?): nothing was changed; the next `bao log` "
+                    "(or `bao import`, `bao name`) restores it from the transcripts and event "
+                    "logs"
+                ) from None
             except BaseException:
                 db.close()
                 raise
@@ -126,8 +138,10 @@ class Store(Recovery, PuzzleRatings):
         try:
             return self._patiently(connect)
         except StoreDamaged as e:
-            raise StoreDamaged(f"{e}: nothing was changed; the next `bao log` (or `bao import`, `bao name`) "
-                               "sets it aside and rebuilds it from the transcripts and event logs") from None
+            raise StoreDamaged(
+                f"{e}: nothing was changed; the next `bao log` (or `bao import`, `bao name`) "
+                "sets it aside and rebuilds it from the transcripts and event logs"
+            ) from None
 
     def _open_db(self) -> sqlite3.Connection:
         path = self.root / DB_NAME
@@ -150,8 +164,10 @@ class Store(Recovery, PuzzleRatings):
             return self._patiently(connect)
         except (FailedIntegrity, StoreDamaged) as e:
             if not self.holds_lock:
-                raise StoreDamaged(f"{self.root}: the game library's database is damaged ({e}); it is in use by "
-                                   "a logger, which sets it aside and rebuilds it when it starts again") from None
+                raise StoreDamaged(
+                    f"{self.root}: the game library's database is damaged ({e}); it is in use by "
+                    "a logger, which sets it aside and rebuilds it when it starts again"
+                ) from None
             return self._set_aside(path, str(e))
 
     def _set_aside(self, path: Path, why: str) -> sqlite3.Connection:
@@ -161,8 +177,10 @@ class Store(Recovery, PuzzleRatings):
             src = Path(str(path) + suffix)
             if src.exists():
                 rename(src, Path(str(aside) + suffix))
-        self._problem(f"{path}: corrupt database ({why}): set aside as {aside.name},"
-                      " rebuilding from the transcripts and event logs")
+        self._problem(
+            f"{path}: corrupt database ({why}): set aside as {aside.name},"
+            " rebuilding from the transcripts and event logs"
+        )
         db = self._connect(path)
         create(db)
         self.db = db

@@ -38,18 +38,28 @@ class Progress(Analyses):
                 "INSERT INTO lessons VALUES (?,?,?,?,?,?,?) ON CONFLICT (name, learner) DO UPDATE SET"
                 " tasks=excluded.tasks, tasks_done=excluded.tasks_done, wrong=excluded.wrong,"
                 " done=COALESCE(excluded.done, lessons.done), updated=excluded.updated",
-                (name, learner, tasks, tasks_done, wrong, done, t))
+                (name, learner, tasks, tasks_done, wrong, done, t),
+            )
 
     @reading
     def lessons_progress(self, learner: str = "") -> dict[str, LessonProgress]:
         """The learner's progress by lesson name (a library older than the lessons table: none yet)."""
         try:
-            rows = self.db.execute("SELECT name, learner, tasks, tasks_done, wrong, done FROM lessons"
-                                   " WHERE learner=?", (learner,)).fetchall()
+            rows = self.db.execute(
+                "SELECT name, learner, tasks, tasks_done, wrong, done FROM lessons WHERE learner=?", (learner,)
+            ).fetchall()
         except sqlite3.OperationalError as e:
             if "no such table" not in str(e):
                 raise
             return {}
-        return {r["name"]: LessonProgress(str(r["name"]), str(r["learner"]), int(r["tasks"]),
-                                          int(r["tasks_done"]), int(r["wrong"]), r["done"] is not None)
-                for r in rows}
+        return {
+            r["name"]: LessonProgress(
+                str(r["name"]),
+                str(r["learner"]),
+                int(r["tasks"]),
+                int(r["tasks_done"]),
+                int(r["wrong"]),
+                r["done"] is not None,
+            )
+            for r in rows
+        }

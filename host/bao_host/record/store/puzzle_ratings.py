@@ -48,8 +48,9 @@ class PuzzleRatings(Queries):
     def solved_puzzles(self, name: str) -> dict[str, bool]:
         """Each puzzle the solver tried: whether the last attempt found the solution."""
         try:
-            rows = self.db.execute("SELECT puzzle, correct FROM puzzle_attempts WHERE solver=? ORDER BY id",
-                                   (name,)).fetchall()
+            rows = self.db.execute(
+                "SELECT puzzle, correct FROM puzzle_attempts WHERE solver=? ORDER BY id", (name,)
+            ).fetchall()
         except sqlite3.OperationalError as e:
             if "no such table" not in str(e):
                 raise
@@ -57,16 +58,21 @@ class PuzzleRatings(Queries):
         return {str(r[0]): bool(r[1]) for r in rows}
 
     @guarded
-    def record_attempt(self, solver: str, puzzle: str, move: str, correct: bool, solver_after: Rated,
-                       puzzle_after: Rated) -> None:
+    def record_attempt(
+        self, solver: str, puzzle: str, move: str, correct: bool, solver_after: Rated, puzzle_after: Rated
+    ) -> None:
         """One attempt and both new ratings, in one transaction (all of it kept, or none)."""
         if self.readonly:
             raise StoreReadOnly(f"{self.root}: opened for reading only")
         with self._tx() as db:
-            db.execute("INSERT INTO puzzle_attempts (solver, puzzle, move, correct, rating, at) VALUES (?,?,?,?,?,?)",
-                       (solver, puzzle, move, int(correct), solver_after.rating, now()))
+            db.execute(
+                "INSERT INTO puzzle_attempts (solver, puzzle, move, correct, rating, at) VALUES (?,?,?,?,?,?)",
+                (solver, puzzle, move, int(correct), solver_after.rating, now()),
+            )
             for table, key, r in (("puzzle_solvers", "name", solver_after), ("puzzle_ratings", "puzzle", puzzle_after)):
-                db.execute(f"INSERT INTO {table} ({key}, rating, rd, vol, attempts, solved) VALUES (?,?,?,?,1,?) "
-                           f"ON CONFLICT({key}) DO UPDATE SET rating=excluded.rating, rd=excluded.rd, "
-                           "vol=excluded.vol, attempts=attempts+1, solved=solved+excluded.solved",
-                           ((solver if table == "puzzle_solvers" else puzzle), r.rating, r.rd, r.vol, int(correct)))
+                db.execute(
+                    f"INSERT INTO {table} ({key}, rating, rd, vol, attempts, solved) VALUES (?,?,?,?,1,?) "
+                    f"ON CONFLICT({key}) DO UPDATE SET rating=excluded.rating, rd=excluded.rd, "
+                    "vol=excluded.vol, attempts=attempts+1, solved=solved+excluded.solved",
+                    ((solver if table == "puzzle_solvers" else puzzle), r.rating, r.rd, r.vol, int(correct)),
+                )

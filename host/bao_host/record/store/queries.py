@@ -23,7 +23,9 @@ class Queries(RowRepair):
             db.execute(
                 "INSERT INTO boards (board_id, firmware, first_seen, last_seen, port) VALUES (?,?,?,?,?) "
                 "ON CONFLICT(board_id) DO UPDATE SET firmware=excluded.firmware,"
-                " last_seen=excluded.last_seen, port=excluded.port", (board_id, firmware, t, t, port))
+                " last_seen=excluded.last_seen, port=excluded.port",
+                (board_id, firmware, t, t, port),
+            )
 
     @guarded
     def known_boards(self) -> list[sqlite3.Row]:
@@ -31,17 +33,32 @@ class Queries(RowRepair):
 
     def _row_to_game(self, row: sqlite3.Row) -> Game:
         """The game of a games row; DamagedRow when the row or one of its moves holds unreadable text."""
-        plies = [r["text"] for r in self.db.execute(
-            "SELECT text FROM moves WHERE game=? ORDER BY ply", (row["id"],))]
+        plies = [r["text"] for r in self.db.execute("SELECT text FROM moves WHERE game=? ORDER BY ply", (row["id"],))]
         damaged = damaged_columns(row) + (["moves"] if any(unreadable(p) for p in plies) else [])
         if damaged:
             raise DamagedRow(int(row["id"]), damaged)
-        return Game(id=row["id"], key=row["key"], board_id=row["board_id"], board_game=row["board_game"],
-                    source=row["source"], south=row["south"], north=row["north"], place=row["place"],
-                    date=row["date"], ruleset=row["ruleset"], options=loads_object(row["options"]),
-                    first=row["first"], start=row["start"], result=row["result"], status=row["status"],
-                    firmware=row["firmware"], extra=loads_object(row["extra"]), created=row["created"],
-                    updated=row["updated"], plies=plies)
+        return Game(
+            id=row["id"],
+            key=row["key"],
+            board_id=row["board_id"],
+            board_game=row["board_game"],
+            source=row["source"],
+            south=row["south"],
+            north=row["north"],
+            place=row["place"],
+            date=row["date"],
+            ruleset=row["ruleset"],
+            options=loads_object(row["options"]),
+            first=row["first"],
+            start=row["start"],
+            result=row["result"],
+            status=row["status"],
+            firmware=row["firmware"],
+            extra=loads_object(row["extra"]),
+            created=row["created"],
+            updated=row["updated"],
+            plies=plies,
+        )
 
     @reading
     def game(self, ref: int | str) -> Game:
@@ -63,20 +80,26 @@ class Queries(RowRepair):
 
     @reading
     def find_board_game(self, board_id: str, board_game: str) -> Game | None:
-        row = self.db.execute("SELECT * FROM games WHERE board_id=? AND board_game=?",
-                              (board_id, board_game)).fetchone()
+        row = self.db.execute(
+            "SELECT * FROM games WHERE board_id=? AND board_game=?", (board_id, board_game)
+        ).fetchone()
         return None if row is None else self._row_to_game(row)
 
     @guarded
     def last_board_game(self, board_id: str) -> int | None:
         """The id of the newest game logged from board_id, None when it has none."""
-        row = self.db.execute("SELECT id FROM games WHERE board_id=? ORDER BY id DESC LIMIT 1",
-                              (board_id,)).fetchone()
+        row = self.db.execute("SELECT id FROM games WHERE board_id=? ORDER BY id DESC LIMIT 1", (board_id,)).fetchone()
         return None if row is None else int(row[0])
 
     @reading
-    def games(self, player: str | None = None, date: str | None = None, result: str | None = None,
-              board: str | None = None, status: str | None = None) -> list[Game]:
+    def games(
+        self,
+        player: str | None = None,
+        date: str | None = None,
+        result: str | None = None,
+        board: str | None = None,
+        status: str | None = None,
+    ) -> list[Game]:
         q = "SELECT * FROM games WHERE 1=1"
         args: list[Any] = []
         if player:
@@ -108,8 +131,10 @@ class Queries(RowRepair):
         """The start position and the position after each stored move."""
         g = self.game(game_id)
         out = [g.start_position()]
-        for r in self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
-                                 "WHERE m.game=? ORDER BY m.ply", (game_id,)):
+        for r in self.db.execute(
+            "SELECT p.json FROM moves m JOIN positions p ON p.key = m.position WHERE m.game=? ORDER BY m.ply",
+            (game_id,),
+        ):
             out.append(position_json.loads(r["json"]))
         if len(out) != len(g.plies) + 1:
             raise IndexError(f"game {game_id}: {len(g.plies)} moves but {len(out) - 1} positions")
@@ -117,8 +142,11 @@ class Queries(RowRepair):
 
     @reading
     def current_position(self, game_id: int) -> core.Position:
-        row = self.db.execute("SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
-                              "WHERE m.game=? ORDER BY m.ply DESC LIMIT 1", (game_id,)).fetchone()
+        row = self.db.execute(
+            "SELECT p.json FROM moves m JOIN positions p ON p.key = m.position "
+            "WHERE m.game=? ORDER BY m.ply DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
         if row is None:
             return self.game(game_id).start_position()
         return position_json.loads(row["json"])
@@ -126,8 +154,10 @@ class Queries(RowRepair):
     @guarded
     def games_with_position(self, p: core.Position) -> list[tuple[int, int]]:
         """(game, ply) pairs where the position p arose."""
-        return [(r["game"], r["ply"]) for r in self.db.execute(
-            "SELECT game, ply FROM moves WHERE position=? ORDER BY game, ply", (pos_key(p),))]
+        return [
+            (r["game"], r["ply"])
+            for r in self.db.execute("SELECT game, ply FROM moves WHERE position=? ORDER BY game, ply", (pos_key(p),))
+        ]
 
     @reading
     def events(self, game_id: int) -> list[sqlite3.Row]:

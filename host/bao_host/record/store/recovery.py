@@ -50,8 +50,7 @@ class Recovery(Events):
                 have = f"<unreadable: {e}>"
             if have != want:
                 if have is not None:
-                    self._problem(f"{path}: transcript differs from the database (corrupt or half-written): "
-                                  "rewritten")
+                    self._problem(f"{path}: transcript differs from the database (corrupt or half-written): rewritten")
                 atomic_write(path, want)
             self._check_jsonl(self.events_path(game.key), game.id)
         for path in (self.root / "boards").glob("*.jsonl"):
@@ -74,8 +73,9 @@ class Recovery(Events):
             h = {k.lower(): v for k, v in t.headers.items()}
             board_id = h.get("board", "").strip()
             source = "board" if board_id else "rebuilt"
-            g = self._import(text, key=key, source=source, board_id=board_id,
-                             board_game=h.get("board game", "").strip(), write=False)
+            g = self._import(
+                text, key=key, source=source, board_id=board_id, board_game=h.get("board game", "").strip(), write=False
+            )
         except (StoreError, OSError, UnicodeError, core.BaoError) as e:
             self._problem(f"{path}: cannot be rebuilt: {e}")
             return
@@ -91,18 +91,32 @@ class Recovery(Events):
             if not {"board", "stream", "seq", "type", "raw"} <= o.keys():
                 continue
             try:
-                rows.append((str(o["board"]), str(o["stream"]), int(o["seq"]), game, str(o["type"]),
-                             str(o["raw"]), float(o.get("t", 0.0)), str(o.get("flag", ""))))
+                rows.append(
+                    (
+                        str(o["board"]),
+                        str(o["stream"]),
+                        int(o["seq"]),
+                        game,
+                        str(o["type"]),
+                        str(o["raw"]),
+                        float(o.get("t", 0.0)),
+                        str(o.get("flag", "")),
+                    )
+                )
             except (TypeError, ValueError):
                 continue
         n = 0
         with self._tx() as db:
             for r in rows:
-                cur = db.execute("INSERT OR IGNORE INTO events (board_id, stream, seq, game, type, raw, received,"
-                                 " flag, logged) VALUES (?,?,?,?,?,?,?,?,1)", r)
+                cur = db.execute(
+                    "INSERT OR IGNORE INTO events (board_id, stream, seq, game, type, raw, received,"
+                    " flag, logged) VALUES (?,?,?,?,?,?,?,?,1)",
+                    r,
+                )
                 n += cur.rowcount
-                db.execute("INSERT OR IGNORE INTO boards (board_id, first_seen, last_seen) VALUES (?,?,?)",
-                           (r[0], r[6], r[6]))
+                db.execute(
+                    "INSERT OR IGNORE INTO boards (board_id, first_seen, last_seen) VALUES (?,?,?)", (r[0], r[6], r[6])
+                )
         return n
 
     def _remove_stale_temporaries(self) -> None:
@@ -126,24 +140,30 @@ class Recovery(Events):
             t = notation.parse_transcript(path.read_text(encoding="utf-8"))
             positions = notation.replay(t)
         except (OSError, UnicodeError, core.BaoError, notation.ReplayError) as e:
-            self._problem(f"{path}: the database lost {missing} events of this game, and its transcript "
-                          f"cannot give the moves back ({e}): kept as {path.name}.lost")
+            self._problem(
+                f"{path}: the database lost {missing} events of this game, and its transcript "
+                f"cannot give the moves back ({e}): kept as {path.name}.lost"
+            )
             with contextlib.suppress(OSError):
                 rename(path, path.with_name(path.name + ".lost"))
             return
-        if len(t.plies) > len(g.plies) and t.plies[:len(g.plies)] == g.plies \
-                and positions[0].d == g.start_position().d:
+        if (
+            len(t.plies) > len(g.plies)
+            and t.plies[: len(g.plies)] == g.plies
+            and positions[0].d == g.start_position().d
+        ):
             with self._tx() as db:
                 for i in range(len(g.plies), len(t.plies)):
                     self._insert_move(db, gid, i + 1, t.plies[i], positions[i + 1], None)
                 result = t.headers.get("result", "").strip()
                 if result not in ("", "*", "?"):
                     db.execute("UPDATE games SET result=?, status='over' WHERE id=?", (result, gid))
-            self._problem(f"{path}: the database had lost {missing} events and {len(t.plies) - len(g.plies)} "
-                          "moves of this game: restored from its event log and transcript")
+            self._problem(
+                f"{path}: the database had lost {missing} events and {len(t.plies) - len(g.plies)} "
+                "moves of this game: restored from its event log and transcript"
+            )
         else:
-            self._problem(f"{path}: the database had lost {missing} events of this game: restored from its "
-                          "event log")
+            self._problem(f"{path}: the database had lost {missing} events of this game: restored from its event log")
 
     def _check_jsonl(self, path: Path, game: int | None) -> None:
         """An event log holds every event the database logged for it: unreadable lines are dropped (the
@@ -176,15 +196,21 @@ class Recovery(Events):
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 present.add((str(o["board"]), str(o.get("stream", "")), int(o["seq"])))
         if game is not None:
-            rows = self.db.execute("SELECT e.* FROM events e WHERE e.game=? AND e.logged=1 ORDER BY e.id",
-                                   (game,)).fetchall()
+            rows = self.db.execute(
+                "SELECT e.* FROM events e WHERE e.game=? AND e.logged=1 ORDER BY e.id", (game,)
+            ).fetchall()
         else:
-            rows = [r for r in self.db.execute("SELECT * FROM events WHERE game IS NULL AND logged=1 ORDER BY id")
-                    if self.root / "boards" / (safe_name(r["board_id"]) + ".jsonl") == path]
+            rows = [
+                r
+                for r in self.db.execute("SELECT * FROM events WHERE game IS NULL AND logged=1 ORDER BY id")
+                if self.root / "boards" / (safe_name(r["board_id"]) + ".jsonl") == path
+            ]
         missing = [r for r in rows if (r["board_id"], r["stream"], r["seq"]) not in present]
         if missing:
-            self._problem(f"{path}: {len(missing)} events missing (a deleted or damaged event log): written "
-                          "again from the database")
+            self._problem(
+                f"{path}: {len(missing)} events missing (a deleted or damaged event log): written "
+                "again from the database"
+            )
         if bad or missing:
             text = "".join(g.decode("utf-8", "replace") + "\n" for g in good)
             atomic_write(path, text + "".join(event_record(r) + "\n" for r in missing))

@@ -16,8 +16,21 @@ from bao import core, kuu, notation, position_json
 from bao_host.record.store.errors import StoreError
 from bao_host.record.textcheck import TextError, check_headers, loads_object
 
-HEADER_ORDER = ("South", "North", "place", "date", "ruleset", "takasia", "options", "first", "result",
-                "winner", "board", "board game", "firmware")
+HEADER_ORDER = (
+    "South",
+    "North",
+    "place",
+    "date",
+    "ruleset",
+    "takasia",
+    "options",
+    "first",
+    "result",
+    "winner",
+    "board",
+    "board game",
+    "firmware",
+)
 
 
 # An event's effect: runs inside the event's transaction, returns (game id or None, flag).
@@ -133,8 +146,14 @@ def damaged_columns(row: sqlite3.Row) -> list[str]:
 def event_record(r: sqlite3.Row) -> str:
     """An event as a line of its event log: with its board id, epoch and sequence number, all a database
     rebuilt from the files needs."""
-    rec: dict[str, Any] = {"t": round(r["received"], 3), "board": r["board_id"], "stream": r["stream"],
-                           "seq": r["seq"], "type": r["type"], "raw": r["raw"]}
+    rec: dict[str, Any] = {
+        "t": round(r["received"], 3),
+        "board": r["board_id"],
+        "stream": r["stream"],
+        "seq": r["seq"],
+        "type": r["type"],
+        "raw": r["raw"],
+    }
     if r["flag"]:
         rec["flag"] = r["flag"]
     return json.dumps(rec)
@@ -161,18 +180,38 @@ def safe_name(s: str) -> str:
 
 def pos_key(p: core.Position) -> str:
     d = bytes(p.d)
-    if d[kuu.MUST:] == bytes((core.NONE, 0)):
-        d = d[:kuu.MUST]  # no forced capture, nothing to place (M19, M22): the key libraries made before them use
+    if d[kuu.MUST :] == bytes((core.NONE, 0)):
+        d = d[: kuu.MUST]  # no forced capture, nothing to place (M19, M22): the key libraries made before them use
     return d.hex() + ("" if not p.rules.options() else json.dumps(p.rules.options(), sort_keys=True))
 
 
-def game_columns(key: str, source: str, start: core.Position, headers: dict[str, str], board_id: str = "",
-                  board_game: str = "", firmware: str = "") -> dict[str, Any]:
+def game_columns(
+    key: str,
+    source: str,
+    start: core.Position,
+    headers: dict[str, str],
+    board_id: str = "",
+    board_game: str = "",
+    firmware: str = "",
+) -> dict[str, Any]:
     """The text columns of a games row (in the table's order, up to `extra`) for a game with this start and
     transcript header; StoreError when the header is not one the library stores."""
     h = {k.lower(): v for k, v in headers.items()}
-    known = {"south", "north", "place", "date", "ruleset", "takasia", "options", "first", "result",
-             "winner", "board", "board game", "firmware"}
+    known = {
+        "south",
+        "north",
+        "place",
+        "date",
+        "ruleset",
+        "takasia",
+        "options",
+        "first",
+        "result",
+        "winner",
+        "board",
+        "board game",
+        "firmware",
+    }
     extra = {k: v for k, v in headers.items() if k.lower() not in known}
     try:
         check_headers(headers)
@@ -185,11 +224,21 @@ def game_columns(key: str, source: str, start: core.Position, headers: dict[str,
         result = ""
     if not result and h.get("winner"):
         result = h["winner"].strip() + " wins"
-    return {"key": key, "board_id": board_id, "board_game": board_game, "source": source,
-            "south": "" if south == "?" else south, "north": "" if north == "?" else north,
-            "place": h.get("place", ""), "date": h.get("date", "").strip() or time.strftime("%Y-%m-%d"),
-            "ruleset": start.rules.ruleset, "options": json.dumps(start.rules.options(), sort_keys=True),
-            "first": "North" if start.to_move == core.NORTH else "South",
-            "start": position_json.dumps(start, False), "result": result,
-            "status": "over" if result else "playing", "firmware": firmware or h.get("firmware", ""),
-            "extra": json.dumps(extra)}
+    return {
+        "key": key,
+        "board_id": board_id,
+        "board_game": board_game,
+        "source": source,
+        "south": "" if south == "?" else south,
+        "north": "" if north == "?" else north,
+        "place": h.get("place", ""),
+        "date": h.get("date", "").strip() or time.strftime("%Y-%m-%d"),
+        "ruleset": start.rules.ruleset,
+        "options": json.dumps(start.rules.options(), sort_keys=True),
+        "first": "North" if start.to_move == core.NORTH else "South",
+        "start": position_json.dumps(start, False),
+        "result": result,
+        "status": "over" if result else "playing",
+        "firmware": firmware or h.get("firmware", ""),
+        "extra": json.dumps(extra),
+    }

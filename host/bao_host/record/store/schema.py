@@ -93,17 +93,21 @@ def migrate(db: sqlite3.Connection, root: Path) -> None:
     try:
         if version < 2:
             for gid, key, plies in db.execute(
-                    "SELECT id, key, (SELECT COUNT(*) FROM moves WHERE game=games.id) FROM games").fetchall():
+                "SELECT id, key, (SELECT COUNT(*) FROM moves WHERE game=games.id) FROM games"
+            ).fetchall():
                 data = legacy_analysis(root, key)
                 if data is not None:
-                    db.execute("INSERT OR IGNORE INTO analyses VALUES (?,?,?,?)",
-                               (gid, min(len(data["plies"]), plies), json.dumps(data), now()))
+                    db.execute(
+                        "INSERT OR IGNORE INTO analyses VALUES (?,?,?,?)",
+                        (gid, min(len(data["plies"]), plies), json.dumps(data), now()),
+                    )
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):
             db.execute("ROLLBACK")
         raise
+
 
 def legacy_analysis(root: Path, key: str) -> dict[str, Any] | None:
     """games/<key>.analysis.json as schema 1 kept it, when it is readable; else None."""

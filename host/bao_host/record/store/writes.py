@@ -17,23 +17,34 @@ from bao_host.record.textcheck import TextError, check_headers, check_name, load
 class Writes(Progress):
     """Storing games and moves, and writing their transcripts."""
 
-    def _insert_game(self, db: sqlite3.Connection, key: str, source: str, start: core.Position,
-                     headers: dict[str, str], board_id: str = "", board_game: str = "",
-                     firmware: str = "") -> int:
+    def _insert_game(
+        self,
+        db: sqlite3.Connection,
+        key: str,
+        source: str,
+        start: core.Position,
+        headers: dict[str, str],
+        board_id: str = "",
+        board_game: str = "",
+        firmware: str = "",
+    ) -> int:
         cols = game_columns(key, source, start, headers, board_id, board_game, firmware)
         t = now()
         cur = db.execute(
             "INSERT INTO games (key, board_id, board_game, source, south, north, place, date, ruleset,"
             " options, first, start, result, status, firmware, extra, created, updated)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (*cols.values(), t, t))
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (*cols.values(), t, t),
+        )
         gid = int(cur.lastrowid or 0)
         for name in (cols["south"], cols["north"]):
             if name:
                 db.execute("INSERT OR IGNORE INTO players VALUES (?, ?)", (name, gid))
         return gid
 
-    def _insert_move(self, db: sqlite3.Connection, game: int, ply: int, text: str, p: core.Position,
-                     seq: int | None) -> None:
+    def _insert_move(
+        self, db: sqlite3.Connection, game: int, ply: int, text: str, p: core.Position, seq: int | None
+    ) -> None:
         k = pos_key(p)
         db.execute("INSERT OR IGNORE INTO positions VALUES (?, ?)", (k, position_json.dumps(p, False)))
         db.execute("INSERT INTO moves VALUES (?,?,?,?,?,?)", (game, ply, text, k, seq, now()))
@@ -53,13 +64,15 @@ class Writes(Progress):
         atomic_write(path, want)
 
     @guarded
-    def name_players(self, ref: int | str, south: str | None = None, north: str | None = None,
-                     place: str | None = None) -> Game:
+    def name_players(
+        self, ref: int | str, south: str | None = None, north: str | None = None, place: str | None = None
+    ) -> Game:
         g = self.game(ref)
         try:
-            south, north, place = (None if v is None else check_name(w, v)
-                                   for w, v in (("South's name", south), ("North's name", north),
-                                                ("the place", place)))
+            south, north, place = (
+                None if v is None else check_name(w, v)
+                for w, v in (("South's name", south), ("North's name", north), ("the place", place))
+            )
         except TextError as e:
             raise StoreError(str(e)) from None
         with self._tx() as db:
@@ -76,19 +89,28 @@ class Writes(Progress):
         """A game left unfinished for a new one (the terminal UI's `n`): status 'abandoned' instead of
         'playing'. False (nothing changed) when the game is over or abandoned already."""
         with self._tx() as db:
-            changed = db.execute("UPDATE games SET status='abandoned', updated=? WHERE id=? AND status='playing'",
-                                 (now(), game_id)).rowcount
+            changed = db.execute(
+                "UPDATE games SET status='abandoned', updated=? WHERE id=? AND status='playing'", (now(), game_id)
+            ).rowcount
         return changed > 0
 
     @guarded
-    def import_text(self, text: str, key: str | None = None, source: str = "import",
-                    names: dict[str, str] | None = None) -> Game:
+    def import_text(
+        self, text: str, key: str | None = None, source: str = "import", names: dict[str, str] | None = None
+    ) -> Game:
         """Store a transcript after checking it by replay; StoreError names the first bad move."""
         return self._import(text, key, source, names)
 
-    def _import(self, text: str, key: str | None = None, source: str = "import",
-                names: dict[str, str] | None = None, board_id: str = "", board_game: str = "",
-                write: bool = True) -> Game:
+    def _import(
+        self,
+        text: str,
+        key: str | None = None,
+        source: str = "import",
+        names: dict[str, str] | None = None,
+        board_id: str = "",
+        board_game: str = "",
+        write: bool = True,
+    ) -> Game:
         try:
             t = notation.parse_transcript(text)
             check_headers(t.headers)

@@ -56,7 +56,7 @@ HERE = Path(__file__).resolve().parent
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                               "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",  # a player's address carries the token: never sent on
@@ -98,8 +98,10 @@ class Server:
         self.sims: list[SimBoard] = []
         self.sessions: list[LinkSession] = []
         self.static_files = load_static()
-        self.env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
-                               autoescape=select_autoescape(default=True, default_for_string=True))
+        self.env = Environment(
+            loader=FileSystemLoader(str(HERE / "templates")),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+        )
         self.env.filters["json"] = _json_for_script
         self.env.filters["iso_date"] = library.iso_date
         self._task: asyncio.Task[None] | None = None
@@ -120,8 +122,11 @@ class Server:
             flash = self.store.root / f"web-board-{n}"
             board, pump, _ = make_board(logger, flash, board_id=f"web-{n:04d}")
             self.sims.append(board)
-            self.hub.add(LiveBoard(f"sim-{n}", logger, board=board, session=board.session, pump=pump,
-                                   title=f"simulated board {n}"))
+            self.hub.add(
+                LiveBoard(
+                    f"sim-{n}", logger, board=board, session=board.session, pump=pump, title=f"simulated board {n}"
+                )
+            )
         for i, url in enumerate(s.ports):
             logger = Logger(self.store, south=s.south, north=s.north)
             session = LinkSession(url, logger)
@@ -190,8 +195,17 @@ class Server:
         playing = not spectator and board.playable and self.may_change(request)
         state = board.current()
         svg = board_svg(state["counts"], (state["stores"][0], state["stores"][1]), clickable=playing)
-        return self.page("board.html", request, board=board, svg=svg, spectator=spectator, playing=playing,
-                         rulesets=core.RULESETS, lessons=self.lessons(), lesson=request.query_params.get("lesson"))
+        return self.page(
+            "board.html",
+            request,
+            board=board,
+            svg=svg,
+            spectator=spectator,
+            playing=playing,
+            rulesets=core.RULESETS,
+            lessons=self.lessons(),
+            lesson=request.query_params.get("lesson"),
+        )
 
     def lessons(self) -> list[dict[str, str]]:
         """The lessons a page may start (name and title), with the learner's progress from the library."""
@@ -200,8 +214,10 @@ class Server:
         except lessons.LessonError:  # a lesson file that cannot be read: no lessons offered (`bao lessons` says why)
             return []
         kept = self.st.lessons_progress()
-        return [{"name": x.name, "title": x.title,
-                 "done": "done" if x.name in kept and kept[x.name].done else ""} for x in found]
+        return [
+            {"name": x.name, "title": x.title, "done": "done" if x.name in kept and kept[x.name].done else ""}
+            for x in found
+        ]
 
     async def events(self, request: Request) -> Response:
         try:
@@ -274,9 +290,10 @@ class Server:
             elif what == "lesson":
                 board.start_lesson(str(body.get("lesson", "")))
             else:
-                return JSONResponse({"error": f"unknown command {what!r} (touch, new, undo, mode, computer, "
-                                              "hint, lesson)"},
-                                    status_code=404)
+                return JSONResponse(
+                    {"error": f"unknown command {what!r} (touch, new, undo, mode, computer, hint, lesson)"},
+                    status_code=404,
+                )
         except PermissionError as e:
             return JSONResponse({"error": str(e)}, status_code=403)
         except ValueError as e:
@@ -286,8 +303,10 @@ class Server:
     def refuse(self, request: Request) -> Response | None:
         """Why a request that would change something is refused (None: it may go on)."""
         if not self.may_change(request):
-            return JSONResponse({"error": "this server needs its token to change a board (printed by "
-                                 "`bao serve` at start)"}, status_code=403)
+            return JSONResponse(
+                {"error": "this server needs its token to change a board (printed by `bao serve` at start)"},
+                status_code=403,
+            )
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "send JSON (Content-Type: application/json)"}, status_code=415)
         origin = request.headers.get("origin")
@@ -297,8 +316,12 @@ class Server:
 
     async def games(self, request: Request) -> Response:
         q = request.query_params
-        search = library.Search(player=q.get("player", "").strip(), date=q.get("date", "").strip(),
-                                ruleset=q.get("ruleset", "").strip(), result=q.get("result", "").strip())
+        search = library.Search(
+            player=q.get("player", "").strip(),
+            date=q.get("date", "").strip(),
+            ruleset=q.get("ruleset", "").strip(),
+            result=q.get("result", "").strip(),
+        )
         found = search.games(self.st)
         return self.page("games.html", request, search=search, games=found, rulesets=core.RULESETS)
 
@@ -312,8 +335,9 @@ class Server:
         points = library.eval_points(a.get("evals", [])) if a else ""
         marks = {int(p.get("ply", 0)): p for p in a["plies"] if isinstance(p, dict)} if a else {}
         svg = board_svg(replay["start"][:32], (replay["start"][32], replay["start"][33]))
-        return self.page("game.html", request, game=g, replay=replay, analysis=a, marks=marks,
-                         eval_points=points, svg=svg)
+        return self.page(
+            "game.html", request, game=g, replay=replay, analysis=a, marks=marks, eval_points=points, svg=svg
+        )
 
     async def export(self, request: Request) -> Response:
         dialect = request.path_params["dialect"]
@@ -323,8 +347,9 @@ class Server:
         except (StoreError, core.BaoError, ValueError) as e:
             return PlainTextResponse(str(e), status_code=404)
         name = library.export_name(g, dialect)
-        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"',
-                                                **SECURITY_HEADERS})
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="{name}"', **SECURITY_HEADERS}
+        )
 
     async def favicon(self, request: Request) -> Response:
         found = self.static_files["favicon.svg"]

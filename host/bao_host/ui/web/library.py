@@ -17,8 +17,16 @@ from bao import core, explain, notation, query
 
 from bao_host.record.store import Game, Store
 
-KINDS = {core.STEP_STORE: "store", core.STEP_LIFT: "lift", core.STEP_TAX: "tax", core.STEP_SOW: "sow",
-         core.STEP_CAPTURE: "capture", core.STEP_RELAY: "relay", core.STEP_HOUSE: "house", core.STEP_END: "end"}
+KINDS = {
+    core.STEP_STORE: "store",
+    core.STEP_LIFT: "lift",
+    core.STEP_TAX: "tax",
+    core.STEP_SOW: "sow",
+    core.STEP_CAPTURE: "capture",
+    core.STEP_RELAY: "relay",
+    core.STEP_HOUSE: "house",
+    core.STEP_END: "end",
+}
 SAFE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,120}")
 
 
@@ -86,10 +94,16 @@ def replay(store: Store, game: Game) -> dict[str, Any]:
         # the account's steps end where the rules core's position does: the stored position is the truth
         after = positions[i + 1].counts()
         if not frames or frames[-1]["counts"] != after:
-            frames.append({"counts": after, "pit": -1, "text": "the position after the move",
-                           "kind": "end"})
-        plies.append({"n": i + 1, "side": "South" if p.to_move == core.SOUTH else "North",
-                      "donkers": text, "kiba": kiba[i], "frames": frames})
+            frames.append({"counts": after, "pit": -1, "text": "the position after the move", "kind": "end"})
+        plies.append(
+            {
+                "n": i + 1,
+                "side": "South" if p.to_move == core.SOUTH else "North",
+                "donkers": text,
+                "kiba": kiba[i],
+                "frames": frames,
+            }
+        )
     return {"start": positions[0].counts(), "plies": plies}
 
 

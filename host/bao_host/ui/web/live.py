@@ -45,9 +45,16 @@ class LiveBoard:
     itself (the simulated board: its LEDs are read directly and pits can be clicked); otherwise only the
     logger's view and the LED frame the board last reported (`leds` set by the owner, from SNAP)."""
 
-    def __init__(self, slug: str, logger: Logger, *, board: BoardAdapter | None = None,
-                 session: LinkSession | None = None, pump: Callable[[], None] | None = None,
-                 title: str = "") -> None:
+    def __init__(
+        self,
+        slug: str,
+        logger: Logger,
+        *,
+        board: BoardAdapter | None = None,
+        session: LinkSession | None = None,
+        pump: Callable[[], None] | None = None,
+        title: str = "",
+    ) -> None:
         self.slug = slug
         self.title = title or slug
         self.logger = logger
@@ -118,8 +125,11 @@ class LiveBoard:
                 frames = ply_frames(before, move)
             except (ValueError, IndexError):  # a move the logger flagged: no animation, the counts jump
                 return None
-            self._move = {"n": len(v.plies), "before": before.counts(),
-                          "frames": [{"counts": f["counts"], "pit": f["pit"]} for f in frames]}
+            self._move = {
+                "n": len(v.plies),
+                "before": before.counts(),
+                "frames": [{"counts": f["counts"], "pit": f["pit"]} for f in frames],
+            }
         return self._move
 
     def snapshot(self) -> dict[str, Any]:
@@ -136,15 +146,13 @@ class LiveBoard:
                 if said is not None and len(said.leds) == 96:
                     self.leds = said.leds
             leds = self.leds
-            c = said.counts(rules) if said is not None else v.position.counts() if v.position is not None \
-                else [0] * 34
+            c = said.counts(rules) if said is not None else v.position.counts() if v.position is not None else [0] * 34
             counts = c[:32]
             stores = c[32:34]
         turn = "waiting for a game"
         if v.position is not None:
             w = core.outcome(v.position) if not v.result else None
-            turn = v.result or (f"{side_name(w)} wins" if w is not None
-                                else side_name(v.position.to_move) + " to move")
+            turn = v.result or (f"{side_name(w)} wins" if w is not None else side_name(v.position.to_move) + " to move")
         return {
             "board": self.slug,
             "board_id": v.board_id,
@@ -158,9 +166,11 @@ class LiveBoard:
             "turn": turn,
             # the same words as the terminal UI: the step the board waits for, the computer's move or a
             # hint, who plays which side
-            "guide": self.board.step_guidance() if self.board is not None else
-            steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
-            if v.state is not None else "",
+            "guide": self.board.step_guidance()
+            if self.board is not None
+            else steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
+            if v.state is not None
+            else "",
             "players": self.board.players() if self.board is not None else "",
             "level": self.board.level() if self.board is not None else 0,  # (the page's computer choice)
             "plies": list(v.plies),
@@ -179,12 +189,15 @@ class LiveBoard:
         lg = self.logger
         new = min(lg.said - self._said, len(lg.messages))
         self._said = lg.said
-        for m in list(lg.messages)[len(lg.messages) - new:] if new > 0 else []:
+        for m in list(lg.messages)[len(lg.messages) - new :] if new > 0 else []:
             # The logger's info lines name device paths and times; a page shows what a player needs:
             # the board's guidance, what went wrong, a new game and the game it left unfinished, and the
             # computer's move or a hint (said once, in words).
-            if m.level != "info" or m.text.startswith(("new game", "the computer chose ", "hint: ")) \
-                    or "marked abandoned" in m.text:
+            if (
+                m.level != "info"
+                or m.text.startswith(("new game", "the computer chose ", "hint: "))
+                or "marked abandoned" in m.text
+            ):
                 self.messages.append(("! " if m.level != "info" else "") + m.text)
 
     def step(self) -> bool:
@@ -271,8 +284,9 @@ class LiveBoard:
             except StoreError as e:  # the lesson goes on; the page says why its progress was not kept
                 self.messages.append(f"! the lesson's progress was not kept: {e}")
 
-        self.lesson = lessons.LessonRun(lesson, session.command, self.logger.view, progress,
-                                        "SETPOS" if self.board is not None else "SETUP")
+        self.lesson = lessons.LessonRun(
+            lesson, session.command, self.logger.view, progress, "SETPOS" if self.board is not None else "SETUP"
+        )
         self._lesson_intro = set(lessons.introduction(lesson))
 
     def undo(self) -> None:
@@ -290,8 +304,13 @@ class LiveBoard:
         self.board.computer("N" if level else "", level)
         if self.board.level() != level:  # (the board's refusal is among the adapter's messages)
             return
-        self.messages.append("two players" if not level else "the host's engine plays North" if level == 5
-                             else f"the computer plays North, level {level}")
+        self.messages.append(
+            "two players"
+            if not level
+            else "the host's engine plays North"
+            if level == 5
+            else f"the computer plays North, level {level}"
+        )
 
     def hint(self) -> None:
         if self.board is None:

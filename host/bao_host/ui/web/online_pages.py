@@ -65,10 +65,19 @@ def ply_view(online: Online, gid: str, n: int) -> dict[str, Any] | None:
     if g is None or not 0 <= n <= len(g.moves):
         return None
     p = g.positions[n]
-    view: dict[str, Any] = {"game": gid, "ply": n, "counts": p.counts(), "to_move": "SN"[p.to_move],
-                            "turn": turn_text(p, g.status, g.result, g.reason) if n == len(g.moves)
-                            else f"{P.side_name('SN'[p.to_move])} to move", "frames": [], "move": "",
-                            "side": "", "legal": []}
+    view: dict[str, Any] = {
+        "game": gid,
+        "ply": n,
+        "counts": p.counts(),
+        "to_move": "SN"[p.to_move],
+        "turn": turn_text(p, g.status, g.result, g.reason)
+        if n == len(g.moves)
+        else f"{P.side_name('SN'[p.to_move])} to move",
+        "frames": [],
+        "move": "",
+        "side": "",
+        "legal": [],
+    }
     if n > 0:
         before = g.positions[n - 1]
         move, _ = notation.parse_move(before, g.moves[n - 1])
@@ -86,8 +95,16 @@ class OnlinePages:
 
     async def lobby(self, request: Request) -> Response:
         live = [g for g in self.online.games.values() if g.status in ("waiting", "playing")]
-        games = [{"id": g.id, "south": g.seats.get("S", ("", ""))[1], "north": g.seats.get("N", ("", ""))[1],
-                  "status": g.status, "plies": len(g.moves)} for g in live]
+        games = [
+            {
+                "id": g.id,
+                "south": g.seats.get("S", ("", ""))[1],
+                "north": g.seats.get("N", ("", ""))[1],
+                "status": g.status,
+                "plies": len(g.moves),
+            }
+            for g in live
+        ]
         return self.page("online.html", request, rulesets=core.RULESETS, games=games[:100])
 
     async def join(self, request: Request) -> Response:
@@ -107,8 +124,16 @@ class OnlinePages:
         p = g.positions[-1]
         svg = board_svg(p.counts()[:32], (p.store(0), p.store(1)), clickable=not spectator)
         names = {s: (g.seats[s][1] if s in g.seats else "") for s in P.SIDES}
-        return self.page("online_game.html", request, game=g.id, svg=svg, spectator=spectator, names=names,
-                         plies=len(g.moves), turn=turn_text(p, g.status, g.result, g.reason))
+        return self.page(
+            "online_game.html",
+            request,
+            game=g.id,
+            svg=svg,
+            spectator=spectator,
+            names=names,
+            plies=len(g.moves),
+            turn=turn_text(p, g.status, g.result, g.reason),
+        )
 
     async def ply(self, request: Request) -> Response:
         try:

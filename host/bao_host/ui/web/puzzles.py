@@ -27,8 +27,13 @@ class PuzzlePages:
     """page(name, request, status, **values) renders a template (Server.page); store() is the library;
     refuse(request) is the server's check of a request that changes something."""
 
-    def __init__(self, page: Callable[..., HTMLResponse], store: Callable[[], Store],
-                 refuse: Callable[[Request], Response | None], folder: Path = SET_DIR) -> None:
+    def __init__(
+        self,
+        page: Callable[..., HTMLResponse],
+        store: Callable[[], Store],
+        refuse: Callable[[Request], Response | None],
+        folder: Path = SET_DIR,
+    ) -> None:
         self.page = page
         self.store = store
         self.refuse = refuse
@@ -47,8 +52,11 @@ class PuzzlePages:
         return self._puzzles
 
     def routes(self) -> list[Route]:
-        return [Route("/puzzles", self.index), Route("/puzzles/{id}", self.one),
-                Route("/puzzles/{id}/answer", self.answer, methods=["POST"])]
+        return [
+            Route("/puzzles", self.index),
+            Route("/puzzles/{id}", self.one),
+            Route("/puzzles/{id}/answer", self.answer, methods=["POST"]),
+        ]
 
     async def index(self, request: Request) -> Response:
         solver = request.query_params.get("solver", "you")[:40]
@@ -59,8 +67,9 @@ class PuzzlePages:
             if mine:
                 nxt = solving.next_puzzle(rs)
                 groups.append({"ruleset": rs, "count": len(mine), "next": nxt, "some": mine[:LISTED]})
-        return self.page("puzzles.html", request, groups=groups, solver=solving.solver,
-                         rating=solving.rating(), problem=self.problem)
+        return self.page(
+            "puzzles.html", request, groups=groups, solver=solving.solver, rating=solving.rating(), problem=self.problem
+        )
 
     async def one(self, request: Request) -> Response:
         try:
@@ -72,10 +81,18 @@ class PuzzlePages:
         counts = [d[i] for i in range(32)] + [d[core.STORE], d[core.STORE + 1]]
         solver = request.query_params.get("solver", "you")[:40]
         solving = Solving(self.store(), self.puzzles(), solver)
-        return self.page("puzzle.html", request, puzzle=pz, side=SIDES[p.to_move], counts=counts,
-                         svg=board_svg(counts[:32], (counts[32], counts[33])), solver=solving.solver,
-                         rating=solving.rating(), puzzle_rating=solving.puzzle_rating(pz),
-                         stage=position_json.to_dict(p, False).get("takasia"))
+        return self.page(
+            "puzzle.html",
+            request,
+            puzzle=pz,
+            side=SIDES[p.to_move],
+            counts=counts,
+            svg=board_svg(counts[:32], (counts[32], counts[33])),
+            solver=solving.solver,
+            rating=solving.rating(),
+            puzzle_rating=solving.puzzle_rating(pz),
+            stage=position_json.to_dict(p, False).get("takasia"),
+        )
 
     async def answer(self, request: Request) -> Response:
         refused = self.refuse(request)
@@ -90,7 +107,7 @@ class PuzzlePages:
         except ValueError:
             return JSONResponse({"error": "the body is not JSON"}, status_code=400)
         if not isinstance(body, dict) or not isinstance(body.get("move"), str):
-            return JSONResponse({"error": "send {\"move\": \"A5R\", \"solver\": \"name\"}"}, status_code=400)
+            return JSONResponse({"error": 'send {"move": "A5R", "solver": "name"}'}, status_code=400)
         solving = Solving(self.store(), self.puzzles(), str(body.get("solver", "you"))[:40])
         try:
             result = solving.answer(pz, body["move"][:40])
@@ -99,6 +116,14 @@ class PuzzlePages:
         except StoreError as e:
             return JSONResponse({"error": str(e)}, status_code=503)
         nxt = solving.next_puzzle(pz.ruleset)
-        return JSONResponse({"correct": result.answer.correct, "lines": result.lines(), "line": pz.line,
-                             "themes": pz.themes, "rating": round(result.after), "before": round(result.before),
-                             "next": nxt.id if nxt is not None else None})
+        return JSONResponse(
+            {
+                "correct": result.answer.correct,
+                "lines": result.lines(),
+                "line": pz.line,
+                "themes": pz.themes,
+                "rating": round(result.after),
+                "before": round(result.before),
+                "next": nxt.id if nxt is not None else None,
+            }
+        )

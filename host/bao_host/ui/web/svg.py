@@ -61,14 +61,16 @@ def board_svg(counts: list[int] | None = None, stores: tuple[int, int] = (0, 0),
     cls = "board clickable" if clickable else "board"
     mid = TOP + 2 * PITCH + 8
     heap_x = LEFT + 3 * PITCH  # the heaps' left end, right of the store's words
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" id="board" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" role="img" aria-label="the Bao board">',
-           f'<rect x="0" y="0" width="{width}" height="{height}" rx="18" class="wood"/>',
-           f'<text x="{LEFT}" y="38" class="store" id="store-n">North\'s store: {stores[1]}</text>',
-           f'<g class="heap" id="heap-n" data-x="{heap_x}" data-y="50"></g>',
-           f'<text x="{LEFT}" y="{height - 24}" class="store" id="store-s">South\'s store: {stores[0]}</text>',
-           f'<g class="heap" id="heap-s" data-x="{heap_x}" data-y="{height - 12}"></g>',
-           f'<line x1="{LEFT}" x2="{LEFT + 8 * PITCH}" y1="{mid}" y2="{mid}" class="middle"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" id="board" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-label="the Bao board">',
+        f'<rect x="0" y="0" width="{width}" height="{height}" rx="18" class="wood"/>',
+        f'<text x="{LEFT}" y="38" class="store" id="store-n">North\'s store: {stores[1]}</text>',
+        f'<g class="heap" id="heap-n" data-x="{heap_x}" data-y="50"></g>',
+        f'<text x="{LEFT}" y="{height - 24}" class="store" id="store-s">South\'s store: {stores[0]}</text>',
+        f'<g class="heap" id="heap-s" data-x="{heap_x}" data-y="{height - 12}"></g>',
+        f'<line x1="{LEFT}" x2="{LEFT + 8 * PITCH}" y1="{mid}" y2="{mid}" class="middle"/>',
+    ]
     for label, side, rings in ROWS:
         _, y = pit_centre(side * 16 + rings[0])
         out.append(f'<text x="18" y="{y + 6}" class="row">{label}</text>')
@@ -77,12 +79,14 @@ def board_svg(counts: list[int] | None = None, stores: tuple[int, int] = (0, 0),
             x, y = pit_centre(pit)
             name = core.pit_name(pit)
             house = ' data-house="yes"' if pit in HOUSES else ""
-            out.append(f'<g class="pit-group" data-pit="{pit}" data-name="{name}" data-x="{x}" data-y="{y}"'
-                       f'{house}>{_shape(pit, x, y)}'
-                       f'<g class="seeds" id="seeds-{pit}"></g>'
-                       f'<text x="{x}" y="{y - 23}" class="name" id="name-{pit}" fill="#ffffff">{name}</text>'
-                       f'<text x="{x}" y="{y + 31}" class="count" id="count-{pit}" fill="#ffffff">'
-                       f'{counts[pit]}</text>'
-                       f'<text x="{x}" y="{y + 9}" class="mark" id="mark-{pit}"></text></g>')
+            out.append(
+                f'<g class="pit-group" data-pit="{pit}" data-name="{name}" data-x="{x}" data-y="{y}"'
+                f"{house}>{_shape(pit, x, y)}"
+                f'<g class="seeds" id="seeds-{pit}"></g>'
+                f'<text x="{x}" y="{y - 23}" class="name" id="name-{pit}" fill="#ffffff">{name}</text>'
+                f'<text x="{x}" y="{y + 31}" class="count" id="count-{pit}" fill="#ffffff">'
+                f"{counts[pit]}</text>"
+                f'<text x="{x}" y="{y + 9}" class="mark" id="mark-{pit}"></text></g>'
+            )
     out.append("</svg>")
     return Markup("".join(out))
