@@ -161,6 +161,9 @@ is drawn in its LED's colour:
   bright green ★ the start of the computer's move, or of a hint (★
                  beside the count; the start's green has none);
                  blinking on the computer's front pits: its level
+  violet         one front pit at a time, walking along the row: the
+                 side the host plays (its engine, or a player far
+                 away online); not a move to make
   blue           a direction to choose: drop the first seed into
                  one of the blue pits
   white          the next pit to drop a seed into
