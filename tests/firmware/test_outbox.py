@@ -63,7 +63,7 @@ def test_hello_handshake_then_pending_resent():
     assert f[0][:3] == ("R", 7, "OK")
     assert f[0][3] == "proto=1 fw=0.1.0 rules=1 board=e661 epoch=0badcafe last=1 acked=0"
     assert f[1] == ("E", 1, "GAME", "{}")
-    ob.feed(encode("C", 8, "HELLO", "4,5"))
+    ob.feed(encode("C", 8, "HELLO", "5,6"))
     f = frames(ser)
     assert f == [("R", 8, "ERR", "proto speaks=4,3,2,1")]
     ob.feed(encode("C", 9, "HELLO", "2,1"))  # the newest both speak
