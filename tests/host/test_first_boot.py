@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from baoboard.flashres import boot_storage
-from baoboard.frames import decode
+from baoproto.frames import decode
 from baoboard.runtime import Supervisor
 from baoboard.simhw import SimHardware
 

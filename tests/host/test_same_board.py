@@ -78,7 +78,7 @@ def test_a_board_on_a_serial_line_is_guided_in_bao_log_and_on_a_web_page(tmp_pat
     assert guides[:5] == [
         "South to move: put a seed from the store into a green pit",
         step,
-        "b4 refused (pink), 1.3: the seeds go one by one into the next pits; " + step,
+        "b4 refused (pink ✕), 1.3: the seeds go one by one into the next pits; " + step,
         "choose the direction: drop one seed into A6 or A8 (blue)",
         "drop one seed into A5 (white)",
     ]

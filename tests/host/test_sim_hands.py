@@ -36,7 +36,7 @@ def test_the_hands_wait_for_the_board_to_answer_the_host_not_for_the_host_to_spe
     (an emulated Pico preparing its flash) had not read it: the first touches went to a board that read no
     sensor. The hands wait until the board has answered a host's handshake and the host holds every event."""
     from bao_host.boards.sim import WireWatch
-    from baoboard.frames import encode
+    from baoproto.frames import encode
 
     wire = WireWatch()
     board = CPythonBoard(storage=FakeStorage(), board_id="b", on_serial=wire.board_out)

@@ -204,9 +204,15 @@ class PicoBoard(Board):
         start = len(self.events)
         while self.pico_ms < limit_ms:
             self.run(1, 10)
-            if any(f != 0 for f in self.frame) and (len(self.events) > start or self.hello_ms >= 0):
+            if self.hello_ms >= 0 and (len(self.events) > start or self._guiding()):
                 return self.pico_ms
         raise RuntimeError(f"the emulated Pico did not start the board within {limit_ms} ms: " + "; ".join(self.errors))
+
+    def _guiding(self) -> bool:
+        """The LEDs show a game: a pit lit in a colour, not only the first boot's grey fill while the board
+        prepares its flash (docs/leds.md, "Waiting")."""
+        f = self.frame
+        return any(not f[i] == f[i + 1] == f[i + 2] for i in range(0, len(f) - 2, 3))
 
     # ---- the lockstep pipe to tools/pico/board.mjs
     def _send(self, line: str) -> None:
