@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from baoboard.flashres import boot_storage
-from baoproto.frames import decode
 from baoboard.runtime import Supervisor
 from baoboard.simhw import SimHardware
+from baoproto.frames import decode
 
 SECTOR = 4096
 ERASE_MS = 45  # the model's erase (a W25Q16JV's sector erase is tens of ms)
