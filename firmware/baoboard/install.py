@@ -1,11 +1,11 @@
 # What firmware/main.py does at boot before the board starts: on the Bao-board image, retire the copies an
 # earlier `make deploy` left on the flash; anywhere, leave the board off when a developer asks for the REPL.
-#   retire_deployed(fs_root, log)  delete /bao and /baoboard left by `make deploy` (the journal is left alone)
+#   retire_deployed(fs_root, log)  delete /bao, /baoboard, /baoproto left by `make deploy` (not the journal)
 #   repl_requested(fs_root)        True when the flash holds REPL_MARKER: main.py then starts nothing
 import os
 
 # `make deploy` puts the firmware's packages at the flash's root as .mpy files (README.md, Other targets)
-DEPLOYED = ("bao", "baoboard")
+DEPLOYED = ("bao", "baoboard", "baoproto")
 # An empty file of this name on the flash leaves the Pico at its REPL instead of starting the board: the
 # running board turns Ctrl-C off, and a frozen main.py cannot be renamed (hardware/README.md)
 REPL_MARKER = "repl.txt"
