@@ -197,21 +197,7 @@ def game_columns(
     """The text columns of a games row (in the table's order, up to `extra`) for a game with this start and
     transcript header; StoreError when the header is not one the library stores."""
     h = {k.lower(): v for k, v in headers.items()}
-    known = {
-        "south",
-        "north",
-        "place",
-        "date",
-        "ruleset",
-        "takasia",
-        "options",
-        "first",
-        "result",
-        "winner",
-        "board",
-        "board game",
-        "firmware",
-    }
+    known = {k.lower() for k in HEADER_ORDER}
     extra = {k: v for k, v in headers.items() if k.lower() not in known}
     try:
         check_headers(headers)
