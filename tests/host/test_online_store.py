@@ -11,8 +11,8 @@ import urllib.request
 from pathlib import Path
 
 import onlinerig
-from bao_host.online.client import OnlineError
 from bao_host.online import store as online_store
+from bao_host.online.client import OnlineError
 from bao_host.online.store import SqliteStore
 from bao_host.record.store import DB_NAME
 
