@@ -13,9 +13,11 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import onlinerig
 import pytest
 from bao import notation
 from bao_host.online.client import Api, OnlineError, Seat
+from bao_host.record.store import Store
 from bao_testkit import pgrig, simrig
 from test_online_store import SCHEMA_1
 
@@ -298,3 +300,39 @@ def test_a_database_of_the_first_online_schema_is_migrated(pg: pgrig.Cluster) ->
     with psycopg.connect(db) as conn:
         row = conn.execute("SELECT value FROM online_meta WHERE key='schema'").fetchone()
     assert row == (str(online_store.SCHEMA_VERSION),)
+
+
+@needs_pg
+def test_two_simulated_boards_on_two_processes_play_the_1994_game(pg: pgrig.Cluster, tmp_path: Path) -> None:
+    """`bao online`'s client (the Bridge) with a simulated board (the unchanged firmware) on each of two server
+    processes sharing PostgreSQL: Alice on a, Bob on b, every move made on its mover's board, lit on the
+    other's and sown there; a killed (SIGKILL) at ply 20 and started again. Both local libraries and the
+    database hold the game; the server's library (one --data for both processes) has it once."""
+    db = pg.database("boards_1994")
+    a = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    b = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    g = simrig.game_1994()
+    alice, bob = onlinerig.pair(a.url, tmp_path, url_b=b.url)
+
+    def kill_a() -> None:
+        a.kill()
+        a.start()
+
+    try:
+        onlinerig.play_remote(g, [alice, bob], onlinerig.Process(b.url), after={20: kill_a})
+        alice.bridge.api.resign(alice.bridge.seat)
+        onlinerig.wait_end([alice, bob])
+        game = alice.bridge.seat.game
+        states = [Api(u).state(game) for u in (a.url, b.url)]
+    finally:
+        alice.close()
+        bob.close()
+        a.stop()
+        b.stop()
+    for state in states:
+        assert (state["status"], state["result"], state["moves"]) == ("over", "North wins", g.plies)
+    assert any("does not answer" in x or "events stopped" in x for x in alice.said)  # (a was away)
+    for lib in (tmp_path / "alice" / "library", tmp_path / "bob" / "library", tmp_path / "server"):
+        with Store(lib, readonly=True) as st:
+            found = [st.game(x.id) for x in st.games() if st.game(x.id).headers().get("online game") == game]
+            assert [(x.plies, x.result) for x in found] == [(g.plies, "North wins")], lib
