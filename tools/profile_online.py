@@ -12,7 +12,7 @@ the server writes, for every move, the time of each part, and this prints their 
     broadcast putting the move event on every follower's queue
     to stream from the event on a queue to its text made for the follower's stream (the loop's turn)
     loop lag  how late a 20 ms timer on the server's loop fires (every 20 ms during the games)
-    gc        each collection's pause (gc.callbacks)
+    gc0..gc2  each collection's pause (gc.callbacks), by the generation it collected
 
     python tools/profile_online.py [--games 200] [--think 2] [--db postgresql://...]
 
@@ -38,7 +38,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
-PARTS = ("request", "body", "parse", "queued", "commit", "back", "broadcast", "to stream", "loop lag", "gc")
+PARTS = (
+    "request",
+    "body",
+    "parse",
+    "queued",
+    "commit",
+    "back",
+    "broadcast",
+    "to stream",
+    "loop lag",
+    "gc0",
+    "gc1",
+    "gc2",
+)
 
 
 class Timers:
@@ -98,9 +111,9 @@ class Timers:
                 for r in rows:
                     self.commit_at[hash((r[0], r[1]))] = (t0, t1)
 
-        def commit_timed(online: Any, row: tuple[Any, ...]) -> asyncio.Future[None]:
+        def commit_timed(online: Any, row: tuple[Any, ...], *more: Any) -> asyncio.Future[None]:
             t0 = time.perf_counter()
-            fut: asyncio.Future[None] = commit(online, row)
+            fut: asyncio.Future[None] = commit(online, row, *more)
             key = hash((row[0], row[1]))
 
             def done(_: object) -> None:
@@ -145,7 +158,7 @@ class Timers:
             if phase == "start":
                 gc_at[0] = time.perf_counter()
             else:
-                t["gc"].append(time.perf_counter() - gc_at[0])
+                t[f"gc{info['generation']}"].append(time.perf_counter() - gc_at[0])
 
         async def lag() -> None:
             while True:

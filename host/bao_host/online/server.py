@@ -153,7 +153,7 @@ class Online:
         self._listener: asyncio.Task[None] | None = None
         self.games: dict[str, Game] = {}
         self.buckets: dict[str, Bucket] = {}
-        self._batch: list[tuple[tuple[str, int, str, str, float], asyncio.Future[None]]] = []
+        self._batch: list[tuple[tuple[str, int, str, str, float], asyncio.Future[None], Game]] = []
         self._flusher: asyncio.Task[None] | None = None
 
     # -- start and stop -------------------------------------------------------------------------------
@@ -350,12 +350,13 @@ class Online:
             else:
                 q.put_nowait((kind, eid, data))
 
-    def _commit(self, row: tuple[str, int, str, str, float]) -> asyncio.Future[None]:
+    def _commit(self, row: tuple[str, int, str, str, float], g: Game) -> asyncio.Future[None]:
         """The move stored with every other that comes in the same turn of the loop, or while a commit runs:
         one transaction for them all (on a store whose commit waits, on a thread: the moves of many games
-        share the wait). The future is done once it is committed."""
+        share the wait). Once it is committed the game's followers are told of it (_told) and the future is
+        done."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._batch.append((row, done))
+        self._batch.append((row, done, g))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
         return done
@@ -364,20 +365,33 @@ class Online:
         while self._batch:
             batch, self._batch = self._batch, []
             try:
-                rows = [row for row, _ in batch]
+                rows = [row for row, _, _ in batch]
                 stored = await asyncio.to_thread(self.st.add_moves, rows) if self.st.waits else self.st.add_moves(rows)
             except Exception as e:
-                for _, done in batch:
+                for _, done, _ in batch:
                     if not done.done():
                         done.set_exception(e)
             else:
-                for (_, done), ok in zip(batch, stored):
+                for (row, done, g), ok in zip(batch, stored):
                     if done.done():
                         continue
                     if ok:
+                        self._told(g, row[1], done)
                         done.set_result(None)
                     else:
                         done.set_exception(Conflict())
+
+    def _told(self, g: Game, ply: int, done: asyncio.Future[None]) -> None:
+        """A move of this process's committed: its followers told at once, as the commit's answer comes (not a
+        turn of the loop later, when its request goes on), with the clock as the move was made (a move sent
+        again on a reconnect carries none)."""
+        if g.pending.get(ply) is not done:
+            return
+        del g.pending[ply]  # (told from now on: a stream opened after this has it in the game so far)
+        live = g.move_event(ply)
+        if g.clock is not None:
+            live["clock"] = g.clock_state()
+        self._broadcast(g, "move", str(ply), live)
 
     def _end(self, g: Game, status: str, result: str, reason: str) -> None:
         self.st.finish(g.id, status, result, reason)
@@ -582,7 +596,7 @@ class Online:
         g.moves.append(canonical)  # (taken now: a request for the same ply meanwhile is a duplicate)
         g.positions.append(child)
         g.times.append(now)
-        done = self._commit((g.id, ply, canonical, side, now))
+        done = self._commit((g.id, ply, canonical, side, now), g)
         g.pending[ply] = done
         try:
             await done
@@ -596,11 +610,7 @@ class Online:
             raise Refused(503, f"ply {ply} could not be stored: send it again") from None
         finally:
             g.pending.pop(ply, None)
-        live = g.move_event(ply)
-        if g.clock is not None:  # (as the move is made: a move sent again on a reconnect carries none)
-            live["clock"] = g.clock_state()
-        self._broadcast(g, "move", str(ply), live)
-        w = core.outcome(child)
+        w = core.outcome(child)  # (the move is told already: _told)
         if w is not None:
             self._end(g, "over", P.side_name("SN"[w]) + " wins", "no legal move")
         elif g.clock is not None:
