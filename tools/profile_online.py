@@ -14,7 +14,7 @@ the server writes, for every move, the time of each part, and this prints their 
     loop lag  how late a 20 ms timer on the server's loop fires (every 20 ms during the games)
     gc0..gc2  each collection's pause (gc.callbacks), by the generation it collected
 
-    python tools/profile_online.py [--games 200] [--think 2] [--db postgresql://...]
+    python tools/profile_online.py [--games 200] [--think 2] [--db pg | postgresql://...]
 
 Only a measurement: nothing here changes the server (the wrappers time the functions they call)."""
 
@@ -199,35 +199,25 @@ def _summary(t: dict[str, list[float]]) -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--think", type=float, default=2.0)
-    ap.add_argument("--db", default=None, help="a postgresql:// address (default: SQLite in a temporary folder)")
-    ap.add_argument("--timeout", type=float, default=600.0)
-    ap.add_argument("--serve-with-timers", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.serve_with_timers is not None:  # (the server's process)
-        out, rest = Path(args.serve_with_timers[0]), args.serve_with_timers[1:]
-        return serve(rest, out)
+def _profile(args: argparse.Namespace, db: str | None) -> None:
     import bench_online
     from bao_testkit import pgrig
 
     with tempfile.TemporaryDirectory(prefix="bao-profile-online-") as tmp:
-        out = Path(tmp) / "timers.json"
+        out, log = Path(tmp) / "timers.json", Path(tmp) / "serve.log"
         port = pgrig.free_port()
         cmd = [sys.executable, __file__, "--serve-with-timers", str(out), "--sim", "0", "--port", str(port)]
         cmd += ["--data", str(Path(tmp) / "data"), "--online-rate", "100000"]
-        if args.db:
-            cmd += ["--db", args.db]
-        log = (Path(tmp) / "serve.log").open("w")
-        proc = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT / "tests")}
-        )
+        if db:
+            cmd += ["--db", db]
+        with log.open("w") as said:
+            proc = subprocess.Popen(
+                cmd, stdout=said, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT / "tests")}
+            )
         try:
             end = time.monotonic() + 60
-            while "Ctrl-C to stop" not in (Path(tmp) / "serve.log").read_text():
-                assert time.monotonic() < end and proc.poll() is None, (Path(tmp) / "serve.log").read_text()
+            while "Ctrl-C to stop" not in log.read_text():
+                assert time.monotonic() < end and proc.poll() is None, log.read_text()
                 time.sleep(0.05)
             time.sleep(0.5)
             r = asyncio.run(
@@ -240,12 +230,36 @@ def main() -> int:
         p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
         load = Path("/proc/loadavg").read_text().split()[:3]
         print(
-            f"{args.games} games, thinking {args.think:g} s, {'PostgreSQL' if args.db else 'SQLite'}: a move sent ->"
+            f"{args.games} games, thinking {args.think:g} s, {'PostgreSQL' if db else 'SQLite'}: a move sent ->"
             f" the opponent's stream: p50 {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms;"
             f" {len(ms) / r['took']:.0f} moves/s; server CPU {r['cpu'] * 1000 / len(ms):.2f} ms/move; lost or doubled"
             f" {r['lost']}; load average {' '.join(load)}"
         )
         print(_summary(json.loads(out.read_text())))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--think", type=float, default=2.0)
+    ap.add_argument(
+        "--db",
+        default=None,
+        help="pg: a throwaway PostgreSQL (tests/bao_testkit/pgrig.py), or a postgresql:// address (default: SQLite)",
+    )
+    ap.add_argument("--timeout", type=float, default=600.0)
+    ap.add_argument("--serve-with-timers", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve_with_timers is not None:  # (the server's process)
+        out, rest = Path(args.serve_with_timers[0]), args.serve_with_timers[1:]
+        return serve(rest, out)
+    if args.db != "pg":
+        _profile(args, args.db)
+        return 0
+    from bao_testkit import pgrig
+
+    with pgrig.cluster() as pg:
+        _profile(args, pg.database("profile"))
     return 0
 
 
