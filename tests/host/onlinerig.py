@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bao import core
 from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
@@ -129,12 +129,19 @@ def player(name: str, api: Api, seat: Seat, root: Path, clock: SimClock | None =
 
 
 def pair(
-    url: str, tmp: Path, ruleset: str = core.ZANZIBAR, clock: tuple[float, float] | None = None
+    url: str,
+    tmp: Path,
+    ruleset: str = core.ZANZIBAR,
+    clock: tuple[float, float] | None = None,
+    url_b: str | None = None,
 ) -> tuple[Player, Player]:
+    """Alice makes a game on url, Bob joins it on url_b (another server process on a shared database), or
+    on url too."""
     api = Api(url)
+    api_b = Api(url_b) if url_b is not None else api
     seat_a = api.create(ruleset, "S", "Alice", clock)
-    seat_b = api.join(seat_a.invite, "Bob")
-    return player("alice", api, seat_a, tmp / "alice"), player("bob", api, seat_b, tmp / "bob")
+    seat_b = api_b.join(seat_a.invite, "Bob")
+    return player("alice", api, seat_a, tmp / "alice"), player("bob", api_b, seat_b, tmp / "bob")
 
 
 def pump_all(players: list[Player]) -> None:
@@ -184,10 +191,27 @@ class Server:
             return []
 
 
+class Moves(Protocol):
+    def moves(self, game: str) -> list[str]: ...
+
+
+class Process:
+    """The game's moves as a `bao serve` process of its own answers them (bao_testkit.pgrig.Serve's url)."""
+
+    def __init__(self, url: str) -> None:
+        self.api = Api(url)
+
+    def moves(self, game: str) -> list[str]:
+        try:
+            return list(self.api.state(game)["moves"])
+        except OnlineError:
+            return []
+
+
 def play_remote(
     g: simrig.Played,
     players: list[Player],
-    server: Server,
+    server: Moves,
     timeout: float = 60.0,
     before: dict[int, Callable[[], object]] | None = None,
     after: dict[int, Callable[[], object]] | None = None,

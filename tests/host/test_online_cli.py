@@ -141,10 +141,10 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
         bob.wait_line("the board lights South's move A7L (ply 51)", 60)
         alice.type("resign")
         for client in (alice, bob):
+            client.wait_line("bao online: the game is over: North wins (South resigned); in the library as game ", 60)
+            client.wait_line("type rematch for another game (the sides swapped), or quit", 60)
+            client.type("quit")
             assert client.p.wait(60) == 0, client.lines[-5:]
-            assert client.lines[-1].startswith(
-                "bao online: the game is over: North wins (South resigned); in the library as game "
-            )
         assert sum("the board lights North's move" in x for x in alice.lines) == 26
         assert sum("the board lights South's move" in x for x in bob.lines) == 26
     finally:
@@ -173,3 +173,75 @@ def test_bao_online_refuses_in_one_line(tmp_path: Path) -> None:
         r = subprocess.run([*BAO, *args, "--data", str(tmp_path / "lib")], capture_output=True, text=True, timeout=60)
         assert r.returncode == status and said in r.stderr and len(r.stderr.splitlines()) == 1, (args, r.stderr)
         assert "Traceback" not in r.stderr
+
+
+def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:
+    """After a game, Alice types rematch: her client makes the rematch (the sides swapped) and waits in it; Bob's
+    says that Alice asks for one, he types rematch too, and both boards start the new game, Bob's now South.
+    Bob aborts it; both leave with quit. Each local library holds both games, each tagged with its own id."""
+    port, pa, pb = free_port(), free_port(), free_port()
+    url = f"http://127.0.0.1:{port}/"
+    procs: list[Proc] = []
+    try:
+        server = Proc(["serve", "--sim", "0", "--port", str(port), "--data", "club"], tmp_path)
+        procs.append(server)
+        server.wait_line("Ctrl-C to stop", 60)
+        for p in (pa, pb):
+            procs.append(Proc(["sim", "--port", f"socket://127.0.0.1:{p}"], tmp_path))
+            procs[-1].wait_line("board serial", 60)
+        board = ["--board"]
+        alice = Proc(
+            [
+                "online",
+                url,
+                "--new",
+                "zanzibar",
+                "--name",
+                "Alice",
+                *board,
+                f"socket://127.0.0.1:{pa}",
+                "--data",
+                "alice",
+            ],
+            tmp_path,
+        )
+        procs.append(alice)
+        code = alice.wait_line("invitation code:", 60).rsplit(" ", 1)[1]
+        first = alice.wait_line("bao online: game ", 60).split()[3].rstrip(":")
+        bob = Proc(
+            ["online", url, "--join", code, "--name", "Bob", *board, f"socket://127.0.0.1:{pb}", "--data", "bob"],
+            tmp_path,
+        )
+        procs.append(bob)
+        for client in (alice, bob):
+            client.wait_line("the board plays this game (local game", 60)
+        alice.type("resign")
+        for client in (alice, bob):
+            client.wait_line("type rematch for another game (the sides swapped), or quit", 60)
+        alice.type("rematch")
+        second = alice.wait_line("bao online: rematch: game ", 60).split()[4].rstrip(",")
+        assert second != first and "you play North" in alice.lines[-1]
+        alice.wait_line("waiting for South to join", 60)
+        bob.wait_line("bao online: South asks for a rematch (the sides swapped): type rematch to play it", 60)
+        bob.type("rematch")
+        assert "you play South" in bob.wait_line(f"bao online: rematch: game {second}", 60)
+        for client in (alice, bob):
+            client.wait_line("playing zanzibar: South Bob, North Alice", 60)
+        for client in (alice, bob):  # (the rematch on the same board: a new game on it)
+            simrig.wait_for(lambda c=client: sum("the board plays this game" in x for x in c.lines) == 2, 60)
+        bob.type("abort")
+        for client in (alice, bob):
+            client.wait_line("the game is over: no result (aborted by South)", 60)
+            client.type("quit")
+            assert client.p.wait(60) == 0, client.lines[-5:]
+    finally:
+        for p in reversed(procs):
+            p.stop()
+    for lib in ("alice", "bob"):
+        with Store(tmp_path / lib, readonly=True) as st:
+            tagged = [st.game(g.id) for g in st.games() if "online game" in st.game(g.id).headers()]
+            assert [(g.headers().get("online game"), g.south, g.north) for g in tagged] == [
+                (first, "Alice", "Bob"),
+                (second, "Bob", "Alice"),
+            ], lib
+            assert [g.status for g in tagged] == ["over", "abandoned"]

@@ -9,13 +9,17 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import onlinerig
 import pytest
 from bao import notation
 from bao_host.online.client import Api, OnlineError, Seat
+from bao_host.record.store import Store
 from bao_testkit import pgrig, simrig
+from test_online_store import SCHEMA_1
 
 WHY = pgrig.pg_missing()
 needs_pg = pytest.mark.skipif(WHY is not None, reason=WHY or "")
@@ -225,3 +229,110 @@ def test_a_bad_database_address_is_one_line(tmp_path: Path) -> None:
             timeout=60,
         )
         assert r.returncode == code and said in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@needs_pg
+def test_a_takeback_and_the_lobby_are_shared_by_two_processes(pg: pgrig.Cluster, tmp_path: Path) -> None:
+    """What lived in one process's memory is in the database: a game made on a is in b's lobby (the page and
+    GET /online/v1/games); South asks a takeback on a, b's followers are told it is asked, North accepts it
+    on b, and both processes have the game taken back."""
+    db = pg.database("shared_memory")
+    a = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    b = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    try:
+        waiting = Api(a.url).create("malawi", "N", "Carol")
+        s, n = _pair(a.url, b.url)
+        want = [
+            {
+                "game": s.game,
+                "ruleset": "zanzibar",
+                "seats": {"S": "Alice", "N": "Bob"},
+                "status": "playing",
+                "plies": 0,
+            },
+            {
+                "game": waiting.game,
+                "ruleset": "malawi",
+                "seats": {"S": "", "N": "Carol"},
+                "status": "waiting",
+                "plies": 0,
+            },
+        ]
+        assert Api(b.url).request("GET", "/games")["games"] == want
+        with urllib.request.urlopen(b.url + "/online", timeout=10) as r:
+            assert f"/online/game/{waiting.game}/watch" in r.read().decode()
+        Api(a.url).move(s, 1, PLIES[0])
+        Api(b.url).move(n, 2, PLIES[1])
+        events = Api(b.url).stream(s.game, 2, timeout=30)
+        assert next(events)[0] == "state"
+        Api(a.url).takeback(s, 0)
+        kind, state = next(events)
+        assert (kind, state["takeback"]) == ("state", {"by": "S", "plies": 0})
+        Api(b.url).accept_takeback(n, 0)
+        kind, state = next(events)
+        assert (kind, state["plies"], state["takeback"]) == ("state", 0, None)
+        simrig.wait_for(lambda: Api(a.url).state(s.game)["plies"] == 0, 10, what="the takeback on a")
+        assert Api(a.url).state(s.game)["takeback"] is None
+    finally:
+        a.stop()
+        b.stop()
+
+
+@needs_pg
+def test_a_database_of_the_first_online_schema_is_migrated(pg: pgrig.Cluster) -> None:
+    import psycopg
+    from bao_host.online import store as online_store
+    from bao_host.online.store_pg import PostgresStore
+
+    db = pg.database("first_schema")
+    with psycopg.connect(db, autocommit=True) as conn:
+        for stmt in online_store.statements(SCHEMA_1.replace("REAL", "DOUBLE PRECISION")):
+            conn.execute(stmt)
+        conn.execute("INSERT INTO online_games VALUES ('old1', 'zanzibar', '{}', '', 'playing', '', '', '', '', 1, 1)")
+        conn.execute("INSERT INTO online_moves VALUES ('old1', 1, '7L*', 'S', 2)")
+    st = PostgresStore(db)
+    try:
+        assert st.moves("old1") == ["7L*"] and st.takeback("old1") is None
+        st.ask_takeback("old1", "S", 0)
+        assert st.takeback("old1") == ("S", 0)
+    finally:
+        st.close()
+    with psycopg.connect(db) as conn:
+        row = conn.execute("SELECT value FROM online_meta WHERE key='schema'").fetchone()
+    assert row == (str(online_store.SCHEMA_VERSION),)
+
+
+@needs_pg
+def test_two_simulated_boards_on_two_processes_play_the_1994_game(pg: pgrig.Cluster, tmp_path: Path) -> None:
+    """`bao online`'s client (the Bridge) with a simulated board (the unchanged firmware) on each of two server
+    processes sharing PostgreSQL: Alice on a, Bob on b, every move made on its mover's board, lit on the
+    other's and sown there; a killed (SIGKILL) at ply 20 and started again. Both local libraries and the
+    database hold the game; the server's library (one --data for both processes) has it once."""
+    db = pg.database("boards_1994")
+    a = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    b = pgrig.Serve(pgrig.free_port(), tmp_path / "server", db=db).start()
+    g = simrig.game_1994()
+    alice, bob = onlinerig.pair(a.url, tmp_path, url_b=b.url)
+
+    def kill_a() -> None:
+        a.kill()
+        a.start()
+
+    try:
+        onlinerig.play_remote(g, [alice, bob], onlinerig.Process(b.url), after={20: kill_a})
+        alice.bridge.api.resign(alice.bridge.seat)
+        onlinerig.wait_end([alice, bob])
+        game = alice.bridge.seat.game
+        states = [Api(u).state(game) for u in (a.url, b.url)]
+    finally:
+        alice.close()
+        bob.close()
+        a.stop()
+        b.stop()
+    for state in states:
+        assert (state["status"], state["result"], state["moves"]) == ("over", "North wins", g.plies)
+    assert any("does not answer" in x or "events stopped" in x for x in alice.said)  # (a was away)
+    for lib in (tmp_path / "alice" / "library", tmp_path / "bob" / "library", tmp_path / "server"):
+        with Store(lib, readonly=True) as st:
+            found = [st.game(x.id) for x in st.games() if st.game(x.id).headers().get("online game") == game]
+            assert [(x.plies, x.result) for x in found] == [(g.plies, "North wins")], lib

@@ -64,6 +64,10 @@ def check(want: Any, got: Any, values: dict[str, str], where: str) -> None:
         assert isinstance(got, dict) and set(got) == set(want), f"{where}: {got}"
         for k in want:
             check(want[k], got[k], values, f"{where}: {k}")
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), f"{where}: {got}"
+        for i, w in enumerate(want):
+            check(w, got[i], values, f"{where}: [{i}]")
     else:
         assert got == want, f"{where}: {got!r}, not {want!r}"
 

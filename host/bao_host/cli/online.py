@@ -3,7 +3,8 @@ server (docs/online.md). The board's moves go to the server; the opponent's move
 (`SHOW`) for the player to sow. Every event is stored in the local library (--data) as `bao log` does.
 While it runs, a line `resign` or `abort` on its input ends the game, `takeback` asks to take back one's last
 move (or accepts the other's asking), `no` declines it, `stop` answers a house decision
-(2.5b) by stopping; Ctrl-C leaves it (`--resume` comes
+(2.5b) by stopping; after the game, `rematch` asks for another (the sides swapped) or plays the one the other
+asked for, on the same board, and `quit` (or the input's end) leaves; Ctrl-C leaves it (`--resume` comes
 back to it: the seat is kept in the library folder, online/<game>.json, readable by its owner only)."""
 
 from __future__ import annotations
@@ -108,30 +109,70 @@ def _typed(api: Api, seat: Seat, session: LinkSession, what: str, bridge: Bridge
         _say(f"the server refused: {e}")
 
 
-def _play(args: argparse.Namespace, api: Api, seat: Seat, session: LinkSession, bridge: Bridge) -> None:
-    """The board and the server bridged until the game ends, the link fails or the player leaves."""
-    lines: queue.Queue[str] = queue.Queue()
+def _read_lines() -> queue.Queue[str | None]:
+    """The player's typed lines, as they come (None: the input ended)."""
+    lines: queue.Queue[str | None] = queue.Queue()
 
     def read_input() -> None:
         for line in sys.stdin:
             lines.put(line.strip().lower())
+        lines.put(None)
 
     threading.Thread(target=read_input, name="online-input", daemon=True).start()
+    return lines
+
+
+def _rematch(args: argparse.Namespace, api: Api, bridge: Bridge, root: Path) -> Bridge:
+    """The rematch asked for (or the other's accepted): its seat kept, and a bridge to it on the same board."""
+    seat = api.rematch(bridge.seat)
+    bridge.rematch_asked = True
+    _keep_seat(root, args.url, seat)
+    _say(f"rematch: game {seat.game}, you play {P.side_name(seat.side)}")
+    bridge.close()
+    return Bridge(api, seat, bridge.session, say=_say)
+
+
+def _play(args: argparse.Namespace, api: Api, bridge: Bridge, root: Path) -> Bridge:
+    """The board and the server bridged until the player leaves, the link fails, or a game ends and the
+    player (or the input's end) says no rematch; the last game's bridge."""
+    session = bridge.session
+    lines, typing, told = _read_lines(), True, False
     try:
-        while not bridge.done and not session.fatal:
+        while not session.fatal:
             session.poll(0.05)
             bridge.tick()
+            if bridge.done and not told:
+                told = True
+                _say(
+                    f"the game is over: {bridge.state.get('result') or 'no result'} ({bridge.state.get('reason')});"
+                    f" in the library as game {bridge.local}"
+                )
+                if not typing:
+                    break
+                _say("type rematch for another game (the sides swapped), or quit")
             try:
-                _typed(api, seat, session, lines.get_nowait(), bridge)
+                what = lines.get_nowait()
             except queue.Empty:
                 continue
-        if bridge.done:
-            _say(
-                f"the game is over: {bridge.state.get('result') or 'no result'} ({bridge.state.get('reason')});"
-                f" in the library as game {bridge.local}"
-            )
+            if what is None:
+                typing = False
+                if bridge.done:
+                    break
+            elif not bridge.done:
+                _typed(api, bridge.seat, session, what, bridge)
+            elif what == "quit":
+                break
+            elif what == "rematch":
+                try:
+                    bridge, told = _rematch(args, api, bridge, root), False
+                except OnlineError as e:
+                    _say(f"the server refused: {e}")
+            elif what:
+                _say(f"{what[:20]!r}: the game is over; type rematch, or quit")
     except KeyboardInterrupt:
-        _say(f"left the game; `bao online {args.url} --resume {seat.game}` comes back to it")
+        if not bridge.done:
+            _say(f"left the game; `bao online {args.url} --resume {bridge.seat.game}` comes back to it")
+    return bridge
 
 
 def cmd_online(args: argparse.Namespace) -> int:
@@ -168,7 +209,7 @@ def cmd_online(args: argparse.Namespace) -> int:
     session = LinkSession(args.board, Logger(store, on_message=show))
     bridge = Bridge(api, seat, session, say=_say)
     try:
-        _play(args, api, seat, session, bridge)
+        bridge = _play(args, api, bridge, root)
     finally:
         bridge.close()
         session.close()

@@ -12,12 +12,13 @@ import gc
 import ipaddress
 import secrets
 import socket
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
 from bao_host.cli.common import add_data_arg
-from bao_host.record.store import default_data_dir
+from bao_host.record.store import DB_NAME, default_data_dir
 
 LOOPBACK_NAMES = ("localhost",)
 
@@ -65,6 +66,25 @@ def allowed_hosts(host: str) -> list[str]:
     return ["*"]
 
 
+def _online_store_refused(data: Path, db: str | None) -> str:
+    """Why the online games' database cannot be used ('' when it can): PostgreSQL not there, or tables of a
+    newer bao. Opened once here (an older library's tables are brought up to date) so that it is said in
+    one line before the server starts."""
+    if db is None and not (data / DB_NAME).exists():
+        return ""  # (a new library: made as the server starts)
+    from bao_host.online.store import SchemaError
+    from bao_host.online.store_pg import PgError
+    from bao_host.online.stores import open_store
+
+    try:
+        open_store(data, db).close()
+    except (PgError, SchemaError) as e:
+        return str(e)
+    except sqlite3.Error as e:
+        return f"the library's database {data / DB_NAME}: {e}"
+    return ""
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from bao_host.ui.web.app import Settings, WebServer, create_app
 
@@ -80,17 +100,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.db is not None and not args.db.startswith(("postgresql://", "postgres://")):
         print(f"bao serve: error: --db takes a postgresql:// address, not {args.db[:60]!r}", file=sys.stderr)
         return 2
-    if args.db is not None:
-        from bao_host.online.store_pg import PgError, connect
-
-        try:
-            connect(args.db).close()
-        except PgError as e:
-            print(f"bao serve: {e}", file=sys.stderr)
-            return 1
     data = Path(args.data) if args.data else default_data_dir()
     if data.exists() and not data.is_dir():
         print(f"bao serve: {data} is a file, not a game library folder", file=sys.stderr)
+        return 1
+    why = _online_store_refused(data, args.db)
+    if why:
+        print(f"bao serve: {why}", file=sys.stderr)
         return 1
     token = None if is_loopback(args.host) else (args.token or secrets.token_urlsafe(18))
     settings = Settings(

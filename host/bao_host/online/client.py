@@ -266,8 +266,11 @@ class Bridge:
         self._setup: tuple[int | None, int] | None = None  # a SETUP sent: (the board's game then, the ply)
         self.base = 0  # the server's moves before the local game's start (a board set up mid-game)
         self.setup_step: setup_words.SetupStep | None = None  # the set-up step the board waits for
+        self._notice = session.link.on_notice  # (given back on close: a rematch's bridge hooks its own)
         self._hook_notices()
         self._asked: dict[str, Any] | None = None  # the takeback the server says is asked for
+        self.rematch_asked = False  # this seat asked for a rematch (the other's asking is said)
+        self._rematch_said: object = None
 
     @property
     def shown(self) -> int:
@@ -280,6 +283,7 @@ class Bridge:
 
     def close(self) -> None:
         self.follower.stop()
+        self.session.link.on_notice = self._notice
 
     def _note(self, text: str) -> None:
         if text != self._said:
@@ -380,6 +384,10 @@ class Bridge:
                 )
             else:
                 self.say(f"the game is over: {s.get('result') or 'no result'} ({s.get('reason') or status})")
+        nxt = s.get("rematch")
+        if nxt and nxt != self._rematch_said and not self.rematch_asked:
+            self._rematch_said = nxt
+            self.say(f"{P.side_name(self.remote)} asks for a rematch (the sides swapped): type rematch to play it")
 
     # -- the board ------------------------------------------------------------------------------------
     def _start_board_game(self) -> bool:

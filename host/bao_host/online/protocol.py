@@ -17,6 +17,7 @@ TOKEN_BYTES = 24  # a seat token: 192 random bits (secrets.token_urlsafe)
 INVITE_BYTES = 16  # an invitation code: 128 random bits
 GAME_BYTES = 6  # a game's public id
 SIDES = ("S", "N")
+LOBBY = 100  # games the lobby lists at most (the newest)
 
 
 def digest(secret: str) -> str:

@@ -153,7 +153,7 @@ class Online:
         self._listener: asyncio.Task[None] | None = None
         self.games: dict[str, Game] = {}
         self.buckets: dict[str, Bucket] = {}
-        self._batch: list[tuple[tuple[str, int, str, str, float], asyncio.Future[None]]] = []
+        self._batch: list[tuple[tuple[str, int, str, str, float], asyncio.Future[None], Game]] = []
         self._flusher: asyncio.Task[None] | None = None
 
     # -- start and stop -------------------------------------------------------------------------------
@@ -209,6 +209,7 @@ class Online:
             g.moves.append(text)
             g.positions.append(child)
         g.rematch = self.st.rematch(gid)
+        g.takeback = self.st.takeback(gid) if g.status == "playing" else None
         c = self.st.clock(gid)
         if c is not None:
             g.clock = Clock(*c)
@@ -247,6 +248,8 @@ class Online:
             _, child = notation.parse_move(g.positions[-1], text)  # (stored moves are legal)
             g.moves.append(text)
             g.positions.append(child)
+        if new:
+            g.takeback = None  # (a move answers a takeback asked for: no; the store's is gone with it)
         if told:
             g.times += [t for _, t in told]
         elif new and g.clock is not None:
@@ -264,17 +267,37 @@ class Online:
         row = self.st.load(g.id)
         if row is None:
             return
-        before = (g.status, g.result, g.reason, dict(g.seats), g.rematch, g.clock and g.clock.started, len(g.moves))
+        before = (
+            g.status,
+            g.result,
+            g.reason,
+            dict(g.seats),
+            g.rematch,
+            g.clock and g.clock.started,
+            len(g.moves),
+            g.takeback,
+        )
         kept = self.st.plies(g.id)
         if kept < len(g.moves):  # (a takeback accepted on another process)
             del g.moves[kept:], g.positions[kept + 1 :], g.times[kept:]
         g.status, g.result, g.reason = str(row["status"]), str(row["result"]), str(row["reason"])
         g.seats = self.st.seats(g.id)
         g.rematch = self.st.rematch(g.id)
+        g.takeback = self.st.takeback(g.id) if g.status == "playing" else None
         if g.clock is not None:
             c = self.st.clock(g.id)
             g.clock.started = None if c is None else c[2]
-        if before != (g.status, g.result, g.reason, g.seats, g.rematch, g.clock and g.clock.started, len(g.moves)):
+        after = (
+            g.status,
+            g.result,
+            g.reason,
+            g.seats,
+            g.rematch,
+            g.clock and g.clock.started,
+            len(g.moves),
+            g.takeback,
+        )
+        if before != after:
             if g.status in ("over", "aborted") and g.ended is None:
                 g.ended = float(row["updated"])
             self._broadcast(g, "state", str(len(g.moves)), g.state())
@@ -327,12 +350,13 @@ class Online:
             else:
                 q.put_nowait((kind, eid, data))
 
-    def _commit(self, row: tuple[str, int, str, str, float]) -> asyncio.Future[None]:
+    def _commit(self, row: tuple[str, int, str, str, float], g: Game) -> asyncio.Future[None]:
         """The move stored with every other that comes in the same turn of the loop, or while a commit runs:
         one transaction for them all (on a store whose commit waits, on a thread: the moves of many games
-        share the wait). The future is done once it is committed."""
+        share the wait). Once it is committed the game's followers are told of it (_told) and the future is
+        done."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._batch.append((row, done))
+        self._batch.append((row, done, g))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
         return done
@@ -341,20 +365,33 @@ class Online:
         while self._batch:
             batch, self._batch = self._batch, []
             try:
-                rows = [row for row, _ in batch]
+                rows = [row for row, _, _ in batch]
                 stored = await asyncio.to_thread(self.st.add_moves, rows) if self.st.waits else self.st.add_moves(rows)
             except Exception as e:
-                for _, done in batch:
+                for _, done, _ in batch:
                     if not done.done():
                         done.set_exception(e)
             else:
-                for (_, done), ok in zip(batch, stored):
+                for (row, done, g), ok in zip(batch, stored):
                     if done.done():
                         continue
                     if ok:
+                        self._told(g, row[1], done)
                         done.set_result(None)
                     else:
                         done.set_exception(Conflict())
+
+    def _told(self, g: Game, ply: int, done: asyncio.Future[None]) -> None:
+        """A move of this process's committed: its followers told at once, as the commit's answer comes (not a
+        turn of the loop later, when its request goes on), with the clock as the move was made (a move sent
+        again on a reconnect carries none)."""
+        if g.pending.get(ply) is not done:
+            return
+        del g.pending[ply]  # (told from now on: a stream opened after this has it in the game so far)
+        live = g.move_event(ply)
+        if g.clock is not None:
+            live["clock"] = g.clock_state()
+        self._broadcast(g, "move", str(ply), live)
 
     def _end(self, g: Game, status: str, result: str, reason: str) -> None:
         self.st.finish(g.id, status, result, reason)
@@ -559,7 +596,7 @@ class Online:
         g.moves.append(canonical)  # (taken now: a request for the same ply meanwhile is a duplicate)
         g.positions.append(child)
         g.times.append(now)
-        done = self._commit((g.id, ply, canonical, side, now))
+        done = self._commit((g.id, ply, canonical, side, now), g)
         g.pending[ply] = done
         try:
             await done
@@ -573,11 +610,7 @@ class Online:
             raise Refused(503, f"ply {ply} could not be stored: send it again") from None
         finally:
             g.pending.pop(ply, None)
-        live = g.move_event(ply)
-        if g.clock is not None:  # (as the move is made: a move sent again on a reconnect carries none)
-            live["clock"] = g.clock_state()
-        self._broadcast(g, "move", str(ply), live)
-        w = core.outcome(child)
+        w = core.outcome(child)  # (the move is told already: _told)
         if w is not None:
             self._end(g, "over", P.side_name("SN"[w]) + " wins", "no legal move")
         elif g.clock is not None:
@@ -611,6 +644,7 @@ class Online:
         g = self._game_of(request)
         body = await self._body(request)
         side = self._seat_of(g, request)
+        self._fresh(g)
         plies, n = body.get("plies"), len(g.moves)
         if plies is not None and (not isinstance(plies, int) or isinstance(plies, bool)):
             raise Refused(400, "plies is the number of moves to go back to, or null to decline")
@@ -619,6 +653,7 @@ class Online:
         if plies is None:
             if g.takeback is None:
                 raise Refused(409, "no takeback is asked for")
+            self.st.ask_takeback(g.id, None)
             g.takeback = None
             self._broadcast(g, "state", str(n), g.state())
             return {"ok": True, "takeback": None}
@@ -627,6 +662,9 @@ class Online:
         if not max(0, n - 2) <= plies < n or "SN"[g.positions[plies].to_move] != side:
             raise Refused(409, f"a takeback goes back to before one of your own last moves (the game has {n} moves)")
         if g.takeback is None or g.takeback[0] == side:
+            if g.pending:  # (a move of the asker's being stored: the takeback is asked after it)
+                raise Refused(409, "a move is being stored: ask again")
+            self.st.ask_takeback(g.id, side, plies)
             g.takeback = (side, plies)
             self._broadcast(g, "state", str(n), g.state())
             return {"ok": True, "takeback": {"by": side, "plies": plies}}
@@ -642,12 +680,15 @@ class Online:
         g = self._game_of(request)
         body = await self._body(request)
         side = self._seat_of(g, request)
+        self._fresh(g)
         plies = body.get("plies")
         if plies == len(g.moves) and g.takeback is None and g.status == "playing":
             return {"ok": True, "plies": plies, "duplicate": True}  # (accepted already)
         if g.takeback is None or g.takeback[0] == side or g.takeback[1] != plies or g.pending:
             raise Refused(409, "no takeback to that many moves is asked of you")
-        self.st.take_back(g.id, plies)
+        if not self.st.take_back(g.id, g.takeback[0], plies):  # (answered meanwhile on another process)
+            self._refresh(g)
+            raise Refused(409, "no takeback to that many moves is asked of you")
         del g.moves[plies:]
         del g.positions[plies + 1 :]
         del g.times[plies:]
@@ -655,6 +696,12 @@ class Online:
         self._broadcast(g, "state", str(plies), g.state())
         self._watch_clock(g)
         return {"ok": True, "plies": plies}
+
+    def _fresh(self, g: Game) -> None:
+        """On a shared database, the game as it is stored now (another process may have changed it and its
+        announcement not be here yet): for the rarer requests, whose answer depends on all of it."""
+        if self.st.shared and not g.pending:
+            self._refresh(g)
 
     async def rematch(self, request: Request) -> dict[str, Any]:
         """After a game: the same rules and clock, the sides swapped. The first seat holder to ask makes the
@@ -707,6 +754,23 @@ class Online:
             self._watch_clock(g)
         self._broadcast(g, "state", str(len(g.moves)), g.state())
         return {"v": P.VERSION, "game": g.id, "seat": side, "token": token}
+
+    def lobby(self, limit: int = P.LOBBY) -> list[dict[str, Any]]:
+        """The games waiting for a player or being played, the newest first, from the store: every server
+        process on a shared database lists the same ones."""
+        return [
+            {
+                "game": str(r["id"]),
+                "ruleset": str(r["ruleset"]),
+                "seats": {"S": str(r["south"]), "N": str(r["north"])},
+                "status": str(r["status"]),
+                "plies": int(r["plies"]),
+            }
+            for r in self.st.live(limit)
+        ]
+
+    async def open_games(self, request: Request) -> dict[str, Any]:
+        return {"v": P.VERSION, "games": self.lobby()}
 
     async def state(self, request: Request) -> dict[str, Any]:
         g = self._game_of(request)
@@ -768,6 +832,7 @@ class Online:
 
         return [
             Route(f"{P.PREFIX}/games", json_route(self.create, 201), methods=["POST"]),
+            Route(f"{P.PREFIX}/games", json_route(self.open_games)),
             Route(f"{P.PREFIX}/join", json_route(self.join), methods=["POST"]),
             Route(P.PREFIX + "/games/{game}", json_route(self.state)),
             Route(P.PREFIX + "/games/{game}/events", self.events),

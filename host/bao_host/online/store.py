@@ -54,7 +54,16 @@ CREATE TABLE IF NOT EXISTS online_rematches (
 CREATE TABLE IF NOT EXISTS online_moves (
     game TEXT NOT NULL REFERENCES online_games(id), ply INTEGER NOT NULL, move TEXT NOT NULL,
     side TEXT NOT NULL, received REAL NOT NULL, PRIMARY KEY (game, ply));
+CREATE TABLE IF NOT EXISTS online_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+SCHEMA_VERSION = 2  # 2: the takebacks asked for (online_takebacks), the lobby's index
+MIGRATIONS = {  # version -> what makes a database of the version before it this one
+    2: """
+CREATE TABLE IF NOT EXISTS online_takebacks (
+    game TEXT PRIMARY KEY REFERENCES online_games(id), side TEXT NOT NULL, plies INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS online_games_live ON online_games (status, created);
+""",
+}
 
 MOVE = "m"  # a change announced to the other processes: moves (up to a ply) ...
 STATE = "s"  # ... or anything else of a game (seats, status, clock, rematch)
@@ -66,6 +75,40 @@ Moved = list[tuple[int, str, float]]  # moves announced: (ply, move, received)
 Change = tuple[str, str, int, Moved]  # (game, MOVE or STATE, ply, the moves stored)
 OnChange = Callable[[str, str, int, Moved], None]
 _F = TypeVar("_F", bound=Callable[..., Any])
+Execute = Callable[[str, tuple[object, ...]], list[Row]]
+
+
+class SchemaError(Exception):
+    """The online tables are of a newer bao than this one: one line for the user."""
+
+
+def statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def migrate(execute: Execute) -> int:
+    """The online tables made, or brought to SCHEMA_VERSION, by the caller's transaction (execute runs one
+    statement in it): a database of an older bao (version 1 kept no version: its tables are there) gets what
+    each later version added, its games untouched; a newer bao's is refused (it may hold what this one cannot
+    read). The version the database had."""
+    for stmt in statements(SCHEMA):
+        execute(stmt, ())
+    row = execute("SELECT value FROM online_meta WHERE key='schema'", ())
+    version = int(row[0]["value"]) if row and str(row[0]["value"]).isdigit() else 1
+    if version > SCHEMA_VERSION:
+        raise SchemaError(
+            f"the online games were stored by a newer bao (online schema {version}, this one reads up to "
+            f"{SCHEMA_VERSION}): upgrade bao"
+        )
+    for v in range(version + 1, SCHEMA_VERSION + 1):
+        for stmt in statements(MIGRATIONS[v]):
+            execute(stmt, ())
+    if version != SCHEMA_VERSION:
+        execute(
+            "INSERT INTO online_meta VALUES ('schema', ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+            (str(SCHEMA_VERSION),),
+        )
+    return version
 
 
 def locked(fn: _F) -> _F:
@@ -181,20 +224,62 @@ class GameStore(ABC):
     @locked
     def add_moves(self, rows: list[tuple[str, int, str, str, float]]) -> list[bool]:
         """Moves (game, ply, text, side, received) in one transaction: one commit for every move that came
-        meanwhile. Each one's answer: False when its ply was stored already (by another process)."""
+        meanwhile. Each one's answer: False when its ply was stored already (by another process). A move
+        answers a takeback asked for in its game: no (the request is gone with it)."""
         moved: dict[str, Moved] = {}
         for gid, ply, text, _, received in rows:
             moved.setdefault(gid, []).append((ply, text, received))
-        counts = self._run(
-            [("INSERT INTO online_moves VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING", row) for row in rows],
-            [(gid, MOVE, m[-1][0], m) for gid, m in moved.items()],
-        )
-        return [n == 1 for n in counts]
+        steps: list[Step] = [
+            ("INSERT INTO online_moves VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING", row) for row in rows
+        ]
+        games = tuple(moved)
+        steps.append((f"DELETE FROM online_takebacks WHERE game IN ({','.join('?' * len(games))})", games))
+        counts = self._run(steps, [(gid, MOVE, m[-1][0], m) for gid, m in moved.items()])
+        return [n == 1 for n in counts[: len(rows)]]
 
     @locked
-    def take_back(self, gid: str, plies: int) -> None:
-        """A takeback accepted: the moves after the first `plies` are gone."""
-        self._run([("DELETE FROM online_moves WHERE game=? AND ply>?", (gid, plies))], [(gid, STATE, plies, [])])
+    def ask_takeback(self, gid: str, side: str | None, plies: int = 0) -> None:
+        """A takeback asked for by `side`, to `plies` moves (it replaces one asked before); None: the one asked
+        for declined or withdrawn."""
+        steps: list[Step] = [("DELETE FROM online_takebacks WHERE game=?", (gid,))]
+        if side is not None:
+            steps.append(("INSERT INTO online_takebacks VALUES (?,?,?)", (gid, side, plies)))
+        self._run(steps, [(gid, STATE, 0, [])])
+
+    @locked
+    def takeback(self, gid: str) -> tuple[str, int] | None:
+        """(the side asking, the moves to go back to) of the takeback asked for in the game, None without one."""
+        r = self._one("SELECT side, plies FROM online_takebacks WHERE game=?", (gid,))
+        return None if r is None else (str(r["side"]), int(r["plies"]))
+
+    @locked
+    def take_back(self, gid: str, side: str, plies: int) -> bool:
+        """The takeback `side` asked for, to `plies` moves, accepted: the moves after them are gone, in one
+        transaction with the request, and only while it is still asked for (False: it is not; nothing changed,
+        as when another process took it back or a move answered it meanwhile)."""
+        asked = "EXISTS (SELECT 1 FROM online_takebacks WHERE game=? AND side=? AND plies=?)"
+        counts = self._run(
+            [
+                (f"DELETE FROM online_moves WHERE game=? AND ply>? AND {asked}", (gid, plies, gid, side, plies)),
+                ("DELETE FROM online_takebacks WHERE game=? AND side=? AND plies=?", (gid, side, plies)),
+            ],
+            [(gid, STATE, plies, [])],
+        )
+        return counts[1] == 1
+
+    @locked
+    def live(self, limit: int = 100) -> list[Row]:
+        """The games waiting for a player or being played, the newest first (the lobby: every process on a
+        shared database lists the same): id, ruleset, status, south, north (names, '' for a seat not taken),
+        plies."""
+        return self._rows(
+            "SELECT g.id, g.ruleset, g.status,"
+            " COALESCE((SELECT name FROM online_seats WHERE game=g.id AND side='S'), '') AS south,"
+            " COALESCE((SELECT name FROM online_seats WHERE game=g.id AND side='N'), '') AS north,"
+            " (SELECT COUNT(*) FROM online_moves WHERE game=g.id) AS plies"
+            " FROM online_games g WHERE g.status IN ('waiting', 'playing') ORDER BY g.created DESC, g.id LIMIT ?",
+            (limit,),
+        )
 
     @locked
     def plies(self, gid: str) -> int:
@@ -273,7 +358,14 @@ class SqliteStore(GameStore):
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # (checkpoints: _checkpoints, on its thread)
-        self.db.executescript(SCHEMA)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            migrate(lambda sql, args: [dict(r) for r in self.db.execute(sql, args).fetchall()])
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            self.db.close()
+            raise
+        self.db.execute("COMMIT")
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoints, name="online-checkpoint", daemon=True)
         self._checkpointer.start()

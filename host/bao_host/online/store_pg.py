@@ -14,7 +14,7 @@ import json
 import secrets
 from typing import Any
 
-from bao_host.online.store import ANY_GAME, SCHEMA, Change, GameStore, OnChange, Row, Step, locked
+from bao_host.online.store import ANY_GAME, Change, GameStore, OnChange, Row, Step, locked, migrate
 
 try:
     import psycopg
@@ -55,11 +55,21 @@ class PostgresStore(GameStore):
         self.url = url
         self.origin = secrets.token_hex(6)  # this store's name in its announcements
         self.db = connect(url)
-        with self.db.transaction():
-            self.db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            for stmt in SCHEMA.replace("REAL", "DOUBLE PRECISION").split(";"):
-                if stmt.strip():
-                    self.db.execute(stmt)
+        try:
+            with self.db.transaction():
+                self.db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                migrate(self._ddl)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _ddl(self, sql: str, args: tuple[object, ...]) -> list[Row]:
+        """One statement of the schema's migration (SQLite's REAL is PostgreSQL's DOUBLE PRECISION)."""
+        if sql.startswith("CREATE"):
+            sql = sql.replace("REAL", "DOUBLE PRECISION")
+        cur = self.db.execute(_sql(sql), args)
+        rows: list[Row] = cur.fetchall() if cur.description else []
+        return rows
 
     @locked
     def close(self) -> None:

@@ -94,18 +94,17 @@ class OnlinePages:
         self.page = page
 
     async def lobby(self, request: Request) -> Response:
-        live = [g for g in self.online.games.values() if g.status in ("waiting", "playing")]
         games = [
             {
-                "id": g.id,
-                "south": g.seats.get("S", ("", ""))[1],
-                "north": g.seats.get("N", ("", ""))[1],
-                "status": g.status,
-                "plies": len(g.moves),
+                "id": g["game"],
+                "south": g["seats"]["S"],
+                "north": g["seats"]["N"],
+                "status": g["status"],
+                "plies": g["plies"],
             }
-            for g in live
-        ]
-        return self.page("online.html", request, rulesets=core.RULESETS, games=games[:100])
+            for g in self.online.lobby()
+        ]  # (from the store: every server process on a shared database lists the same games)
+        return self.page("online.html", request, rulesets=core.RULESETS, games=games)
 
     async def join(self, request: Request) -> Response:
         return self.page("online_join.html", request)
