@@ -3,17 +3,34 @@
 # last one written (the frame aside: it blinks). A host of protocol 3 reads it to say the step in words and
 # show its colours, the same on every board. The line is written into one buffer, allocated once; nothing is
 # allocated for it but the refusal's text, when there is one.
+try:
+    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
+except ImportError:  # CPython
+    micropython = None  # type: ignore[assignment]
+
 from bao.core import TO_MOVE
 from baoproto import state as S
-from baoproto.crc import crc32
+from baoproto.crc import crc32_hex
 
 from baoboard.compat import const
 from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT
 
 _LINE = const(1280)  # the longest STATE line: the lists, the position, the frame and a refusal's text
 _WHY = const(400)  # the refusal's text, cut to this many bytes
-_HEX = b"0123456789ABCDEF"
 _LOWHEX = b"0123456789abcdef"
+
+if micropython:
+
+    @micropython.viper
+    def _copy(into, at: int, text, n: int):  # (viper: the buffers are objects, cast below)
+        """text's first n bytes into `into` from at: text may be a str (a buffer on MicroPython), read in place."""
+        dst = ptr8(into)  # noqa: F821 (viper's own)
+        src = ptr8(text)  # noqa: F821
+        for i in range(n):
+            dst[at + i] = src[i]
+
+else:
+    _copy = None  # type: ignore[assignment]
 
 
 class StateLine:
@@ -93,7 +110,7 @@ class StateLine:
             rule = r.wrong_rule  # type: ignore[attr-defined]
             if rule:
                 self.put(S.RULE)
-                self.put(rule.encode())  # (a refusal's: as its text)
+                self.text(rule)
         self.shown(r)
 
     def next_pits(self, r: "object") -> None:
@@ -170,6 +187,14 @@ class StateLine:
             buf[n + i] = b[i]
         self.n = n + len(b)
 
+    def text(self, s: str) -> None:
+        """An ASCII text (a rule's number), read where it is on MicroPython: no bytes object made of it."""
+        if _copy is None:
+            self.put(s.encode())
+            return
+        _copy(self.buf, self.n, s, len(s))
+        self.n += len(s)
+
     def byte(self, c: int) -> None:
         self.buf[self.n] = c
         self.n += 1
@@ -193,11 +218,11 @@ class StateLine:
             self.byte(digits[v & 15])
 
     def trailer(self) -> None:
-        """ " *CRC\\n": the frame's check (baoproto.frames)."""
-        c = crc32(self.buf, self.n)
+        """ " *CRC\\n": the frame's check (baoproto.frames), of the line so far."""
+        n = self.n
         self.put(b" *")
-        for s in range(28, -4, -4):
-            self.byte(_HEX[(c >> s) & 15])
+        crc32_hex(self.buf, n, self.buf, n + 2)
+        self.n = n + 10
         self.byte(10)
 
 

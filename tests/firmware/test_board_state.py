@@ -1,6 +1,7 @@
 # The STATE notice (docs/protocol.md, "State", protocol 4): what the board guides, told to a host that speaks
 # protocol 4 and to no other; said once per change, not at each blink; the pits it names are those the LED
-# guide lights; an idle board with such a host allocates nothing (MicroPython's heap lock).
+# guide lights; an idle board with such a host allocates nothing, nor does the writing of a line's fields and
+# its check (MicroPython's heap lock).
 import sys
 
 from bao import core
@@ -95,3 +96,90 @@ def test_an_idle_board_with_a_host_of_protocol_3_allocates_nothing():
     finally:
         micropython.heap_unlock()
     st.close()
+
+
+def test_a_state_lines_fields_and_check_are_written_without_allocating():
+    # Through the first moves of the 1994 game, each begun with a touch of the opponent's pit (refused, rule 1.1)
+    # and broken by a wrong touch mid-move: every STATE line's fields and check are written with the heap
+    # locked (on MicroPython; the line's one view for the link and a refusal's texts are StateLine.send's),
+    # and every line still reads as a frame, its check right.
+    from board_util import plies
+
+    app, hw, hands, host, st = board()
+    sl = app.state_line
+    allocated = []
+    fields, trailer = sl.fields, sl.trailer
+    lock = _heap_lock()
+
+    def locked_fields(r):
+        n = sl.n
+        if not lock(fields, r):
+            allocated.append("fields")
+            sl.n = n
+            fields(r)
+
+    def locked_trailer():
+        n = sl.n
+        if not lock(trailer, None):
+            allocated.append("trailer")
+            sl.n = n
+            trailer()
+
+    sl.fields, sl.trailer = locked_fields, locked_trailer
+    lines = []
+    take = hw.on_write
+
+    def write(data):
+        data = bytes(data)
+        if data.startswith(b"N0 STATE"):
+            lines.append(decode(data[:-1]))
+        take(data)
+
+    hw.on_write = write
+    host.command(1, "HELLO", "4")
+    hands.scan(5)
+    for k, (p, m, _) in enumerate(plies()):
+        if k == 6:
+            break
+        side = p.d[core.TO_MOVE]
+        acts = activations(app.p, m)
+        hands.tap(16 * (1 - side) + 2)  # the opponent's pit: refused (1.1)
+        hands.tap(acts[0])
+        wrong = [i for i in range(16 * side, 16 * side + 16) if i not in list(acts)][0]
+        hands.tap(wrong)  # refused mid-move
+        for pit in acts[1:]:
+            hands.tap(pit)
+        if app.rec.phase == 2:  # (a house decision: the host says stop)
+            host.command(10 + k, "STOP")
+        hands.scan(2)
+        host.poll()
+    assert app.moves_done == 6
+    assert len(lines) > 20 and all(not isinstance(f, int) and f[2] == "STATE" for f in lines), lines
+    assert any("rule=1.1" in f[3] for f in lines) and sum(1 for f in lines if "wrong=" in f[3]) >= 12
+    assert allocated == [], allocated
+    st.close()
+
+
+def _heap_lock():
+    """lock(fn, arg): fn(arg) (fn() when arg is None) with MicroPython's heap locked; False if it allocated
+    (it then did nothing that counts: the caller runs it again). On CPython, fn unlocked."""
+    if sys.implementation.name != "micropython":
+
+        def plain(fn, arg):
+            fn() if arg is None else fn(arg)
+            return True
+
+        return plain
+    import micropython
+
+    def lock(fn, arg):
+        micropython.heap_lock()
+        try:
+            fn() if arg is None else fn(arg)
+        except MemoryError:
+            return False
+        finally:
+            micropython.heap_unlock()
+        return True
+
+    return lock
