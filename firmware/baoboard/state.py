@@ -3,23 +3,18 @@
 # last one written (the frame aside: it blinks). A host of protocol 3 reads it to say the step in words and
 # show its colours, the same on every board. The line is written into one buffer, allocated once; nothing is
 # allocated for it but the refusal's text, when there is one.
-try:
-    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
-except ImportError:  # CPython
-    micropython = None  # type: ignore[assignment]
-
 from bao.core import TO_MOVE
 from baoproto import state as S
 from baoproto.crc import crc32_hex
 
-from baoboard.compat import const
+from baoboard.compat import MICROPYTHON, const, micropython
 from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT
 
 _LINE = const(1280)  # the longest STATE line: the lists, the position, the frame and a refusal's text
 _WHY = const(400)  # the refusal's text, cut to this many bytes
 _LOWHEX = b"0123456789abcdef"
 
-if micropython:
+if MICROPYTHON:
 
     @micropython.viper
     def _copy(into, at: int, text, n: int):  # (viper: the buffers are objects, cast below)
@@ -30,7 +25,9 @@ if micropython:
             dst[at + i] = src[i]
 
 else:
-    _copy = None  # type: ignore[assignment]
+
+    def _copy(into, at: int, text, n: int):  # (CPython: a str is no buffer)
+        into[at : at + n] = text.encode()[:n]
 
 
 class StateLine:
@@ -113,6 +110,7 @@ class StateLine:
                 self.text(rule)
         self.shown(r)
 
+    @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
     def next_pits(self, r: "object") -> None:
         """The pits the move may go on to (the drops, the lifts, the kichwas), as the LED guide lights
         them, and the move followed with how far it is made."""
@@ -144,6 +142,7 @@ class StateLine:
         self.put(S.AT)
         self.number(r.c_pos[0])  # type: ignore[attr-defined]
 
+    @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
     def kind(self, r: "object", key: bytes, kind: int) -> None:
         """The expected pits of one kind (1 drop, 2 lift, 3 kichwa: next_pits' marks), each once, in the
         order the candidates expect them, after `key`."""
@@ -189,9 +188,6 @@ class StateLine:
 
     def text(self, s: str) -> None:
         """An ASCII text (a rule's number), read where it is on MicroPython: no bytes object made of it."""
-        if _copy is None:
-            self.put(s.encode())
-            return
         _copy(self.buf, self.n, s, len(s))
         self.n += len(s)
 
@@ -211,6 +207,7 @@ class StateLine:
         self.byte((65 if pit < 16 else 97) + (ring >> 3))
         self.byte(49 + (ring if ring < 8 else 15 - ring))
 
+    @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
     def hexes(self, data: "bytes | bytearray", digits: bytes) -> None:
         for i in range(len(data)):
             v = data[i]

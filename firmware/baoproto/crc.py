@@ -8,10 +8,7 @@ try:
 except ImportError:  # a port built without binascii
     _bcrc32 = None  # type: ignore
 
-try:
-    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
-except ImportError:  # CPython
-    micropython = None  # type: ignore[assignment]
+import sys
 
 _HEX = b"0123456789ABCDEF"
 
@@ -28,7 +25,9 @@ def crc32(buf, n: int = -1) -> int:
     return _bcrc32(memoryview(buf)[:n]) & 0xFFFFFFFF
 
 
-if micropython:
+if sys.implementation.name == "micropython":
+    import micropython  # (the compiler reads @micropython.viper itself)
+
     # crc32_hex in machine words: binascii.crc32 needs buf[0:n] as an object of its own (a view: allocated),
     # and its result, above 2**30 three times in four, is a long int on a 32-bit port (allocated too).
 

@@ -98,34 +98,17 @@ def test_an_idle_board_with_a_host_of_protocol_3_allocates_nothing():
     st.close()
 
 
-def test_a_state_lines_fields_and_check_are_written_without_allocating():
+def test_a_state_line_is_written_without_allocating():
     # Through the first moves of the 1994 game, each begun with a touch of the opponent's pit (refused, rule 1.1)
-    # and broken by a wrong touch mid-move: every STATE line's fields and check are written with the heap
-    # locked (on MicroPython; the line's one view for the link and a refusal's texts are StateLine.send's),
-    # and every line still reads as a frame, its check right.
+    # and broken by a wrong touch mid-move, every STATE line's fields and check are written twice on
+    # MicroPython: with the heap watched at each byte written (a call's frame shows: MicroPython puts a
+    # bytecode function's frame on the heap when it is too large for the C stack), then with the heap locked
+    # (an object made shows). (The line's one view for the link and a refusal's texts are StateLine.send's.)
+    # Every line still reads as a frame, its check right.
     from board_util import plies
 
     app, hw, hands, host, st = board()
-    sl = app.state_line
-    allocated = []
-    fields, trailer = sl.fields, sl.trailer
-    lock = _heap_lock()
-
-    def locked_fields(r):
-        n = sl.n
-        if not lock(fields, r):
-            allocated.append("fields")
-            sl.n = n
-            fields(r)
-
-    def locked_trailer():
-        n = sl.n
-        if not lock(trailer, None):
-            allocated.append("trailer")
-            sl.n = n
-            trailer()
-
-    sl.fields, sl.trailer = locked_fields, locked_trailer
+    allocated = _watch(app.state_line)
     lines = []
     take = hw.on_write
 
@@ -160,26 +143,57 @@ def test_a_state_lines_fields_and_check_are_written_without_allocating():
     st.close()
 
 
-def _heap_lock():
-    """lock(fn, arg): fn(arg) (fn() when arg is None) with MicroPython's heap locked; False if it allocated
-    (it then did nothing that counts: the caller runs it again). On CPython, fn unlocked."""
+def _watch(sl):
+    """Make the state line sl write each line's fields and check twice (MicroPython): with the heap's use
+    watched at each byte and list written, then with the heap locked. Returns the list of what allocated
+    ("fields frame", "trailer object"...), filled as lines are written. On CPython: nothing watched."""
+    allocated = []
     if sys.implementation.name != "micropython":
+        return allocated
+    import gc
 
-        def plain(fn, arg):
-            fn() if arg is None else fn(arg)
-            return True
-
-        return plain
     import micropython
+    from baoboard.state import StateLine
 
-    def lock(fn, arg):
+    top = [0]
+
+    def seen():
+        used = gc.mem_alloc()
+        if used > top[0]:
+            top[0] = used
+
+    def byte(c):
+        seen()
+        StateLine.byte(sl, c)
+
+    def put(b):
+        seen()
+        StateLine.put(sl, b)
+
+    def twice(name, fn, arg):
+        n = sl.n
+        top[0] = base = gc.mem_alloc()
+        fn(sl) if arg is None else fn(sl, arg)
+        seen()
+        if top[0] > base:
+            allocated.append(name + " frame")
+        sl.n = n
         micropython.heap_lock()
         try:
-            fn() if arg is None else fn(arg)
+            fn(sl) if arg is None else fn(sl, arg)
         except MemoryError:
-            return False
+            allocated.append(name + " object")
+            sl.n = n
         finally:
             micropython.heap_unlock()
-        return True
+        if sl.n == n:
+            fn(sl) if arg is None else fn(sl, arg)
 
-    return lock
+    def fields(r):
+        twice("fields", StateLine.fields, r)
+
+    def trailer():
+        twice("trailer", StateLine.trailer, None)
+
+    sl.byte, sl.put, sl.fields, sl.trailer = byte, put, fields, trailer
+    return allocated
