@@ -3,12 +3,17 @@
 # last one written (the frame aside: it blinks). A host of protocol 3 reads it to say the step in words and
 # show its colours, the same on every board. The line is written into one buffer, allocated once; nothing is
 # allocated for it but the refusal's text, when there is one.
+try:  # for the annotations only
+    from typing import Any
+except ImportError:
+    pass
+
 from bao.core import TO_MOVE
 from baoproto import state as S
 from baoproto.crc import crc32_hex
 
 from baoboard.compat import MICROPYTHON, const, micropython
-from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT
+from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT, Recogniser
 
 _LINE = const(1280)  # the longest STATE line: the lists, the position, the frame and a refusal's text
 _WHY = const(400)  # the refusal's text, cut to this many bytes
@@ -80,9 +85,10 @@ class StateLine:
                 return False
         return True
 
-    def fields(self, r: "object") -> None:
-        ph = r.phase  # type: ignore[attr-defined]
-        p = r.p  # type: ignore[attr-defined]
+    def fields(self, r: "Any") -> None:
+        """The state's fields of the Recogniser r (send's rec, typed object there)."""
+        ph = r.phase
+        p = r.p
         self.put(S.STAGE)
         self.put(S.STAGES[ph])
         if p is None:
@@ -92,29 +98,29 @@ class StateLine:
         self.byte(78 if d[TO_MOVE] else 83)  # N, S
         self.put(S.POS)
         self.hexes(d, _LOWHEX)
-        steps = r.steps  # type: ignore[attr-defined]
+        steps = r.steps
         if steps:
             self.put(S.STEPS)
             self.number(steps)
-        if steps == 1 and r.start_pit >= 0:  # type: ignore[attr-defined]
+        if steps == 1 and r.start_pit >= 0:
             self.put(S.LIFTED)
-            self.pit(r.start_pit)  # type: ignore[attr-defined]
+            self.pit(r.start_pit)
         if ph == MOVING or ph == 2:  # (2: the house decision)
             self.next_pits(r)
-        if r.wrong_pit >= 0:  # type: ignore[attr-defined]
+        if r.wrong_pit >= 0:
             self.put(S.WRONG)
-            self.pit(r.wrong_pit)  # type: ignore[attr-defined]
-            rule = r.wrong_rule  # type: ignore[attr-defined]
+            self.pit(r.wrong_pit)
+            rule = r.wrong_rule
             if rule:
                 self.put(S.RULE)
                 self.text(rule)
         self.shown(r)
 
     @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
-    def next_pits(self, r: "object") -> None:
+    def next_pits(self, r: "Recogniser") -> None:
         """The pits the move may go on to (the drops, the lifts, the kichwas), as the LED guide lights
         them, and the move followed with how far it is made."""
-        n = r.n  # type: ignore[attr-defined]
+        n = r.n
         if not n:
             return
         seen = self.seen  # each pit's kind where a candidate first expects it (1 drop, 2 lift, 3 kichwa)
@@ -123,9 +129,9 @@ class StateLine:
         first = -1
         many = False
         for i in range(n):
-            e = r.expected(i)  # type: ignore[attr-defined]
+            e = r.expected(i)
             if e >= 0:
-                e2 = r.after_optional(i) if e & OPT else e  # type: ignore[attr-defined]
+                e2 = r.after_optional(i) if e & OPT else e
                 _mark(seen, e)
                 _mark(seen, e2)
                 if first < 0:
@@ -138,22 +144,22 @@ class StateLine:
         if many:
             self.put(S.CHOICE)
         self.put(S.MOVE)
-        self.number(r.c_move[0])  # type: ignore[attr-defined]
+        self.number(r.c_move[0])
         self.put(S.AT)
-        self.number(r.c_pos[0])  # type: ignore[attr-defined]
+        self.number(r.c_pos[0])
 
     @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
-    def kind(self, r: "object", key: bytes, kind: int) -> None:
+    def kind(self, r: "Recogniser", key: bytes, kind: int) -> None:
         """The expected pits of one kind (1 drop, 2 lift, 3 kichwa: next_pits' marks), each once, in the
         order the candidates expect them, after `key`."""
         said = False
-        for i in range(r.n):  # type: ignore[attr-defined]
-            e = r.expected(i)  # type: ignore[attr-defined]
+        for i in range(r.n):
+            e = r.expected(i)
             if e < 0:
                 continue
             said = self.listed(e, kind, key, said)
             if e & OPT:
-                said = self.listed(r.after_optional(i), kind, key, said)  # type: ignore[attr-defined]
+                said = self.listed(r.after_optional(i), kind, key, said)
 
     def listed(self, b: int, kind: int, key: bytes, said: bool) -> bool:
         """List sequence byte b's pit if it is of `kind` and not listed yet; True once the list has begun."""
@@ -164,15 +170,15 @@ class StateLine:
         self.pit(b & PIT)
         return True
 
-    def shown(self, r: "object") -> None:
-        hint = r.hint  # type: ignore[attr-defined]
-        if hint < 0 or r.phase != 0:  # type: ignore[attr-defined]
+    def shown(self, r: "Recogniser") -> None:
+        hint = r.hint
+        if hint < 0 or r.phase != 0:
             return
-        for m in r.codes:  # type: ignore[attr-defined]
+        for m in r.codes:
             if m & 63 == hint:
                 self.put(S.SHOWN)
-                self.pit(r.first_pit(m))  # type: ignore[attr-defined]
-                e = r.hint_to  # type: ignore[attr-defined]
+                self.pit(r.first_pit(m))
+                e = r.hint_to
                 if e >= 0:
                     self.put(S.TO)
                     self.pit(e & PIT)
