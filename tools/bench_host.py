@@ -30,8 +30,9 @@ from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.record.link import Event
 from bao_host.record.logger import Logger, Result
 from bao_host.record.session import LinkSession
+from bao_host.record.state import DECISION
 from bao_host.record.store import Store
-from baoboard.recogniser import DECISION, activations
+from baoboard.recogniser import activations
 from baoproto.frames import decode
 from bench_common import Table, replace_section
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import httpx2 as httpx
 from bao import notation
+from bao_host.record.state import DECISION
 from bao_testkit.webrig import browser_unavailable, chromium_path, serving, wait_for
-from baoboard.recogniser import DECISION
 from bench_common import Table, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]

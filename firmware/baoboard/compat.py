@@ -1,5 +1,8 @@
 # Small shims so the same firmware modules run unchanged on MicroPython (the Pico, the unix port) and CPython.
 #   const(x)            micropython.const, or the identity on CPython
+#   MICROPYTHON         True on MicroPython (its viper code is defined only there)
+#   micropython         the module, or CPython's stand-in whose @micropython.native leaves a function as it is
+#                       (MicroPython's compiler reads the decorator itself: it must be written so)
 #   crc32(buf, n) -> int  CRC-32 (zlib / ISO-HDLC) of buf[0:n]; binascii.crc32 (C) where the port has it,
 #                       the table-driven fallback (baoproto.crc: the protocol's own)
 #   modules_now(), unload_new(before)   load a module for a rare job, then give its RAM back (MicroPython
@@ -7,11 +10,20 @@
 #   ticks_diff(a, b)    time.ticks_diff, or a plain subtraction on CPython (whose tick counts do not wrap)
 #   get_ident()         the running thread's id (_thread), 0 where there are no threads
 try:
+    import micropython
     from micropython import const
+
+    MICROPYTHON = True
 except ImportError:  # CPython
+    MICROPYTHON = False
 
     def const(x):  # type: ignore
         return x
+
+    class micropython:  # type: ignore[no-redef]
+        @staticmethod
+        def native(f):  # type: ignore[no-untyped-def]
+            return f
 
 
 try:

@@ -36,11 +36,12 @@ MODES = ("teach", "play", "silent")
 
 _SHOW_MS = const(3000)  # how long play mode shows the legal pits after an error or a request
 _RESTORE_MS = const(6000)
-# bao.core's state bytes of the kuu games (private there too): M19's forced capture, M22's seeds to place
-_STORE = const(32)
-_MUST = const(39)
-_PLACING = const(40)
-_NEMO = const(20)
+# bao.layout's state bytes of the kuu games, as constants the compiler folds (tests/host/test_rules_structure.py
+# checks each against the layout): M19's forced capture, M22's seeds to place
+_STORE = const(32)  # layout.STORE
+_MUST = const(39)  # layout.MUST
+_PLACING = const(40)  # layout.PLACING
+_NEMO = const(20)  # the seeds in a store before the first drop of the advanced placement (M20)
 CORNERS = (8, 15, 24, 31)  # B1, B8... the back-row ends: never confused with play on the front row
 
 

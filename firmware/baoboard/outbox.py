@@ -55,8 +55,8 @@ except ImportError:  # CPython
 # computes it (RFC 6298; Karn: only events sent once are timed); then the events in flight the host may lack
 # are sent again (v1: all from the first; v2 and later: those not sent again lately) and the timer doubles:
 # up to 2 RTO while a host answers, up to _MAX_BACKOFF when nobody does.
-# Nothing is allocated for it. The state is one preallocated list of small ints indexed by the constants
-# below, not attributes: loaded as .mpy (`make deploy`), every attribute name is a qstr in a Pico's RAM.
+# Nothing is allocated for it: the state is small ints in attributes set at start, and four per-event
+# tables of `window` slots allocated once (Outbox.__init__).
 _MIN_RTO = const(250)  # ms: the host acknowledges after its disk write (a Pi's SD card is slow)
 _MAX_RTO = const(4000)  # ms: the longest timer a measured round trip can give
 _MAX_BACKOFF = const(8000)  # ms: the longest wait when no host answers at all
@@ -64,28 +64,6 @@ _LIVE_MS = const(15000)  # a host heard from this recently is there (as App's "h
 _WAITING = const(8)  # host commands that may wait for the application to run them (defer): more than a
 # scan's read of the link holds
 _CMD_IDS = const(8)  # command ids remembered: an older copy of one (line noise replays bytes) is not run again
-# self._f: the last command ids (a ring at 0.._CMD_IDS-1), then:
-_CMD_AT = const(8)  # where the next command id goes in the ring
-_HIGH = const(9)  # the highest event sent so far (counted: a host answered): beyond it, a first sending
-_HAS = const(10)  # the host holds every event up to this one (its NAKs say so), acknowledged or not
-_SENDS = const(11)  # sendings so far (the order of the sendings)
-_TIMED = const(12)  # the event whose round trip is being measured (0: none)
-_TIMED_AT = const(13)  # ... its sending's tick
-_HEARD_AT = const(14)  # tick of the last frame from the host
-_LIVE = const(15)  # 1: a host was heard from within _LIVE_MS
-_SRTT = const(16)  # smoothed round trip, ms (0: none measured yet)
-_RTTVAR = const(17)
-_RAW = const(18)  # the highest event sent while no host answered (counted in `resent` when sent again)
-_LAST_CMD = const(19)  # the id of the last command answered (-1: none since the HELLO)
-_BACKOFF = const(20)  # the timer now, ms: rto, doubled by each expiry
-_DUE = const(21)  # tick at which the oldest event in flight is overdue
-_BAD = const(22)  # the last damaged copy a NAK reported (protocol 3): its event's number ...
-_BAD_C = const(23)  # ... and the host's count of that event's damaged copies (the host sends each NAK twice)
-_KEEPS = const(24)  # 1: the host keeps what comes out of order (it speaks protocol 2 or later, or sent a NAK)
-_F = const(25)
-# then, for event seq at i = _F + seq % window: [i] its last sending's number (_SENDS), [window + i] that
-# sending's tick, [2 * window + i] how many times it was sent, [3 * window + i] 1 when the host holds it
-# (a NAK's <got> said so) though it cannot acknowledge it yet (an earlier one is missing)
 
 
 class Outbox:
@@ -121,11 +99,31 @@ class Outbox:
         self._next = 0  # the next event to send in this pass
         self.proto = 0  # the protocol version the host's HELLO settled on (0: no host has said HELLO)
         self.hellos = 0  # HELLOs answered: a new host, which knows nothing of the board's state yet
-        self._f = [0] * (_F + 4 * window)  # (one list, private indices: an attribute's name is a qstr for good)
-        for i in range(_CMD_IDS):
-            self._f[i] = -1
-        self._f[_LAST_CMD] = -1
-        self._f[_BACKOFF] = timeout_ms
+        # the retransmission's state (the comment above _MIN_RTO)
+        self._cmd_ids = [-1] * _CMD_IDS  # the last command ids answered, a ring: an older copy is not run again
+        self._cmd_at = 0  # where the next command id goes in the ring
+        self._last_cmd = -1  # the id of the last command answered (-1: none since the HELLO)
+        self._high = 0  # the highest event sent so far (counted: a host answered): beyond it, a first sending
+        self._raw = 0  # the highest event sent while no host answered (counted in `resent` when sent again)
+        self._has = 0  # the host holds every event up to this one (its NAKs say so), acknowledged or not
+        self._sendings = 0  # sendings so far (the order of the sendings)
+        self._timed = 0  # the event whose round trip is being measured (0: none)
+        self._timed_at = 0  # ... its sending's tick
+        self._heard_at = 0  # tick of the last frame from the host
+        self._live = False  # a host was heard from within _LIVE_MS
+        self._keeps = False  # the host keeps what comes out of order (it speaks protocol 2 or later, or NAKed)
+        self._srtt = 0  # smoothed round trip, ms (0: none measured yet)
+        self._rttvar = 0
+        self._backoff = timeout_ms  # the timer now, ms: rto, doubled by each expiry
+        self._due = 0  # tick at which the oldest event in flight is overdue
+        self._bad_seq = 0  # the last damaged copy a NAK reported (protocol 3): its event's number ...
+        self._bad_copies = 0  # ... and the host's count of that event's damaged copies (the host sends each NAK twice)
+        # per event in flight, event seq in slot seq % window:
+        self._sending_of = [0] * window  # its last sending's number (_sendings)
+        self._sent_at = [0] * window  # that sending's tick
+        self._times_sent = bytearray(window)  # how many times it was sent (up to 255)
+        self._held = bytearray(window)  # 1: the host holds it (a NAK's <got> said so) though it cannot
+        # acknowledge it yet (an earlier one is missing)
 
     def _send(self, line: bytes) -> None:
         try:
@@ -156,7 +154,7 @@ class Outbox:
             self._next = j.acked + 1
         line = encode("E", seq, typ, payload)  # out now, whatever the window (no flash read): a listener that
         # acknowledges nothing (a terminal, `bao sim --report`) sees every event once
-        self._resend(seq, line, not self._f[_LIVE])  # (no host answers: the pass for one that comes is timed)
+        self._resend(seq, line, not self._live)  # (no host answers: the pass for one that comes is timed)
         if self._next == seq:
             self._next = seq + 1
         self._time()
@@ -174,31 +172,29 @@ class Outbox:
         if line is None:
             s, typ, payload = self.journal.event(seq - self.journal.acked - 1)
             line = encode("E", s, typ, payload)
-        f = self._f
-        w = self.window
-        i = _F + seq % w
+        i = seq % self.window
         now = self._ticks()
-        t = 0 if raw else (f[2 * w + i] + 1 if seq <= f[_HIGH] else 1)  # its counted sendings
-        if raw or seq > f[_HIGH]:  # its first sending: the slot's mark was an older event's
-            f[3 * w + i] = 0
-        if not raw and seq > f[_HIGH]:
-            f[_HIGH] = seq
+        t = 0 if raw else (self._times_sent[i] + 1 if seq <= self._high else 1)  # its counted sendings
+        if raw or seq > self._high:  # its first sending: the slot's mark was an older event's
+            self._held[i] = 0
+        if not raw and seq > self._high:
+            self._high = seq
         if raw:
-            f[_RAW] = seq
+            self._raw = seq
         elif t == 1:  # its first counted sending: timed
-            if seq <= f[_RAW]:
+            if seq <= self._raw:
                 self.resent += 1
-            if not f[_TIMED]:
-                f[_TIMED] = seq
-                f[_TIMED_AT] = now
+            if not self._timed:
+                self._timed = seq
+                self._timed_at = now
         else:
             self.resent += 1
-            if seq <= f[_TIMED]:  # Karn: the timed event's ack may wait for this one: it measures nothing
-                f[_TIMED] = 0
-        f[_SENDS] += 1
-        f[2 * w + i] = t if t < 255 else 255
-        f[i] = f[_SENDS]
-        f[w + i] = now
+            if seq <= self._timed:  # Karn: the timed event's ack may wait for this one: it measures nothing
+                self._timed = 0
+        self._sendings += 1
+        self._times_sent[i] = t if t < 255 else 255
+        self._sending_of[i] = self._sendings
+        self._sent_at[i] = now
         self._send(line)
 
     def _fill(self, seq: int = 0) -> None:
@@ -219,40 +215,38 @@ class Outbox:
         """Set the timer: due when the event in flight that has waited longest since its last sending, of
         those the host may lack, has waited one backoff. Returns that wait so far (ms; -1: none)."""
         j = self.journal
-        f = self._f
         w = self.window
         now = self._ticks()
         age = -1
-        seq = (f[_HAS] if f[_HAS] > j.acked else j.acked) + 1
+        seq = (self._has if self._has > j.acked else j.acked) + 1
         while seq < self._next:
-            i = _F + seq % w
-            if not f[3 * w + i]:
-                a = ticks_diff(now, f[w + i])
+            i = seq % w
+            if not self._held[i]:
+                a = ticks_diff(now, self._sent_at[i])
                 if a > age:
                     age = a
             seq += 1
-        f[_DUE] = now + f[_BACKOFF] - (age if age > 0 else 0)
+        self._due = now + self._backoff - (age if age > 0 else 0)
         return age
 
     def poll(self) -> None:
         j = self.journal
-        f = self._f
-        if not j.npending or ticks_diff(self._ticks(), f[_DUE]) < 0:
+        if not j.npending or ticks_diff(self._ticks(), self._due) < 0:
             return
-        wait = f[_BACKOFF]
+        wait = self._backoff
         age = self._time()
         if 0 <= age < wait:  # the oldest was sent again meanwhile (a NAK), or the host holds it
             return
         self.timeouts += 1
         # doubled while nobody answers, up to _MAX_BACKOFF; up to 2 RTO while a host is there (heard from
         # lately): its line loses frames, its acks too, and waiting longer loses time, not work
-        if f[_LIVE] and ticks_diff(self._ticks(), f[_HEARD_AT]) >= _LIVE_MS:
-            f[_LIVE] = 0
-        b = f[_BACKOFF] * 2
-        cap = 2 * self.rto if f[_LIVE] else _MAX_BACKOFF
-        f[_BACKOFF] = b if b < cap else cap
-        base = (f[_HAS] if f[_HAS] > j.acked else j.acked) + 1
-        if age < 0 or not f[_KEEPS]:  # a host of protocol 1 drops what comes after a lost event: the lost
+        if self._live and ticks_diff(self._ticks(), self._heard_at) >= _LIVE_MS:
+            self._live = False
+        b = self._backoff * 2
+        cap = 2 * self.rto if self._live else _MAX_BACKOFF
+        self._backoff = b if b < cap else cap
+        base = (self._has if self._has > j.acked else j.acked) + 1
+        if age < 0 or not self._keeps:  # a host of protocol 1 drops what comes after a lost event: the lost
             # one and every one after it (or nothing in flight it may lack: a pass from the first it lacks)
             self._fill(base)
             return
@@ -261,8 +255,8 @@ class Outbox:
         w = self.window
         now = self._ticks()
         while base < self._next:
-            i = _F + base % w
-            if not f[3 * w + i] and ticks_diff(now, f[w + i]) >= wait // 4:
+            i = base % w
+            if not self._held[i] and ticks_diff(now, self._sent_at[i]) >= wait // 4:
                 self._resend(base)
             base += 1
         self._fill()
@@ -283,9 +277,8 @@ class Outbox:
             self._bad(f)
             return
         kind, num, typ, payload = f
-        fl = self._f
-        fl[_HEARD_AT] = self._ticks()
-        fl[_LIVE] = 1
+        self._heard_at = self._ticks()
+        self._live = True
         if kind == K_ACK and (typ == "ACK" or typ == "NAK"):
             self._acked(num, typ, payload)
         elif kind != K_CMD:
@@ -295,7 +288,6 @@ class Outbox:
 
     def _acked(self, num: int, typ: str, payload: str) -> None:
         """An ACK (every event up to num is safe on the host) or a NAK (the host lacks num + 1)."""
-        fl = self._f
         w = words(payload)
         j = self.journal
         if not w or w[0] != j.epoch:  # no epoch is no ack: it could be any journal's
@@ -306,18 +298,18 @@ class Outbox:
         if typ == "ACK":
             if not j.ack(num):
                 return
-            if fl[_TIMED] and fl[_TIMED] <= num:
-                rtt = ticks_diff(self._ticks(), fl[_TIMED_AT])
-                fl[_TIMED] = 0
+            if self._timed and self._timed <= num:
+                rtt = ticks_diff(self._ticks(), self._timed_at)
+                self._timed = 0
             want = 0
         else:  # NAK: the host holds every event up to num, lacks num+1, has just received <got> (if said)
-            fl[_KEEPS] = 1
+            self._keeps = True
             want = self._nak(num, w[1] if len(w) > 1 else "")
             if want < 0:
                 return
         if rtt >= 0:
             self._round_trip(rtt)
-        self._f[_BACKOFF] = self.rto  # the host is there
+        self._backoff = self.rto  # the host is there
         if want:
             self.naks += 1
             self._resend(want)
@@ -327,15 +319,14 @@ class Outbox:
 
     def _nak(self, num: int, got: str) -> int:
         """The event a NAK asks for (num + 1, or the damaged one), or -1: it asks for nothing new."""
-        fl = self._f
         j = self.journal
         want = num + 1
         ws = self.window
-        high = fl[_HIGH] if fl[_HIGH] > fl[_RAW] else fl[_RAW]
+        high = self._high if self._high > self._raw else self._raw
         if not (j.acked <= num < j.last and want <= high and want - j.acked <= ws):
             return -1  # old, or about nothing sent
-        if num > fl[_HAS]:
-            fl[_HAS] = num
+        if num > self._has:
+            self._has = num
         bad = got[:4] == "bad="  # (protocol 3) "bad=<k>/<c>": the host has just received a frame that read as
         # event <k>, damaged, the <c>th such copy since its HELLO: <k> again at once, unless the host holds <k>
         # (then the number was damaged too) or this is the NAK's second copy (the host sends each twice)
@@ -349,52 +340,45 @@ class Outbox:
         k = int(got) if got.isdigit() else 0
         if not k:
             return want  # asked for plainly
-        g = _F + k % ws
+        g = k % ws
         if not (want <= k <= high and k - j.acked <= ws) or (k == want and not bad):
             return -1
         if bad:
-            if fl[3 * ws + g] or (c and k == fl[_BAD] and c == fl[_BAD_C]):
+            if self._held[g] or (c and k == self._bad_seq and c == self._bad_copies):
                 return -1  # (the host holds it: the number was damaged; or the NAK's second copy)
-            fl[_BAD] = k
-            fl[_BAD_C] = c
+            self._bad_seq = k
+            self._bad_copies = c
             want = k
         else:
-            fl[3 * ws + g] = 1  # the host holds <got>: no timer sends it again
-            if not fl[g] > fl[_F + want % ws]:
+            self._held[g] = 1  # the host holds <got>: no timer sends it again
+            if not self._sending_of[g] > self._sending_of[want % ws]:
                 return -1  # got left before want's last sending: that sending may still arrive
-        if fl[2 * ws + g] == 1:  # (Karn) the NAK answers k's one sending: a round trip, on a line that loses
+        if self._times_sent[g] == 1:  # (Karn) the NAK answers k's one sending: a round trip, on a line that loses
             # most frames the only one measured (the host answers at once)
-            self._round_trip(ticks_diff(self._ticks(), fl[ws + g]))
+            self._round_trip(ticks_diff(self._ticks(), self._sent_at[g]))
         return want
 
     def _round_trip(self, rtt: int) -> None:
         """A round trip measured (ms): the retransmission timeout follows RFC 6298, in whole ms."""
-        fl = self._f
-        if fl[_SRTT] == 0:
-            fl[_SRTT] = rtt if rtt > 0 else 1
-            fl[_RTTVAR] = rtt // 2
+        if self._srtt == 0:
+            self._srtt = rtt if rtt > 0 else 1
+            self._rttvar = rtt // 2
         else:
-            d = fl[_SRTT] - rtt
-            fl[_RTTVAR] = (3 * fl[_RTTVAR] + (d if d > 0 else -d)) // 4
-            fl[_SRTT] = (7 * fl[_SRTT] + rtt) // 8
-        self.rto = min(max(fl[_SRTT] + 4 * fl[_RTTVAR], _MIN_RTO), _MAX_RTO)
+            d = self._srtt - rtt
+            self._rttvar = (3 * self._rttvar + (d if d > 0 else -d)) // 4
+            self._srtt = (7 * self._srtt + rtt) // 8
+        self.rto = min(max(self._srtt + 4 * self._rttvar, _MIN_RTO), _MAX_RTO)
 
     def _command(self, num: int, typ: str, payload: str) -> None:
         """A host command: run once (a resent one answered with the same reply), then its reply."""
-        fl = self._f
         self.rx_frames += 1
         if typ == "HELLO":
             self._hello(num, payload)
             return
-        if num == self._f[_LAST_CMD]:  # the host did not get our reply: the same reply, not a second run
+        if num == self._last_cmd:  # the host did not get our reply: the same reply, not a second run
             self._send(self._last_reply)
             return
-        for i in range(_CMD_IDS):
-            if fl[i] == num:  # an older command again: run once, its reply is gone
-                break
-        else:
-            i = -1
-        if i >= 0:
+        if num in self._cmd_ids:  # an older command again: run once, its reply is gone
             self._send(encode("R", num, "ERR", "dup command %d was run already: not run again" % num))
             return
         if self.defer and typ != "PING":
@@ -427,21 +411,20 @@ class Outbox:
 
     def _reply(self, num: int, ok: bool, text: str) -> None:
         line = encode("R", num, "OK" if ok else "ERR", text)
-        f = self._f
-        if num != self._f[_LAST_CMD]:
-            f[f[_CMD_AT]] = num
-            f[_CMD_AT] = (f[_CMD_AT] + 1) % _CMD_IDS
-        self._f[_LAST_CMD] = num
+        if num != self._last_cmd:
+            self._cmd_ids[self._cmd_at] = num
+            self._cmd_at = (self._cmd_at + 1) % _CMD_IDS
+        self._last_cmd = num
         self._last_reply = line
         self._send(line)
 
     def _hello(self, num: int, payload: str) -> None:
         w = words(payload)
         versions = w[0].split(",") if w else ["1"]
-        self._f[_LAST_CMD] = -1  # a new host counts its ids from anywhere
-        f = self._f
+        self._last_cmd = -1  # a new host counts its ids from anywhere
+        ids = self._cmd_ids
         for i in range(_CMD_IDS):
-            f[i] = -1
+            ids[i] = -1
         v = PROTO  # the newest version both speak
         while v and str(v) not in versions:
             v -= 1
@@ -451,10 +434,10 @@ class Outbox:
         self._reply(num, True, self.hello_fields(v))
         self.proto = v
         self.hellos += 1
-        f[_KEEPS] = 1 if v > 1 else 0
-        self._f[_BACKOFF] = self.rto
-        f[_HAS] = 0  # a new host holds nothing it has not acknowledged
-        ws = self.window
-        for i in range(_F + 3 * ws, _F + 4 * ws):
-            f[i] = 0
+        self._keeps = v > 1
+        self._backoff = self.rto
+        self._has = 0  # a new host holds nothing it has not acknowledged
+        held = self._held
+        for i in range(self.window):
+            held[i] = 0
         self._fill(self.journal.acked + 1)

@@ -33,8 +33,10 @@ LIFT = const(32)  # the hand takes seeds out (otherwise it drops one seed in)
 OPT = const(64)  # may be merged with the activation before it (same pit: drop then lift in one go)
 KICHWA = const(128)  # the first drop of captured seeds
 
-_DROP = const(512)  # bao.core's private move bit and state byte of the advanced placement (M22)
-_PLACING = const(40)
+# bao.layout's numbers read here, as constants the compiler folds (tests/host/test_rules_structure.py checks each
+# against the layout): the advanced placement's move bit and state byte (M22)
+_DROP = const(512)  # layout.DROP
+_PLACING = const(40)  # layout.PLACING
 
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start

@@ -33,14 +33,6 @@ PUT = const(0x00C0FF)  # sky blue: put seeds into this pit (or that store)
 TAKE = const(0xFF4000)  # orange: take seeds out
 CHECK = const(0xFFFFFF)  # white: make it hold the count said (the board does not know what it holds)
 _WRONG = const(0xFF0040)  # pink, blinking: that touch was not the lit place
-# self._f, the set-up's counters (one list: few names)
-_N = const(0)  # places in the order
-_K = const(1)  # index of the current place in the order
-_LAST = const(2)  # the pit whose touches are absorbed (the place just confirmed, the pit just refused), or -1
-_WRONGPIT = const(3)  # the pit refused last (blinks pink until the next accepted touch), or -1
-_TOUCHES = const(4)  # touches that confirmed a place
-_REFUSED = const(5)  # touches refused
-_AT = const(6)  # the time of the last touch of the _LAST pit (confirmed or absorbed)
 _LINGER_MS = const(2000)  # after the set-up, touches of the place confirmed last are absorbed for this long
 # the walk of the hands over the board, as a person at South's side sees it (B1 at the left): the back row
 # left to right, the front row back, North's front row left to right, North's back row back; a snake, so the
@@ -62,7 +54,14 @@ class Setup:
         self.want = bytearray(_PLACES)
         self.have = bytearray(_PLACES)
         self.order = bytearray(_STEPS)
-        self._f = [0, 0, -1, -1, 0, 0, 0]
+        self.places = 0  # places in the order
+        self.step = 0  # index of the current place in the order
+        self.last_pit = -1  # the pit whose touches are absorbed (the place just confirmed, the pit just
+        # refused), or -1
+        self.last_at = 0  # the time of the last touch of last_pit (confirmed or absorbed)
+        self.wrong_pit = -1  # the pit refused last (blinks pink until the next accepted touch), or -1
+        self.touches = 0  # touches that confirmed a place
+        self.refused = 0  # touches refused
         self.faulty = bytearray(4)  # the debouncer's: pits whose sensor is ignored (App.deb.faulty, set at SETUP)
         d = target.d
         for i in range(_PLACES):
@@ -106,7 +105,7 @@ class Setup:
             if h[s] != w[s] and (h[s] == _UNKNOWN or h[s] < w[s]):
                 o[n] = s
                 n += 1
-        self._f[_N] = n
+        self.places = n
         return n
 
     def _planned(self, place: int, n: int) -> bool:
@@ -125,17 +124,15 @@ class Setup:
 
     def current(self) -> int:
         """The place to put right now, or -1 when the set-up is done."""
-        f = self._f
-        return self.order[f[_K]] if f[_K] < f[_N] else -1
+        return self.order[self.step] if self.step < self.places else -1
 
     def say(self, a: "Any", wrong: int = -1) -> None:
         """The current step as a notice: N0 SETUP step=3 of=20 at=A5 have=3 want=7 [wrong=b2]."""
-        f = self._f
         c = self.current()
         h = self.have[c]
         text = "step=%d of=%d at=%s have=%s want=%d" % (
-            f[_K] + 1,
-            f[_N],
+            self.step + 1,
+            self.places,
             place_name(c),
             "?" if h == _UNKNOWN else str(h),
             self.want[c],
@@ -154,8 +151,8 @@ class Setup:
             return None
         h = self.have[c]
         return {
-            "step": self._f[_K] + 1,
-            "of": self._f[_N],
+            "step": self.step + 1,
+            "of": self.places,
             "at": place_name(c),
             "have": None if h == _UNKNOWN else h,
             "want": self.want[c],
@@ -163,57 +160,55 @@ class Setup:
 
     def touch(self, a: "Any", pit: int, now: int) -> None:
         """One activation during the set-up."""
-        f = self._f
         c = self.current()
         if c < 0:  # done, lingering: the hand may still be putting seeds into the last place
-            if pit != f[_LAST] or now - f[_AT] > _LINGER_MS:
+            if pit != self.last_pit or now - self.last_at > _LINGER_MS:
                 a.setup = None  # the first other touch: play (or the game) goes on, this touch its first
                 a.activation(pit, now)
             else:
-                f[_AT] = now  # (the hand still at work there)
+                self.last_at = now  # (the hand still at work there)
             return
         e = self.ends(c)
         if c == pit or (e >= 0 and (pit == 15 + 16 * e or pit == 8 + 16 * e)):
             self.have[c] = self.want[c]
-            f[_LAST] = pit
-            f[_AT] = now
-            f[_WRONGPIT] = -1
-            f[_TOUCHES] += 1
-            f[_K] += 1
-            if f[_K] >= f[_N]:
+            self.last_pit = pit
+            self.last_at = now
+            self.wrong_pit = -1
+            self.touches += 1
+            self.step += 1
+            if self.step >= self.places:
                 self.finish(a, now)
             else:
                 self.say(a)
             return
-        if pit == f[_LAST]:
-            f[_AT] = now
+        if pit == self.last_pit:
+            self.last_at = now
             return  # the hand still at work in the place just confirmed, or taking back from the pit refused
         # refused: the pit may have had seeds put in or taken out: check it again later
-        f[_REFUSED] += 1
-        f[_LAST] = pit
-        f[_WRONGPIT] = pit
+        self.refused += 1
+        self.last_pit = pit
+        self.wrong_pit = pit
         a.guide.request_show(now)
         queued = False
-        for k in range(f[_K], f[_N]):
+        for k in range(self.step, self.places):
             if self.order[k] == pit:
                 queued = True
         self.have[pit] = _UNKNOWN
-        if not queued and f[_N] < _STEPS:
-            self.order[f[_N]] = pit
-            f[_N] += 1
+        if not queued and self.places < _STEPS:
+            self.order[self.places] = pit
+            self.places += 1
         self.say(a, pit)
 
     def finish(self, a: "Any", now: int) -> None:
         """The board matches the target: it becomes live (a GAME event, then play) or, after a re-check, the
         game goes on where it was."""
-        f = self._f
         a.setup = None
-        a.outbox.notice("SETUP", "done steps=%d touches=%d refused=%d" % (f[_N], f[_TOUCHES], f[_REFUSED]))
+        a.outbox.notice("SETUP", "done steps=%d touches=%d refused=%d" % (self.places, self.touches, self.refused))
         if self.live:
             a.post_game(self.target, position_json.to_dict(self.target))
         else:
             a.boundary(a.p, now)
-        if f[_LAST] >= 0 and not a.think_due:  # more touches of the last place (seeds still going in) are
+        if self.last_pit >= 0 and not a.think_due:  # more touches of the last place (seeds still going in) are
             a.setup = self  # absorbed until another pit is touched (not while the computer is to move)
 
     def render(self, g: "Any", now: int) -> bytearray:
@@ -232,7 +227,7 @@ class Setup:
             if e >= 0:
                 g._px(15 + 16 * e, rgb)
                 g._px(8 + 16 * e, rgb)
-        w = self._f[_WRONGPIT]
+        w = self.wrong_pit
         if w >= 0 and not (now >> 8) & 1:  # (the guide's blink phase: App.show runs at its changes)
             g._px(w, _WRONG)
         return g.frame  # type: ignore[no-any-return]

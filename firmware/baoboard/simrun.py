@@ -4,8 +4,8 @@
 #   host -> board   P <pit> <0|1>   set a pit sensor       R <n> <ms>   run n scans, ms of board time apart
 #                   S <hex>         serial bytes in        Q            quit
 #   board -> host   S <hex>         serial bytes out       L <hex>      the LED frame (after each R)
-#                   D <p> <phase> <free>   end of an R: position bytes (hex, "-" while the application is
-#                                   down after a fault), recogniser phase, gc.mem_free()
+#                   D <p> <free>    end of an R: position bytes (hex, "-" while the application is down
+#                                   after a fault), gc.mem_free() (the stage: the board's STATE notice)
 #                   X <text>        an exception (reported and restarted by the run loop, as on the Pico)
 import sys
 from binascii import hexlify, unhexlify
@@ -45,6 +45,6 @@ def main(root: str, board_id: str = "sim") -> None:
             out.write("L " + hexlify(bytes(hw.frame)).decode() + "\n")
             app = board.app
             pos = "-" if app is None else hexlify(bytes(app.p.d)).decode()
-            out.write("D %s %d %d\n" % (pos, 0 if app is None else app.rec.phase, gc.mem_free()))  # type: ignore[attr-defined]
+            out.write("D %s %d\n" % (pos, gc.mem_free()))  # type: ignore[attr-defined]
         elif w[0] == "Q":
             return

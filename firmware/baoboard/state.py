@@ -3,17 +3,36 @@
 # last one written (the frame aside: it blinks). A host of protocol 3 reads it to say the step in words and
 # show its colours, the same on every board. The line is written into one buffer, allocated once; nothing is
 # allocated for it but the refusal's text, when there is one.
+try:  # for the annotations only
+    from typing import Any
+except ImportError:
+    pass
+
 from bao.core import TO_MOVE
 from baoproto import state as S
-from baoproto.crc import crc32
+from baoproto.crc import crc32_hex
 
-from baoboard.compat import const
-from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT
+from baoboard.compat import MICROPYTHON, const, micropython
+from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT, Recogniser
 
 _LINE = const(1024)  # the longest STATE line: the lists, the position, the frame and a refusal's text
 _TRAILER = const(11)  # " *CRC\n"
-_HEX = b"0123456789ABCDEF"
 _LOWHEX = b"0123456789abcdef"
+
+if MICROPYTHON:
+
+    @micropython.viper
+    def _copy(into, at: int, text, n: int):  # (viper: the buffers are objects, cast below)
+        """text's first n bytes into `into` from at: text may be a str (a buffer on MicroPython), read in place."""
+        dst = ptr8(into)  # noqa: F821 (viper's own)
+        src = ptr8(text)  # noqa: F821
+        for i in range(n):
+            dst[at + i] = src[i]
+
+else:
+
+    def _copy(into, at: int, text, n: int):  # (CPython: a str is no buffer)
+        into[at : at + n] = text.encode()[:n]
 
 
 class StateLine:
@@ -23,7 +42,8 @@ class StateLine:
         # buffer of the line's size): two different states agree on both once in 2**32 changes, and then the
         # host misses one STATE, not an event (events are journaled and acknowledged; a STATE is a notice)
         self.last_n = 0  # (0: none written since the host's HELLO)
-        self.last_crc = 0
+        self.check = bytearray(8)  # this line's fields' CRC, in hex (baoproto.crc.crc32_hex: no allocation)
+        self.last_check = bytearray(8)
         self.last_why = ""  # its refusal's text (compared by identity: the recogniser keeps one)
         self.seen = bytearray(32)  # pits already listed in one of the lists
         self.mv = memoryview(self.buf)
@@ -41,11 +61,13 @@ class StateLine:
         self.fields(rec)
         n = self.n
         why = rec.wrong_reason if rec.wrong_pit >= 0 else ""  # type: ignore[attr-defined]
-        c = crc32(self.buf, n)
-        if n == self.last_n and why is self.last_why and c == self.last_crc:
+        check = self.check
+        crc32_hex(self.buf, n, check, 0)
+        if n == self.last_n and why is self.last_why and check == self.last_check:
             return False
         self.last_n = n
-        self.last_crc = c
+        for i in range(8):
+            self.last_check[i] = check[i]
         self.last_why = why
         self.put(S.LEDS)
         self.hexes(frame, _LOWHEX)
@@ -60,9 +82,10 @@ class StateLine:
         write(self.mv[: self.n])  # type: ignore[operator]
         return True
 
-    def fields(self, r: "object") -> None:
-        ph = r.phase  # type: ignore[attr-defined]
-        p = r.p  # type: ignore[attr-defined]
+    def fields(self, r: "Any") -> None:
+        """The state's fields of the Recogniser r (send's rec, typed object there)."""
+        ph = r.phase
+        p = r.p
         self.put(S.STAGE)
         self.put(S.STAGES[ph])
         if p is None:
@@ -72,28 +95,29 @@ class StateLine:
         self.byte(78 if d[TO_MOVE] else 83)  # N, S
         self.put(S.POS)
         self.hexes(d, _LOWHEX)
-        steps = r.steps  # type: ignore[attr-defined]
+        steps = r.steps
         if steps:
             self.put(S.STEPS)
             self.number(steps)
-        if steps == 1 and r.start_pit >= 0:  # type: ignore[attr-defined]
+        if steps == 1 and r.start_pit >= 0:
             self.put(S.LIFTED)
-            self.pit(r.start_pit)  # type: ignore[attr-defined]
+            self.pit(r.start_pit)
         if ph == MOVING or ph == 2:  # (2: the house decision)
             self.next_pits(r)
-        if r.wrong_pit >= 0:  # type: ignore[attr-defined]
+        if r.wrong_pit >= 0:
             self.put(S.WRONG)
-            self.pit(r.wrong_pit)  # type: ignore[attr-defined]
-            rule = r.wrong_rule  # type: ignore[attr-defined]
+            self.pit(r.wrong_pit)
+            rule = r.wrong_rule
             if rule:
                 self.put(S.RULE)
-                self.put(rule.encode())  # (a refusal's: as its text)
+                self.text(rule)
         self.shown(r)
 
-    def next_pits(self, r: "object") -> None:
+    @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
+    def next_pits(self, r: "Recogniser") -> None:
         """The pits the move may go on to (the drops, the lifts, the kichwas), as the LED guide lights
         them, and the move followed with how far it is made."""
-        n = r.n  # type: ignore[attr-defined]
+        n = r.n
         if not n:
             return
         seen = self.seen  # each pit's kind where a candidate first expects it (1 drop, 2 lift, 3 kichwa)
@@ -102,9 +126,9 @@ class StateLine:
         first = -1
         many = False
         for i in range(n):
-            e = r.expected(i)  # type: ignore[attr-defined]
+            e = r.expected(i)
             if e >= 0:
-                e2 = r.after_optional(i) if e & OPT else e  # type: ignore[attr-defined]
+                e2 = r.after_optional(i) if e & OPT else e
                 _mark(seen, e)
                 _mark(seen, e2)
                 if first < 0:
@@ -117,21 +141,22 @@ class StateLine:
         if many:
             self.put(S.CHOICE)
         self.put(S.MOVE)
-        self.number(r.c_move[0])  # type: ignore[attr-defined]
+        self.number(r.c_move[0])
         self.put(S.AT)
-        self.number(r.c_pos[0])  # type: ignore[attr-defined]
+        self.number(r.c_pos[0])
 
-    def kind(self, r: "object", key: bytes, kind: int) -> None:
+    @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
+    def kind(self, r: "Recogniser", key: bytes, kind: int) -> None:
         """The expected pits of one kind (1 drop, 2 lift, 3 kichwa: next_pits' marks), each once, in the
         order the candidates expect them, after `key`."""
         said = False
-        for i in range(r.n):  # type: ignore[attr-defined]
-            e = r.expected(i)  # type: ignore[attr-defined]
+        for i in range(r.n):
+            e = r.expected(i)
             if e < 0:
                 continue
             said = self.listed(e, kind, key, said)
             if e & OPT:
-                said = self.listed(r.after_optional(i), kind, key, said)  # type: ignore[attr-defined]
+                said = self.listed(r.after_optional(i), kind, key, said)
 
     def listed(self, b: int, kind: int, key: bytes, said: bool) -> bool:
         """List sequence byte b's pit if it is of `kind` and not listed yet; True once the list has begun."""
@@ -142,15 +167,15 @@ class StateLine:
         self.pit(b & PIT)
         return True
 
-    def shown(self, r: "object") -> None:
-        hint = r.hint  # type: ignore[attr-defined]
-        if hint < 0 or r.phase != 0:  # type: ignore[attr-defined]
+    def shown(self, r: "Recogniser") -> None:
+        hint = r.hint
+        if hint < 0 or r.phase != 0:
             return
-        for m in r.codes:  # type: ignore[attr-defined]
+        for m in r.codes:
             if m & 63 == hint:
                 self.put(S.SHOWN)
-                self.pit(r.first_pit(m))  # type: ignore[attr-defined]
-                e = r.hint_to  # type: ignore[attr-defined]
+                self.pit(r.first_pit(m))
+                e = r.hint_to
                 if e >= 0:
                     self.put(S.TO)
                     self.pit(e & PIT)
@@ -163,6 +188,11 @@ class StateLine:
         for i in range(len(b)):
             buf[n + i] = b[i]
         self.n = n + len(b)
+
+    def text(self, s: str) -> None:
+        """An ASCII text (a rule's number), read where it is on MicroPython: no bytes object made of it."""
+        _copy(self.buf, self.n, s, len(s))
+        self.n += len(s)
 
     def byte(self, c: int) -> None:
         self.buf[self.n] = c
@@ -180,6 +210,7 @@ class StateLine:
         self.byte((65 if pit < 16 else 97) + (ring >> 3))
         self.byte(49 + (ring if ring < 8 else 15 - ring))
 
+    @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
     def hexes(self, data: "bytes | bytearray", digits: bytes) -> None:
         for i in range(len(data)):
             v = data[i]
@@ -187,11 +218,11 @@ class StateLine:
             self.byte(digits[v & 15])
 
     def trailer(self) -> None:
-        """ " *CRC\\n": the frame's check (baoproto.frames)."""
-        c = crc32(self.buf, self.n)
+        """ " *CRC\\n": the frame's check (baoproto.frames), of the line so far."""
+        n = self.n
         self.put(b" *")
-        for s in range(28, -4, -4):
-            self.byte(_HEX[(c >> s) & 15])
+        crc32_hex(self.buf, n, self.buf, n + 2)
+        self.n = n + 10
         self.byte(10)
 
 

@@ -29,8 +29,8 @@ from typing import IO, Any
 from bao import core, position_json
 from bao_host.boards.sim import CPythonBoard, Job, SimRunner, SocketLink
 from bao_host.record.logger import same_position
+from bao_host.record.state import DECISION
 from baoboard.memstorage import FakeStorage
-from baoboard.recogniser import DECISION
 
 from bao_testkit.faultproxy import FaultProxy, Rates
 from bao_testkit.simrig import ROOT, Played, check_store, game_1994, random_game, tally, wait_for

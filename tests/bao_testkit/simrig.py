@@ -14,8 +14,8 @@ from typing import Any
 
 from bao import core, notation
 from bao_host.boards.sim import SimRunner
+from bao_host.record.state import DECISION
 from bao_host.record.store import Store
-from baoboard.recogniser import DECISION
 
 ROOT = Path(__file__).resolve().parents[2]
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())

@@ -1,6 +1,7 @@
 # The STATE notice (docs/protocol.md, "State", protocol 4): what the board guides, told to a host that speaks
 # protocol 4 and to no other; said once per change, not at each blink; the pits it names are those the LED
-# guide lights; an idle board with such a host allocates nothing (MicroPython's heap lock).
+# guide lights; an idle board with such a host allocates nothing, nor does the writing of a line's fields and
+# its check (MicroPython's heap lock).
 import sys
 
 from bao import core
@@ -139,3 +140,106 @@ def test_the_busiest_state_fits_its_line_and_a_long_reason_is_cut():
     assert sorted(core.pit_index(n) for n in listed) == list(range(32))
     why = f[3].split(" why=")[1]
     assert len(why) >= 200 and _Busiest.wrong_reason.startswith(why)  # cut, with room for a reason's words
+
+
+def test_a_state_line_is_written_without_allocating():
+    # Through the first moves of the 1994 game, each begun with a touch of the opponent's pit (refused, rule 1.1)
+    # and broken by a wrong touch mid-move, every STATE line's fields and check are written twice on
+    # MicroPython: with the heap watched at each byte written (a call's frame shows: MicroPython puts a
+    # bytecode function's frame on the heap when it is too large for the C stack), then with the heap locked
+    # (an object made shows). (The line's one view for the link and a refusal's texts are StateLine.send's.)
+    # Every line still reads as a frame, its check right.
+    from board_util import plies
+
+    app, hw, hands, host, st = board()
+    allocated = _watch(app.state_line)
+    lines = []
+    take = hw.on_write
+
+    def write(data):
+        data = bytes(data)
+        if data.startswith(b"N0 STATE"):  # (what each line says, not the line: a Pico's heap holds the board)
+            f = decode(data[:-1])
+            ok = not isinstance(f, int) and f[2] == "STATE"
+            lines.append((ok, ok and "rule=1.1" in f[3], ok and "wrong=" in f[3]))
+        take(data)
+
+    hw.on_write = write
+    host.command(1, "HELLO", "4")
+    hands.scan(5)
+    for k, (p, m, _) in enumerate(plies()):
+        if k == 6:
+            break
+        side = p.d[core.TO_MOVE]
+        acts = activations(app.p, m)
+        hands.tap(16 * (1 - side) + 2)  # the opponent's pit: refused (1.1)
+        hands.tap(acts[0])
+        wrong = [i for i in range(16 * side, 16 * side + 16) if i not in list(acts)][0]
+        hands.tap(wrong)  # refused mid-move
+        for pit in acts[1:]:
+            hands.tap(pit)
+        if app.rec.phase == 2:  # (a house decision: the host says stop)
+            host.command(10 + k, "STOP")
+        hands.scan(2)
+        host.poll()
+    assert app.moves_done == 6
+    assert len(lines) > 20 and all(ok for ok, _, _ in lines), lines
+    assert any(rule for _, rule, _ in lines) and sum(1 for _, _, wrong in lines if wrong) >= 12
+    assert allocated == [], allocated
+    st.close()
+
+
+def _watch(sl):
+    """Make the state line sl write each line's fields and check twice (MicroPython): with the heap's use
+    watched at each byte and list written, then with the heap locked. Returns the list of what allocated
+    ("fields frame", "trailer object"...), filled as lines are written. On CPython: nothing watched."""
+    allocated = []
+    if sys.implementation.name != "micropython":
+        return allocated
+    import gc
+
+    import micropython
+    from baoboard.state import StateLine
+
+    top = [0]
+
+    def seen():
+        used = gc.mem_alloc()
+        if used > top[0]:
+            top[0] = used
+
+    def byte(c):
+        seen()
+        StateLine.byte(sl, c)
+
+    def put(b):
+        seen()
+        StateLine.put(sl, b)
+
+    def twice(name, fn, arg):
+        n = sl.n
+        top[0] = base = gc.mem_alloc()
+        fn(sl) if arg is None else fn(sl, arg)
+        seen()
+        if top[0] > base:
+            allocated.append(name + " frame")
+        sl.n = n
+        micropython.heap_lock()
+        try:
+            fn(sl) if arg is None else fn(sl, arg)
+        except MemoryError:
+            allocated.append(name + " object")
+            sl.n = n
+        finally:
+            micropython.heap_unlock()
+        if sl.n == n:
+            fn(sl) if arg is None else fn(sl, arg)
+
+    def fields(r):
+        twice("fields", StateLine.fields, r)
+
+    def trailer():
+        twice("trailer", StateLine.trailer, None)
+
+    sl.byte, sl.put, sl.fields, sl.trailer = byte, put, fields, trailer
+    return allocated

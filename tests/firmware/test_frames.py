@@ -54,6 +54,25 @@ def test_crc_fallback_matches():
     crc32py.table = None  # give the 1 KB table back (the unix port runs the tests in a 64 KB heap)
 
 
+def test_crc32_hex_writes_the_check_a_frame_carries_in_place():
+    # the STATE line's check (baoboard.state): written into the line's own buffer, after the bytes it covers;
+    # the second vector's check is above 2**31 (a long int on a 32-bit port, which crc32_hex never makes)
+    from baoproto.crc import crc32_hex
+
+    out = bytearray(b"E1 UNDO *........")
+    crc32_hex(out, 7, out, 9)
+    assert out == b"E1 UNDO *7119F7F6"
+    buf = bytearray(b"123456789 *--------")
+    crc32_hex(buf, 9, buf, 11)
+    assert buf == b"123456789 *CBF43926"
+    r = Lcg(11)
+    for n in (0, 1, 63, 200):
+        b = r.bytes(n)
+        out = bytearray(10)
+        crc32_hex(b, n, out, 1)
+        assert out[0] == 0 and out[9] == 0 and bytes(out[1:9]) == b"%08X" % compat.crc32(b)
+
+
 def test_encode_rejects_bad_fields():
     for args in (
         ("X", 1, "MOVE", ""),

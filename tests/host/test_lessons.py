@@ -14,6 +14,7 @@ import pytest
 import serial
 from bao import core, notation
 from bao_host import lessons
+from bao_host.record.state import DECISION, IDLE
 from baoboard import recogniser as R
 from tui_rig import Rig
 
@@ -88,8 +89,8 @@ def _learner(rig: Rig, run: lessons.LessonRun, wrong_first: bool, limit: int = 4
             at = step.at
             rig.runner.tap(31 if at == "store-N" else 15 if at == "store-S" else core.pit_index(at))
             continue
-        if run.state != "task" or rig.board.phase != R.IDLE:
-            if rig.board.phase == R.DECISION:  # 2.5b: stop in the house, as the board's host may (STOP)
+        if run.state != "task" or rig.board.phase != IDLE:
+            if rig.board.phase == DECISION:  # 2.5b: stop in the house, as the board's host may (STOP)
                 r = rig.session.command("STOP")
                 assert r is not None and r.ok, r
             continue

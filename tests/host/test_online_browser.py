@@ -15,11 +15,11 @@ import onlinerig
 import pytest
 from bao import core, notation
 from bao_host.online.client import Api, Seat
+from bao_host.record.state import DECISION
 from bao_host.record.store import Store
 from bao_host.ui.web.library import ply_frames
 from bao_testkit import simrig
 from bao_testkit.webrig import browser_unavailable, chromium_path, compare_screenshot
-from baoboard.recogniser import DECISION
 
 WHY_NOT = browser_unavailable()
 pytestmark = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT)

@@ -19,9 +19,10 @@ from bao_host.boards.pico import STOCK, PicoBoard, PicoUnavailable, check_availa
 from bao_host.boards.sim import PtyLink, SimRunner
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
+from bao_host.record.state import DECISION
 from bao_host.record.store import Store
 from bao_testkit.simrig import check_store, game_1994, wait_for
-from baoboard.recogniser import DECISION, activations
+from baoboard.recogniser import activations
 from baoproto.frames import encode
 
 try:

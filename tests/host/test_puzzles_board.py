@@ -11,6 +11,7 @@ import serial
 from bao import core, notation
 from bao_host.puzzles.board import PuzzleRun
 from bao_host.puzzles.session import Solving
+from bao_host.record.state import IDLE
 from bao_testkit import puzzlerig
 from baoboard import recogniser as R
 from tui_rig import Rig
@@ -30,7 +31,7 @@ def _solver(rig: Rig, run: PuzzleRun, answers: list[str], limit: int = 600) -> l
             at = step.at
             rig.runner.tap(31 if at == "store-N" else 15 if at == "store-S" else core.pit_index(at))
             continue
-        if run.state != "solve" or rig.board.phase != R.IDLE or run.puzzle is None:
+        if run.state != "solve" or rig.board.phase != IDLE or run.puzzle is None:
             continue
         p = run.puzzle.start()
         if rig.board.position.d != p.d:

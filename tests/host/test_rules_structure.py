@@ -114,16 +114,19 @@ def test_no_function_over_80_lines() -> None:
 
 
 def test_the_hot_modules_fold_the_layout_as_it_is_declared() -> None:
-    # bao.sowing and bao.rules read the layout's numbers as private const() copies, which MicroPython's
-    # compiler folds into the bytecode: each must be the number its module of origin declares, named after it.
+    # bao.sowing and bao.rules, and the board's recogniser and guide, read the layout's numbers as private
+    # const() copies, which MicroPython's compiler folds into the bytecode: each must be the number its module
+    # of origin declares, named after it.
     import re
 
     from bao import layout, sowing
 
     origin = {"layout": layout, "sowing": sowing}
     seen = 0
-    for name in ("sowing", "rules"):
-        for line in (BAO / f"{name}.py").read_text().splitlines():
+    board = BAO.parent / "baoboard"
+    for path in (BAO / "sowing.py", BAO / "rules.py", board / "recogniser.py", board / "guide.py"):
+        name = path.stem
+        for line in path.read_text().splitlines():
             m = re.match(r"_(\w+) = const\((\d+)\)  # (layout|sowing)\.(\w+)$", line)
             if m:
                 assert m.group(1) == m.group(4), line

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bao import core
 from bao_host.boards.sim import CPythonBoard, Hands
+from bao_host.record.state import IDLE
 from baoboard.memstorage import FakeStorage
-from baoboard.recogniser import IDLE
 
 
 def test_a_power_cut_in_a_slip_stops_the_hand() -> None:
@@ -13,7 +13,10 @@ def test_a_power_cut_in_a_slip_stops_the_hand() -> None:
     restarted board has forgotten the move under way; the hand stops there, as a person's does when the
     board goes dark: neither the seed taken back nor the move's next pit reaches the restarted board, which
     stands at the same position with no move begun (no move started from a pit the player did not mean)."""
+    from baoproto.frames import encode
+
     board = CPythonBoard(storage=FakeStorage(), board_id="b")
+    board.write_serial(encode("C", 1, "HELLO", "4"))  # a host that reads the board's STATE
     taps: list[int] = []
 
     def between() -> None:
@@ -26,8 +29,11 @@ def test_a_power_cut_in_a_slip_stops_the_hand() -> None:
     move = core.legal_moves(p)[0][0]
     assert not hands.perform(p, move)  # the power went on the way
     assert hands.made == 1 and taps == [0]  # one touch, before the cut; none after it
+    assert board.state is None  # the restarted board said HELLO: what it said before holds no longer
+    board.write_serial(encode("C", 2, "HELLO", "4"))  # the host answers it
     board.run(20, 5)
-    assert board.power_cuts == 1 and board.phase == IDLE
+    assert board.power_cuts == 1 and board.state is not None and board.phase == IDLE
+    assert board.state.pos == bytes(p.d) and board.state.lifted < 0 and board.state.wrong < 0
     assert board.position.d == p.d
 
 

@@ -186,6 +186,38 @@ def test_the_host_imports_only_the_protocol_the_rules_and_the_runtime_of_the_fir
     assert firmware_imports_of_the_host() == []
 
 
+# What a UI (bao_host.ui) never reads of the board it shows, even where it runs it (bao_host.boards): the
+# firmware's objects behind the simulated board. The stage, the pits, the words come from the board through
+# the protocol (its STATE notice, bao_host.record.state), as from a board on USB.
+FIRMWARE_OBJECTS = {"app", "rec", "guide", "hw", "sim", "state_line", "outbox", "deb", "phase"}
+
+
+def firmware_reads(name: str, path: Path, tree: ast.Module, known: set[str]) -> list[str]:
+    """A UI module's imports of the board application and its reads of FIRMWARE_OBJECTS attributes."""
+    found = [f"{name} imports {m}" for m, _ in imports(name, path, tree, known) if m.split(".")[0] == "baoboard"]
+    return found + [
+        f"{name}:{node.lineno} reads .{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in FIRMWARE_OBJECTS
+    ]
+
+
+def test_the_uis_neither_import_the_board_application_nor_read_its_objects() -> None:
+    # (the checker sees a read of the recogniser's phase through a runner, and an import of the guide)
+    seen = firmware_reads(
+        "x", ROOT / "x.py", ast.parse("from baoboard.guide import WRONG\nk = runner.board.app.rec.phase"), set()
+    )
+    assert seen == ["x imports baoboard.guide", "x:2 reads .phase", "x:2 reads .rec", "x:2 reads .app"], seen
+    mods = modules()
+    known = set(mods)
+    assert [
+        f
+        for name, (path, tree) in mods.items()
+        if name == "bao_host.ui" or name.startswith("bao_host.ui.")
+        for f in firmware_reads(name, path, tree, known)
+    ] == []
+
+
 def test_the_board_application_imports_no_driver() -> None:
     # the hardware is handed in (baoboard.hal): the application's modules import no driver, the self-test's
     # neither (it comes with the hardware)

@@ -33,7 +33,6 @@ from bao import core, position_json
 from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
 
 from bao_host.boards.sim import ROOT, Board
-from bao_host.record.state import IDLE
 
 PICO_TOOLS = ROOT / "tools" / "pico"
 FIRMWARE = ROOT / "firmware"
@@ -316,17 +315,6 @@ class PicoBoard(Board):
                 self.position = _start_of(json.loads(payload))
         except (ValueError, KeyError, IndexError, core.BaoError) as e:
             self.errors.append(f"unreadable {typ} event {num}: {e}")
-
-    @property
-    def phase(self) -> int:
-        """The board's stage (bao_host.record.state: IDLE, MOVING, ...), as its last STATE notice about the
-        position on it says; IDLE without one."""
-        s = self.state
-        return s.stage if s is not None and s.pos == bytes(self.position.d) else IDLE
-
-    @phase.setter
-    def phase(self, value: int) -> None:  # (Board.__init__ sets it)
-        pass
 
 
 def _start_of(info: dict[str, Any]) -> core.Position:

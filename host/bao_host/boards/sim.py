@@ -5,7 +5,8 @@
                                               # (baoboard.simhw.SimulatedBoard) or in the MicroPython unix
                                               # port (baoboard.simrun, lockstep pipe); bao_host.boards.pico: the Pico
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
-    board.frame (96 bytes, R,G,B per pit), board.position (core.Position), board.phase, board.mem_free
+    board.frame (96 bytes, R,G,B per pit), board.position (core.Position), board.mem_free
+    board.state, board.phase: the board's last STATE notice (to a host of protocol 4) and the stage it says
     board.counts() -> the 32 pits and 2 stores as a person sees them, pit by pit during a move
     board.power_cut(after_bytes=None): now, or torn inside the next flash writes; the board boots from
                                        its journal (CPythonBoard; board.power_cuts counts them)
@@ -44,7 +45,7 @@ from baoboard.simhw import touches
 from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode, split_move
 from baoproto.state import STATE
 
-from bao_host.record.state import BoardState, parse
+from bao_host.record.state import IDLE, BoardState, parse
 
 ROOT = Path(__file__).resolve().parents[3]  # the checkout: host/bao_host/boards/sim.py
 FIRMWARE = ROOT / "firmware"
@@ -56,7 +57,6 @@ class Board:
     def __init__(self, on_serial: Callable[[bytes], None] | None = None) -> None:
         self.frame = bytes(96)
         self.position = core.initial()
-        self.phase = 0
         self.mem_free = -1
         self.errors: list[str] = []
         self.on_serial = on_serial
@@ -68,8 +68,19 @@ class Board:
 
     def _said_line(self, line: bytes) -> None:
         f = decode(bytes(line).rstrip(b"\r"))
-        if not isinstance(f, int) and f[0] == "N" and f[2] == STATE:
+        if isinstance(f, int):
+            return
+        if f[0] == "H":  # the board (re)started: what it said before holds no longer
+            self.state = None
+        elif f[0] == "N" and f[2] == STATE:
             self.state = parse(f[3]) or self.state
+
+    @property
+    def phase(self) -> int:
+        """The board's stage (bao_host.record.state: IDLE, MOVING, ...), as its last STATE notice about the
+        position on it says; IDLE without one (no host of protocol 4 has said HELLO since it started)."""
+        s = self.state
+        return s.stage if s is not None and s.pos == bytes(self.position.d) else IDLE
 
     def counts(self) -> list[int]:
         """The seed counts as the board says them (its STATE notice: pit by pit during a move), pits 0..31,
@@ -149,7 +160,6 @@ class CPythonBoard(Board):
         app = self.sim.app
         if app is not None:
             self.position = app.p
-            self.phase = app.rec.phase
 
     def set_pit(self, pit: int, on: bool) -> None:
         self.hw.set_pit(pit, on)
@@ -289,10 +299,9 @@ class MicroPythonBoard(Board):
             elif kind == "X":
                 self.errors.append(rest)
             elif kind == "D":
-                d, phase, free = rest.split(" ")
+                d, free = rest.split(" ")
                 if d != "-":  # (-: the application is down after a fault, its run loop restarts it)
                     self.position = core.Position(bytearray.fromhex(d), self.position.rules)
-                self.phase = int(phase)
                 self.mem_free = int(free)
                 break
             elif line.strip():  # not the simrun protocol: MicroPython itself (its uncaught errors go to stdout)
