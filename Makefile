@@ -134,7 +134,7 @@ $(FROZEN32): $(FIRMWARE_PY) firmware/manifest.py tools/frozen_unix32.sh | image-
 # on a subprocess, a socket or an emulator's pipe, and one worker a core left the cores half idle
 PYTEST_JOBS ?= $(shell echo $$((2 * $$(nproc 2>/dev/null || echo 1))))
 test-py: $(STAMP)
-	$(PY) -m pytest -n $(PYTEST_JOBS) tests
+	$(PY) -m pytest -n $(PYTEST_JOBS) --dist worksteal tests  # (worksteal: an idle worker takes queued tests from a busy one)
 
 lint: $(STAMP) typecheck
 	$(VENV)/bin/ruff check firmware host tests tools
