@@ -15,10 +15,8 @@ from bao.core import (
     TAKASIA,
     TO_MOVE,
     IllegalMoveError,
-    InvalidPositionError,
     NotationError,
     Position,
-    Rules,
     format_move,
     legal_move_codes,
     pit_index,
@@ -41,7 +39,7 @@ from bao.core import (
     TAKE_SHIFT as TAKE_SHIFT,
 )
 from bao.malawi import NEMO as NEMO
-from bao.rules import capture_starts, finite_captures
+from bao.rules import finite_captures
 
 # (the names above that this module does not use are there for the host: kuu.DROP, kuu.MUST...)
 
@@ -61,15 +59,6 @@ def must_capture(p: Position) -> "int | None":
     """M19: global index of the opponent's pit the side to move must capture first, or None."""
     t = p.d[MUST]
     return None if t == NONE else ((p.d[TO_MOVE] ^ 1) << 4) + t
-
-
-def from_dict(p: Position, obj: dict) -> None:
-    """bao.position_json's checks of a kuu game (stores and placement, M7, M8, M22) and its must_capture (M19)."""
-    d = p.d
-    check_game(d, p.rules, d[PLACING], obj["to_move"])
-    m = obj.get("must_capture")
-    if m is not None:
-        set_must_capture(p, m, obj.get("winner") is not None)
 
 
 def stage(p: Position) -> str:
@@ -124,58 +113,6 @@ def join_turns(plies: list) -> list:
 def _short(v: object) -> str:
     r = repr(v)
     return r if len(r) <= 40 else r[:37] + "..."
-
-
-def check_game(d: bytearray, rules: Rules, placing: int, tm: str) -> None:
-    """Stores and placement of a kuu game (M7, M8, M22): each side has 20 nemo and moves alternate, the
-    first player chosen by lot, so the side to move holds as many nemo as the other or one more; while
-    placing, it has taken its nemo already. A malawi-advanced side with all 20 has not placed yet."""
-    s = d[TO_MOVE]
-    mine, other = d[STORE + s], d[STORE + (s ^ 1)]
-    if placing:
-        if not rules.kuu.advanced or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):  # type: ignore[attr-defined]
-            raise InvalidPositionError(
-                "placing %d cannot occur here: only a malawi-advanced player places, "
-                "right after taking his first nemo (M20, M22)" % placing
-            )
-    elif mine not in (other, other + 1):
-        raise InvalidPositionError(
-            "stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
-            "moves alternate)" % (d[STORE], d[STORE + 1], tm)
-        )
-    if rules.kuu.advanced:  # type: ignore[attr-defined]
-        for side in (0, 1):
-            if d[STORE + side] == NEMO:
-                base = side << 4
-                for ring in range(16):
-                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in rules.kuu.twos else 0)  # type: ignore[attr-defined]
-                    if d[base + ring] != want or not d[HOUSE] & (1 << side):
-                        raise InvalidPositionError(
-                            "%s has not placed yet (20 nemo), so its pits must be the "
-                            "opening's (M7, M22)" % ("South", "North")[side]
-                        )
-
-
-def set_must_capture(p: Position, m: object, over: bool) -> None:
-    """M19: the opponent's front pit (threatened at his last move) that the side to move must capture first."""
-    d = p.d
-    op = "a" if d[TO_MOVE] == 0 else "A"
-    if not isinstance(m, str) or len(m) != 2 or m[0] != op or m[1] not in "12345678":
-        raise InvalidPositionError(
-            "must_capture must be null or a front pit of the side not to move, not %s" % (_short(m),)
-        )
-    if not p.rules.kuu:
-        raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
-    if d[TAKASIA] != NONE:
-        raise InvalidPositionError(
-            "impossible position: a side with a threatened pit has no capture to make (M18, M19)"
-        )
-    ring = int(m[1]) - 1
-    if not d[(d[TO_MOVE] ^ 1) * 16 + ring]:
-        raise InvalidPositionError("must_capture pit %s is empty (M19: the rule lapses)" % m)
-    d[MUST] = ring
-    if not over and not capture_starts(p):
-        raise InvalidPositionError("impossible position: no capture takes %s first (M18, M19)" % m)
 
 
 def parse_drop(text: str) -> "tuple[int, int]":

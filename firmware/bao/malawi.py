@@ -206,6 +206,15 @@ class Game:
         self.threat_any = threat == "any"
         self.placement_capture = bool(more.get("placement_capture", True))
 
+    def check_position(self, p: Position, obj: dict) -> None:
+        """bao.position_json's checks of a position of this game read from `obj`: its stores and placement
+        (M7, M8, M22) and its must_capture (M19)."""
+        d = p.d
+        check_stores(d, self, d[PLACING], obj["to_move"])
+        must = obj.get("must_capture")
+        if must is not None:
+            set_must_capture(p, must, obj.get("winner") is not None)
+
     def options(self, out: dict) -> None:
         """Adds to out the kuu options that differ from the defaults (as JSON values)."""
         if self.twos != (6, 7):
@@ -232,3 +241,60 @@ class Game:
     drop = staticmethod(drop)
     drops = staticmethod(drops)
     threatened = staticmethod(threatened)
+
+
+def check_stores(d: bytearray, game: Game, placing: int, tm: str) -> None:
+    """Stores and placement of a kuu game (M7, M8, M22): each side has 20 nemo and moves alternate, the
+    first player chosen by lot, so the side to move holds as many nemo as the other or one more; while
+    placing, it has taken its nemo already. A malawi-advanced side with all 20 has not placed yet."""
+    s = d[TO_MOVE]
+    mine, other = d[STORE + s], d[STORE + (s ^ 1)]
+    if placing:
+        if not game.advanced or mine != NEMO - 1 or other not in (NEMO - 1, NEMO):
+            raise InvalidPositionError(
+                "placing %d cannot occur here: only a malawi-advanced player places, "
+                "right after taking his first nemo (M20, M22)" % placing
+            )
+    elif mine not in (other, other + 1):
+        raise InvalidPositionError(
+            "stores S=%d N=%d cannot occur with %s to move (M8: one nemo a move, "
+            "moves alternate)" % (d[STORE], d[STORE + 1], tm)
+        )
+    if game.advanced:
+        for side in (0, 1):
+            if d[STORE + side] == NEMO:
+                base = side << 4
+                for ring in range(16):
+                    want = 8 if ring == 4 else (2 if ring < 8 and ring + 1 in game.twos else 0)
+                    if d[base + ring] != want or not d[HOUSE] & (1 << side):
+                        raise InvalidPositionError(
+                            "%s has not placed yet (20 nemo), so its pits must be the "
+                            "opening's (M7, M22)" % ("South", "North")[side]
+                        )
+
+
+def set_must_capture(p: Position, m: object, over: bool) -> None:
+    """M19: the opponent's front pit (threatened at his last move) that the side to move must capture first."""
+    d = p.d
+    op = "a" if d[TO_MOVE] == 0 else "A"
+    if not isinstance(m, str) or len(m) != 2 or m[0] != op or m[1] not in "12345678":
+        raise InvalidPositionError(
+            "must_capture must be null or a front pit of the side not to move, not %s" % (_short(m),)
+        )
+    if not p.rules.kuu:
+        raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
+    if d[TAKASIA] != NONE:
+        raise InvalidPositionError(
+            "impossible position: a side with a threatened pit has no capture to make (M18, M19)"
+        )
+    ring = int(m[1]) - 1
+    if not d[(d[TO_MOVE] ^ 1) * 16 + ring]:
+        raise InvalidPositionError("must_capture pit %s is empty (M19: the rule lapses)" % m)
+    d[MUST] = ring
+    if not over and not capture_starts(p):
+        raise InvalidPositionError("impossible position: no capture takes %s first (M18, M19)" % m)
+
+
+def _short(v: object) -> str:
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + "..."

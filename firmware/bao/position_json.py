@@ -8,7 +8,6 @@
 # "placing": seeds the side to move still has to place (M22; absent = 0).
 import json
 
-from bao import kuu
 from bao.core import (
     HOUSE,
     IN_HAND,
@@ -151,7 +150,7 @@ def from_dict(obj: object) -> Position:
                 )
     _takasia(obj, p, tm, w)
     if rules.kuu is not None:
-        kuu.from_dict(p, obj)  # stores and placement (M7, M8, M22), must_capture (M19)
+        rules.kuu.check_position(p, obj)  # type: ignore[attr-defined]  # stores, placement (M7, M8, M22), M19
     elif obj.get("must_capture") is not None:
         raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
     return p
