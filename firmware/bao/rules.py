@@ -3,10 +3,17 @@
 # and the outcome (1.2). Played by the sowing engine (bao.sowing); a plugged-in ruleset's own rules (the
 # Malawi kuu games' placement and threatened pit, bao.malawi.Game) are reached through position.rules.kuu.
 try:
-    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
+    import micropython  # (the compiler reads @micropython.viper and .native itself)
     from micropython import const
-except ImportError:  # CPython
-    micropython = None  # type: ignore[assignment]
+
+    _NATIVE = True
+except ImportError:  # CPython: the decorators are no-ops
+    _NATIVE = False
+
+    class micropython:  # type: ignore[no-redef]
+        @staticmethod
+        def native(f):  # type: ignore[no-untyped-def]
+            return f
 
     def const(x: int) -> int:  # type: ignore[misc]
         return x
@@ -42,7 +49,7 @@ _WINNER = const(37)  # layout.WINNER
 _ENDED = const(128)  # sowing.ENDED
 
 
-if micropython:
+if _NATIVE:
 
     @micropython.viper
     def _starts(d: ptr8, out: object, me: int, must: int) -> int:  # noqa: F821 (viper)
@@ -123,6 +130,7 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     return 0
 
 
+@micropython.native
 def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
@@ -159,6 +167,7 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
 
 
 # Move generation
+@micropython.native
 def capture_starts(p: Position) -> "list[int]":
     """Moves whose first step is a capture (2.3 namua; 3.4 mtaji: 2..15 seeds, ends opposite seeds)."""
     d = p.d
@@ -264,6 +273,7 @@ def takasa_starts(p: Position, front: bool) -> "list[int]":  # noqa: C901, PLR09
     return out
 
 
+@micropython.native
 def _expand(p: Position, move: int, out: list, flags: int, keep: "bool | bytearray" = True) -> None:
     """Simulate one candidate; append (move, child), or only the move when keep is False, or (move,
     child, account) when keep is a bytearray (the scratch the account is recorded in, then copied)."""
@@ -364,6 +374,7 @@ def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     return child
 
 
+@micropython.native
 def takasia_pit(child: Position) -> int:
     """R8 / 4.1: after X's mtaji takasa, Y (to move in child) has no capture and X, if to move, could
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.

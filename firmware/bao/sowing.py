@@ -421,6 +421,7 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
             _relay_step(rec, me + pos, hand)
 
 
+@micropython.native
 def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int, hand: int, flags: int,
             room: int, left: int) -> int:
     """The kernel's stretch (_advance), its steps of the account (a sowing, then two for each relay or
