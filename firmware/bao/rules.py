@@ -374,6 +374,27 @@ def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     return child
 
 
+if _NATIVE:
+
+    @micropython.viper
+    def _target(d: ptr8, xme: int, m: int) -> int:  # noqa: F821 (viper)
+        """Y's pit that X's capture start m takes first (its first sowing's last pit, faced)."""
+        r = m & _RING
+        n = int(d[xme + r])
+        if r > 7:
+            n = -n  # G6: R is +1 on the front row, -1 behind (ring_direction)
+        if m & _RIGHT:
+            return 7 - ((r + n) & 15)
+        return 7 - ((r - n) & 15)
+
+else:
+
+    def _target(d: bytearray, xme: int, m: int) -> int:
+        """Y's pit that X's capture start m takes first (its first sowing's last pit, faced)."""
+        r = m & _RING
+        return 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)
+
+
 @micropython.native
 def takasia_pit(child: Position) -> int:
     """R8 / 4.1: after X's mtaji takasa, Y (to move in child) has no capture and X, if to move, could
@@ -401,8 +422,7 @@ def takasia_pit(child: Position) -> int:
     starts = capture_starts(child)
     d[_TO_MOVE] = y
     for m in starts:
-        r = m & _RING
-        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)  # Y's pit this capture takes first
+        t = _target(d, xme, m)
         if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
             break
     else:
@@ -416,8 +436,7 @@ def takasia_pit(child: Position) -> int:
     # X's captures, each played to its end (only a finite one counts)
     target = _NONE
     for m in starts:
-        r = m & _RING
-        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)
+        t = _target(d, xme, m)
         if t == target:
             continue
         if check:
