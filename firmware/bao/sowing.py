@@ -25,8 +25,12 @@ except ImportError:  # CPython: the decorators are no-ops, and there is no kerne
         def native(f):  # type: ignore[no-untyped-def]
             return f
 
+        viper = native
+
     def const(x: int) -> int:  # type: ignore[misc]
         return x
+
+    ptr8 = bytearray  # (viper's pointer to bytes: a function both run indexes the bytearray itself)
 
 
 from bao.layout import front_empty, write_step
@@ -233,28 +237,35 @@ def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
     return hand | direction << 8 | mark
 
 
-@micropython.native
-def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "bytearray | None") -> int:
-    """The first step of a mtaji (second-stage) move: lift ring r. As _namua_lift returns."""
+_NO_ACCOUNT = None  # (viper compares an object with None only through a name)
+
+
+@micropython.viper
+def _mtaji_lift(d: ptr8, me: int, r: int, right: int, kuu: bool, rec) -> int:  # type: ignore[no-untyped-def]
+    """The first step of a mtaji (second-stage) move: lift ring r. As _namua_lift returns. Viper (the pits
+    read and written at machine speed), and plain Python on CPython."""
     hbit = 1 << (me >> 4)
     if r < 8:
         direction = 1 if right else -1  # G6 (bao.layout.ring_direction, inlined: the hot path)
     else:
         direction = -1 if right else 1
-    hand = d[me + r]
+    hand = int(d[me + r])
     d[me + r] = 0
     if r == 4:
-        d[_HOUSE] &= ~hbit
+        d[_HOUSE] = int(d[_HOUSE]) & (255 - hbit)
     capturing = 0
-    if 2 <= hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
+    if hand >= 2 and hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
         e = (r + direction * hand) & 15
-        if e < 8 and d[me + e] and d[(me ^ 16) + 7 - e]:
+        if e < 8 and int(d[me + e]) and int(d[(me ^ 16) + 7 - e]):
             capturing = 1
-    if kuu and not capturing:
-        d[_HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
-    if rec is not None:
+    if kuu and capturing == 0:
+        d[_HOUSE] = int(d[_HOUSE]) & (255 - hbit)  # M17: the first takata of the second stage ends the kuu's status
+    if rec is not _NO_ACCOUNT:
         write_step(rec, _STEP_LIFT, me + r, hand, 0)
-    return hand | (direction + 1) << 8 | capturing << 10 | (0 if kuu else 2 << 10)  # R6: not in the kuu games
+    r6 = 2 << 10  # R6: not in the kuu games
+    if kuu:
+        r6 = 0
+    return hand | (direction + 1) << 8 | capturing << 10 | r6
 
 
 @micropython.native
