@@ -19,6 +19,10 @@ except ImportError:  # CPython: the decorators are no-ops
         return x
 
 
+# The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
+# then searches the builtins' table one entry after another
+from builtins import bytearray, bytes, next  # noqa: A004, UP029
+
 from bao import sowing
 from bao.layout import ring_direction
 from bao.position import Position
