@@ -15,8 +15,12 @@ except ImportError:  # CPython: the decorators are no-ops
         def native(f):  # type: ignore[no-untyped-def]
             return f
 
+        viper = native
+
     def const(x: int) -> int:  # type: ignore[misc]
         return x
+
+    ptr8 = bytearray  # (viper's pointer to bytes: a function both run indexes the bytearray itself)
 
 
 # The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
@@ -24,7 +28,6 @@ except ImportError:  # CPython: the decorators are no-ops
 from builtins import bytearray, bytes, next  # noqa: A004, UP029
 
 from bao import sowing
-from bao.layout import ring_direction
 from bao.position import Position
 from bao.sowing import STEPS, sow
 
@@ -378,25 +381,17 @@ def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     return child
 
 
-if _NATIVE:
-
-    @micropython.viper
-    def _target(d: ptr8, xme: int, m: int) -> int:  # noqa: F821 (viper)
-        """Y's pit that X's capture start m takes first (its first sowing's last pit, faced)."""
-        r = m & _RING
-        n = int(d[xme + r])
-        if r > 7:
-            n = -n  # G6: R is +1 on the front row, -1 behind (ring_direction)
-        if m & _RIGHT:
-            return 7 - ((r + n) & 15)
-        return 7 - ((r - n) & 15)
-
-else:
-
-    def _target(d: bytearray, xme: int, m: int) -> int:
-        """Y's pit that X's capture start m takes first (its first sowing's last pit, faced)."""
-        r = m & _RING
-        return 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)
+@micropython.viper
+def _target(d: ptr8, xme: int, m: int) -> int:
+    """Y's pit that X's capture start m takes first (its first sowing's last pit, faced). Viper, and plain
+    Python on CPython."""
+    r = m & _RING
+    n = int(d[xme + r])
+    if r > 7:
+        n = -n  # G6: R is +1 on the front row, -1 behind (ring_direction)
+    if m & _RIGHT:
+        return 7 - ((r + n) & 15)
+    return 7 - ((r - n) & 15)
 
 
 @micropython.native
@@ -426,7 +421,7 @@ def takasia_pit(child: Position) -> int:
     starts = capture_starts(child)
     d[_TO_MOVE] = y
     for m in starts:
-        t = _target(d, xme, m)
+        t = _target(d, xme, m)  # type: ignore[arg-type]
         if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
             break
     else:
@@ -440,7 +435,7 @@ def takasia_pit(child: Position) -> int:
     # X's captures, each played to its end (only a finite one counts)
     target = _NONE
     for m in starts:
-        t = _target(d, xme, m)
+        t = _target(d, xme, m)  # type: ignore[arg-type]
         if t == target:
             continue
         if check:
