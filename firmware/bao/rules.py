@@ -382,6 +382,21 @@ def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
 
 
 @micropython.viper
+def _front_counts(d: ptr8, base: int) -> int:
+    """Y's occupied front pits (base: Y's first pit), and above bit 3 those holding 2 or more (4.1a, 4.1c).
+    Viper, and plain Python on CPython."""
+    occupied = 0
+    multi = 0
+    for i in range(base, base + 8):
+        n = int(d[i])
+        if n:
+            occupied += 1
+            if n > 1:
+                multi += 1
+    return occupied | multi << 4
+
+
+@micropython.viper
 def _target(d: ptr8, xme: int, m: int) -> int:
     """Y's pit that X's capture start m takes first (its first sowing's last pit, faced). Viper, and plain
     Python on CPython."""
@@ -407,14 +422,10 @@ def takasia_pit(child: Position) -> int:
     d = child.d
     y = d[_TO_MOVE]
     ybase = y << 4
-    occupied = multi = 0
-    for n in d[ybase : ybase + 8]:
-        if n:
-            occupied += 1
-            if n > 1:
-                multi += 1
-    if occupied == 1:
+    counts = _front_counts(d, ybase)  # type: ignore[arg-type]
+    if counts & 15 == 1:
         return _NONE  # 4.1a: the only occupied front pit
+    multi = counts >> 4
     house = d[_HOUSE] & (1 << y)
     xme = (y ^ 1) << 4
     d[_TO_MOVE] = y ^ 1  # X's captures: child seen with X to move for a moment (no copy)
