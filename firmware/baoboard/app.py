@@ -463,8 +463,10 @@ class App:
         if r == R.R_DONE:
             again = rec.refeed
             self.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]
-            if again >= 0:
-                self.activation(again, now)  # the opponent's activation that ended the move: their first
+            if again >= 0 and self.p.d[core.TO_MOVE] != self.cpu:
+                # the opponent's activation that ended the move (2.5b): their first. Against the computer
+                # it is the player's touch, only the stop: the computer has not chosen its move yet
+                self.activation(again, now)
         elif r == R.R_WRONG:
             if rec.n and not self.deb.blips[pit] and self.rare("fault", now, pit):  # (refused mid-move; noise
                 # never counts: a hand makes no pulse shorter than the debounce)

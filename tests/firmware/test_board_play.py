@@ -6,7 +6,7 @@
 import gc
 
 from bao.core import TO_MOVE, format_move, legal_move_codes, play
-from baoboard.recogniser import activations
+from baoboard.recogniser import Recogniser, activations
 from board_util import board
 
 _BRIGHT_GREEN = 0x003F10  # guide._HINT at the default brightness (64/256)
@@ -311,4 +311,45 @@ def test_a_command_during_the_computers_search_stops_it_runs_then_the_search_goe
     hands.scan(2)
     host.poll()
     assert host.moves()[-1] == format_move(mine, 1)
+    st.close()
+
+
+def test_the_touch_that_stops_in_the_house_is_no_touch_of_the_computers_move():
+    """2.5b against the computer: the player's move may stop in the house, and the player says so by touching
+    any of the computer's pits (the opponent's hand moves). That touch only says "stop": the computer has not
+    chosen its move yet, so it is neither refused (pink) nor taken as the start of a move sown by hand; the
+    computer then lights its own move."""
+    from bao import position_json
+    from bao.core import PLAY
+    from board_util import plies
+
+    for p, m, _text in plies():  # ply 15 of the 1994 game: North 5R> plays its house (5R* stops there)
+        if m & PLAY:
+            break
+    side = p.d[TO_MOVE]
+    app, hw, hands, host, st = board()
+    host.command(1, "SETPOS", position_json.dumps(p, False))
+    hands.scan(3)
+    host.command(2, "CPU", "SN"[1 - side] + " 1")  # the computer plays the other side
+    hands.scan(3)
+    host.poll()
+    hands.perform(app.p, m & ~PLAY)
+    assert app.rec.phase == 2  # the house decision
+    after = Recogniser()  # (the pits the computer's move may start from, after the stop)
+    after.start(play(p, m & ~PLAY), legal_move_codes(play(p, m & ~PLAY)))
+    starts = [after.first_pit(c) for c in after.codes]
+    del after
+    theirs = [(1 - side) * 16 + i for i in range(16)]
+    touch = [i for i in theirs if i not in starts][0]  # a pit the computer's move cannot start from
+    hands.tap(touch)
+    hands.scan(2)
+    host.poll()
+    assert not [e for e in host.events if e[1] == "ILLEGAL"], host.events[-2:]
+    assert host.moves()[-1] == format_move(m & ~PLAY, side)  # stopped in the house
+    assert app.rec.wrong_pit < 0 and app.rec.phase == 0
+    assert app.rec.hint >= 0 and len(app.rec.codes) == 1  # the computer's move is lit
+    _sow_for_computer(app, hw, hands)
+    hands.scan(2)
+    host.poll()
+    assert app.p.d[TO_MOVE] == side and len(host.moves()) == 2
     st.close()
