@@ -10,6 +10,7 @@ from baoboard.recogniser import Recogniser, activations
 from board_util import board
 
 _BRIGHT_GREEN = 0x003F10  # guide._HINT at the default brightness (64/256)
+_VIOLET = 0x18003F  # guide._SIDE at the default brightness: the side the computer or the host plays
 _B8, _B1, _b8, _b1 = 8, 15, 24, 31  # the back-row ends: South's B8, B1, North's b8, b1
 
 
@@ -232,6 +233,24 @@ def test_the_remote_sides_level_shows_apart_from_a_lit_move():
     st.close()
 
 
+def test_the_computers_level_blinks_violet_not_a_moves_green():
+    """The level just chosen (CPU N 3) blinks on that many of the computer's front pits in violet, the host's
+    side's colour: not the bright green of a lit move, which a player would take for a move to sow (#25)."""
+    app, hw, hands, host, st = board()
+    hands.scan(3)
+    host.command(1, "CPU", "N 3")
+    seen = set()
+    for _ in range(12):  # (within the 6 s the level shows: a blink phase each 256 ticks)
+        hands.scan(13)
+        lit = [i for i in range(32) if hw.rgb(i)]
+        if [i for i in lit if i >= 16]:
+            seen.add(tuple(i for i in lit if i >= 16))
+            assert [hw.rgb(i) for i in range(16, 19)] == [_VIOLET] * 3, [hex(hw.rgb(i)) for i in lit]
+    assert seen == {(16, 17, 18)}, seen  # three pits for level 3, blinking together
+    assert all(hw.rgb(i) != _BRIGHT_GREEN for i in range(32))
+    st.close()
+
+
 def test_the_scan_loop_goes_on_while_the_computer_thinks():
     app, hw, hands, host, st = board()
     host.command(1, "CPU", "N 4")
@@ -323,9 +342,8 @@ def test_the_touch_that_stops_in_the_house_is_no_touch_of_the_computers_move():
     from bao.core import PLAY
     from board_util import plies
 
-    for p, m, _text in plies():  # ply 15 of the 1994 game: North 5R> plays its house (5R* stops there)
-        if m & PLAY:
-            break
+    # ply 15 of the 1994 game: North 5R> plays its house (5R* stops there)
+    p, m = next((p, m) for p, m, _text in plies() if m & PLAY)
     side = p.d[TO_MOVE]
     app, hw, hands, host, st = board()
     host.command(1, "SETPOS", position_json.dumps(p, False))

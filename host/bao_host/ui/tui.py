@@ -101,7 +101,7 @@ def led_style(rgb: tuple[int, int, int], k: float = 255 / lights.FULL) -> str:
 class Pit(Widget):
     """One pit: its name and seed count on its LED's colour; the cursor marks it with brackets; a light a
     person could take for another has its mark beside the count (bao_host.ui.lights.MARKS: ★ the computer's
-    move or a hint, ✕ a refused touch, ⊘ no host, ! not recorded)."""
+    move or a hint, ✕ a refused touch, ⊘ no host, ! not recorded, ◆ the computer's level or the host's side)."""
 
     class Touched(Message):
         def __init__(self, pit: int) -> None:
@@ -159,11 +159,11 @@ is drawn in its LED's colour:
   green          a pit to start from (the namua stage: put a seed
                  from the store into it)
   bright green ★ the start of the computer's move, or of a hint (★
-                 beside the count; the start's green has none);
-                 blinking on the computer's front pits: its level
-  violet         one front pit at a time, walking along the row: the
-                 side the host plays (its engine, or a player far
-                 away online); not a move to make
+                 beside the count; the start's green has none)
+  violet ◆       who plays a side, just chosen (not a move to make):
+                 blinking on the computer's front pits, as many as
+                 its level (1 to 4); one pit walking along the row:
+                 the host plays it (its engine, or a player far away)
   blue           a direction to choose: drop the first seed into
                  one of the blue pits
   white          the next pit to drop a seed into
@@ -200,8 +200,9 @@ times within two seconds.
 old one ended marks the old one abandoned in the library. Mode changes and undos are said in the messages.
 
 [b]Playing the computer[/b] (c): the board's engine plays North; press again for levels 2, 3 and 4, then \
-the host's engine, then two players again. The header says who plays each side. When the computer is to \
-move, its move lights bright green ★ (its start) with the pit of its first seed, and the line under the \
+the host's engine, then two players again. The header says who plays each side, and the level just \
+chosen blinks violet ◆ on that many of the computer's front pits. When the computer is to move, its move \
+lights bright green ★ (its start) with the pit of its first seed, and the line under the \
 board says it: sow it for the computer, pit by pit, as the LEDs show. \
 [b]Hint[/b] (h): the engine's best move for the side to move lights bright green ★ and is said in words.
 
