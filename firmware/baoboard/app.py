@@ -474,14 +474,14 @@ class App:
             self.guide.request_show(now)
             reason = rec.wrong_reason
             if self.p.d[core.TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it
-                rec.wrong_rule = ""
-                reason = (
+                reason = (  # (the rule: its turn, 1.1, or the step its move is at: baoboard.refusal)
                     "the computer plays "
                     + format_move(rec.codes[0], self.cpu)
                     + ": "
                     + core.pit_name(pit)
                     + " is not its pit now"
                 )
+                rec.wrong_reason = reason  # (what the STATE notice says too)
             if rec.wrong_rule and not reason.startswith(rec.wrong_rule):
                 reason = rec.wrong_rule + ": " + reason
             self.outbox.post(

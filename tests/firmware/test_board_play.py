@@ -105,6 +105,7 @@ def test_wrong_touch_during_the_computers_move_is_flagged():
     host.poll()
     ill = [e for e in host.events if e[1] == "ILLEGAL"]
     assert ill and "the computer plays" in ill[-1][2], ill
+    assert '"rule": "1.1"' in ill[-1][2] and '"reason": "1.1: the computer plays' in ill[-1][2], ill  # its turn
     assert app.rec.wrong_pit == other[0] and bytes(app.p.d) == before
     assert app.rec.codes == [m]  # still only the computer's move
     _sow_for_computer(app, hw, hands)

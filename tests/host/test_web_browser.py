@@ -125,7 +125,8 @@ def test_the_spectator_view_follows_a_game_over_the_logger(tmp_path: Path, page:
         _pixels_match_the_leds(page, web)
         counts = web.board().counts()
         assert [int(page.text_content(f"#count-{p}")) for p in range(32)] == counts[:32]
-        assert "Ramadhan" in page.inner_text("#south") and "North to move" in page.inner_text("#turn")
+        assert page.inner_text("#who") == "South: Ramadhan · North: Kijumbe"  # who plays, said once (#25)
+        assert "North to move" in page.inner_text("#turn")
 
 
 def test_clicking_pits_plays_a_move_with_the_boards_guidance(tmp_path: Path, page: Any) -> None:

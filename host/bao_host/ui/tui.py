@@ -34,9 +34,9 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
-from bao_host.record.logger import SIDE_NAMES, Logger, side_name
+from bao_host.record.logger import Logger, side_name
 from bao_host.ui import lights
-from bao_host.ui.adapter import BoardAdapter
+from bao_host.ui.adapter import BoardAdapter, players_words
 
 RULESETS = core.RULESETS
 MODES = ("teach", "play", "silent")
@@ -274,8 +274,10 @@ class BaoApp(App[int]):
         data_folder: str = "",
         setup: core.Position | None = None,
         lesson: Callable[[], list[str]] | None = None,
+        verbose: bool = False,
     ) -> None:
         super().__init__()
+        self.verbose = verbose  # the link's detail lines too (protocol, events: the logger's "detail")
         self.setup = setup  # the position k lays out (None: k re-checks the board's own)
         self.lesson = lesson  # a lesson's next lines, polled each tick (bao_host.lessons.LessonRun)
         self.board = board
@@ -405,14 +407,7 @@ class BaoApp(App[int]):
     def _players(self) -> str:
         """The board's words for who plays (the computer and its level, the host's engine, you), with the
         players' names where the library has them (`bao name`, or `bao log --south/--north`)."""
-        v = self.logger.view
-        named = [n if n and not SIDE_NAMES.fullmatch(n) else "" for n in (v.south, v.north)]
-        if not any(named):
-            return self.board.players()
-        return " · ".join(
-            f"{side}: {(name or 'you') if word == 'a person' else word}"  # (the computer's side:
-            for side, name, word in zip(("South", "North"), named, self.board.sides())
-        )  # its level)
+        return players_words(self.board, self.logger.view.south, self.logger.view.north)
 
     def _set_text(self, selector: str, text: str) -> None:
         if self._texts.get(selector) != text:
@@ -424,7 +419,8 @@ class BaoApp(App[int]):
         lg = self.logger
         new = min(lg.said - self._shown_messages, len(lg.messages))
         for m in list(lg.messages)[len(lg.messages) - new :] if new > 0 else []:
-            self.say(("! " if m.level != "info" else "") + m.text)
+            if m.level != "detail" or self.verbose:
+                self.say(("! " if m.level in ("warn", "error") else "") + m.text)
         self._shown_messages = lg.said
         if self._abandon is not None and v.game_id is not None and v.game_id != self._abandon:
             old, self._abandon = self._abandon, None

@@ -142,8 +142,6 @@ function applyState(s) {
   if (choice && document.activeElement !== choice && choice.value !== String(s.level || 0)) {
     choice.value = String(s.level || 0);
   }
-  setText("south", s.south || "?");
-  setText("north", s.north || "?");
   setText("board-id", s.board_id || "?");
   setText("connection", s.connection);
   setText("game", s.game === null ? "-" : String(s.game));
