@@ -9,7 +9,14 @@ except ImportError:
 
 from bao.core import PLAY, RIGHT, RING, TAKASA, TO_MOVE, pit_name, ring_direction
 
-from baoboard.recogniser import DECISION, KICHWA, LIFT, OPT, PIT
+from baoboard.compat import const
+
+# baoboard.recogniser's sequence bits and phase (it loads this module: not imported back, no cycle)
+_PIT = const(31)
+_LIFT = const(32)
+_OPT = const(64)
+_KICHWA = const(128)
+_DECISION = const(2)
 
 
 def explain(rec: object, pit: int, boundary: bool, moving: bool) -> tuple:
@@ -48,21 +55,21 @@ def _step(r: "Any", pit: int, boundary: bool) -> tuple:
     name = pit_name(pit)
     if boundary:  # (only the lit move is followed: it is the turn of the side that chose it)
         return ("1.1", name + " is not where the move lit starts")
-    if r.phase == DECISION:
+    if r.phase == _DECISION:
         return ("2.5b", name + " is not the house: stop in the house or play it")
     side = r.p.d[TO_MOVE]
     rule = "1.3"
     for i in range(r.n):
         e = r.expected(i)
-        if e >= 0 and e & OPT:
+        if e >= 0 and e & _OPT:
             e = r.after_optional(i)
         if e < 0:
             continue
-        if e & LIFT and (e & PIT) >> 4 != side:
+        if e & _LIFT and (e & _PIT) >> 4 != side:
             return ("1.4", name + " is not the pit to capture: the capture is lifted first")
-        if e & KICHWA:
+        if e & _KICHWA:
             rule = "1.4a"
-        elif e & LIFT and rule == "1.3":
+        elif e & _LIFT and rule == "1.3":
             rule = "1.6"
     if rule == "1.4a":
         return (rule, name + " is not a kichwa: the captured seeds go in from a kichwa")
