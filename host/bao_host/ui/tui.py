@@ -528,7 +528,7 @@ class BaoApp(App[int]):
                 if not self.level
                 else "the host's engine plays North"
                 if self.level == 5
-                else f"the computer plays North, level {self.level}"
+                else f"the computer plays North, level {self.level} (violet ◆ on {self.level} of its pits for a while)"
             )
         self._title()
 
