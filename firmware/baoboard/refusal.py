@@ -7,7 +7,7 @@ try:  # for the annotations only
 except ImportError:
     pass
 
-from bao.core import PLAY, RIGHT, RING, TAKASA, TO_MOVE, pit_name, ring_direction
+from bao.core import PLAY, RIGHT, RING, TAKASA, TO_MOVE, ring_direction
 
 from baoboard.compat import const
 
@@ -51,12 +51,11 @@ def explain(rec: object, pit: int, boundary: bool, moving: bool) -> tuple:
 
 def _step(r: "Any", pit: int, boundary: bool) -> tuple:
     """(rule, reason) of a touch that is no step of the move under way: the rule of the step it waits for
-    (the pits the guide lights next), as the host's guidance line names it."""
-    name = pit_name(pit)
+    (the pits the guide lights next), in the host's guidance words (the touch names the pit)."""
     if boundary:  # (only the lit move is followed: it is the turn of the side that chose it)
-        return ("1.1", name + " is not where the move lit starts")
+        return ("1.1", "not where the move lit starts")
     if r.phase == _DECISION:
-        return ("2.5b", name + " is not the house: stop in the house or play it")
+        return ("2.5b", "stop in the house or play it")
     side = r.p.d[TO_MOVE]
     rule = "1.3"
     for i in range(r.n):
@@ -66,16 +65,16 @@ def _step(r: "Any", pit: int, boundary: bool) -> tuple:
         if e < 0:
             continue
         if e & _LIFT and (e & _PIT) >> 4 != side:
-            return ("1.4", name + " is not the pit to capture: the capture is lifted first")
+            return ("1.4", "the capture is lifted first")
         if e & _KICHWA:
             rule = "1.4a"
         elif e & _LIFT and rule == "1.3":
             rule = "1.6"
     if rule == "1.4a":
-        return (rule, name + " is not a kichwa: the captured seeds go in from a kichwa")
+        return (rule, "the captured seeds go in from a kichwa")
     if rule == "1.6":
-        return (rule, name + " is not the pit to lift: the sowing goes on from the pit its last seed fell in")
-    return (rule, name + " is not the next pit: the seeds go one by one into the next pits")
+        return (rule, "the sowing goes on from the pit its last seed fell in")
+    return (rule, "the seeds go one by one into the next pits")
 
 
 def _first_drop(r: "Any") -> bool:
