@@ -30,8 +30,12 @@ SCENES = [
         {**{i: G.START for i in range(16)}, 24: G.WIN, 25: G.WIN, 26: G.WIN},
     ),
     ("M18 threatened pit (purple); M19 blinking: the capture must take it first", {16 + 1: G.TAKASIA_C, 8: G.START}),
-    # (the guide's constant is private: a public name would be one more qstr in the Pico's RAM)
+    # (the guide's constants are private: a public name would be one more qstr in the Pico's RAM)
     ("a faulty sensor, ignored (magenta): drops into it are taken as made", {4: G._FAULT, 5: G.START}),
+    (
+        "the computer chosen for North, level 3: three of its front pits blink violet (no move)",
+        {16: G._SIDE, 17: G._SIDE, 18: G._SIDE},
+    ),
 ]
 
 

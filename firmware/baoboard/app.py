@@ -463,8 +463,10 @@ class App:
         if r == R.R_DONE:
             again = rec.refeed
             self.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]
-            if again >= 0:
-                self.activation(again, now)  # the opponent's activation that ended the move: their first
+            if again >= 0 and self.p.d[core.TO_MOVE] != self.cpu:
+                # the opponent's activation that ended the move (2.5b): their first. Against the computer
+                # it is the player's touch, only the stop: the computer has not chosen its move yet
+                self.activation(again, now)
         elif r == R.R_WRONG:
             if rec.n and not self.deb.blips[pit] and self.rare("fault", now, pit):  # (refused mid-move; noise
                 # never counts: a hand makes no pulse shorter than the debounce)
@@ -472,14 +474,14 @@ class App:
             self.guide.request_show(now)
             reason = rec.wrong_reason
             if self.p.d[core.TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it
-                rec.wrong_rule = ""
-                reason = (
+                reason = (  # (the rule: its turn, 1.1, or the step its move is at: baoboard.refusal)
                     "the computer plays "
                     + format_move(rec.codes[0], self.cpu)
                     + ": "
                     + core.pit_name(pit)
                     + " is not its pit now"
                 )
+                rec.wrong_reason = reason  # (what the STATE notice says too)
             if rec.wrong_rule and not reason.startswith(rec.wrong_rule):
                 reason = rec.wrong_rule + ": " + reason
             self.outbox.post(

@@ -27,7 +27,8 @@ LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
 _FAULT = const(0xFF00FF)  # magenta, steady: a pit whose sensor is faulty, ignored (baoboard.debounce)
 _UNRECORDED = const(0x303030)  # dim white instead: nor is this game recorded (the journal is full)
-_REMOTE = const(0x6000FF)  # violet, one front pit at a time walking along the row: the side the host plays
+_SIDE = const(0x6000FF)  # violet: who plays a side just chosen (never a move's green): the computer, as many of
+# its front pits blinking as its level; the host (its engine, or a player far away), one front pit walking
 
 _TEACH = const(0)
 PLAY = const(1)
@@ -54,10 +55,10 @@ class Guide:
         self.unrecorded = 0  # 1: the game is not recorded, too many events wait for a host (journal); 2: the
         # flash had no room for a move's record, which was refused (App.refuse): shown with a host too
         self.winner = -1  # set by the application when the game is over
-        # pits to blink for a while: 1 orange, put right after an undo or a cancelled move (RESTORE); 2 bright
-        # green, the computer's level (baoboard.opponent); 3 the side the host plays (level 0: its engine, or
-        # a player far away), a violet walk, apart from a lit move's green. (The colour is in the marks: no
-        # attribute, no name.)
+        # pits to blink for a while: 1 orange, put right after an undo or a cancelled move (RESTORE); 2 violet,
+        # the computer's level (baoboard.opponent); 3 the side the host plays (level 0: its engine, or a player
+        # far away), a violet walk. Violet, apart from a lit move's green: a level is no move to make. (The
+        # colour is in the marks: no attribute, no name.)
         self.restore = bytearray(32)
         self.restore_to = 0  # the restore marks blink until this tick
         self.show_to = 0  # play mode: show the legal pits until this tick
@@ -134,9 +135,9 @@ class Guide:
                 k = self.restore[i]
                 if k == 3:
                     if i & 7 == ph:
-                        self._px(i, _REMOTE)
+                        self._px(i, _SIDE)
                 elif k and blink:
-                    self._px(i, RESTORE if k == 1 else _HINT)
+                    self._px(i, RESTORE if k == 1 else _SIDE)
         if (not self.host or self.unrecorded == 2) and ph == 0:
             for i in CORNERS:
                 self._px(i, _UNRECORDED if self.unrecorded else NOHOST)

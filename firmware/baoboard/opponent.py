@@ -128,7 +128,7 @@ def light(a: "App", move: int, lead: bool) -> None:
 
 def setup(a: "App", side: int, level: int, now: int) -> None:
     """The computer plays `side` (-1: nobody) at `level`; if it is its turn, it thinks at the end of the
-    step. The level is shown for a few seconds: that many front pits of the computer's side blink green.
+    step. The level is shown for a few seconds: that many front pits of the computer's side blink violet.
     A change is a CPU event: journalled, so that the board still plays the computer after a restart
     (baoboard.commands.restore), and reported to the host."""
     a.cpu = side
@@ -140,7 +140,7 @@ def setup(a: "App", side: int, level: int, now: int) -> None:
     a.boundary(a.p, now)  # the moves followed are all legal moves again, or the computer's turn begins
     marks = bytearray(32)
     if side >= 0:
-        for i in range(level if level else 8):  # (2: bright green; 3: the host's side, a walk: baoboard.guide)
+        for i in range(level if level else 8):  # (2: blinking violet; 3: the host's side, a walk: baoboard.guide)
             marks[(side << 4) + i] = 2 if level else 3
     a.guide.set_restore(marks, now)
 

@@ -6,10 +6,11 @@
 import gc
 
 from bao.core import TO_MOVE, format_move, legal_move_codes, play
-from baoboard.recogniser import activations
+from baoboard.recogniser import Recogniser, activations
 from board_util import board
 
 _BRIGHT_GREEN = 0x003F10  # guide._HINT at the default brightness (64/256)
+_VIOLET = 0x18003F  # guide._SIDE at the default brightness: the side the computer or the host plays
 _B8, _B1, _b8, _b1 = 8, 15, 24, 31  # the back-row ends: South's B8, B1, North's b8, b1
 
 
@@ -104,6 +105,7 @@ def test_wrong_touch_during_the_computers_move_is_flagged():
     host.poll()
     ill = [e for e in host.events if e[1] == "ILLEGAL"]
     assert ill and "the computer plays" in ill[-1][2], ill
+    assert '"rule": "1.1"' in ill[-1][2] and '"reason": "1.1: the computer plays' in ill[-1][2], ill  # its turn
     assert app.rec.wrong_pit == other[0] and bytes(app.p.d) == before
     assert app.rec.codes == [m]  # still only the computer's move
     _sow_for_computer(app, hw, hands)
@@ -232,6 +234,24 @@ def test_the_remote_sides_level_shows_apart_from_a_lit_move():
     st.close()
 
 
+def test_the_computers_level_blinks_violet_not_a_moves_green():
+    """The level just chosen (CPU N 3) blinks on that many of the computer's front pits in violet, the host's
+    side's colour: not the bright green of a lit move, which a player would take for a move to sow (#25)."""
+    app, hw, hands, host, st = board()
+    hands.scan(3)
+    host.command(1, "CPU", "N 3")
+    seen = set()
+    for _ in range(12):  # (within the 6 s the level shows: a blink phase each 256 ticks)
+        hands.scan(13)
+        lit = [i for i in range(32) if hw.rgb(i)]
+        if [i for i in lit if i >= 16]:
+            seen.add(tuple(i for i in lit if i >= 16))
+            assert [hw.rgb(i) for i in range(16, 19)] == [_VIOLET] * 3, [hex(hw.rgb(i)) for i in lit]
+    assert seen == {(16, 17, 18)}, seen  # three pits for level 3, blinking together
+    assert all(hw.rgb(i) != _BRIGHT_GREEN for i in range(32))
+    st.close()
+
+
 def test_the_scan_loop_goes_on_while_the_computer_thinks():
     app, hw, hands, host, st = board()
     host.command(1, "CPU", "N 4")
@@ -311,4 +331,44 @@ def test_a_command_during_the_computers_search_stops_it_runs_then_the_search_goe
     hands.scan(2)
     host.poll()
     assert host.moves()[-1] == format_move(mine, 1)
+    st.close()
+
+
+def test_the_touch_that_stops_in_the_house_is_no_touch_of_the_computers_move():
+    """2.5b against the computer: the player's move may stop in the house, and the player says so by touching
+    any of the computer's pits (the opponent's hand moves). That touch only says "stop": the computer has not
+    chosen its move yet, so it is neither refused (pink) nor taken as the start of a move sown by hand; the
+    computer then lights its own move."""
+    from bao import position_json
+    from bao.core import PLAY
+    from board_util import plies
+
+    # ply 15 of the 1994 game: North 5R> plays its house (5R* stops there)
+    p, m = next((p, m) for p, m, _text in plies() if m & PLAY)
+    side = p.d[TO_MOVE]
+    app, hw, hands, host, st = board()
+    host.command(1, "SETPOS", position_json.dumps(p, False))
+    hands.scan(3)
+    host.command(2, "CPU", "SN"[1 - side] + " 1")  # the computer plays the other side
+    hands.scan(3)
+    host.poll()
+    hands.perform(app.p, m & ~PLAY)
+    assert app.rec.phase == 2  # the house decision
+    after = Recogniser()  # (the pits the computer's move may start from, after the stop)
+    after.start(play(p, m & ~PLAY), legal_move_codes(play(p, m & ~PLAY)))
+    starts = [after.first_pit(c) for c in after.codes]
+    del after
+    theirs = [(1 - side) * 16 + i for i in range(16)]
+    touch = [i for i in theirs if i not in starts][0]  # a pit the computer's move cannot start from
+    hands.tap(touch)
+    hands.scan(2)
+    host.poll()
+    assert not [e for e in host.events if e[1] == "ILLEGAL"], host.events[-2:]
+    assert host.moves()[-1] == format_move(m & ~PLAY, side)  # stopped in the house
+    assert app.rec.wrong_pit < 0 and app.rec.phase == 0
+    assert app.rec.hint >= 0 and len(app.rec.codes) == 1  # the computer's move is lit
+    _sow_for_computer(app, hw, hands)
+    hands.scan(2)
+    host.poll()
+    assert app.p.d[TO_MOVE] == side and len(host.moves()) == 2
     st.close()

@@ -200,3 +200,38 @@ def test_a_lone_kichwa_sown_towards_the_back_row_is_refused_citing_its_rule():
         assert rec.wrong_rule == rule and "front row would be empty" in rec.wrong_reason, (rec.wrong_rule, text)
         rec.feed(core.pit_index(back), 5100)  # the seed taken back out (absorbed)
         assert _play(rec, p, acts[lead:], 9000) == R.R_DONE and rec.done_move & 63 == m & 63
+
+
+def test_every_refused_touch_cites_a_rule():
+    # issue #25: a touch refused during a move said "b4 is not the pit to play now" with no rule, where the
+    # guidance line cited one; the board names the rule of the step the move waits for (docs/rules.md): a
+    # drop into the next pits 1.3, a capture 1.4, a kichwa 1.4a, a relay 1.6, the house decision 2.5b
+    rec = R.Recogniser()
+    seen = {}
+    for n, (p, m, _text) in enumerate(plies()):
+        if n >= 40:
+            break
+        rec.start(p, core.legal_moves(p))
+        side = p.d[core.TO_MOVE] << 4
+        now = 0
+        for pit in R.activations(p, m):
+            if rec.phase != R.IDLE:
+                wanted = set()
+                for i in range(rec.n):
+                    e = rec.expected(i)
+                    if e >= 0:
+                        wanted.add(e & R.PIT)
+                        if e & R.OPT and rec.after_optional(i) >= 0:
+                            wanted.add(rec.after_optional(i) & R.PIT)
+                wanted.add(rec.start_pit)  # (the seeds put back)
+                wrong = [side + i for i in range(16) if side + i not in wanted][0]
+                assert rec.feed(wrong, now) == R.R_WRONG, (n, wrong)
+                assert rec.wrong_rule and rec.wrong_reason, (n, wrong, rec.wrong_reason)
+                seen[rec.wrong_rule] = rec.wrong_reason
+            now += 3000
+            r = rec.feed(pit, now)
+        if r == R.R_DECISION:
+            rec.decide_stop()
+    for rule in ("1.3", "1.4", "1.4a", "2.5b"):
+        assert rule in seen, (rule, seen)
+    assert seen["1.3"] == "the seeds go one by one into the next pits", seen  # (the guidance line's words)

@@ -151,3 +151,27 @@ def test_touches_the_board_could_not_read_are_said_in_words(tmp_path: Path) -> N
         lg.notice("IGNORED", "reason=preparing steps=4", "N0 IGNORED reason=preparing steps=4 *00000000")
         last = lg.messages[-1]
         assert last.level == "warn" and "before it was ready" in last.text and "no move" in last.text
+
+
+def test_the_boards_notices_are_said_in_a_players_words(tmp_path: Path) -> None:
+    """Issue #25: a notice was said raw ("board notice CANCEL A5", "board notice UNRECORDED pending=40"); the
+    ones a player meets are said in words, and only one the host has no words for stays the link's detail."""
+    with Store(tmp_path) as st:
+        lg = Logger(st)
+        lg.hello(HELLO)
+        said = {}
+        for typ, payload in (
+            ("CANCEL", "A5"),
+            ("NOUNDO", "no move to take back"),
+            ("UNRECORDED", "pending=40"),
+            ("FULL", "pending=40"),
+            ("NEWTHING", "x=1"),
+        ):
+            lg.notice(typ, payload, f"N0 {typ} {payload} *00000000")
+            said[typ] = (lg.messages[-1].level, lg.messages[-1].text)
+        assert said["CANCEL"] == ("info", "the move under way was abandoned (the undo gesture on A5): play it again")
+        assert said["NOUNDO"] == ("info", "nothing to undo: no move to take back")
+        assert said["UNRECORDED"][0] == "warn" and "not recording this game: 40 events wait" in said["UNRECORDED"][1]
+        assert said["FULL"][0] == "warn" and "it was not taken" in said["FULL"][1]
+        assert said["NEWTHING"] == ("detail", "board notice NEWTHING x=1")
+        assert not [t for typ, (_, t) in said.items() if typ != "NEWTHING" and "notice" in t]

@@ -269,12 +269,12 @@ def test_play_the_computer_and_ask_for_a_hint(tmp_path: Path) -> None:
 
 @contextlib.asynccontextmanager
 async def _stepped(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int] = (80, 24)
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int] = (80, 24), verbose: bool = False
 ) -> AsyncIterator[tuple[BaoApp, Pilot[int], Rig]]:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
-        app = rig.app()
+        app = rig.app(verbose)
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             rig.connect()
@@ -455,6 +455,32 @@ def test_the_help_covers_the_keyboard_undo_the_house_the_modes_and_the_library()
         "abandoned",
     ):
         assert words in HELP, words
+
+
+# the link's words, which a player does not know (the protocol, its events and acknowledgements, a device)
+LINK_WORDS = re.compile(r"protocol|event|acknowledg|bound to|notice|frame|firmware|stepped://|/dev/", re.I)
+
+
+def test_the_first_messages_are_in_a_players_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue #25 (found last session): `make run`'s first messages spoke the link's language ("bound to board
+    # sim-0001: another board on /dev/pts/1 will be refused", "board sim-0001 (firmware 0.1.0, protocol 4) on
+    # /dev/pts/1: last event 1, acknowledged 0"). A player reads that the board is connected and the game began;
+    # the link's detail is the logger's (`bao log`), and `make run`'s with --verbose
+    for verbose in (False, True):
+
+        async def play(verbose: bool = verbose) -> list[str]:
+            async with _stepped(tmp_path / str(verbose), monkeypatch, verbose=verbose) as (app, pilot, rig):
+                await pilot.pause()
+                return list(app.messages_shown)
+
+        said = asyncio.run(asyncio.wait_for(play(), 180))
+        assert "the board (sim-0001) is connected" in said, said
+        assert any(m.startswith("new game (zanzibar)") for m in said), said
+        technical = [m for m in said if LINK_WORDS.search(m)]
+        if verbose:
+            assert any("protocol 4" in m and "acknowledged" in m for m in technical), said
+        else:
+            assert not technical, technical
 
 
 def test_the_header_names_the_players_and_the_computer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -653,7 +679,7 @@ def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
 ) -> None:
     # issue #25 (item 5 of the session's findings): a touch off the computer's move (CPU) or the host's engine's
     # (SHOW) is refused by the board with "the computer plays 5L: a3 is not its pit now"; the guidance line said
-    # "1.1: not a pit this move can start from", which is not why
+    # "1.1: not a pit this move can start from", which is not why. Both cite 1.1: it is the computer's turn
     async def play() -> None:
         async with _stepped(tmp_path, monkeypatch) as (app, pilot, rig):
             await pilot.press(*["c"] * (1 if who == "computer" else 5))
@@ -671,9 +697,10 @@ def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
             name = core.pit_name(wrong)
             who_plays = "the computer" if who == "computer" else "the host's engine"
             assert rig.sim.step_guidance().startswith(
-                f"{name} refused (pink ✕): {who_plays} plays {move}, {name} is not its pit now; {lead}{move}, "
+                f"{name} refused (pink ✕), 1.1: {who_plays} plays {move}, {name} is not its pit now; {lead}{move}, "
             ), rig.sim.step_guidance()
-            assert f"! refused {name}: the computer plays {move}: {name} is not its pit now" in _messages(app)
+            # the log cites the rule too (issue #25): 1.1, the computer's turn
+            assert f"! refused {name}: 1.1: the computer plays {move}: {name} is not its pit now" in _messages(app)
 
     asyncio.run(asyncio.wait_for(play(), 180))
 

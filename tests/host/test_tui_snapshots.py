@@ -250,13 +250,17 @@ def _px(pit: int, rgb: int) -> bytes:
 
 
 # a frame with the lights a person could take for one another: the start's green (A7, A8) beside the hint's
-# bright green (A6), the next pit's white (A5) beside the dim white "not recorded" corners, a refused touch
+# bright green (A6), the next pit's white (A5) beside the dim white "not recorded" corners, a refused touch, the
+# violet of the computer's level (a1, a2) beside the takasia's purple (a3)
 LOOKALIKES = {
     6: 0x00A000,
     7: 0x00A000,
     5: 0x00FF40,
     4: 0xFFFFFF,
     18: 0xFF0040,
+    16: 0x6000FF,
+    17: 0x6000FF,
+    19: 0xA000FF,
     8: 0x303030,
     15: 0x303030,
     24: 0x303030,
@@ -270,7 +274,8 @@ def test_tui_tells_the_lookalike_lights_apart(
     # issue #25 (found last session): the start's green and the hint's bright green were drawn alike (each pit
     # brought up to full brightness on its own), and the "not recorded" corners' dim white as the next pit's
     # white; now the frame keeps its dim colours dim, and the hint (★), a refused touch (✕) and the corners
-    # (!) have a mark beside the count, as the help and the guidance words say
+    # (!) have a mark beside the count, as the help and the guidance words say. The computer's level blinked
+    # in the hint's bright green: it is violet now, marked ◆ (not the takasia's purple)
     from bao_host.ui.tui import Pit
 
     frame = bytearray(96)
@@ -286,7 +291,7 @@ def test_tui_tells_the_lookalike_lights_apart(
         await pilot.pause()
         shown = {p: str(app.query_one(f"#pit-{p}", Pit).render()).split() for p in LOOKALIKES}
         marks = {p: words[1] for p, words in shown.items() if len(words) > 2}
-        assert marks == {5: "★", 18: "✕", 8: "!", 15: "!", 24: "!", 31: "!"}, shown
+        assert marks == {5: "★", 18: "✕", 16: "◆", 17: "◆", 8: "!", 15: "!", 24: "!", 31: "!"}, shown
 
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)

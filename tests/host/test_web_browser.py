@@ -125,7 +125,8 @@ def test_the_spectator_view_follows_a_game_over_the_logger(tmp_path: Path, page:
         _pixels_match_the_leds(page, web)
         counts = web.board().counts()
         assert [int(page.text_content(f"#count-{p}")) for p in range(32)] == counts[:32]
-        assert "Ramadhan" in page.inner_text("#south") and "North to move" in page.inner_text("#turn")
+        assert page.inner_text("#who") == "South: Ramadhan · North: Kijumbe"  # who plays, said once (#25)
+        assert "North to move" in page.inner_text("#turn")
 
 
 def test_clicking_pits_plays_a_move_with_the_boards_guidance(tmp_path: Path, page: Any) -> None:
@@ -421,7 +422,8 @@ def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
     # issue #25 (found last session): on the page the start's green and the bright green of the computer's move
     # or a hint looked alike (each pit brought up to full brightness on its own), and the dim white "not
     # recorded" corners looked like the white next pit. The frame now keeps its dim colours dim, the bright
-    # green start is marked ★ with a white ring, the corners are dim grey marked !, and the legend says so
+    # green start is marked ★ with a white ring, the corners are dim grey marked !, and the legend says so.
+    # The computer's level blinked in the hint's bright green: violet now, marked ◆ (not the takasia's purple)
     with serving(tmp_path / "d") as web:
         s = state(web)
         leds = bytearray(96)
@@ -430,6 +432,9 @@ def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
             7: 0x00A000,
             5: 0x00FF40,
             4: 0xFFFFFF,
+            16: 0x6000FF,
+            17: 0x6000FF,
+            19: 0xA000FF,
             8: 0x303030,
             15: 0x303030,
             24: 0x303030,
@@ -441,7 +446,7 @@ def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
         page.goto(web.url + "/board/sim-1/watch")
         page.wait_for_selector("#board[data-version]")
         marks = {p: page.text_content(f"#mark-{p}") for p in range(32)}
-        assert {p: m for p, m in marks.items() if m} == {5: "★", 8: "!", 15: "!", 24: "!", 31: "!"}
+        assert {p: m for p, m in marks.items() if m} == {5: "★", 16: "◆", 17: "◆", 8: "!", 15: "!", 24: "!", 31: "!"}
         fill = {p: page.get_attribute(f"#pit-{p}", "fill") for p in lit}
         start, hint = _hex(led_colour(0, 40, 0, bytes(leds))), _hex(led_colour(0, 63, 16, bytes(leds)))
         assert fill[6] == fill[7] == start and fill[5] == hint  # the grammar's two greens, #00A000 and #00FF40
@@ -450,4 +455,5 @@ def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
         assert fill[4] == "#ffffff" and fill[8] == fill[31] and grey < 0x80  # a dim grey, not the next pit
         legend = page.inner_text("#legend")
         assert "bright green ★: the computer's move or a hint" in legend and "this game is not recorded" in legend
+        assert "violet ◆: the computer's level (that many pits)" in legend  # the computer's level: not the hint's green
         _compare("web-lookalike-lights", page.locator("#live .left").screenshot())

@@ -119,7 +119,7 @@ class Rig:
         assert url == URL, url
         return self.serial
 
-    def app(self) -> BaoApp:
+    def app(self, verbose: bool = False) -> BaoApp:
         return BaoApp(
             self.sim,
             self.logger,
@@ -127,6 +127,7 @@ class Rig:
             tick=0.02,
             connection=lambda: f"{self.logger.view.connection} (simulated board)",
             data_folder=DATA,
+            verbose=verbose,
         )
 
     def connect(self) -> None:

@@ -203,7 +203,7 @@ def cmd_online(args: argparse.Namespace) -> int:
     assert store is not None
 
     def show(m: Message) -> None:
-        if m.level != "info" or "new game" in m.text or "bound to" in m.text:
+        if m.level in ("warn", "error") or "new game" in m.text or "bound to" in m.text:
             _say(f"board: {m.text}")
 
     session = LinkSession(args.board, Logger(store, on_message=show))

@@ -50,6 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--ruleset", default=None, choices=RULESETS, help="with --puzzles: only this ruleset's")
     ap.add_argument("--solver", default="you", help="with --puzzles: whose rating the answers change")
+    ap.add_argument(
+        "--verbose",
+        action="store_true",
+        help="the messages say the link's workings too (the board's protocol, events, device paths)",
+    )
     args = ap.parse_args(argv)
     setup, taught = _read_setup(args.setup), _read_lesson(args.lesson)
     if setup is False or taught is False:  # (read before anything starts: a file that cannot be used is one line)
@@ -79,7 +84,16 @@ def main(argv: list[str] | None = None) -> int:
         lesson = _lesson(taught, store, board, logger) if taught is not None else None
         if args.puzzles:
             lesson = _puzzles(args, store, board, logger)
-        app = BaoApp(board, logger, pump=pump, connection=conn, data_folder=str(store.root), setup=setup, lesson=lesson)
+        app = BaoApp(
+            board,
+            logger,
+            pump=pump,
+            connection=conn,
+            data_folder=str(store.root),
+            setup=setup,
+            lesson=lesson,
+            verbose=args.verbose,
+        )
         return app.run() or 0
     finally:
         if board is not None:

@@ -118,8 +118,7 @@ def _lit(runner: Any, p: core.Position, m: int) -> bool:
         if runner.board.position.d != p.d:
             return False
         frame = bytes(runner.board.frame[:96])  # (32 pits, 3 bytes each)
-    # 0x00FF40 at the board's brightness, on that pit alone (a level shown after `CPU N 1..4` blinks so on
-    # front pits for a while: not a move)
+    # 0x00FF40 at the board's brightness, on that pit alone
     bright = [
         i
         for i in range(32)

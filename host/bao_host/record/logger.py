@@ -81,7 +81,9 @@ class Result:
 @dataclass
 class Message:
     t: float
-    level: str  # "info", "warn", "error"
+    # "info", "warn", "error"; "detail": the link's workings (protocol, events, device paths), for the logger's
+    # own output (`bao log`) and `make run --verbose`, not for a player
+    level: str
     text: str
 
 
@@ -189,8 +191,9 @@ class Logger:
         self.store.board_seen(self.board_id, self.firmware, port)
         self.view.board_id = self.board_id
         self.view.firmware = self.firmware
+        self.say("info", f"the board ({self.board_id}) is connected")
         self.say(
-            "info",
+            "detail",
             f"board {self.board_id} (firmware {self.firmware or '?'}, protocol {proto}) on "
             f"{port or '?'}: last event {fields.get('last', '?')}, acknowledged "
             f"{fields.get('acked', '?')}",
@@ -405,7 +408,23 @@ class Logger:
                 "the board was touched before it was ready (it was preparing its flash): those touches made no move",
             )
         else:
-            self.say("info", f"board notice {typ} {payload}".rstrip())
+            self._said_notice(typ, payload)
+
+    def _said_notice(self, typ: str, payload: str) -> None:
+        """A notice of the board (docs/protocol.md) in a player's words; one the host has no words for is the
+        link's detail."""
+        words = payload.split()
+        pending = next((w[len("pending=") :] for w in words if w.startswith("pending=")), "?")
+        if typ == "CANCEL":
+            self.say("info", f"the move under way was abandoned (the undo gesture on {payload}): play it again")
+        elif typ == "NOUNDO":
+            self.say("info", f"nothing to undo: {payload}")
+        elif typ == "UNRECORDED":
+            self.say("warn", f"the board is not recording this game: {pending} events wait for a host to take them")
+        elif typ == "FULL":
+            self.say("warn", "the board's flash has no room for that move: it was not taken (put the orange pits back)")
+        else:
+            self.say("detail", f"board notice {typ} {payload}".rstrip())
 
     def bad_input(self, message: str, raw: str = "") -> None:
         """A line from the board that is not a valid frame (checksum, syntax, ...): reported, not stored."""

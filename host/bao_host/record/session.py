@@ -89,7 +89,7 @@ class LinkSession:
             )
         if self.board is None:
             self.board = board
-            self.logger.say("info", f"bound to board {board}: another board on {self.link.url} will be refused")
+            self.logger.say("detail", f"bound to board {board}: another board on {self.link.url} will be refused")
             return ""
         if board == self.board:
             return ""

@@ -20,7 +20,7 @@ from bao import core, explain, notation, position_json, query
 from bao_host.boards.sim import Board, CPythonBoard, PtyLink, SimRunner
 from bao_host.engine.opponent import HostOpponent
 from bao_host.record.link import BoardInfo, Reply
-from bao_host.record.logger import Logger, side_name
+from bao_host.record.logger import SIDE_NAMES, Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.record.state import IDLE, BoardState
 from bao_host.ui import setup_words, steps
@@ -86,6 +86,24 @@ class BoardAdapter(Protocol):
     def level(self) -> int:
         """The computer's level: 1..4 the board's engine, 5 the host's, 0 two players."""
         ...
+
+
+def players_words(board: BoardAdapter | None, south: str, north: str) -> str:
+    """Who plays which side, said once: the board's words (the computer and its level, the host's engine,
+    you) with the players' names where the library has them (`bao name`, `bao log --south/--north`); for a
+    board the host does not run (None), what the library says (nothing when it says nothing). The terminal
+    UI's header and the web page's."""
+    if board is None:
+        if not south and not north:
+            return ""
+        return " · ".join(f"{side}: {name or 'unnamed'}" for side, name in zip(("South", "North"), (south, north)))
+    named = [n if n and not SIDE_NAMES.fullmatch(n) else "" for n in (south, north)]
+    if not any(named):
+        return board.players()
+    return " · ".join(
+        f"{side}: {(name or 'you') if word == 'a person' else word}"  # (the computer's side: its level)
+        for side, name, word in zip(("South", "North"), named, board.sides())
+    )
 
 
 def _place(name: str) -> int:
@@ -322,8 +340,9 @@ class SimBoard:
         if " refused (pink" in said:  # (said first) a touch off the move shown: the board's own words
             name = said.split(" refused", 1)[0]
             who = {"CPU": "the computer", "SHOW": "the host's engine"}.get(adv[0])
+            rule = f", {state.rule}" if state is not None and state.rule else ""  # (1.1: its turn; or its step's)
             refused = (
-                f"{name} refused (pink ✕): {who} plays {adv[1]}, {name} is not its pit now; "
+                f"{name} refused (pink ✕){rule}: {who} plays {adv[1]}, {name} is not its pit now; "
                 if who
                 else said.split("; ", 1)[0] + "; "
             )
@@ -380,6 +399,6 @@ def make_board(
         session.poll(0)
 
     def connection() -> str:
-        return f"{logger.view.connection} (simulated board on {link.path})"
+        return f"{logger.view.connection} (simulated board)"  # (its device: the messages, --verbose)
 
     return SimBoard(runner, session), pump, connection

@@ -22,7 +22,8 @@ HINT = "hint"  # bright green 0x00FF40: the start of the computer's move, the ho
 REFUSED = "refused"  # red-pink 0xFF0040, blinking: a touch not part of a legal move
 NOHOST = "nohost"  # dim blue 0x000030 on the four corners: no host connected
 UNRECORDED = "unrecorded"  # dim white 0x303030 there instead: this game is not recorded
-MARKS = {HINT: "★", REFUSED: "✕", NOHOST: "⊘", UNRECORDED: "!"}
+SIDE = "side"  # violet 0x6000FF: who plays a side just chosen (the computer's level, the host), not a move
+MARKS = {HINT: "★", REFUSED: "✕", NOHOST: "⊘", UNRECORDED: "!", SIDE: "◆"}
 
 
 def scale(frame: bytes) -> float:
@@ -61,4 +62,6 @@ def meanings(frame: bytes) -> list[str]:
             out[i] = HINT
         elif r == m and g * 8 <= m and b * 6 >= m and b * 2 <= m:
             out[i] = REFUSED
+        elif b == m and g == 0 and 0 < r * 2 < m:  # (the takasia's purple 0xA000FF has more red)
+            out[i] = SIDE
     return out

@@ -39,5 +39,6 @@ def live_view(logger: Logger) -> Any:
         )
     )
     for m in list(logger.messages)[-6:]:
-        parts.append(Text(plain(m.text), style={"info": "", "warn": "yellow", "error": "bold red"}[m.level]))
+        style = {"info": "", "detail": "dim", "warn": "yellow", "error": "bold red"}[m.level]
+        parts.append(Text(plain(m.text), style=style))
     return Panel(Group(*parts), title="bao log")

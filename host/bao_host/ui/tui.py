@@ -34,9 +34,9 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
-from bao_host.record.logger import SIDE_NAMES, Logger, side_name
+from bao_host.record.logger import Logger, side_name
 from bao_host.ui import lights
-from bao_host.ui.adapter import BoardAdapter
+from bao_host.ui.adapter import BoardAdapter, players_words
 
 RULESETS = core.RULESETS
 MODES = ("teach", "play", "silent")
@@ -101,7 +101,7 @@ def led_style(rgb: tuple[int, int, int], k: float = 255 / lights.FULL) -> str:
 class Pit(Widget):
     """One pit: its name and seed count on its LED's colour; the cursor marks it with brackets; a light a
     person could take for another has its mark beside the count (bao_host.ui.lights.MARKS: ★ the computer's
-    move or a hint, ✕ a refused touch, ⊘ no host, ! not recorded)."""
+    move or a hint, ✕ a refused touch, ⊘ no host, ! not recorded, ◆ the computer's level or the host's side)."""
 
     class Touched(Message):
         def __init__(self, pit: int) -> None:
@@ -159,11 +159,11 @@ is drawn in its LED's colour:
   green          a pit to start from (the namua stage: put a seed
                  from the store into it)
   bright green ★ the start of the computer's move, or of a hint (★
-                 beside the count; the start's green has none);
-                 blinking on the computer's front pits: its level
-  violet         one front pit at a time, walking along the row: the
-                 side the host plays (its engine, or a player far
-                 away online); not a move to make
+                 beside the count; the start's green has none)
+  violet ◆       who plays a side, just chosen (not a move to make):
+                 blinking on the computer's front pits, as many as
+                 its level (1 to 4); one pit walking along the row:
+                 the host plays it (its engine, or a player far away)
   blue           a direction to choose: drop the first seed into
                  one of the blue pits
   white          the next pit to drop a seed into
@@ -200,8 +200,9 @@ times within two seconds.
 old one ended marks the old one abandoned in the library. Mode changes and undos are said in the messages.
 
 [b]Playing the computer[/b] (c): the board's engine plays North; press again for levels 2, 3 and 4, then \
-the host's engine, then two players again. The header says who plays each side. When the computer is to \
-move, its move lights bright green ★ (its start) with the pit of its first seed, and the line under the \
+the host's engine, then two players again. The header says who plays each side, and the level just \
+chosen blinks violet ◆ on that many of the computer's front pits. When the computer is to move, its move \
+lights bright green ★ (its start) with the pit of its first seed, and the line under the \
 board says it: sow it for the computer, pit by pit, as the LEDs show. \
 [b]Hint[/b] (h): the engine's best move for the side to move lights bright green ★ and is said in words.
 
@@ -273,8 +274,10 @@ class BaoApp(App[int]):
         data_folder: str = "",
         setup: core.Position | None = None,
         lesson: Callable[[], list[str]] | None = None,
+        verbose: bool = False,
     ) -> None:
         super().__init__()
+        self.verbose = verbose  # the link's detail lines too (protocol, events: the logger's "detail")
         self.setup = setup  # the position k lays out (None: k re-checks the board's own)
         self.lesson = lesson  # a lesson's next lines, polled each tick (bao_host.lessons.LessonRun)
         self.board = board
@@ -404,14 +407,7 @@ class BaoApp(App[int]):
     def _players(self) -> str:
         """The board's words for who plays (the computer and its level, the host's engine, you), with the
         players' names where the library has them (`bao name`, or `bao log --south/--north`)."""
-        v = self.logger.view
-        named = [n if n and not SIDE_NAMES.fullmatch(n) else "" for n in (v.south, v.north)]
-        if not any(named):
-            return self.board.players()
-        return " · ".join(
-            f"{side}: {(name or 'you') if word == 'a person' else word}"  # (the computer's side:
-            for side, name, word in zip(("South", "North"), named, self.board.sides())
-        )  # its level)
+        return players_words(self.board, self.logger.view.south, self.logger.view.north)
 
     def _set_text(self, selector: str, text: str) -> None:
         if self._texts.get(selector) != text:
@@ -423,7 +419,8 @@ class BaoApp(App[int]):
         lg = self.logger
         new = min(lg.said - self._shown_messages, len(lg.messages))
         for m in list(lg.messages)[len(lg.messages) - new :] if new > 0 else []:
-            self.say(("! " if m.level != "info" else "") + m.text)
+            if m.level != "detail" or self.verbose:
+                self.say(("! " if m.level in ("warn", "error") else "") + m.text)
         self._shown_messages = lg.said
         if self._abandon is not None and v.game_id is not None and v.game_id != self._abandon:
             old, self._abandon = self._abandon, None
@@ -531,7 +528,7 @@ class BaoApp(App[int]):
                 if not self.level
                 else "the host's engine plays North"
                 if self.level == 5
-                else f"the computer plays North, level {self.level}"
+                else f"the computer plays North, level {self.level} (violet ◆ on {self.level} of its pits for a while)"
             )
         self._title()
 

@@ -31,7 +31,7 @@ from bao_host.record.logger import Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.record.store import StoreError
 from bao_host.ui import steps
-from bao_host.ui.adapter import BoardAdapter
+from bao_host.ui.adapter import BoardAdapter, players_words
 from bao_host.ui.web.library import ply_frames
 
 MAX_MESSAGES = 8
@@ -171,7 +171,7 @@ class LiveBoard:
             else steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
             if v.state is not None
             else "",
-            "players": self.board.players() if self.board is not None else "",
+            "players": players_words(self.board, v.south, v.north),  # (said once: the names with the board's)
             "level": self.board.level() if self.board is not None else 0,  # (the page's computer choice)
             "plies": list(v.plies),
             "last": self._last_move(),
@@ -194,11 +194,11 @@ class LiveBoard:
             # the board's guidance, what went wrong, a new game and the game it left unfinished, and the
             # computer's move or a hint (said once, in words).
             if (
-                m.level != "info"
+                m.level in ("warn", "error")
                 or m.text.startswith(("new game", "the computer chose ", "hint: "))
                 or "marked abandoned" in m.text
             ):
-                self.messages.append(("! " if m.level != "info" else "") + m.text)
+                self.messages.append(("! " if m.level in ("warn", "error") else "") + m.text)
 
     def step(self) -> bool:
         """Pump the link, gather messages; publish a new snapshot if anything changed. True if it did."""

@@ -22,7 +22,8 @@ function ledColour(r, g, b, k) {
 // player), read from the frame by hue: the bright green of the computer's move or a hint (★; the start's green
 // has none), the red-pink of a touch that was not part of a legal move (✕), the dim blue of the four corners
 // while no host is connected (⊘), and their dim white while the game is not recorded (!: the same grey on the
-// corners at once; a white next pit is one pit). The corners get their own dim fills, drawn with a dashed
+// corners at once; a white next pit is one pit), the violet of the side the computer (its level) or the host
+// plays, just chosen (◆: no move to make). The corners get their own dim fills, drawn with a dashed
 // outline, so that neither is taken for a pit to play.
 const CORNERS = [8, 15, 24, 31];
 const NOHOST_FILL = "#1b2550";  // the LED is the dimmest light on the board: drawn dim, not as a choice's blue
@@ -43,10 +44,11 @@ function meaning(pit, r, g, b, over, unrecorded) {
   if (corner && unrecorded && r === g && g === b) return "unrecorded";
   if (r === 0 && g === m && b > 0 && b * 2 <= m) return "hint";
   if (r === m && g * 8 <= m && b * 6 >= m && b * 2 <= m) return "refused";
+  if (b === m && g === 0 && r > 0 && r * 2 < m) return "side";  // violet, not the takasia's purple
   if (over && r === m && g === 0 && b === 0) return "loser";
   return "";
 }
-const MARKS = { hint: "★", refused: "✕", nohost: "⊘", unrecorded: "!", loser: "", "": "" };
+const MARKS = { hint: "★", refused: "✕", nohost: "⊘", unrecorded: "!", side: "◆", loser: "", "": "" };
 const FILLS = { nohost: NOHOST_FILL, unrecorded: UNRECORDED_FILL, loser: LOSER_FILL };
 
 function setText(id, text) {
@@ -140,8 +142,6 @@ function applyState(s) {
   if (choice && document.activeElement !== choice && choice.value !== String(s.level || 0)) {
     choice.value = String(s.level || 0);
   }
-  setText("south", s.south || "?");
-  setText("north", s.north || "?");
   setText("board-id", s.board_id || "?");
   setText("connection", s.connection);
   setText("game", s.game === null ? "-" : String(s.game));
