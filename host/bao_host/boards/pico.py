@@ -195,6 +195,9 @@ class PicoBoard(Board):
         self.keep_frames = False
         self.brightness = bytes(32)
         self.events: dict[int, tuple[str, str]] = {}
+        self.board_id = ""  # the board's id (its flash chip's), as its HELLO says it
+        self.hellos = 0  # HELLO notices the board sent (one a boot)
+        self.replies: dict[int, str] = {}  # the board's replies by command number: "OK ..." / "ERR ..."
         self._lines = LineAssembler(MAX_BOARD_LINE, self._line, lambda code: None)
         self.position = core.initial()
         self.boot_ms = self._boot()
@@ -301,8 +304,14 @@ class PicoBoard(Board):
 
     def _line(self, line: bytes) -> None:
         f = decode(bytes(line).rstrip(b"\r"))
-        if not isinstance(f, int) and f[0] == "H" and self.hello_ms < 0:
-            self.hello_ms = self.pico_ms
+        if not isinstance(f, int) and f[0] == "H":
+            self.hellos += 1
+            m = re.search(r"\bboard=(\S+)", f[3])
+            self.board_id = m.group(1) if m else self.board_id
+            if self.hello_ms < 0:
+                self.hello_ms = self.pico_ms
+        if not isinstance(f, int) and f[0] == "R":
+            self.replies[f[1]] = f"{f[2]} {f[3]}".strip()
         if isinstance(f, int) or f[0] != "E" or f[1] in self.events:
             return
         _, num, typ, payload = f

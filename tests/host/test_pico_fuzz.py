@@ -1,0 +1,35 @@
+"""The fuzzers of bao_testkit.picofuzz, short, against the Bao-board image on the emulated Pico (`make
+test-pico`, marked pico; the long form: `python tools/bench_soak.py --runtime pico`, docs/benchmarks.md).
+Each is deterministic: the emulated Pico's time runs only when the test says, the inputs come from a seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bao_host.boards.pico import PicoUnavailable, check_available
+from bao_testkit.picofuzz import DAMAGES, journal_fuzz, protocol_fuzz
+
+try:
+    check_available()
+    UNAVAILABLE = ""
+except PicoUnavailable as e:
+    UNAVAILABLE = str(e)
+
+pytestmark = [pytest.mark.pico, pytest.mark.skipif(bool(UNAVAILABLE), reason=f"no emulated Pico: {UNAVAILABLE}")]
+
+
+def test_bad_lines_and_commands_between_moves_and_in_a_move_get_one_answer_each_and_lose_no_move(
+    tmp_path: Path,
+) -> None:
+    rep = protocol_fuzz(tmp_path, seed=3, plies=3, per_stage=6)
+    assert rep.found == []
+    assert rep.stages == {"between moves": 18, "in a move": 18}
+    assert rep.moves == 3
+
+
+def test_a_damaged_journal_sector_at_boot_keeps_every_intact_move_and_reports_a_loss(tmp_path: Path) -> None:
+    cases = journal_fuzz(tmp_path, seed=5, plies=6, cases=len(DAMAGES))
+    assert [c.found for c in cases if c.found] == []
+    assert [c.kind for c in cases] == list(DAMAGES) and all(c.booted for c in cases)
+    assert any(c.kept < c.played for c in cases)  # (damage that lost moves was made, and reported)
