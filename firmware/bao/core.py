@@ -79,7 +79,7 @@ from bao.rules import is_game_over, legal_move_codes, legal_moves, outcome, play
 plug(MALAWI_INTERMEDIATE, malawi.Game)
 plug(MALAWI_ADVANCED, malawi.Game)
 
-__all__ = [
+__all__ = (  # (a tuple: frozen into flash with the code, where a list would be built in RAM)
     "BOUNDED",
     "CAPTURING",
     "DECISION",
@@ -148,4 +148,4 @@ __all__ = [
     "plug",
     "ring_direction",
     "rules_for",
-]
+)

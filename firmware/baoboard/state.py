@@ -10,8 +10,8 @@ from baoproto.crc import crc32
 from baoboard.compat import const
 from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT
 
-_LINE = const(1280)  # the longest STATE line: the lists, the position, the frame and a refusal's text
-_WHY = const(400)  # the refusal's text, cut to this many bytes
+_LINE = const(1024)  # the longest STATE line: the lists, the position, the frame and a refusal's text
+_TRAILER = const(11)  # " *CRC\n"
 _HEX = b"0123456789ABCDEF"
 _LOWHEX = b"0123456789abcdef"
 
@@ -19,8 +19,11 @@ _LOWHEX = b"0123456789abcdef"
 class StateLine:
     def __init__(self) -> None:
         self.buf = bytearray(_LINE)
-        self.last = bytearray(_LINE)  # the last line written, up to its frame
-        self.last_n = 0  # its length (0: none written since the host's HELLO)
+        # the last line written, up to its frame, kept as its length and CRC-32 rather than a copy (a second
+        # buffer of the line's size): two different states agree on both once in 2**32 changes, and then the
+        # host misses one STATE, not an event (events are journaled and acknowledged; a STATE is a notice)
+        self.last_n = 0  # (0: none written since the host's HELLO)
+        self.last_crc = 0
         self.last_why = ""  # its refusal's text (compared by identity: the recogniser keeps one)
         self.seen = bytearray(32)  # pits already listed in one of the lists
         self.mv = memoryview(self.buf)
@@ -38,32 +41,23 @@ class StateLine:
         self.fields(rec)
         n = self.n
         why = rec.wrong_reason if rec.wrong_pit >= 0 else ""  # type: ignore[attr-defined]
-        if n == self.last_n and why is self.last_why and self.same(n):
+        c = crc32(self.buf, n)
+        if n == self.last_n and why is self.last_why and c == self.last_crc:
             return False
-        last = self.last
-        b = self.buf
-        for i in range(n):
-            last[i] = b[i]
         self.last_n = n
+        self.last_crc = c
         self.last_why = why
         self.put(S.LEDS)
         self.hexes(frame, _LOWHEX)
         if why:
             self.put(S.WHY)
             w = why.encode()  # (the text of a refusal: one allocation, on a refused touch's state only)
-            k = len(w) if len(w) < _WHY else _WHY
+            room = _LINE - _TRAILER - self.n  # (a text too long for the line is cut, never written past it)
+            k = len(w) if len(w) < room else room
             for i in range(k):
                 self.byte(w[i])
         self.trailer()
         write(self.mv[: self.n])  # type: ignore[operator]
-        return True
-
-    def same(self, n: int) -> bool:
-        b = self.buf
-        last = self.last
-        for i in range(n):
-            if b[i] != last[i]:
-                return False
         return True
 
     def fields(self, r: "object") -> None:

@@ -95,3 +95,47 @@ def test_an_idle_board_with_a_host_of_protocol_3_allocates_nothing():
     finally:
         micropython.heap_unlock()
     st.close()
+
+
+class _Busiest:
+    """A recogniser's state with every field of a STATE line at its longest: 32 pits to go on to, the
+    largest numbers, a refusal with its rule and a reason longer than any line."""
+
+    phase = 1  # moving
+    steps = 65535
+    start_pit = 0
+    n = 32
+    c_move = [65535]
+    c_pos = [65535]
+    wrong_pit = 31
+    wrong_rule = "2.4a"
+    wrong_reason = "a reason in words, " * 200
+    hint = -1
+    codes = ()
+
+    def __init__(self):
+        self.p = core.initial()
+        for i in range(len(self.p.d)):
+            self.p.d[i] = 255
+
+    def expected(self, i):
+        return i | (32 if i % 3 == 1 else 128 if i % 3 == 2 else 0)
+
+    def after_optional(self, i):
+        return i
+
+
+def test_the_busiest_state_fits_its_line_and_a_long_reason_is_cut():
+    from baoboard.state import StateLine
+
+    lines = []
+    line = StateLine()
+    assert line.send(_Busiest(), bytearray(b"\xff" * 96), lambda data: lines.append(bytes(data)))
+    f = decode(lines[0].rstrip(b"\n"))
+    assert not isinstance(f, int) and f[2] == "STATE"  # whole, its check right
+    fields = _fields(f[3])
+    assert fields["wrong"] == "b1" and fields["rule"] == "2.4a" and len(fields["leds"]) == 192
+    listed = [n for k in ("drop", "lift", "kichwa") for n in fields[k].split(",")]
+    assert sorted(core.pit_index(n) for n in listed) == list(range(32))
+    why = f[3].split(" why=")[1]
+    assert len(why) >= 200 and _Busiest.wrong_reason.startswith(why)  # cut, with room for a reason's words
