@@ -28,7 +28,7 @@ from typing import Any
 from bao import notation, position_json
 from bao_host.boards.pico import PicoBoard
 from baoboard.recogniser import activations
-from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode, encode
+from baoproto.frames import MAX_BOARD_LINE, MAX_HOST_LINE, LineAssembler, decode, encode
 
 from bao_testkit.simrig import game_1994
 
@@ -134,6 +134,12 @@ def touch(board: PicoBoard, pits: list[int]) -> None:
         board.run(HOLD, 5)
 
 
+def frame(kind: str, num: int, typ: str, payload: str) -> bytes:
+    """A line with a good CRC, whatever its kind and type (encode() refuses what a host must not send)."""
+    b = f"{kind}{num} {typ} {payload}".rstrip().encode()
+    return b + b" *%08X\n" % zlib.crc32(b)
+
+
 def bad_input(rng: random.Random, n: int) -> tuple[str, bytes]:
     """One malformed line, or one command: (what it is, the bytes)."""
     kind = rng.randrange(7)
@@ -149,11 +155,11 @@ def bad_input(rng: random.Random, n: int) -> tuple[str, bytes]:
         line[i] = 0x41 + (line[i] - 0x41 + 1 + rng.randrange(20)) % 26
         return "crc", bytes(line)
     if kind == 3:  # longer than any frame
-        return "overlong", b"C" + b"9" * rng.randrange(MAX_BOARD_LINE, 3 * MAX_BOARD_LINE) + b"\n"
+        return "overlong", b"C" + b"9" * rng.randrange(MAX_HOST_LINE, 2 * MAX_HOST_LINE) + b"\n"
     if kind == 4:  # a frame of a kind the host never sends
-        return "kind", encode(rng.choice("EHRNZ"), n, "HELLO", "1")
+        return "kind", frame(rng.choice("EHRNZ"), n, "HELLO", "1")
     typ, payload = rng.choice(COMMANDS)
-    return "command " + typ, encode("C", n, typ, payload)
+    return "command " + typ, frame("C", n, typ, payload)
 
 
 def fuzz_once(host: Host, rng: random.Random, stage: str, found: list[str]) -> None:
