@@ -408,14 +408,14 @@ def journal_case(pristine: Path, work: Path, kind: str, rng: random.Random, epoc
     return case
 
 
-def journal_fuzz(tmp: Path, seed: int, plies: int, cases: int) -> list[JournalCase]:
-    """`cases` damages (each kind in turn) of a flash holding `plies` journaled moves."""
+def journal_fuzz(tmp: Path, seed: int, plies: int, cases: int, kinds: tuple[str, ...] = DAMAGES) -> list[JournalCase]:
+    """`cases` damages (each kind of `kinds` in turn) of a flash holding `plies` journaled moves."""
     rng = random.Random(seed)
     pristine = tmp / "pristine"
     epoch, _ = play_and_save(pristine, plies, seed)
     out = []
     for k in range(cases):
-        out.append(journal_case(pristine, tmp / "case", DAMAGES[k % len(DAMAGES)], rng, epoch, plies))
+        out.append(journal_case(pristine, tmp / "case", kinds[k % len(kinds)], rng, epoch, plies))
     return out
 
 

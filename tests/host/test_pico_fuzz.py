@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bao_host.boards.pico import PicoUnavailable, check_available
-from bao_testkit.picofuzz import DAMAGES, journal_fuzz, protocol_fuzz
+from bao_testkit.picofuzz import journal_fuzz, protocol_fuzz
 
 try:
     check_available()
@@ -22,14 +22,17 @@ pytestmark = [pytest.mark.pico, pytest.mark.skipif(bool(UNAVAILABLE), reason=f"n
 def test_bad_lines_and_commands_between_moves_and_in_a_move_get_one_answer_each_and_lose_no_move(
     tmp_path: Path,
 ) -> None:
-    rep = protocol_fuzz(tmp_path, seed=3, plies=3, per_stage=6)
+    rep = protocol_fuzz(tmp_path, seed=3, plies=2, per_stage=6)
     assert rep.found == []
-    assert rep.stages == {"between moves": 18, "in a move": 18}
-    assert rep.moves == 3
+    assert rep.stages == {"between moves": 12, "in a move": 12}
+    assert rep.moves == 2
 
 
 def test_a_damaged_journal_sector_at_boot_keeps_every_intact_move_and_reports_a_loss(tmp_path: Path) -> None:
-    cases = journal_fuzz(tmp_path, seed=5, plies=6, cases=len(DAMAGES))
+    # (a damaged commit word dropped the moves after it under the same epoch before issue #26's fix; the
+    # long form, every kind of damage: tools/bench_soak.py --runtime pico)
+    kinds = ("commit", "byte", "erased")
+    cases = journal_fuzz(tmp_path, seed=5, plies=6, cases=3, kinds=kinds)
     assert [c.found for c in cases if c.found] == []
-    assert [c.kind for c in cases] == list(DAMAGES) and all(c.booted for c in cases)
+    assert [c.kind for c in cases] == list(kinds) and all(c.booted for c in cases)
     assert any(c.kept < c.played for c in cases)  # (damage that lost moves was made, and reported)
