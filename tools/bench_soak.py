@@ -66,16 +66,22 @@ def pico(args: argparse.Namespace) -> int:
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     plies = args.plies or 12
     runs = []
+    stalled = []
     for seed in seeds:
         with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
-            rep = run_faults(
-                Path(d),
-                seed=seed,
-                random_games=args.games,
-                mistakes=args.mistakes,
-                rig=PicoRig(Path(d), seed),
-                plies=plies,
-            )
+            try:
+                rep = run_faults(
+                    Path(d),
+                    seed=seed,
+                    random_games=args.games,
+                    mistakes=args.mistakes,
+                    rig=PicoRig(Path(d), seed),
+                    plies=plies,
+                )
+            except (AssertionError, TimeoutError, RuntimeError) as e:  # a defect to report, not a crash
+                stalled.append(f"seed {seed}: the campaign stopped: {str(e).splitlines()[0]}")
+                print(stalled[-1], flush=True)
+                continue
         runs.append((seed, rep))
         print(f"seed {seed}: {rep['tally']}, faults {rep['faults']}, {rep['seconds']} s", flush=True)
     t0 = time.monotonic()
@@ -89,7 +95,7 @@ def pico(args: argparse.Namespace) -> int:
     jt = Table(["journal damage", "cases", "booted", "moves lost", "new epoch", "defects"])
     for kind, d in summary(cases).items():
         jt.add(kind, *(str(d[k]) for k in ("cases", "booted", "moves lost", "new epoch", "found")))
-    found = proto.found + [c.found for c in cases if c.found]
+    found = stalled + proto.found + [c.found for c in cases if c.found]
     text = (
         render(runs)
         + "\n\n"

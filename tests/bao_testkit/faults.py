@@ -105,6 +105,7 @@ class CPythonRig:
     hold = 4  # scans a touch lasts, and the pause after it
     think = 0  # scans the hands wait after a move
     patience = 1.0  # wall-time limits are multiplied by this (an emulated Pico runs slower than real time)
+    move_seconds = 0.0  # a game's wall-time limit: this a move, 300 s at least
     cut_window = 0.03  # wall seconds after a move's start within which its power cut comes
 
     def __init__(self, tmp: Path, seed: int) -> None:
@@ -135,6 +136,7 @@ class PicoRig:
     hold = 10  # as tests/host/test_pico.py's hands: 50 ms a touch
     think = 120
     patience = 12.0
+    move_seconds = 90.0
     cut_window = 12.0  # a move takes the emulated Pico several wall seconds: the cut falls inside or after it
 
     def __init__(self, tmp: Path, seed: int, image: str | None = None) -> None:
@@ -281,7 +283,7 @@ def run_faults(  # noqa: C901, PLR0915
             proxy.enabled = True
             cuts = board.power_cuts
             i = 0
-            deadline = time.monotonic() + 300 * slow
+            deadline = time.monotonic() + max(300, rig.move_seconds * len(g.moves))
             attempts = 0
             while i < len(g.moves):
                 attempts += 1  # bounded in count as in time: a power cut costs a move or two again
