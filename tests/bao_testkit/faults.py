@@ -106,6 +106,7 @@ class CPythonRig:
     think = 0  # scans the hands wait after a move
     patience = 1.0  # wall-time limits are multiplied by this (an emulated Pico runs slower than real time)
     move_seconds = 0.0  # a game's wall-time limit: this a move, 300 s at least
+    p_cut = P_CUT  # per move: the board's power is cut
     cut_window = 0.03  # wall seconds after a move's start within which its power cut comes
 
     def __init__(self, tmp: Path, seed: int) -> None:
@@ -137,6 +138,7 @@ class PicoRig:
     think = 120
     patience = 12.0
     move_seconds = 90.0
+    p_cut = 0.2  # (a campaign of a few dozen moves: a reboot every five moves)
     cut_window = 12.0  # a move takes the emulated Pico several wall seconds: the cut falls inside or after it
 
     def __init__(self, tmp: Path, seed: int, image: str | None = None) -> None:
@@ -310,7 +312,7 @@ def run_faults(  # noqa: C901, PLR0915
                         if r < P_KILL:
                             logger.kill()
                             kills += 1
-                        elif r < P_KILL + P_CUT:
+                        elif r < P_KILL + rig.p_cut:
                             with runner.lock:  # between two taps; or armed for a later flash write
                                 rig.cut(rng)
                         r = None
