@@ -36,3 +36,19 @@ def test_a_damaged_journal_sector_at_boot_keeps_every_intact_move_and_reports_a_
     assert [c.found for c in cases if c.found] == []
     assert [c.kind for c in cases] == list(kinds) and all(c.booted for c in cases)
     assert any(c.kept < c.played for c in cases)  # (damage that lost moves was made, and reported)
+
+
+def test_a_power_cut_after_ten_seconds_of_pico_time_boots_the_board_again(tmp_path: Path) -> None:
+    # issue #26, found by the campaign on the image: the boot after a cut was bounded by the Pico's clock
+    # before the cut (10 s), so a board cut after 10 s of play "did not start" at once, with no error
+    from bao_host.boards.pico import PicoBoard
+
+    board = PicoBoard(str(tmp_path), seed=2, flash_timing=False)
+    try:
+        hellos = board.hellos
+        board.run(1, 10500)
+        board.power_cut()
+        assert board.power_cuts == 1 and board.hellos == hellos + 1 and board.errors == []
+        assert board.pico_ms < 10000  # (the restarted board's own clock)
+    finally:
+        board.close()

@@ -205,8 +205,10 @@ class PicoBoard(Board):
     def _boot(self, limit_ms: int = 10000) -> float:
         """Run until the board has said HELLO and lit its LEDs, as a player waits for it after power-up."""
         start = len(self.events)
-        while self.pico_ms < limit_ms:
+        ran = 0
+        while ran < limit_ms:  # (Pico time run in this boot: a board's clock starts again at a power cut)
             self.run(1, 10)
+            ran += 10
             if self.hello_ms >= 0 and (len(self.events) > start or self._guiding()):
                 return self.pico_ms
         raise RuntimeError(f"the emulated Pico did not start the board within {limit_ms} ms: " + "; ".join(self.errors))
@@ -274,6 +276,7 @@ class PicoBoard(Board):
         CPython runtime's torn writes; here the instant is random, and may fall inside a flash write)."""
         self._send(f"C {self.rng.randrange(5000)}")
         self._until_done()
+        self.pico_ms = 0.0  # (the new machine's clock; D said the instant of the cut)
         self.power_cuts += 1
         self.frame = bytes(96)
         self.hello_ms = -1.0
