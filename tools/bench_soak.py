@@ -3,7 +3,12 @@ dropped and duplicated bytes, line noise, unplugs, the logger killed with SIGKIL
 second board appearing on the logger's path), for several seeds; per seed the faults injected and the tally
 of the store against the games the hands played: moves lost, doubled, reordered, games mixed up. Writes the
 "Soak" section of docs/benchmarks.md (`make bench`; alone: `python tools/bench_soak.py [--games N]
-[--seeds a,b,c] [--mistakes F] [--no-write]`). The short form is `pytest tests/host/test_e2e_faults.py`."""
+[--seeds a,b,c] [--mistakes F] [--no-write]`). The short form is `pytest tests/host/test_e2e_faults.py`.
+
+`--runtime pico` runs the same campaign on the Bao-board image in the emulated Pico (bao_testkit.faults.PicoRig:
+its flash a file, a power cut a reboot of the image), each game's first `--plies` moves (the emulator runs at a
+fraction of real time), then the protocol and journal fuzzers of bao_testkit.picofuzz, and writes the section
+"Soak (emulated Pico)" (`make image` first; not run by `make bench`: an hour of wall time)."""
 
 from __future__ import annotations
 
@@ -15,13 +20,114 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
-from bao_testkit.faults import run_faults
+from bao_testkit.faults import PicoRig, run_faults
 from bench_common import Table, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
 
 TALLY = ("lost", "doubled", "reordered", "games mixed up")
+
+
+def totals(runs: list[tuple[int, dict[str, Any]]]) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for _, rep in runs:
+        total.update({k: rep["tally"][k] for k in TALLY})
+        total.update({"games": rep["games"], "moves": rep["moves"]})
+    return total
+
+
+def render(runs: list[tuple[int, dict[str, Any]]]) -> str:
+    """The tally a seed, and the faults injected."""
+    kinds = sorted({k for _, rep in runs for k in rep["faults"]})
+    tab = Table(["seed", "games", "moves stored", *TALLY, "flagged", "seconds"])
+    for seed, rep in runs:
+        t = rep["tally"]
+        tab.add(
+            str(seed),
+            str(rep["games"]),
+            str(rep["moves"]),
+            *(str(t[k]) for k in TALLY),
+            str(rep["flagged"]),
+            str(rep["seconds"]),
+        )
+    ft = Table(["fault injected", *(f"seed {s}" for s, _ in runs), "total"])
+    for k in kinds:
+        counts = [rep["faults"].get(k, 0) for _, rep in runs]
+        ft.add(k, *(str(c) for c in counts), str(sum(counts)))
+    return tab.render() + "\n\n" + ft.render()
+
+
+def pico(args: argparse.Namespace) -> int:
+    """The campaign and the fuzzers on the emulated Pico's image."""
+    from bao_testkit.picofuzz import DAMAGES, journal_fuzz, protocol_fuzz, summary
+
+    seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    plies = args.plies or 12
+    runs = []
+    stalled = []
+    for seed in seeds:
+        with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
+            try:
+                rep = run_faults(
+                    Path(d),
+                    seed=seed,
+                    random_games=args.games,
+                    mistakes=args.mistakes,
+                    rig=PicoRig(Path(d), seed),
+                    plies=plies,
+                )
+            except (AssertionError, TimeoutError, RuntimeError) as e:  # a defect to report, not a crash
+                stalled.append(f"seed {seed}: the campaign stopped: {str(e).splitlines()[0]}")
+                print(stalled[-1], flush=True)
+                continue
+        runs.append((seed, rep))
+        print(f"seed {seed}: {rep['tally']}, faults {rep['faults']}, {rep['seconds']} s", flush=True)
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
+        proto = protocol_fuzz(Path(d), seed=seeds[0], plies=plies, per_stage=args.fuzz)
+    proto_s = time.monotonic() - t0
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
+        cases = journal_fuzz(Path(d), seed=seeds[0], plies=plies, cases=args.fuzz * len(DAMAGES))
+    journal_s = time.monotonic() - t0
+    jt = Table(["journal damage", "cases", "booted", "moves lost", "new epoch", "defects"])
+    for kind, d in summary(cases).items():
+        jt.add(kind, *(str(d[k]) for k in ("cases", "booted", "moves lost", "new epoch", "found")))
+    found = stalled + proto.found + [c.found for c in cases if c.found]
+    text = (
+        render(runs)
+        + "\n\n"
+        + jt.render()
+        + f"\n\nProtocol fuzzer: {proto.inputs} bad inputs ("
+        + ", ".join(f"{n} {k}" for k, n in proto.stages.items())
+        + f") over {plies} moves, {len(proto.found)} defects, {proto_s:.0f} s; journal fuzzer {journal_s:.0f} s."
+    )
+    if found:
+        text += "\n\nDefects:\n" + "\n".join(f"- {x}" for x in found)
+    print(text)
+    total = totals(runs)
+    ok = all(total[k] == 0 for k in TALLY) and not found
+    note = (
+        f"`python tools/bench_soak.py --runtime pico --games {args.games} --seeds {args.seeds} --plies {plies} "
+        f"--fuzz {args.fuzz}` (`make image` first; not in `make bench`): per seed the first {plies} moves of the "
+        "1994 game and of random Zanzibar and Malawi games, played by simulated hands through the pins of the "
+        "Bao-board image on the emulated Pico (its flash a file: a power cut reboots the image from it), "
+        "`bao log --board` behind the fault proxy, the second board (CPython) on its path; then the protocol "
+        "fuzzer (bad lines and commands between moves and with a hand in a move: one answer each, no restart, "
+        "no move lost) and the journal fuzzer (one sector of the journal's flash damaged at power-off: the board "
+        f"boots, keeps each move whose record is whole, a new epoch when moves were lost). Tally: {total['games']} "
+        f"games, {total['moves']} moves, "
+        + ", ".join(f"{total[k]} {k}" for k in TALLY)
+        + (". " if ok else " (NOT all 0, or defects: see above). ")
+        + f"Measured on {platform.machine()} ({os.cpu_count()} cores, shared), Python "
+        f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}. The short form: `make test-pico` "
+        "(tests/host/test_pico_fuzz.py).\n"
+    )
+    if not args.no_write:
+        replace_section(ROOT / "docs" / "benchmarks.md", "Soak (emulated Pico)", text + "\n\n" + note)
+    return 0 if ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +142,12 @@ def main(argv: list[str] | None = None) -> int:
         "the touches (default 0: none)",
     )
     ap.add_argument("--no-write", action="store_true", help="print only, leave docs/benchmarks.md alone")
+    ap.add_argument("--runtime", choices=("cpython", "pico"), default="cpython", help="the board (default cpython)")
+    ap.add_argument("--plies", type=int, default=None, help="each game's first moves only (pico default 12)")
+    ap.add_argument("--fuzz", type=int, default=8, help="pico: bad inputs a stage a move, journal damages a kind")
     args = ap.parse_args(argv)
+    if args.runtime == "pico":
+        return pico(args)
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     runs = []
     for seed in seeds:
@@ -48,26 +159,8 @@ def main(argv: list[str] | None = None) -> int:
             f"faults {rep['faults']}, {rep['seconds']} s",
             flush=True,
         )
-    kinds = sorted({k for _, rep in runs for k in rep["faults"]})
-    tab = Table(["seed", "games", "moves stored", *TALLY, "flagged", "seconds"])
-    total: Counter[str] = Counter()
-    for seed, rep in runs:
-        t = rep["tally"]
-        tab.add(
-            str(seed),
-            str(rep["games"]),
-            str(rep["moves"]),
-            *(str(t[k]) for k in TALLY),
-            str(rep["flagged"]),
-            str(rep["seconds"]),
-        )
-        total.update({k: t[k] for k in TALLY})
-        total.update({"games": rep["games"], "moves": rep["moves"]})
-    ft = Table(["fault injected", *(f"seed {s}" for s, _ in runs), "total"])
-    for k in kinds:
-        counts = [rep["faults"].get(k, 0) for _, rep in runs]
-        ft.add(k, *(str(c) for c in counts), str(sum(counts)))
-    text = tab.render() + "\n\n" + ft.render()
+    total = totals(runs)
+    text = render(runs)
     print(text)
     ok = all(total[k] == 0 for k in TALLY)
     slips = f" --mistakes {args.mistakes:g}" if args.mistakes else ""

@@ -102,20 +102,62 @@ class FlashLog:
         if p[0:4] != _MAGIC or p[4:8] != self.nonce or int.from_bytes(p[16:20], "little") != crc32(p, 16):
             return None
         end = 0
-        torn = False
-        for i in range(_NCOMMIT):
+        i = 0
+        while i < _NCOMMIT:
             o = _COMMIT0 + 4 * i
             v = p[o] | (p[o + 1] << 8)
             c = p[o + 2] | (p[o + 3] << 8)
+            i += 1
             if v == 0xFFFF and c == 0xFFFF:
                 break
-            if v ^ c != 0xFFFF or v > _DATA or v < end:  # a commit torn by a power cut
-                torn = True
-                break
-            end = v
+            if v ^ c == 0xFFFF and end <= v <= _DATA:
+                end = v
+                continue
+            if self._programmed_from(p, i):  # commits follow: this one was damaged, not torn (skipped)
+                continue
+            # the last commit: torn by a power cut (its data whole, its bits partly programmed), or damaged
+            head = (int.from_bytes(p[8:12], "little"), int.from_bytes(p[12:16], "little"), p[20:24] == b"\0\0\0\0")
+            k = self._end_of(s, v, c, end)  # (reads the sector: p is overwritten)
+            if k < 0 and ~(v | c) & 0xFFFF:  # a bit cleared in both halves: no power cut does that
+                self.damaged = True
+            return (head[0], head[1], head[2], k if k >= 0 else end, True)
         gen = int.from_bytes(p[8:12], "little")
         index = int.from_bytes(p[12:16], "little")
-        return (gen, index, p[20:24] == b"\x00\x00\x00\x00", end, torn)
+        return (gen, index, p[20:24] == b"\x00\x00\x00\x00", end, False)
+
+    def _programmed_from(self, p: bytearray, i: int) -> bool:
+        """A commit word from the i-th on has been programmed (commits are programmed in order)."""
+        while i < _NCOMMIT:
+            o = _COMMIT0 + 4 * i
+            if p[o] & p[o + 1] & p[o + 2] & p[o + 3] != 0xFF:
+                return True
+            i += 1
+        return False
+
+    def _end_of(self, s: int, v: int, c: int, end: int) -> int:
+        """The end an unreadable last commit (v, ~v programmed as v, c) says, or -1. Each bit of the end
+        programmed as 1 in v and 0 in c, or the other way, is known; the others (a torn or damaged bit,
+        at most 4 of them) are tried from the smallest end: the one after which the sector is erased is
+        where its data ends (programmed before the commit: the data is whole)."""
+        unknown = ~(v ^ c) & 0xFFFF
+        n = 0
+        b = unknown
+        while b:
+            n += b & 1
+            b >>= 1
+        if n > 4:
+            return -1
+        known = v & (v ^ c)
+        best = -1
+        sub = unknown
+        while True:  # every subset of the unknown bits
+            e = known | sub
+            if end <= e <= _DATA and (best < 0 or e < best) and self._clean_from(s, _PAGE + e):
+                best = e
+            if sub == 0:
+                break
+            sub = (sub - 1) & unknown
+        return best
 
     def _clean_page(self, s: int) -> bool:
         """Sector s's header page is erased."""
@@ -136,8 +178,11 @@ class FlashLog:
         return True
 
     def mount(self) -> None:
-        """Find the file (the newest complete generation) and which other sectors are erased."""
+        """Find the file (the newest complete generation) and which other sectors are erased. `damaged`: what
+        no power cut leaves was found (a sector of the file missing before others, a commit no tear makes,
+        a torn commit before another sector of the file): data may be lost, the journal takes a new epoch."""
         n = len(self.blocks)
+        self.damaged = False
         heads = [self._header(s) for s in range(n)]
         gen = -1
         top = -1
@@ -161,10 +206,15 @@ class FlashLog:
             if s < 0:
                 break
             h = heads[s]
+            if torn:  # (a sector after one whose last write was cut short: that was damage, not a power cut)
+                self.damaged = True
             chain.append(s)
             ends.append(h[3])  # type: ignore[index]
             if h[4] or not self._clean_from(s, _PAGE + h[3]):  # type: ignore[index]
                 torn = True  # a write cut short: the journal rewrites the file before appending
+        for h in heads:  # a sector of the file after the chain's end: one before it is gone
+            if h is not None and h[0] == self.gen and h[1] > len(chain):
+                self.damaged = True
         self.chain = chain
         self.ends = ends
         self.torn = torn

@@ -65,6 +65,8 @@ def recover(j: "Any", max_record: int) -> int:
             r.close()
     if j._count > 0 or j.acked + j._np != j.last:
         corrupt = True  # a checkpoint is written atomically: an incomplete one is corrupt
+    if getattr(j.storage, "damaged", False):  # (raw flash: what no power cut leaves, baoboard.flashlog)
+        corrupt = True
     j.dropped = (total - good) if total > good else 0
     new_epoch = j._epoch_fn or _new_epoch
     if good == 0:  # no journal, or not even its checkpoint survived: a new epoch

@@ -10,7 +10,13 @@ Simulated hands play the 1994 game and random Zanzibar and Malawi games; a move 
 cut interrupted is played again from where the board stands. After each game the line is quiet until the
 logger has everything; at the end the tally (simrig.tally) counts moves lost, doubled, reordered and games mixed
 up, which must all be 0. `run_faults()` is what tests/host/test_e2e_faults.py checks and tools/bench_host.py and
-tools/bench_soak.py (the long form) report."""
+tools/bench_soak.py (the long form) report.
+
+The board is pluggable (`rig=`): CPythonRig (the default: the firmware in this process, its flash in memory,
+a cut now or torn inside a later flash write) or PicoRig (the Bao-board image on the emulated Pico,
+bao_host.boards.pico: its flash a file kept across power cuts, so a cut is a real reboot of the image at a
+random instant, inside a move, a flash write or an idle scan; its board id the flash chip's). The second
+board on the path is always a CPython one: one emulator at a time."""
 
 from __future__ import annotations
 
@@ -27,10 +33,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from bao import core, position_json
-from bao_host.boards.sim import CPythonBoard, Job, SimRunner, SocketLink
+from bao_host.boards.sim import Board, CPythonBoard, Job, SimRunner, SocketLink
 from bao_host.record.logger import same_position
 from bao_host.record.state import DECISION
 from baoboard.memstorage import FakeStorage
+from baoproto.frames import encode
 
 from bao_testkit.faultproxy import FaultProxy, Rates
 from bao_testkit.simrig import ROOT, Played, check_store, game_1994, random_game, tally, wait_for
@@ -46,7 +53,7 @@ P_SWAP = 0.04  # per move: the second board takes the logger's path for a while
 class LoggerProcess:
     """`bao log --quiet` in its own process; its messages go to a file."""
 
-    def __init__(self, url: str, data: Path, err: Path) -> None:
+    def __init__(self, url: str, data: Path, err: Path, board_id: str = BOARD) -> None:
         self.cmd = [
             sys.executable,
             "-m",
@@ -58,7 +65,7 @@ class LoggerProcess:
             str(data),
             "--quiet",
             "--board",
-            BOARD,
+            board_id,
         ]
         self.err_path = err
         self.proc: subprocess.Popen[bytes] | None = None
@@ -91,6 +98,82 @@ class LoggerProcess:
         return rc
 
 
+class CPythonRig:
+    """The firmware in this process (CPythonBoard) on a FakeStorage: a power cut now, between two taps, or
+    armed to tear a later flash write; the board's own commands go straight to its application."""
+
+    hold = 4  # scans a touch lasts, and the pause after it
+    think = 0  # scans the hands wait after a move
+    patience = 1.0  # wall-time limits are multiplied by this (an emulated Pico runs slower than real time)
+    move_seconds = 0.0  # a game's wall-time limit: this a move, 300 s at least
+    p_cut = P_CUT  # per move: the board's power is cut
+    cut_window = 0.03  # wall seconds after a move's start within which its power cut comes
+
+    def __init__(self, tmp: Path, seed: int) -> None:
+        self.storage = FakeStorage()
+        self.board: Board = CPythonBoard(storage=self.storage, board_id=BOARD)
+        self.board_id = BOARD
+
+    def order(self, runner: SimRunner, typ: str, payload: str) -> None:
+        """A command from the board's own side (a button), not from the logger, which takes no orders."""
+        board = self.board
+        assert isinstance(board, CPythonBoard)
+        runner.call(lambda: board.app.command(900001, typ, payload)).wait()
+
+    def cut(self, rng: random.Random) -> None:
+        """Cut the power (runner.lock held): now, or armed for a flash write to come."""
+        self.board.power_cut(None if rng.random() < 0.3 else rng.randrange(0, 600))
+
+    def disarm(self) -> None:
+        self.storage.budget = -1  # no cut left armed
+
+
+class PicoRig:
+    """The Bao-board image on the emulated Pico (PicoBoard): its flash a file (tmp/pico/pico-flash.img) kept
+    across power cuts, so a cut reboots the image from what its flash holds; the instant is wherever the
+    Pico is when the cut comes (inside a move, a flash write, an idle scan). No emulated buttons: the board's
+    own commands are injected into its serial side as a host's would be, and retried until answered."""
+
+    hold = 10  # as tests/host/test_pico.py's hands: 50 ms a touch
+    think = 120
+    patience = 12.0
+    move_seconds = 90.0
+    p_cut = 0.2  # (a campaign of a few dozen moves: a reboot every five moves)
+    cut_window = 12.0  # a move takes the emulated Pico several wall seconds: the cut falls inside or after it
+
+    def __init__(self, tmp: Path, seed: int, image: str | None = None) -> None:
+        from bao_host.boards.pico import PicoBoard
+
+        self.board = PicoBoard(str(tmp / "pico"), seed=seed, image=image)
+        self.board_id = self.board.board_id
+        self.n = 900000
+
+    def order(self, runner: SimRunner, typ: str, payload: str) -> None:
+        from bao_host.boards.pico import PicoBoard
+
+        board = self.board
+        assert isinstance(board, PicoBoard)
+        for _ in range(5):
+            self.n += 1
+            n = self.n
+            # (a newline first ends whatever part of a logger's line the board holds: that line is lost,
+            # as on a noisy link, and sent again)
+            line = b"\n" + encode("C", n, typ, payload)
+            runner.call(lambda line=line: board.write_serial(line)).wait()
+            end = time.monotonic() + 30 * self.patience
+            while n not in board.replies and time.monotonic() < end:
+                time.sleep(0.05)
+            if n in board.replies:
+                return
+        raise AssertionError(f"the emulated Pico never answered {typ}")
+
+    def cut(self, rng: random.Random) -> None:
+        self.board.power_cut()
+
+    def disarm(self) -> None:
+        pass
+
+
 def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
     """The hands perform a move and stop when the board goes dark under them (a person does: the board
     comes back at its journal's last move, and the move is played again from there). Hands that went on
@@ -108,17 +191,37 @@ def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
     return runner.submit(steps())
 
 
+def first_moves(g: Played, plies: int | None) -> Played:
+    """The game's first `plies` moves (all of them with None): a game left unfinished, as a board's next
+    game leaves it."""
+    if plies is None or plies >= len(g.moves):
+        return g
+    return Played(g.ruleset, g.moves[:plies], g.moves[plies][0])
+
+
 def run_faults(  # noqa: C901, PLR0915
-    tmp: Path, seed: int = SEED, random_games: int = 3, rates: Rates | None = None, mistakes: float = 0.0
+    tmp: Path,
+    seed: int = SEED,
+    random_games: int = 3,
+    rates: Rates | None = None,
+    mistakes: float = 0.0,
+    rig: CPythonRig | PicoRig | None = None,
+    plies: int | None = None,
 ) -> dict[str, Any]:
+    """The campaign on `rig`'s board (default: CPythonRig); `plies`: each game's first moves only (an
+    emulated Pico's campaign in bounded wall time), None: whole games."""
     rng = random.Random(seed)
     games = [game_1994()] + [
         random_game(rng, core.MALAWI if i % 2 == 0 else core.ZANZIBAR) for i in range(random_games)
     ]
-    storage = FakeStorage()
-    board = CPythonBoard(storage=storage, board_id=BOARD)
+    games = [first_moves(g, plies) for g in games]
+    rig = rig or CPythonRig(tmp, seed)
+    board = rig.board
+    board_id = rig.board_id
     side = SocketLink("127.0.0.1", 0)
-    runner = SimRunner(board, side, mistakes=mistakes, seed=seed).start()  # (mistakes: the hands' slips)
+    runner = SimRunner(  # (mistakes: the hands' slips)
+        board, side, mistakes=mistakes, seed=seed, hold=rig.hold, gap=rig.hold, think=rig.think
+    ).start()
     proxy = FaultProxy(side.server.getsockname(), seed, rates).start()
     # the second board: its own game begun, a move played, its events waiting for a host that takes them
     intruder = CPythonBoard(storage=FakeStorage(), board_id=INTRUDER)
@@ -127,7 +230,7 @@ def run_faults(  # noqa: C901, PLR0915
     first = game_1994().moves[0]
     runner2.perform(*first).wait()
     swaps = 0
-    logger = LoggerProcess(proxy.url, tmp / "data", tmp / "logger.err")
+    logger = LoggerProcess(proxy.url, tmp / "data", tmp / "logger.err", board_id)
     logger.start()
     kills = 0
     redone = 0
@@ -143,17 +246,19 @@ def run_faults(  # noqa: C901, PLR0915
             runner.scans(40)
         time.sleep(0.01)
 
+    slow = rig.patience
+
     def quiet_and_synced(what: str) -> None:
         proxy.enabled = False
         with runner.lock:
-            storage.budget = -1  # no cut left armed
+            rig.disarm()  # no cut left armed
         if not logger.alive:
             logger.start()
-        wait_for(lambda: runner.idle and runner.wire.synced and logger.alive, 90, fast_forward, what)
+        wait_for(lambda: runner.idle and runner.wire.synced and logger.alive, 90 * slow, fast_forward, what)
 
     def where(i: int, g: Played) -> int:
         """After a power cut: the move the board waits for (its journal's last move + 1)."""
-        wait_for(lambda: runner.idle, 30, None, "the hands")
+        wait_for(lambda: runner.idle, 30 * slow, None, "the hands")
         positions = [p for p, _ in g.moves] + [g.final]
         with runner.lock:  # (a copy: the board's thread moves on)
             now = position_json.loads(position_json.dumps(board.position, False))
@@ -171,16 +276,16 @@ def run_faults(  # noqa: C901, PLR0915
         )
 
     try:
-        wait_for(lambda: runner.wire.synced and runner.wire.hellos > 0, 30, None, "the first handshake")
+        wait_for(lambda: runner.wire.synced and runner.wire.hellos > 0, 30 * slow, None, "the first handshake")
         for gi, g in enumerate(games):
             if gi:
                 info = json.dumps({"ruleset": g.ruleset})
                 # (the board's own NEW: the logger here is another process that takes no orders)
-                runner.call(lambda info=info: board.app.command(0, "NEW", info)).wait()
+                rig.order(runner, "NEW", info)
             proxy.enabled = True
             cuts = board.power_cuts
             i = 0
-            deadline = time.monotonic() + 300
+            deadline = time.monotonic() + max(300, rig.move_seconds * len(g.moves))
             attempts = 0
             while i < len(g.moves):
                 attempts += 1  # bounded in count as in time: a power cut costs a move or two again
@@ -196,20 +301,20 @@ def run_faults(  # noqa: C901, PLR0915
                         logger.start()
                     wait_for(
                         lambda before=refused: err_text().count("refused board") > before,
-                        60,
+                        60 * slow,
                         fast_forward,
                         "the logger's refusal of the second board",
                     )
                     proxy.switch(side.server.getsockname())
-                at = time.monotonic() + rng.uniform(0.0, 0.03)
+                at = time.monotonic() + rng.uniform(0.0, rig.cut_window)
                 while not job.done.wait(0.001) or r is not None:  # (the instant may come after the hands)
                     if r is not None and time.monotonic() >= at:
                         if r < P_KILL:
                             logger.kill()
                             kills += 1
-                        elif r < P_KILL + P_CUT:
+                        elif r < P_KILL + rig.p_cut:
                             with runner.lock:  # between two taps; or armed for a later flash write
-                                board.power_cut(None if rng.random() < 0.3 else rng.randrange(0, 600))
+                                rig.cut(rng)
                         r = None
                     if not logger.alive and rng.random() < 0.05:
                         logger.start()
@@ -217,7 +322,7 @@ def run_faults(  # noqa: C901, PLR0915
                 if not logger.alive:
                     logger.start()
                 # at a person's pace: the next move once the logger has this one (or a while has passed)
-                end = time.monotonic() + 5
+                end = time.monotonic() + 5 * slow
                 while not (runner.idle and runner.wire.synced) and time.monotonic() < end:
                     fast_forward()
                 if board.power_cuts != cuts:  # the power went meanwhile: where does the board stand?
@@ -228,13 +333,13 @@ def run_faults(  # noqa: C901, PLR0915
                     continue
                 i += 1
             if runner.phase == DECISION:  # the last move waits for a house decision: stop there
-                runner.call(lambda: board.app.command(900001, "STOP", "")).wait()
+                rig.order(runner, "STOP", "")
             played.append(g)
             quiet_and_synced(f"the logger's acknowledgement of game {gi + 1}")
-        counts = tally(tmp / "data", played, BOARD)
+        counts = tally(tmp / "data", played, board_id)
         counts["games mixed up"] += runner2.wire.acked  # the second board heard an ack for its events
         if not any(counts[k] for k in ("lost", "doubled", "reordered", "games mixed up")):
-            check_store(tmp / "data", played, BOARD)  # and the transcripts and event logs say the same
+            check_store(tmp / "data", played, board_id)  # and the transcripts and event logs say the same
         rc = logger.stop()
         assert rc == 0, "bao log did not stop cleanly"
         assert proxy.error is None and runner.error is None and board.errors == []

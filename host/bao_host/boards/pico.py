@@ -194,6 +194,9 @@ class PicoBoard(Board):
         self.keep_frames = False
         self.brightness = bytes(32)
         self.events: dict[int, tuple[str, str]] = {}
+        self.board_id = ""  # the board's id (its flash chip's), as its HELLO says it
+        self.hellos = 0  # HELLO notices the board sent (one a boot)
+        self.replies: dict[int, str] = {}  # the board's replies by command number: "OK ..." / "ERR ..."
         self._lines = LineAssembler(MAX_BOARD_LINE, self._line, lambda code: None)
         self.position = core.initial()
         self.boot_ms = self._boot()
@@ -201,8 +204,10 @@ class PicoBoard(Board):
     def _boot(self, limit_ms: int = 10000) -> float:
         """Run until the board has said HELLO and lit its LEDs, as a player waits for it after power-up."""
         start = len(self.events)
-        while self.pico_ms < limit_ms:
+        ran = 0
+        while ran < limit_ms:  # (Pico time run in this boot: a board's clock starts again at a power cut)
             self.run(1, 10)
+            ran += 10
             if self.hello_ms >= 0 and (len(self.events) > start or self._guiding()):
                 return self.pico_ms
         raise RuntimeError(f"the emulated Pico did not start the board within {limit_ms} ms: " + "; ".join(self.errors))
@@ -270,6 +275,7 @@ class PicoBoard(Board):
         CPython runtime's torn writes; here the instant is random, and may fall inside a flash write)."""
         self._send(f"C {self.rng.randrange(5000)}")
         self._until_done()
+        self.pico_ms = 0.0  # (the new machine's clock; D said the instant of the cut)
         self.power_cuts += 1
         self.frame = bytes(96)
         self.hello_ms = -1.0
@@ -300,8 +306,14 @@ class PicoBoard(Board):
 
     def _line(self, line: bytes) -> None:
         f = decode(bytes(line).rstrip(b"\r"))
-        if not isinstance(f, int) and f[0] == "H" and self.hello_ms < 0:
-            self.hello_ms = self.pico_ms
+        if not isinstance(f, int) and f[0] == "H":
+            self.hellos += 1
+            m = re.search(r"\bboard=(\S+)", f[3])
+            self.board_id = m.group(1) if m else self.board_id
+            if self.hello_ms < 0:
+                self.hello_ms = self.pico_ms
+        if not isinstance(f, int) and f[0] == "R":
+            self.replies[f[1]] = f"{f[2]} {f[3]}".strip()
         if isinstance(f, int) or f[0] != "E" or f[1] in self.events:
             return
         _, num, typ, payload = f

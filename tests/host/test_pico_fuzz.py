@@ -1,0 +1,54 @@
+"""The fuzzers of bao_testkit.picofuzz, short, against the Bao-board image on the emulated Pico (`make
+test-pico`, marked pico; the long form: `python tools/bench_soak.py --runtime pico`, docs/benchmarks.md).
+Each is deterministic: the emulated Pico's time runs only when the test says, the inputs come from a seed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bao_host.boards.pico import PicoUnavailable, check_available
+from bao_testkit.picofuzz import journal_fuzz, protocol_fuzz
+
+try:
+    check_available()
+    UNAVAILABLE = ""
+except PicoUnavailable as e:
+    UNAVAILABLE = str(e)
+
+pytestmark = [pytest.mark.pico, pytest.mark.skipif(bool(UNAVAILABLE), reason=f"no emulated Pico: {UNAVAILABLE}")]
+
+
+def test_bad_lines_and_commands_between_moves_and_in_a_move_get_one_answer_each_and_lose_no_move(
+    tmp_path: Path,
+) -> None:
+    rep = protocol_fuzz(tmp_path, seed=3, plies=2, per_stage=6)
+    assert rep.found == []
+    assert rep.stages == {"between moves": 12, "in a move": 12}
+    assert rep.moves == 2
+
+
+def test_a_damaged_journal_sector_at_boot_keeps_every_intact_move_and_reports_a_loss(tmp_path: Path) -> None:
+    # (a damaged commit word dropped the moves after it under the same epoch before issue #26's fix; the
+    # long form, every kind of damage: tools/bench_soak.py --runtime pico)
+    kinds = ("commit", "byte", "erased")
+    cases = journal_fuzz(tmp_path, seed=5, plies=6, cases=3, kinds=kinds)
+    assert [c.found for c in cases if c.found] == []
+    assert [c.kind for c in cases] == list(kinds) and all(c.booted for c in cases)
+    assert any(c.kept < c.played for c in cases)  # (damage that lost moves was made, and reported)
+
+
+def test_a_power_cut_after_ten_seconds_of_pico_time_boots_the_board_again(tmp_path: Path) -> None:
+    # issue #26, found by the campaign on the image: the boot after a cut was bounded by the Pico's clock
+    # before the cut (10 s), so a board cut after 10 s of play "did not start" at once, with no error
+    from bao_host.boards.pico import PicoBoard
+
+    board = PicoBoard(str(tmp_path), seed=2, flash_timing=False)
+    try:
+        hellos = board.hellos
+        board.run(1, 10500)
+        board.power_cut()
+        assert board.power_cuts == 1 and board.hellos == hellos + 1 and board.errors == []
+        assert board.pico_ms < 10000  # (the restarted board's own clock)
+    finally:
+        board.close()
