@@ -40,3 +40,24 @@ def test_a_puzzle_solved_failed_and_a_bad_move_in_the_terminal(
     else:
         assert ali is not None and (ali.attempts, ali.solved) == (1, int(solved))
         assert said.startswith("Solved: 8 is the move." if solved else "Not 6L: the move was 8.")
+
+
+def test_a_line_in_the_terminal_plays_the_replies_and_asks_the_next_move(snap_compare: Any, tmp_path: Path) -> None:
+    """A puzzle of three moves: two right moves typed, each followed by South's reply on the diagram; the
+    snapshot shows the position where the third is to find, and what was said."""
+    puzzles = puzzlerig.example()
+    first = model.find(puzzles, puzzlerig.LINE_ID)
+    app: PuzzleApp
+
+    async def answer(pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        for typed in ("4L", "3L"):
+            await pilot.press(*typed, "enter")
+            await pilot.pause()
+
+    with Store(tmp_path / "data") as st:
+        app = PuzzleApp(Solving(st, puzzles, "Ali"), first)
+        assert snap_compare(app, terminal_size=(80, 30), run_before=answer)
+        assert app.lines[0] == "Right: 4L (move 1 of 3). South replies 8: find your next move."
+        assert app.lines[2].startswith("Right: 3L (move 2 of 3). South replies 3L: find your next move.")
+        assert st.solver_rating("Ali") is None  # the line is not finished: nothing rated

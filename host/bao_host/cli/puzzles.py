@@ -125,7 +125,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     for pz in _sets(args):
-        print(f"{pz.id}  {pz.ruleset:<19} {pz.rating:>5}  {pz.difficulty:<6} {' '.join(pz.themes)}")
+        line = f"  ({pz.moves} moves)" if pz.moves > 1 else ""
+        print(f"{pz.id}  {pz.ruleset:<19} {pz.rating:>5}  {pz.difficulty:<6} {' '.join(pz.themes)}{line}")
     return 0
 
 
@@ -133,16 +134,20 @@ def cmd_answer(args: argparse.Namespace) -> int:
     from bao_host.cli.common import open_store
     from bao_host.puzzles.session import Solving
 
-    pid, move = args.answer
+    pid, moves = args.answer
     pz = model.find(_sets(args), pid)
     with open_store(args) as st:
-        try:
-            result = Solving(st, [pz], args.solver).answer(pz, move)
-        except core.BaoError as e:
-            return _err(f"{move[:40]}: {e}")
-    for line in result.lines():
-        print(line)
-    return 0 if result.answer.correct else 3
+        solving = Solving(st, [pz], args.solver)
+        for step, move in enumerate(moves.split()[: pz.moves] or [""]):  # a line: the solver's moves in turn
+            try:
+                result = solving.answer(pz, move, step)
+            except core.BaoError as e:
+                return _err(f"{move[:40]}: {e}")
+            for line in result.lines():
+                print(line)
+            if result.final:
+                return 0 if result.answer.correct else 3
+    return 4  # a line whose next move was not given: nothing rated yet
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -198,7 +203,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         const="next",
         help="solve puzzles in the terminal (from puzzle ID, or the next for your rating)",
     )
-    act.add_argument("--answer", metavar=("ID", "MOVE"), nargs=2, help="answer one puzzle with a move")
+    act.add_argument(
+        "--answer",
+        metavar=("ID", "MOVE"),
+        nargs=2,
+        help="answer one puzzle with a move (a line: its moves in one argument, '4L 3L 5R'; status 0 solved, 3 "
+        "not, 4 the line goes on)",
+    )
     p.add_argument("--solver", default="you", help="whose rating an answer changes (default: you)")
     p.add_argument(
         "--from", dest="source", metavar="FILE", help="the puzzles of this set (an export) instead of the shipped ones"
