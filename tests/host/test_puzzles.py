@@ -161,6 +161,9 @@ def test_bao_puzzles_makes_a_set_and_adds_to_it(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     second = model.load(out)
     assert len(second) == 2 and first[0].id in {pz.id for pz in second}
+    runs = model.about(out)["made_by"]  # both runs named, in order: the set says how it was made
+    assert len(runs) == 2 and runs[1].endswith("--seed 5") and "--seed" not in runs[0]
+    assert model.about(out)["count"] == 2
 
 
 def test_a_damaged_set_is_never_overwritten(tmp_path: Path) -> None:

@@ -71,15 +71,17 @@ def cmd_make(args: argparse.Namespace) -> int:
     except (InputError, core.BaoError, notation.ReplayError) as e:
         return _err(str(e))
     gen = generate.Generator(ruleset)
-    about = {
-        "made_by": " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None else args.command_line,
-        "ruleset": ruleset,
-    }
+    this = " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None else args.command_line
+    about = model.about(out) if out.exists() else {}  # a run adds to the set: the runs before it stay named
+    runs = about.get("made_by", [])
+    about["made_by"] = ([runs] if isinstance(runs, str) else list(runs)) + [this]
+    about["ruleset"] = ruleset
     start = time.monotonic()
     deadline = start + args.minutes * 60 if args.minutes else float("inf")
     before = len(known)
 
     def keep(pz: model.Puzzle) -> None:
+        about["count"] = len(known)
         model.dump(out, sorted(known.values(), key=lambda q: q.id), about)
         if not args.quiet:
             print(

@@ -233,6 +233,17 @@ def loads(text: str, name: str = "puzzle set") -> list[Puzzle]:
     return out
 
 
+def about(path: str | Path) -> dict[str, Any]:
+    """The set's `about` object (free: the runs that made it), {} when it has none; the set itself is read
+    with load (a damaged file is refused there)."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    found = doc.get("about") if isinstance(doc, dict) else None
+    return dict(found) if isinstance(found, dict) else {}
+
+
 def dumps(puzzles: list[Puzzle], about: dict[str, Any] | None = None) -> str:
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     if about:
