@@ -99,6 +99,24 @@ class Puzzle:
         }
 
 
+SIDE_NAMES = ("South", "North")
+
+
+def task(pz: Puzzle, step: int) -> str:
+    """What the solver is asked at the solver's move number `step`, as the terminal and the web page say it."""
+    p = pz.position_at(step)
+    me = SIDE_NAMES[p.to_move]
+    if pz.moves == 1:
+        return f"{me} to move: find the one move that is clearly best."
+    other = SIDE_NAMES[p.to_move ^ 1]
+    pairs = [f"{pz.line[2 * k]}, {other} {pz.line[2 * k + 1]}" for k in range(step)]
+    return (
+        f"{me} to move: a line of {pz.moves} moves, each clearly best. "
+        + (f"So far: {'; '.join(pairs)}. " if pairs else "")
+        + f"Find move {step + 1} of {pz.moves}."
+    )
+
+
 @dataclass
 class Answer:
     correct: bool

@@ -70,14 +70,7 @@ class PuzzleApp(App[int]):
             return
         p = pz.position_at(self.step)
         self.answered = False
-        task = f"{SIDES[p.to_move]} to move: find the one move that is clearly best."
-        if pz.moves > 1:  # a line: the moves found so far and the replies, then the next to find
-            so_far = " ".join(pz.line[: 2 * self.step])
-            task = (
-                f"{SIDES[p.to_move]} to move: a line of {pz.moves} moves, each clearly best. "
-                + (f"Played: {so_far}. " if so_far else "")
-                + f"Find move {self.step + 1} of {pz.moves}."
-            )
+        task = model.task(pz, self.step)  # (a line: the moves found so far and the replies, then the next)
         self.query_one("#info", Static).update(
             Text(f"Puzzle {pz.id} · {pz.ruleset} · rated {self.solving.puzzle_rating(pz).rating:.0f}\n{task}")
         )
