@@ -241,3 +241,17 @@ def test_bao_puzzles_answer_takes_a_lines_moves_in_turn(tmp_path: Path) -> None:
     assert whole.returncode == 0 and "Solved: 5R ends the line (move 3 of 3). rating 1500 -> " in whole.stdout
     listed = _bao("--list", "--from", str(src))
     assert listed.stdout.splitlines()[2].endswith("capture namua winning  (3 moves)")
+
+
+def test_a_refused_move_names_three_captures_and_says_how_many_more() -> None:
+    """Solving by hand: "2" refused with "5L 5R 6L" read as the whole list of captures, while 6R and 7 capture
+    too. The refusal now says there are more."""
+    from bao import notation, position_json
+
+    p = position_json.from_dict(
+        {"ruleset": "zanzibar", "to_move": "S", "A": [4, 1, 0, 4, 2, 6, 1, 0], "B": [1, 1, 1, 2, 2, 2, 2, 3],
+         "a": [0, 10, 1, 1, 0, 0, 0, 0], "b": [2, 2, 0, 2, 0, 2, 1, 3], "store": {"S": 4, "N": 4},
+         "house": {"S": False, "N": False}, "takasia": None}
+    )  # fmt: skip
+    with pytest.raises(core.BaoError, match=r"you must capture \(1\.7a\): 5L 5R 6L and 2 more$"):
+        notation.parse_move(p, "2")
