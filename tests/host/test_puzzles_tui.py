@@ -61,3 +61,27 @@ def test_a_line_in_the_terminal_plays_the_replies_and_asks_the_next_move(snap_co
         assert app.lines[0] == "Right: 4L (move 1 of 3). South replies 8: find your next move."
         assert app.lines[2].startswith("Right: 3L (move 2 of 3). South replies 3L: find your next move.")
         assert st.solver_rating("Ali") is None  # the line is not finished: nothing rated
+
+
+def test_the_verdict_stays_in_sight_at_80x24(tmp_path: Path) -> None:
+    """Solving by hand in tmux at 80x24: the answer's words filled the small panel and its first line, right
+    or wrong, scrolled out of sight. The verdict is said above the board too (the screen's text is read)."""
+    import asyncio
+    import html
+    import re
+
+    puzzles = puzzlerig.example()
+    first = model.find(puzzles, puzzlerig.LINE_ID)
+
+    async def main(st: Store) -> str:
+        app = PuzzleApp(Solving(st, puzzles, "Ali"), first)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("4", "R", "enter")
+            await pilot.pause()
+            return app.export_screenshot()
+
+    with Store(tmp_path / "data") as st:
+        svg = asyncio.run(main(st))
+    seen = html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+    assert "Not 4R: the move was 4L (move 1 of 3)." in seen

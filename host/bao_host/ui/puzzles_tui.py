@@ -71,11 +71,12 @@ class PuzzleApp(App[int]):
         p = pz.position_at(self.step)
         self.answered = False
         task = model.task(pz, self.step)  # (a line: the moves found so far and the replies, then the next)
-        self.query_one("#info", Static).update(
-            Text(f"Puzzle {pz.id} · {pz.ruleset} · rated {self.solving.puzzle_rating(pz).rating:.0f}\n{task}")
-        )
+        self.query_one("#info", Static).update(Text(f"{self.header(pz)}\n{task}"))
         self.query_one("#board", Static).update(diagram.render(p))
         self.query_one("#move", Input).focus()
+
+    def header(self, pz: model.Puzzle) -> str:
+        return f"Puzzle {pz.id} · {pz.ruleset} · rated {self.solving.puzzle_rating(pz).rating:.0f}"
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -98,7 +99,10 @@ class PuzzleApp(App[int]):
             self.show()
             return
         self.answered = True
-        self.say(f"The line: {' '.join(pz.line)} · themes: {', '.join(pz.themes)} · Ctrl+N: next puzzle")
+        shown = pz.line[: 2 * pz.moves - 1] if pz.moves > 1 else pz.line
+        self.say(f"The line: {' '.join(shown)} · themes: {', '.join(pz.themes)} · Ctrl+N: next puzzle")
+        # the verdict stays in sight above the board (at 80x24 the panel below scrolls it away)
+        self.query_one("#info", Static).update(Text(f"{self.header(pz)}\n{result.lines()[0]} Ctrl+N: next."))
         r = self.solving.rating()
         self.sub_title = f"{self.solving.solver}: rating {r.rating:.0f} ± {2 * r.rd:.0f}"
 
