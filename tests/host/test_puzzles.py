@@ -198,6 +198,7 @@ def test_a_line_is_solved_move_by_move_and_rated_once(tmp_path: Path) -> None:
         r = bo.answer(pz, wrong, 1)  # a wrong second move ends the attempt: failed
         assert r.final and not r.answer.correct
         assert r.lines()[0].startswith(f"Not {wrong}: the move was 3L (move 2 of 3).")
+        assert r.lines()[2].startswith("What 3L does: a seed from the store goes into a3 (2.2); capture the 6 seeds")
         b = st.solver_rating("Bo")
         assert b is not None and (b.attempts, b.solved) == (1, 0)
         with pytest.raises(core.BaoError):

@@ -123,6 +123,7 @@ class Answer:
     move: str  # the answer as the rules core writes it
     solution: str
     account: list[str]  # the answer's account in words
+    solution_account: list[str] = field(default_factory=list)  # the solution's, when the answer is not it
 
 
 def check_answer(pz: Puzzle, text: str, step: int = 0) -> Answer:
@@ -134,7 +135,9 @@ def check_answer(pz: Puzzle, text: str, step: int = 0) -> Answer:
     words = explain.describe(query.account(p, move))
     want = pz.expected(step)
     sol, _ = notation.parse_move(p, want)
-    return Answer(notation.same_move(move, sol), core.format_move(move, p.to_move), want, words)
+    right = notation.same_move(move, sol)
+    theirs = [] if right else explain.describe(query.account(p, sol))
+    return Answer(right, core.format_move(move, p.to_move), want, words, theirs)
 
 
 def check_move(pz: Puzzle, move: int, step: int = 0) -> Answer:

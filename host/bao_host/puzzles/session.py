@@ -49,7 +49,11 @@ class Result:
         if a.correct:
             what = "is the move" if self.moves == 1 else "ends the line"
             return [f"Solved: {a.move} {what}{of}. {change}", f"What it does: {did}"]
-        return [f"Not {a.move}: the move was {a.solution}{of}. {change}", f"What {a.move} does: {did}"]
+        out = [f"Not {a.move}: the move was {a.solution}{of}. {change}", f"What {a.move} does: {did}"]
+        if a.solution_account:  # what made the solution better: its own account, as short
+            sol = "; ".join(a.solution_account[:3]) + ("; …" if len(a.solution_account) > 3 else "")
+            out.append(f"What {a.solution} does: {sol}")
+        return out
 
 
 def _rating(r: Rated | None, default: glicko2.Rating) -> glicko2.Rating:
