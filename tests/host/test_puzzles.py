@@ -256,3 +256,30 @@ def test_a_refused_move_names_three_captures_and_says_how_many_more() -> None:
     )  # fmt: skip
     with pytest.raises(core.BaoError, match=r"you must capture \(1\.7a\): 5L 5R 6L and 2 more$"):
         notation.parse_move(p, "2")
+
+
+def test_the_next_puzzle_is_not_the_one_just_failed_while_others_are_left(tmp_path: Path) -> None:
+    """Solving by hand: after a wrong answer (its solution shown), Ctrl+N gave the same puzzle again."""
+    import dataclasses
+
+    puzzles = [  # the other Zanzibar puzzle rated far from the solver: the one failed stays the nearest
+        dataclasses.replace(pz, rating=1900) if pz.id == puzzlerig.LINE_ID else pz for pz in puzzlerig.example()
+    ]
+    zanzibar = [pz for pz in puzzles if pz.ruleset == core.ZANZIBAR]
+    with Store(tmp_path / "data") as st:
+        solving = Solving(st, puzzles, "Ali")
+        first = solving.next_puzzle(core.ZANZIBAR)
+        assert first is not None
+        wrong = next(
+            core.format_move(m, first.start().to_move)
+            for m, _ in core.legal_moves(first.start())
+            if not model.check_answer(first, core.format_move(m, first.start().to_move)).correct
+        )
+        assert not solving.answer(first, wrong).answer.correct
+        after = solving.next_puzzle(core.ZANZIBAR)
+        assert after is not None and after.id != first.id
+        other = next(pz for pz in zanzibar if pz.id != first.id)
+        for k in range(other.moves):
+            solving.answer(other, other.expected(k), k)
+        again = solving.next_puzzle(core.ZANZIBAR)  # none left but the failed one: it comes back
+        assert again is not None and again.id == first.id

@@ -76,10 +76,12 @@ class Solving:
 
     def next_puzzle(self, ruleset: str | None = None) -> model.Puzzle | None:
         """A puzzle the solver has not solved, of the ruleset if one is given, rated nearest the solver (the
-        lowest id among equals: the same choice every time)."""
-        done = {pid for pid, ok in self.store.solved_puzzles(self.solver).items() if ok}
+        lowest id among equals: the same choice every time); one not tried yet first (a puzzle just failed,
+        its solution just shown, comes back only when no other is left)."""
+        tried = self.store.solved_puzzles(self.solver)
         mine = self.rating().rating
-        left = [pz for pz in self.puzzles if pz.id not in done and (ruleset is None or pz.ruleset == ruleset)]
+        left = [pz for pz in self.puzzles if not tried.get(pz.id) and (ruleset is None or pz.ruleset == ruleset)]
+        left = [pz for pz in left if pz.id not in tried] or left
         if not left:
             return None
         return min(left, key=lambda pz: (abs(self.puzzle_rating(pz).rating - mine), pz.id))
