@@ -140,6 +140,7 @@ class PuzzlePages:
             themes=pz.themes,
             rating=round(result.after),
             before=round(result.before),
+            puzzle_rating=round(result.puzzle_rating),
             next=nxt.id if nxt is not None else None,
         )
         return JSONResponse(out)
