@@ -77,6 +77,8 @@ def why_illegal(p: Position, move: int) -> tuple:  # noqa: C901, PLR0911, PLR091
             if not namua and n > 15:
                 return rule, "a capture move cannot start from a pit with more than 15 seeds, and a capture is possible"
             examples = " ".join(format_move(m, s) for m in cap_starts[:3])
+            if len(cap_starts) > 3:  # (three named: the others said, not left for a list that looks whole)
+                examples += " and %d more" % (len(cap_starts) - 3)
             return rule, "a capture is possible, so you must capture (1.7a): %s" % examples
         if move & PLAY:
             return "2.5b", "this move does not stop in the owned house with 6 or more seeds: no house to play"

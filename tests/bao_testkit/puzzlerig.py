@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "puzzles.md"
 ZANZIBAR_ID = "z-8523ac46"  # North's namua capture 8 (from a8); 6L and 6R are clearly worse
 MALAWI_ID = "m-577a93e3"
+LINE_ID = "z-01c59969"  # a line: North's 4L, South's 8, North's 3L, South's 3L, North's 5R (three moves to find)
 
 
 def example_text() -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from bao import core
 from bao_host.puzzles import generate, glicko2, model
+from bao_host.puzzles.session import Solving
 from bao_host.record.store import SCHEMA_VERSION, Store
 from bao_testkit import puzzlerig
 
@@ -39,7 +40,7 @@ def test_glicko2_a_win_raises_a_loss_lowers_and_no_game_widens() -> None:
 def test_the_documented_example_reads_checks_and_writes_back_the_same() -> None:
     text = puzzlerig.example_text()
     puzzles = model.loads(text)
-    assert [pz.id for pz in puzzles] == [puzzlerig.ZANZIBAR_ID, puzzlerig.MALAWI_ID]
+    assert [pz.id for pz in puzzles] == [puzzlerig.ZANZIBAR_ID, puzzlerig.MALAWI_ID, puzzlerig.LINE_ID]
     for pz in puzzles:
         p = pz.start()
         assert model.puzzle_id(p) == pz.id
@@ -62,8 +63,10 @@ def test_export_round_trips(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     r = _bao("--export", str(out), "--from", str(src))
     assert r.returncode == 0, r.stderr
-    assert r.stdout == f"2 puzzles written to {out}\n"
+    assert r.stdout == f"3 puzzles written to {out}\n"
     assert [pz.to_json() for pz in model.load(out)] == [pz.to_json() for pz in puzzlerig.example()]
+    line = json.loads(out.read_text())["puzzles"][2]  # a line: its moves to find and the line itself
+    assert (line["moves"], line["line"][:5]) == (3, ["4L", "8", "3L", "3L", "5R"])
     again = tmp_path / "again.json"
     assert _bao("--export", str(again), "--from", str(out)).returncode == 0
     assert again.read_text() == out.read_text()
@@ -158,6 +161,9 @@ def test_bao_puzzles_makes_a_set_and_adds_to_it(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     second = model.load(out)
     assert len(second) == 2 and first[0].id in {pz.id for pz in second}
+    runs = model.about(out)["made_by"]  # both runs named, in order: the set says how it was made
+    assert len(runs) == 2 and runs[1].endswith("--seed 5") and "--seed" not in runs[0]
+    assert model.about(out)["count"] == 2
 
 
 def test_a_damaged_set_is_never_overwritten(tmp_path: Path) -> None:
@@ -168,3 +174,112 @@ def test_a_damaged_set_is_never_overwritten(tmp_path: Path) -> None:
     assert r.returncode == 1 and r.stderr.count("\n") == 1
     assert "(the run would overwrite it: move it away first)" in r.stderr
     assert out.read_text() == before
+
+
+def test_a_line_is_solved_move_by_move_and_rated_once(tmp_path: Path) -> None:
+    pz = model.find(puzzlerig.example(), puzzlerig.LINE_ID)
+    assert pz.moves == 3 and [pz.expected(k) for k in range(3)] == ["4L", "3L", "5R"]
+    with Store(tmp_path / "data") as st:
+        solving = Solving(st, [pz], "Ali")
+        r = solving.answer(pz, "4L")
+        assert not r.final and r.reply == "8" and st.solver_rating("Ali") is None  # nothing rated yet
+        assert r.lines()[0] == "Right: 4L (move 1 of 3). South replies 8: find your next move."
+        assert pz.position_at(1).to_move == core.NORTH
+        r = solving.answer(pz, "3L", 1)
+        assert r.reply == "3L" and r.lines()[0].startswith("Right: 3L (move 2 of 3). South replies 3L")
+        r = solving.answer(pz, "5R", 2)
+        assert r.final and r.answer.correct and r.lines()[0].startswith("Solved: 5R ends the line (move 3 of 3).")
+        ali = st.solver_rating("Ali")
+        assert ali is not None and (ali.attempts, ali.solved) == (1, 1)
+        bo = Solving(st, [pz], "Bo")
+        bo.answer(pz, "4L")
+        wrong = next(core.format_move(m, core.NORTH) for m, _ in core.legal_moves(pz.position_at(1)))
+        assert wrong != "3L"
+        r = bo.answer(pz, wrong, 1)  # a wrong second move ends the attempt: failed
+        assert r.final and not r.answer.correct
+        assert r.lines()[0].startswith(f"Not {wrong}: the move was 3L (move 2 of 3).")
+        assert r.lines()[2].startswith("What 3L does: a seed from the store goes into a3 (2.2); capture the 6 seeds")
+        b = st.solver_rating("Bo")
+        assert b is not None and (b.attempts, b.solved) == (1, 0)
+        with pytest.raises(core.BaoError):
+            bo.answer(pz, "5R", 3)  # no fourth move
+
+
+def test_a_line_that_is_not_one_is_refused_in_one_line() -> None:
+    doc = json.loads(puzzlerig.example_text())
+    line = doc["puzzles"][2]
+    for bad, why in (({"moves": 6}, "the field 'moves'"), ({"line": ["4L", "8", "B9", "3L", "5R"]}, "B9")):
+        obj = dict(line, **bad)
+        with pytest.raises(model.PuzzleFormatError, match=why):
+            model.from_json(obj)
+
+
+def test_the_generator_lengthens_a_puzzle_into_a_line() -> None:
+    """After the solution and the opponent's best reply, the position is checked like a new puzzle's: one
+    move clearly best again is the solver's next move (shallow depths here: the shipped sets' are deeper)."""
+    pz = model.find(puzzlerig.example(), puzzlerig.LINE_ID)
+    gen = generate.Generator(pz.ruleset, tt_bits=16)
+    gen.depths = generate.Depths(1, 2, 2)
+    best = gen.clearly_best(pz.start())
+    assert best is not None and core.format_move(best.move, core.NORTH) == pz.solution
+    moves, line = gen.lengthen(pz.start(), best)
+    assert moves >= 2 and line[0] == pz.solution
+    assert line[1] == core.format_move(best.pv[1], core.SOUTH)  # the reply: the search's best for South
+    lined = model.from_json(dict(pz.to_json(), line=line, moves=moves))  # a line of legal moves
+    again = gen.clearly_best(lined.position_at(1))
+    assert again is not None and core.format_move(again.move, core.NORTH) == line[2]
+
+
+def test_bao_puzzles_answer_takes_a_lines_moves_in_turn(tmp_path: Path) -> None:
+    src = tmp_path / "example.json"
+    src.write_text(puzzlerig.example_text(), encoding="utf-8")
+    common = ["--from", str(src), "--data", str(tmp_path / "data"), "--solver", "Ali"]
+    half = _bao("--answer", puzzlerig.LINE_ID, "4L 3L", *common)
+    assert half.returncode == 4, half.stderr  # the line goes on: nothing rated
+    assert half.stdout.splitlines()[0] == "Right: 4L (move 1 of 3). South replies 8: find your next move."
+    assert half.stdout.splitlines()[2].startswith("Right: 3L (move 2 of 3). South replies 3L")
+    whole = _bao("--answer", puzzlerig.LINE_ID, "4L 3L 5R", *common)
+    assert whole.returncode == 0 and "Solved: 5R ends the line (move 3 of 3). rating 1500 -> " in whole.stdout
+    listed = _bao("--list", "--from", str(src))
+    assert listed.stdout.splitlines()[2].endswith("capture namua winning  (3 moves)")
+
+
+def test_a_refused_move_names_three_captures_and_says_how_many_more() -> None:
+    """Solving by hand: "2" refused with "5L 5R 6L" read as the whole list of captures, while 6R and 7 capture
+    too. The refusal now says there are more."""
+    from bao import notation, position_json
+
+    p = position_json.from_dict(
+        {"ruleset": "zanzibar", "to_move": "S", "A": [4, 1, 0, 4, 2, 6, 1, 0], "B": [1, 1, 1, 2, 2, 2, 2, 3],
+         "a": [0, 10, 1, 1, 0, 0, 0, 0], "b": [2, 2, 0, 2, 0, 2, 1, 3], "store": {"S": 4, "N": 4},
+         "house": {"S": False, "N": False}, "takasia": None}
+    )  # fmt: skip
+    with pytest.raises(core.BaoError, match=r"you must capture \(1\.7a\): 5L 5R 6L and 2 more$"):
+        notation.parse_move(p, "2")
+
+
+def test_the_next_puzzle_is_not_the_one_just_failed_while_others_are_left(tmp_path: Path) -> None:
+    """Solving by hand: after a wrong answer (its solution shown), Ctrl+N gave the same puzzle again."""
+    import dataclasses
+
+    puzzles = [  # the other Zanzibar puzzle rated far from the solver: the one failed stays the nearest
+        dataclasses.replace(pz, rating=1900) if pz.id == puzzlerig.LINE_ID else pz for pz in puzzlerig.example()
+    ]
+    zanzibar = [pz for pz in puzzles if pz.ruleset == core.ZANZIBAR]
+    with Store(tmp_path / "data") as st:
+        solving = Solving(st, puzzles, "Ali")
+        first = solving.next_puzzle(core.ZANZIBAR)
+        assert first is not None
+        wrong = next(
+            core.format_move(m, first.start().to_move)
+            for m, _ in core.legal_moves(first.start())
+            if not model.check_answer(first, core.format_move(m, first.start().to_move)).correct
+        )
+        assert not solving.answer(first, wrong).answer.correct
+        after = solving.next_puzzle(core.ZANZIBAR)
+        assert after is not None and after.id != first.id
+        other = next(pz for pz in zanzibar if pz.id != first.id)
+        for k in range(other.moves):
+            solving.answer(other, other.expected(k), k)
+        again = solving.next_puzzle(core.ZANZIBAR)  # none left but the failed one: it comes back
+        assert again is not None and again.id == first.id

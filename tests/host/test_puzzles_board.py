@@ -49,7 +49,7 @@ def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
         rig.connect()
-        puzzles = puzzlerig.example()
+        puzzles = [pz for pz in puzzlerig.example() if pz.moves == 1]  # (the next: the one failed, again)
         solving = Solving(rig.logger.store, puzzles, "Ali")
         run = PuzzleRun(solving, rig.session.command, rig.logger.view, ruleset=core.ZANZIBAR, first=puzzles[0], limit=2)
         said = _solver(rig, run, ["6L", "8"])
@@ -62,5 +62,66 @@ def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
         assert said[-1].startswith("Puzzles done: 2. Ali's rating ")
         ali = rig.logger.store.solver_rating("Ali")
         assert ali is not None and (ali.attempts, ali.solved) == (2, 1)
+    finally:
+        rig.close()
+
+
+def test_a_line_on_the_simulated_board_the_replies_sown_as_lit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A puzzle of three moves on the board: the solver's moves played pit by pit; after each right one the
+    board lights South's reply (SHOW) and the person sows it; a wrong reply is taken back and lit again."""
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        puzzles = puzzlerig.example()
+        pz = next(p for p in puzzles if p.id == puzzlerig.LINE_ID)
+        solving = Solving(rig.logger.store, puzzles, "Ali")
+        run = PuzzleRun(solving, rig.session.command, rig.logger.view, first=pz, limit=1)
+        said: list[str] = []
+        answers = ["4L", "3L", "5R"]
+        slipped = False
+        for _ in range(800):
+            rig.runner.pump()
+            said += run.poll()
+            said += rig.sim.poll()
+            if run.state == "done":
+                break
+            step = rig.sim.setup_step
+            if step is not None:
+                at = step.at
+                rig.runner.tap(31 if at == "store-N" else 15 if at == "store-S" else core.pit_index(at))
+                continue
+            if rig.board.phase != R.IDLE:
+                continue
+            p = rig.board.position
+            if run.state == "solve" and p.d == pz.position_at(run.step).d:
+                text = answers.pop(0)
+            elif run.state == "reply" and p.d != pz.position_at(run.step).d:
+                reply = pz.line[2 * run.step + 1]
+                text = reply
+                if not slipped:  # the person sows another move than the one lit, once
+                    slipped = True
+                    text = next(
+                        core.format_move(m, p.to_move)
+                        for m, _ in core.legal_moves(p)
+                        if not notation.same_move(m, notation.parse_move(p, reply)[0])
+                    )
+            else:
+                continue
+            move, _ = notation.parse_move(p, text)
+            for pit in R.activations(p, move):
+                rig.runner.tap(pit & R.PIT)
+        assert run.state == "done", said[-6:]
+        assert "North to move: a line of 3 moves, each clearly best. Find move 1 of 3. Play it on the board." in said
+        assert "Right: 4L (move 1 of 3). South replies 8: find your next move." in said
+        assert "Sow South's reply 8 on the board: its lights show the way." in said
+        assert any(s.endswith("is not South's reply in this line: the board takes it back.") for s in said), said
+        assert (
+            "North to move: a line of 3 moves, each clearly best. So far: 4L, South 8; 3L, South 3L. "
+            "Find move 3 of 3. Play it on the board."
+        ) in said
+        assert any(s.startswith("Solved: 5R ends the line (move 3 of 3).") for s in said), said
+        ali = rig.logger.store.solver_rating("Ali")
+        assert ali is not None and (ali.attempts, ali.solved) == (1, 1)
     finally:
         rig.close()

@@ -60,3 +60,35 @@ def test_a_puzzle_solved_and_failed_in_the_browser(move: str, solved: bool, page
     with Store(data, readonly=True) as st:
         ali = st.solver_rating("Ali")
         assert ali is not None and (ali.attempts, ali.solved) == (1, int(solved))
+
+
+def test_a_line_is_solved_in_the_browser_the_replies_drawn(page: Any, tmp_path: Path) -> None:
+    """A puzzle of three moves: each right move is answered with South's reply, the board drawn again after
+    it and the next move asked; the third ends the line, and only then is the solver rated."""
+    sets = puzzlerig.write_sets(tmp_path / "sets")
+    data = tmp_path / "data"
+    with serving(data, sims=0, puzzles=sets) as web:
+        page.goto(f"{web.url}/puzzles/{puzzlerig.LINE_ID}?solver=Ali")
+        assert page.inner_text("#guide") == ("North to move: a line of 3 moves, each clearly best. Find move 1 of 3.")
+        for k, move in enumerate(("4L", "3L")):
+            page.fill("#move", move)
+            page.click("#submit")
+            page.wait_for_function(f"document.getElementById('guide').textContent.includes('move {k + 2} of 3')")
+            assert page.inner_text("#result").startswith(f"Right: {move} (move {k + 1} of 3). South replies ")
+        assert page.inner_text("#guide") == (
+            "North to move: a line of 3 moves, each clearly best. So far: 4L, South 8; 3L, South 3L. Find move 3 of 3."
+        )
+        assert page.text_content("#count-2") == "10"  # A3 after 4L 8 3L 3L (the terminal's diagram says the same)
+        compare_png(SHOTS / "web-puzzle-line.png", page.screenshot(full_page=True))
+        with Store(data, readonly=True) as st:
+            assert st.solver_rating("Ali") is None  # the line goes on: not rated yet
+        page.fill("#move", "5R")
+        page.click("#submit")
+        page.wait_for_selector("#result.solved", timeout=20_000)
+        assert page.inner_text("#result").startswith("Solved: 5R ends the line (move 3 of 3).")
+        assert "The line: 4L 8 3L 3L 5R" in page.inner_text("#result")
+        rated = page.inner_text("#result").split("rating 1500 -> ")[1].split(" ")[0]
+        assert page.inner_text("#ratings").startswith(f"Ali: rating {rated} · this puzzle: ")  # (not 1500 still)
+    with Store(data, readonly=True) as st:
+        ali = st.solver_rating("Ali")
+        assert ali is not None and (ali.attempts, ali.solved) == (1, 1)

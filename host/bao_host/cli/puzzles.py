@@ -71,15 +71,17 @@ def cmd_make(args: argparse.Namespace) -> int:
     except (InputError, core.BaoError, notation.ReplayError) as e:
         return _err(str(e))
     gen = generate.Generator(ruleset)
-    about = {
-        "made_by": " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None else args.command_line,
-        "ruleset": ruleset,
-    }
+    this = " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None else args.command_line
+    about = model.about(out) if out.exists() else {}  # a run adds to the set: the runs before it stay named
+    runs = about.get("made_by", [])
+    about["made_by"] = ([runs] if isinstance(runs, str) else list(runs)) + [this]
+    about["ruleset"] = ruleset
     start = time.monotonic()
     deadline = start + args.minutes * 60 if args.minutes else float("inf")
     before = len(known)
 
     def keep(pz: model.Puzzle) -> None:
+        about["count"] = len(known)
         model.dump(out, sorted(known.values(), key=lambda q: q.id), about)
         if not args.quiet:
             print(
@@ -125,7 +127,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     for pz in _sets(args):
-        print(f"{pz.id}  {pz.ruleset:<19} {pz.rating:>5}  {pz.difficulty:<6} {' '.join(pz.themes)}")
+        line = f"  ({pz.moves} moves)" if pz.moves > 1 else ""
+        print(f"{pz.id}  {pz.ruleset:<19} {pz.rating:>5}  {pz.difficulty:<6} {' '.join(pz.themes)}{line}")
     return 0
 
 
@@ -133,16 +136,20 @@ def cmd_answer(args: argparse.Namespace) -> int:
     from bao_host.cli.common import open_store
     from bao_host.puzzles.session import Solving
 
-    pid, move = args.answer
+    pid, moves = args.answer
     pz = model.find(_sets(args), pid)
     with open_store(args) as st:
-        try:
-            result = Solving(st, [pz], args.solver).answer(pz, move)
-        except core.BaoError as e:
-            return _err(f"{move[:40]}: {e}")
-    for line in result.lines():
-        print(line)
-    return 0 if result.answer.correct else 3
+        solving = Solving(st, [pz], args.solver)
+        for step, move in enumerate(moves.split()[: pz.moves] or [""]):  # a line: the solver's moves in turn
+            try:
+                result = solving.answer(pz, move, step)
+            except core.BaoError as e:
+                return _err(f"{move[:40]}: {e}")
+            for line in result.lines():
+                print(line)
+            if result.final:
+                return 0 if result.answer.correct else 3
+    return 4  # a line whose next move was not given: nothing rated yet
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -198,7 +205,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         const="next",
         help="solve puzzles in the terminal (from puzzle ID, or the next for your rating)",
     )
-    act.add_argument("--answer", metavar=("ID", "MOVE"), nargs=2, help="answer one puzzle with a move")
+    act.add_argument(
+        "--answer",
+        metavar=("ID", "MOVE"),
+        nargs=2,
+        help="answer one puzzle with a move (a line: its moves in one argument, '4L 3L 5R'; status 0 solved, 3 "
+        "not, 4 the line goes on)",
+    )
     p.add_argument("--solver", default="you", help="whose rating an answer changes (default: you)")
     p.add_argument(
         "--from", dest="source", metavar="FILE", help="the puzzles of this set (an export) instead of the shipped ones"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bao import core, position_json
+from bao import core, notation, position_json
 
 from bao_host.puzzles import model
 from bao_host.puzzles.session import Solving
@@ -38,7 +38,9 @@ class PuzzleRun:
         self.puzzle = first
         self.limit = limit  # puzzles to do (0: until the set has none left)
         self.done = 0
-        self.state = "start"  # start, setup (waiting for the position), solve (waiting for the move), done
+        self.state = "start"  # start, setup (waiting for the position), solve (waiting for the move), reply
+        # (waiting for the opponent's reply of a line to be sown, as the board lights it), done
+        self.step = 0  # the solver's move to find (a line's: 0, 1, ...)
         self._game: int | None = None
         self._plies = 0
 
@@ -57,6 +59,7 @@ class PuzzleRun:
             return [f"the puzzles stop: the board did not take the position ({r.payload if r else 'no answer'})"]
         self._game = self.view.game_id
         self.state = "setup"
+        self.step = 0
         return [f"Puzzle {self.puzzle.id} ({self.puzzle.ruleset}): the board lays its position out, follow its lights."]
 
     def poll(self) -> list[str]:
@@ -68,14 +71,50 @@ class PuzzleRun:
             if v.game_id != self._game and v.position is not None and v.position.d == pz.start().d:
                 self.state = "solve"
                 self._plies = len(v.plies)
+                if pz.moves > 1:
+                    return [model.task(pz, 0) + " Play it on the board."]
                 return [f"{SIDES[v.position.to_move]} to move: play the one move that is clearly best."]
         elif self.state == "solve" and pz is not None and len(v.plies) > self._plies:
             played = v.plies[self._plies]
             try:
-                result = self.solving.answer(pz, played)
+                result = self.solving.answer(pz, played, self.step)
             except core.BaoError as e:
                 return [f"the move {played} is not one of this position ({e})"]
+            if result.reply is not None:  # a line: the opponent's reply is sown on the board, as it lights it
+                self._plies += 1
+                self.state = "reply"
+                return result.lines() + self._show(result.reply, result.replier)
             self.done += 1
             self.puzzle = None
             return result.lines() + self._next()
+        elif self.state == "reply" and pz is not None and len(v.plies) > self._plies:
+            return self._replied(pz, v.plies[self._plies])
         return []
+
+    def _show(self, reply: str, side: str) -> list[str]:
+        r = self.command("SHOW", reply)
+        if r is None or not r.ok:
+            return [
+                f"Sow {side}'s reply {reply} on the board (it could not light it: {r.payload if r else 'no answer'})."
+            ]
+        return [f"Sow {side}'s reply {reply} on the board: its lights show the way."]
+
+    def _replied(self, pz: model.Puzzle, played: str) -> list[str]:
+        """The ply sown where the line's reply was expected: the reply (the next move is to find), or another
+        move, taken back (UNDO) and the reply lit again."""
+        reply = pz.line[2 * self.step + 1]
+        before = pz.position_at(self.step)
+        after = notation.parse_move(before, pz.expected(self.step))[1]
+        try:
+            same = notation.same_move(notation.parse_move(after, played)[0], notation.parse_move(after, reply)[0])
+        except core.BaoError:
+            same = False
+        side = SIDES[after.to_move]
+        if not same:
+            r = self.command("UNDO", "")
+            took = "the board takes it back" if r is not None and r.ok else "take it back (undo)"
+            return [f"{played} is not {side}'s reply in this line: {took}."] + self._show(reply, side)
+        self.step += 1
+        self._plies += 1
+        self.state = "solve"
+        return [model.task(pz, self.step) + " Play it on the board."]

@@ -8,6 +8,11 @@ than the last, and only a position that passes one goes on to the next:
    losing by more than WORST seeds;
 3. the deeper check: again two plies deeper; the same move must still lead by GAP seeds.
 
+A puzzle kept is then lengthened into a line while it can (up to MAX_MOVES of the solver's moves): after the
+solution, the opponent's best reply (the deeper check's line) is played, and the position that follows goes
+through the deep and the deeper check like a new one; if one move is again clearly best, it is the solver's
+next move.
+
 A kept puzzle gets themes from the solution's account (bao.query.account) and a rating from how many of
 the engine levels in SOLVERS, weak to strong, play the solution.
 """
@@ -29,6 +34,7 @@ GAP = 3.0  # seeds: "every other move clearly worse"
 WORST = -2.0  # seeds: a puzzle's solution may not lose by more than this
 CHEAP_QDEPTH = 1  # plies of capture sequences the cheap filter follows
 ENDGAME_SEEDS = 12  # a side with this many seeds or fewer on its pits (and an empty store): the endgame
+MAX_MOVES = 3  # the solver's moves in a puzzle's line at most
 
 
 @dataclass(frozen=True)
@@ -184,10 +190,45 @@ class Generator:
         self.kept += 1
         return self.puzzle(p, deeper, source)
 
+    def clearly_best(self, p: core.Position) -> Scored | None:
+        """The move of p that both deep checks find clearly best (the deep and the deeper check), or None."""
+        moves = core.legal_moves(p)
+        if len(moves) < 2 or p.d[core.WINNER] != core.NONE:
+            return None
+        d = self.depths
+        deep = score_moves(self.engine, p, moves, d.deep, d.deep_nodes)
+        if not passes(deep, GAP):
+            return None
+        deeper = score_moves(self.engine, p, moves, d.deeper, d.deeper_nodes)
+        if not passes(deeper, GAP) or deeper[0].move != deep[0].move:
+            return None
+        return deeper[0]
+
+    def lengthen(self, p: core.Position, best: Scored) -> tuple[int, list[str]]:
+        """The solver's moves the puzzle asks (1..MAX_MOVES) and its line: after each of the solver's moves the
+        opponent's best reply (the search's line), then the next position checked like a new puzzle's."""
+        side = p.to_move
+        line = [core.format_move(best.move, side)]
+        moves = 1
+        last = best
+        while moves < MAX_MOVES and len(last.pv) >= 2:
+            q = last.child
+            reply = next((c for m, c in core.legal_moves(q) if m == last.pv[1]), None)
+            if reply is None or reply.to_move != side:
+                break
+            nxt = self.clearly_best(reply)
+            if nxt is None:
+                break
+            line += [core.format_move(last.pv[1], side ^ 1), core.format_move(nxt.move, side)]
+            moves += 1
+            last = nxt
+        line += [core.format_move(m, side ^ ((k + 1) & 1)) for k, m in enumerate(last.pv[1:8])]
+        return moves, line
+
     def puzzle(self, p: core.Position, scored: list[Scored], source: str) -> Puzzle:
         best = scored[0]
         side = p.to_move
-        line = [core.format_move(m, side ^ (k & 1)) for k, m in enumerate(best.pv[:8])]
+        moves, line = self.lengthen(p, best)
         found, rating = difficulty(p, best.move)
         return Puzzle(
             puzzle_id(p),
@@ -203,6 +244,7 @@ class Generator:
             self.depths.deeper + 1,
             source,
             explain.describe(query.account(p, best.move)),
+            moves,
         )
 
 

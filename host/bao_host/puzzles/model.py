@@ -52,6 +52,9 @@ class Puzzle:
     depth: int  # plies of the deeper check
     source: str
     account: list[str] = field(default_factory=list)  # the solution's account in words (bao.explain)
+    # the solver's moves to find: 1, or a line (my move, the reply, my move...: line[0], line[2], ... each
+    # clearly best by the deep checks, line[1], line[3], ... the opponent's best replies)
+    moves: int = 1
 
     @property
     def difficulty(self) -> str:
@@ -59,6 +62,22 @@ class Puzzle:
 
     def start(self) -> core.Position:
         return position_json.from_dict(self.position)
+
+    def position_at(self, step: int) -> core.Position:
+        """The position where the solver's move number `step` (0: the first) is to be found: the start, then
+        each of the solver's moves and its reply of the line played."""
+        p = self.start()
+        for text in self.line[: 2 * step]:
+            p = notation.parse_move(p, text)[1]
+        return p
+
+    def expected(self, step: int) -> str:
+        """The solver's move number `step` (0: the solution)."""
+        return self.solution if step == 0 else self.line[2 * step]
+
+    def reply(self, step: int) -> str | None:
+        """The opponent's reply to the solver's move number `step`, None after the last."""
+        return self.line[2 * step + 1] if step + 1 < self.moves else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,7 +95,26 @@ class Puzzle:
             "depth": self.depth,
             "source": self.source,
             "account": self.account,
+            **({"moves": self.moves} if self.moves > 1 else {}),
         }
+
+
+SIDE_NAMES = ("South", "North")
+
+
+def task(pz: Puzzle, step: int) -> str:
+    """What the solver is asked at the solver's move number `step`, as the terminal and the web page say it."""
+    p = pz.position_at(step)
+    me = SIDE_NAMES[p.to_move]
+    if pz.moves == 1:
+        return f"{me} to move: find the one move that is clearly best."
+    other = SIDE_NAMES[p.to_move ^ 1]
+    pairs = [f"{pz.line[2 * k]}, {other} {pz.line[2 * k + 1]}" for k in range(step)]
+    return (
+        f"{me} to move: a line of {pz.moves} moves, each clearly best. "
+        + (f"So far: {'; '.join(pairs)}. " if pairs else "")
+        + f"Find move {step + 1} of {pz.moves}."
+    )
 
 
 @dataclass
@@ -85,22 +123,27 @@ class Answer:
     move: str  # the answer as the rules core writes it
     solution: str
     account: list[str]  # the answer's account in words
+    solution_account: list[str] = field(default_factory=list)  # the solution's, when the answer is not it
 
 
-def check_answer(pz: Puzzle, text: str) -> Answer:
-    """A solver's move against the puzzle. bao.core.BaoError (NotationError, IllegalMoveError citing the
-    rule) for a move that cannot be read or is not legal here."""
-    p = pz.start()
+def check_answer(pz: Puzzle, text: str, step: int = 0) -> Answer:
+    """A solver's move number `step` (0: the first; a line's later moves: Puzzle.position_at) against the
+    puzzle. bao.core.BaoError (NotationError, IllegalMoveError citing the rule) for a move that cannot be read
+    or is not legal here."""
+    p = pz.position_at(step)
     move, _child = notation.parse_move(p, text.strip())
     words = explain.describe(query.account(p, move))
-    sol, _ = notation.parse_move(p, pz.solution)
-    return Answer(notation.same_move(move, sol), core.format_move(move, p.to_move), pz.solution, words)
+    want = pz.expected(step)
+    sol, _ = notation.parse_move(p, want)
+    right = notation.same_move(move, sol)
+    theirs = [] if right else explain.describe(query.account(p, sol))
+    return Answer(right, core.format_move(move, p.to_move), want, words, theirs)
 
 
-def check_move(pz: Puzzle, move: int) -> Answer:
+def check_move(pz: Puzzle, move: int, step: int = 0) -> Answer:
     """As check_answer, for a move code (a touch on the board, a click in the browser)."""
-    p = pz.start()
-    return check_answer(pz, core.format_move(notation.find_move(p, move)[0], p.to_move))
+    p = pz.position_at(step)
+    return check_answer(pz, core.format_move(notation.find_move(p, move)[0], p.to_move), step)
 
 
 def puzzle_id(p: core.Position) -> str:
@@ -157,11 +200,21 @@ def from_json(obj: object, where: str = "puzzle") -> Puzzle:
         obj["source"],
         [str(s) for s in obj.get("account", [])],
     )
+    moves = obj.get("moves", 1)
+    if not isinstance(moves, int) or isinstance(moves, bool) or moves < 1 or len(pz.line) < 2 * moves - 1:
+        raise PuzzleFormatError(f"{where}: the field 'moves' is not a count of the solver's moves in its line")
+    pz.moves = moves
     try:
         p = pz.start()
         if p.rules.ruleset != pz.ruleset:
             raise PuzzleFormatError(f"{where}: the position's ruleset is not the puzzle's")
         notation.parse_move(p, pz.solution)
+        if moves > 1:  # the line's moves are legal, one after the other, and it starts with the solution
+            q = p
+            for text in pz.line[: 2 * moves - 1]:
+                q = notation.parse_move(q, text)[1]
+            if not notation.same_move(notation.parse_move(p, pz.line[0])[0], notation.parse_move(p, pz.solution)[0]):
+                raise PuzzleFormatError(f"{where}: the line does not start with the solution")
     except core.BaoError as e:
         raise PuzzleFormatError(f"{where}: {e}") from e
     return pz
@@ -199,6 +252,17 @@ def loads(text: str, name: str = "puzzle set") -> list[Puzzle]:
             raise PuzzleFormatError(f"{name}: the id {pz.id} is there twice")
         seen.add(pz.id)
     return out
+
+
+def about(path: str | Path) -> dict[str, Any]:
+    """The set's `about` object (free: the runs that made it), {} when it has none; the set itself is read
+    with load (a damaged file is refused there)."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    found = doc.get("about") if isinstance(doc, dict) else None
+    return dict(found) if isinstance(found, dict) else {}
 
 
 def dumps(puzzles: list[Puzzle], about: dict[str, Any] | None = None) -> str:

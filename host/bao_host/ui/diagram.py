@@ -71,6 +71,8 @@ def render(p: core.Position, highlight: set[int] | None = None) -> Group:
         "B": [f"B{k}" for k in range(1, 9)],
     }
     takasia = p.takasia
+    # the pits' numbers above North's rows (8..1, as North's pits lie seen from South) and below South's
+    table.add_row("", *[Text(str(k), style="dim italic") for k in range(8, 0, -1)])
     for row, counts in rows_top_down(p):
         cells = []
         for pit_name, n in zip(names[row], counts):
@@ -86,6 +88,12 @@ def render(p: core.Position, highlight: set[int] | None = None) -> Group:
         table.add_row(row, *cells)
         if row == "a":
             table.add_row("", *[Text("--", style="dim") for _ in range(8)])
-    head = Text(f"North  store {p.store(1)}", style="cyan")
-    foot = Text(f"South  store {p.store(0)}", style="cyan")
+    table.add_row("", *[Text(str(k), style="dim italic") for k in range(1, 9)])
+    head = Text(f"North  store {p.store(1)}" + _house(p, 1), style="cyan")
+    foot = Text(f"South  store {p.store(0)}" + _house(p, 0), style="cyan")
     return Group(head, table, foot, Text(status_line(p)))
+
+
+def _house(p: core.Position, side: int) -> str:
+    """The house said beside the store (its count is drawn in yellow): 'house A5', or nothing."""
+    return f"  house {'Aa'[side]}5" if p.owns_house(side) else ""

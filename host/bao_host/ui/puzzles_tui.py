@@ -23,7 +23,7 @@ class PuzzleApp(App[int]):
     CSS = """
     #info { height: auto; padding: 0 1; }
     #board { height: auto; padding: 0 1; }
-    #move { width: 40; }
+    #move { width: 46; }
     #said { height: 1fr; border: round $accent; scrollbar-size-vertical: 1; overflow-x: hidden; }
     """
     BINDINGS = [
@@ -40,6 +40,7 @@ class PuzzleApp(App[int]):
         self.ruleset = ruleset
         self.puzzle = first
         self.answered = False
+        self.step = 0  # the solver's move to find (a line's: 0, 1, ...)
         self.lines: list[str] = []  # every line said (what a person reads in the panel)
 
     def compose(self) -> ComposeResult:
@@ -48,7 +49,7 @@ class PuzzleApp(App[int]):
             yield Static("", id="info")
             yield Static("", id="board")
             yield Input(placeholder="your move, e.g. A5R or b3L* (Enter)", id="move")
-            yield RichLog(id="said", wrap=True, markup=False, highlight=False)
+            yield RichLog(id="said", wrap=True, markup=False, highlight=False, min_width=20)  # (default 78: cut at 80)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -67,16 +68,15 @@ class PuzzleApp(App[int]):
         if pz is None:
             self.query_one("#info", Static).update("No puzzle left to solve in this set.")
             return
-        p = pz.start()
+        p = pz.position_at(self.step)
         self.answered = False
-        self.query_one("#info", Static).update(
-            Text(
-                f"Puzzle {pz.id} · {pz.ruleset} · rated {self.solving.puzzle_rating(pz).rating:.0f}\n"
-                f"{SIDES[p.to_move]} to move: find the one move that is clearly best."
-            )
-        )
+        task = model.task(pz, self.step)  # (a line: the moves found so far and the replies, then the next)
+        self.query_one("#info", Static).update(Text(f"{self.header(pz)}\n{task}"))
         self.query_one("#board", Static).update(diagram.render(p))
         self.query_one("#move", Input).focus()
+
+    def header(self, pz: model.Puzzle) -> str:
+        return f"Puzzle {pz.id} · {pz.ruleset} · rated {self.solving.puzzle_rating(pz).rating:.0f}"
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -88,22 +88,34 @@ class PuzzleApp(App[int]):
             self.say("This puzzle is answered: Ctrl+N for the next one.")
             return
         try:
-            result = self.solving.answer(pz, text)
+            result = self.solving.answer(pz, text, self.step)
         except core.BaoError as e:
             self.say(f"{text}: {e}")
             return
-        self.answered = True
         for line in result.lines():
             self.say(line)
-        self.say(f"The line: {' '.join(pz.line)} · themes: {', '.join(pz.themes)} · Ctrl+N: next puzzle")
+        if not result.final:  # a line: the reply is played on the diagram, the next move is to find
+            self.step += 1
+            self.show()
+            return
+        self.answered = True
+        shown = pz.line[: 2 * pz.moves - 1] if pz.moves > 1 else pz.line
+        self.say(f"The line: {' '.join(shown)} · themes: {', '.join(pz.themes)} · Ctrl+N: next puzzle")
+        # the verdict stays in sight above the board (at 80x24 the panel below scrolls it away)
+        self.query_one("#info", Static).update(Text(f"{self.header(pz)}\n{result.lines()[0]} Ctrl+N: next."))
         r = self.solving.rating()
         self.sub_title = f"{self.solving.solver}: rating {r.rating:.0f} ± {2 * r.rd:.0f}"
 
     def action_next(self) -> None:
         self.puzzle = self.solving.next_puzzle(self.ruleset)
+        self.step = 0
         self.query_one("#said", RichLog).clear()
         self.show()
 
     def action_solution(self) -> None:
         if self.puzzle is not None:
-            self.say(f"The solution: {self.puzzle.solution} (line {' '.join(self.puzzle.line)})")
+            pz = self.puzzle
+            if pz.moves > 1:
+                self.say(f"The line: {' '.join(pz.line[: 2 * pz.moves - 1])} (the engine's line: {' '.join(pz.line)})")
+            else:
+                self.say(f"The solution: {pz.solution} (line {' '.join(pz.line)})")

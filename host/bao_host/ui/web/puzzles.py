@@ -77,8 +77,7 @@ class PuzzlePages:
         except model.UnknownPuzzleError as e:
             return self.page("error.html", request, 404, message=str(e))
         p = pz.start()
-        d = p.d
-        counts = [d[i] for i in range(32)] + [d[core.STORE], d[core.STORE + 1]]
+        counts = _counts(p)
         solver = request.query_params.get("solver", "you")[:40]
         solving = Solving(self.store(), self.puzzles(), solver)
         return self.page(
@@ -86,6 +85,7 @@ class PuzzlePages:
             request,
             puzzle=pz,
             side=SIDES[p.to_move],
+            guide=model.task(pz, 0),
             counts=counts,
             svg=board_svg(counts[:32], (counts[32], counts[33])),
             solver=solving.solver,
@@ -106,24 +106,46 @@ class PuzzlePages:
             body = await request.json()
         except ValueError:
             return JSONResponse({"error": "the body is not JSON"}, status_code=400)
-        if not isinstance(body, dict) or not isinstance(body.get("move"), str):
-            return JSONResponse({"error": 'send {"move": "A5R", "solver": "name"}'}, status_code=400)
+        before = body.get("before", []) if isinstance(body, dict) else None
+        if (
+            not isinstance(body, dict)
+            or not isinstance(body.get("move"), str)
+            or not isinstance(before, list)
+            or not all(isinstance(m, str) for m in before)
+        ):
+            return JSONResponse(
+                {"error": 'send {"move": "A5R", "solver": "name", "before": [the line\'s moves found so far]}'},
+                status_code=400,
+            )
+        step = len(before)
+        if step >= pz.moves or any(not model.check_answer(pz, m, k).correct for k, m in enumerate(before)):
+            return JSONResponse({"error": "the moves before this one are not the puzzle's line"}, status_code=400)
         solving = Solving(self.store(), self.puzzles(), str(body.get("solver", "you"))[:40])
         try:
-            result = solving.answer(pz, body["move"][:40])
+            result = solving.answer(pz, body["move"][:40], step)
         except core.BaoError as e:
             return JSONResponse({"error": f"{body['move'][:40]}: {e}"}, status_code=400)
         except StoreError as e:
             return JSONResponse({"error": str(e)}, status_code=503)
+        out: dict[str, Any] = {"correct": result.answer.correct, "final": result.final, "lines": result.lines()}
+        if not result.final:  # a line goes on: the position after the reply, and what to find there
+            out.update(
+                counts=_counts(pz.position_at(step + 1)), guide=model.task(pz, step + 1), move=result.answer.move
+            )
+            return JSONResponse(out)
         nxt = solving.next_puzzle(pz.ruleset)
-        return JSONResponse(
-            {
-                "correct": result.answer.correct,
-                "lines": result.lines(),
-                "line": pz.line,
-                "themes": pz.themes,
-                "rating": round(result.after),
-                "before": round(result.before),
-                "next": nxt.id if nxt is not None else None,
-            }
+        shown = pz.line[: 2 * pz.moves - 1] if pz.moves > 1 else pz.line
+        out.update(
+            line=shown,
+            themes=pz.themes,
+            rating=round(result.after),
+            before=round(result.before),
+            puzzle_rating=round(result.puzzle_rating),
+            next=nxt.id if nxt is not None else None,
         )
+        return JSONResponse(out)
+
+
+def _counts(p: core.Position) -> list[int]:
+    d = p.d
+    return [d[i] for i in range(32)] + [d[core.STORE], d[core.STORE + 1]]

@@ -9,6 +9,7 @@
   const form = document.getElementById("answer-form");
   const result = document.getElementById("result");
   const token = new URLSearchParams(location.search).get("token") || "";
+  const found = [];  // a line's moves found so far (the server checks them again with each answer)
 
   function say(lines, cls) {
     result.replaceChildren();
@@ -28,12 +29,22 @@
     const headers = {"Content-Type": "application/json"};
     if (token) headers["X-Bao-Token"] = token;
     const r = await fetch("/puzzles/" + encodeURIComponent(box.dataset.id) + "/answer",
-                          {method: "POST", headers, body: JSON.stringify({move, solver})});
+                          {method: "POST", headers, body: JSON.stringify({move, solver, before: found})});
     const data = await r.json();
     if (!r.ok) { say([data.error || "the server refused the answer"], "refused"); return; }
+    if (!data.final) {  // a line: the reply is played on the board, the next move is to find
+      found.push(data.move);
+      drawSeeds(data.counts);
+      document.getElementById("guide").textContent = data.guide;
+      document.getElementById("move").value = "";
+      say(data.lines, "going");
+      return;
+    }
     say(data.lines.concat(["The line: " + data.line.join(" ") + " · themes: " + data.themes.join(", ")]),
         data.correct ? "solved" : "failed");
     document.getElementById("submit").disabled = true;
+    document.getElementById("ratings").textContent =  // (the side panel said the ratings before the answer)
+      solver + ": rating " + data.rating + " · this puzzle: " + data.puzzle_rating;
     const next = document.getElementById("next");
     if (data.next) {
       next.href = "/puzzles/" + encodeURIComponent(data.next) + "?solver=" + encodeURIComponent(solver) +
