@@ -3,31 +3,17 @@
 # and the outcome (1.2). Played by the sowing engine (bao.sowing); a plugged-in ruleset's own rules (the
 # Malawi kuu games' placement and threatened pit, bao.malawi.Game) are reached through position.rules.kuu.
 try:
-    import micropython  # (the compiler reads @micropython.viper and .native itself)
+    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
     from micropython import const
-
-    _NATIVE = True
-except ImportError:  # CPython: the decorators are no-ops
-    _NATIVE = False
-
-    class micropython:  # type: ignore[no-redef]
-        @staticmethod
-        def native(f):  # type: ignore[no-untyped-def]
-            return f
-
-        viper = native
+except ImportError:  # CPython
+    micropython = None  # type: ignore[assignment]
 
     def const(x: int) -> int:  # type: ignore[misc]
         return x
 
-    ptr8 = bytearray  # (viper's pointer to bytes: a function both run indexes the bytearray itself)
-
-
-# The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
-# then searches the builtins' table one entry after another
-from builtins import bytearray, bytes, next  # noqa: A004, UP029
 
 from bao import sowing
+from bao.layout import ring_direction
 from bao.position import Position
 from bao.sowing import STEPS, sow
 
@@ -56,7 +42,7 @@ _WINNER = const(37)  # layout.WINNER
 _ENDED = const(128)  # sowing.ENDED
 
 
-if _NATIVE:
+if micropython:
 
     @micropython.viper
     def _starts(d: ptr8, out: object, me: int, must: int) -> int:  # noqa: F821 (viper)
@@ -137,7 +123,6 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     return 0
 
 
-@micropython.native
 def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
@@ -174,7 +159,6 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
 
 
 # Move generation
-@micropython.native
 def capture_starts(p: Position) -> "list[int]":
     """Moves whose first step is a capture (2.3 namua; 3.4 mtaji: 2..15 seeds, ends opposite seeds)."""
     d = p.d
@@ -280,7 +264,6 @@ def takasa_starts(p: Position, front: bool) -> "list[int]":  # noqa: C901, PLR09
     return out
 
 
-@micropython.native
 def _expand(p: Position, move: int, out: list, flags: int, keep: "bool | bytearray" = True) -> None:
     """Simulate one candidate; append (move, child), or only the move when keep is False, or (move,
     child, account) when keep is a bytearray (the scratch the account is recorded in, then copied)."""
@@ -381,35 +364,6 @@ def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
     return child
 
 
-@micropython.viper
-def _front_counts(d: ptr8, base: int) -> int:
-    """Y's occupied front pits (base: Y's first pit), and above bit 3 those holding 2 or more (4.1a, 4.1c).
-    Viper, and plain Python on CPython."""
-    occupied = 0
-    multi = 0
-    for i in range(base, base + 8):
-        n = int(d[i])
-        if n:
-            occupied += 1
-            if n > 1:
-                multi += 1
-    return occupied | multi << 4
-
-
-@micropython.viper
-def _target(d: ptr8, xme: int, m: int) -> int:
-    """Y's pit that X's capture start m takes first (its first sowing's last pit, faced). Viper, and plain
-    Python on CPython."""
-    r = m & _RING
-    n = int(d[xme + r])
-    if r > 7:
-        n = -n  # G6: R is +1 on the front row, -1 behind (ring_direction)
-    if m & _RIGHT:
-        return 7 - ((r + n) & 15)
-    return 7 - ((r - n) & 15)
-
-
-@micropython.native
 def takasia_pit(child: Position) -> int:
     """R8 / 4.1: after X's mtaji takasa, Y (to move in child) has no capture and X, if to move, could
     capture exactly one of Y's front pits first: that pit is takasia-ed, unless 4.1a/4.1c exempt it.
@@ -422,17 +376,22 @@ def takasia_pit(child: Position) -> int:
     d = child.d
     y = d[_TO_MOVE]
     ybase = y << 4
-    counts = _front_counts(d, ybase)  # type: ignore[arg-type]
-    if counts & 15 == 1:
+    occupied = multi = 0
+    for n in d[ybase : ybase + 8]:
+        if n:
+            occupied += 1
+            if n > 1:
+                multi += 1
+    if occupied == 1:
         return _NONE  # 4.1a: the only occupied front pit
-    multi = counts >> 4
     house = d[_HOUSE] & (1 << y)
     xme = (y ^ 1) << 4
     d[_TO_MOVE] = y ^ 1  # X's captures: child seen with X to move for a moment (no copy)
     starts = capture_starts(child)
     d[_TO_MOVE] = y
     for m in starts:
-        t = _target(d, xme, m)  # type: ignore[arg-type]
+        r = m & _RING
+        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)  # Y's pit this capture takes first
         if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
             break
     else:
@@ -446,7 +405,8 @@ def takasia_pit(child: Position) -> int:
     # X's captures, each played to its end (only a finite one counts)
     target = _NONE
     for m in starts:
-        t = _target(d, xme, m)  # type: ignore[arg-type]
+        r = m & _RING
+        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)
         if t == target:
             continue
         if check:

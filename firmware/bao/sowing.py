@@ -6,7 +6,7 @@
 # words of locals and stack allocates its frame on the heap at each call, a native one does not.
 #
 # _advance sows the seeds one by one and does the relays and captures at which nothing else can happen,
-# with their steps of the account (a bytearray's, up to _SCRATCH bytes a call); sow() keeps every decision (the
+# with their steps of the account (a bytearray's, up to 36 bytes a call); sow() keeps every decision (the
 # end of a move, the houses, takasia, R9, Brent's check, the bound) and calls it again after each. CPython,
 # and a recorder that takes the account relay by relay, run sow()'s bytecode alone. So the firmware's .mpy
 # carry machine code made for the machine that runs them (mpy-cross -march: armv6m for a Pico, x64 and x86
@@ -25,17 +25,9 @@ except ImportError:  # CPython: the decorators are no-ops, and there is no kerne
         def native(f):  # type: ignore[no-untyped-def]
             return f
 
-        viper = native
-
     def const(x: int) -> int:  # type: ignore[misc]
         return x
 
-    ptr8 = bytearray  # (viper's pointer to bytes: a function both run indexes the bytearray itself)
-
-
-# The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
-# then searches the builtins' table one entry after another
-from builtins import isinstance  # noqa: A004, UP029
 
 from bao.layout import front_empty, write_step
 
@@ -49,9 +41,6 @@ serve = None  # type: object
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
 STEPS = const(0)  # sow()'s stop_after: no checks, a yield at every relay (M4's searches)
 _NO_BOUND = const(1 << 29)  # seeds a move may drop when the game has no bound (sow_bound 0)
-# The kernel's account scratch: its first sowing and up to 15 relays or captures, each with its sowing (4 bytes
-# a step): the kernel plays up to the first Brent save point (relay 8) in one call, and a capture's chain on.
-_SCRATCH = const(4 + 8 * 15)
 
 # bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
 # (MicroPython reads an imported name from a dictionary at each use): each is the layout's own,
@@ -97,7 +86,7 @@ if _NATIVE:
     # `limit` relays more (sow() checks the next one), and the bound not passed: `budget` is the seeds the
     # move may still drop (R10, M4: every seed sown counts). x: bit 0 capturing, bit 1 a capture empties
     # both houses (R6), bit 2 the capture's kuu mark, bits 3-10 the takasia-ed ring, bits 11-16 the saved
-    # key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, _SCRATCH bytes
+    # key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, 36 bytes
     # at most (a < 0: no account); d[34] is HOUSE. Returns the ring the last seed fell in | bit 4:
     # anti-clockwise | captures << 5 | relays << 8 | seeds sown << 14.
     @micropython.viper
@@ -109,7 +98,7 @@ if _NATIVE:
         step = 1 - ((p >> 4) & 2)  # bit 5: -1
         op = me ^ 16
         key0 = (x >> 11) - 1
-        end = a + _SCRATCH - 8  # room for one more relay or capture and its sowing
+        end = a + 28  # room for one more relay or capture and its sowing in 36 bytes
         if limit > 63:
             limit = 63
         done = 0
@@ -184,7 +173,7 @@ if _NATIVE:
 
 else:
     _advance = None  # type: ignore[assignment]
-_buf = None  # the kernel's account scratch: views of its first 4, 12, 20 ... _SCRATCH bytes (made at first use)
+_buf = None  # the kernel's account scratch: views of its first 4, 12, 20, 28 and 36 bytes (made at first use)
 
 
 def _scratch(rec: "bytearray | None") -> "tuple | None":
@@ -196,8 +185,8 @@ def _scratch(rec: "bytearray | None") -> "tuple | None":
     if _buf is None:
         # (whole views made once: a slice at each call would be an object allocated right behind the
         # account, which then could not grow in place; a long account would be copied instead)
-        b = memoryview(bytearray(_SCRATCH))
-        _buf = tuple(b[: 4 + 8 * i] for i in range(_SCRATCH // 8 + 1))  # type: ignore[assignment]
+        b = memoryview(bytearray(36))
+        _buf = (b[:4], b[:12], b[:20], b[:28], b)  # type: ignore[assignment]
     return _buf
 
 
@@ -241,35 +230,28 @@ def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
     return hand | direction << 8 | mark
 
 
-_NO_ACCOUNT = None  # (viper compares an object with None only through a name)
-
-
-@micropython.viper
-def _mtaji_lift(d: ptr8, me: int, r: int, right: int, kuu: bool, rec) -> int:  # type: ignore[no-untyped-def]
-    """The first step of a mtaji (second-stage) move: lift ring r. As _namua_lift returns. Viper (the pits
-    read and written at machine speed), and plain Python on CPython."""
+@micropython.native
+def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "bytearray | None") -> int:
+    """The first step of a mtaji (second-stage) move: lift ring r. As _namua_lift returns."""
     hbit = 1 << (me >> 4)
     if r < 8:
         direction = 1 if right else -1  # G6 (bao.layout.ring_direction, inlined: the hot path)
     else:
         direction = -1 if right else 1
-    hand = int(d[me + r])
+    hand = d[me + r]
     d[me + r] = 0
     if r == 4:
-        d[_HOUSE] = int(d[_HOUSE]) & (255 - hbit)
+        d[_HOUSE] &= ~hbit
     capturing = 0
-    if hand >= 2 and hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
+    if 2 <= hand <= 15:  # 3.4: a capture move lifts 2..15 seeds and its first sowing ends in a capture
         e = (r + direction * hand) & 15
-        if e < 8 and int(d[me + e]) and int(d[(me ^ 16) + 7 - e]):
+        if e < 8 and d[me + e] and d[(me ^ 16) + 7 - e]:
             capturing = 1
-    if kuu and capturing == 0:
-        d[_HOUSE] = int(d[_HOUSE]) & (255 - hbit)  # M17: the first takata of the second stage ends the kuu's status
-    if rec is not _NO_ACCOUNT:
+    if kuu and not capturing:
+        d[_HOUSE] &= ~hbit  # M17: the first takata of the second stage ends the kuu's status
+    if rec is not None:
         write_step(rec, _STEP_LIFT, me + r, hand, 0)
-    r6 = 2 << 10  # R6: not in the kuu games
-    if kuu:
-        r6 = 0
-    return hand | (direction + 1) << 8 | capturing << 10 | r6
+    return hand | (direction + 1) << 8 | capturing << 10 | (0 if kuu else 2 << 10)  # R6: not in the kuu games
 
 
 @micropython.native
@@ -439,14 +421,13 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
             _relay_step(rec, me + pos, hand)
 
 
-@micropython.native
 def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int, hand: int, flags: int,
             room: int, left: int) -> int:
     """The kernel's stretch (_advance), its steps of the account (a sowing, then two for each relay or
     capture) appended to rec when bufs is its scratch."""
     if bufs is None:
         return _advance(d, d, -1, p, hand, flags, room, left)  # type: ignore[arg-type, no-any-return, misc]
-    n = _advance(d, bufs[-1], 0, p, hand, flags, room, left)  # type: ignore[arg-type, misc]
+    n = _advance(d, bufs[4], 0, p, hand, flags, room, left)  # type: ignore[arg-type, misc]
     rec.extend(bufs[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[union-attr]
     return n  # type: ignore[no-any-return]
 
