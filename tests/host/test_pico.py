@@ -21,17 +21,12 @@ from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.state import DECISION
 from bao_host.record.store import Store
+from bao_testkit.picorig import NEEDS_PICO
 from bao_testkit.simrig import check_store, game_1994, wait_for
 from baoboard.recogniser import activations
 from baoproto.frames import encode
 
-try:
-    check_available()
-    UNAVAILABLE = ""
-except PicoUnavailable as e:
-    UNAVAILABLE = str(e)
-
-pytestmark = pytest.mark.skipif(bool(UNAVAILABLE), reason=f"no emulated Pico: {UNAVAILABLE}")
+pytestmark = NEEDS_PICO
 
 HOLD = 10  # scans of 5 ms a touch lasts (and the pause after it): 50 ms, a quick hand
 THINK = 120  # scans a player waits after a move: the board is busy for up to ~0.5 s then (flash writes)

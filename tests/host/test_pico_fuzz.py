@@ -7,16 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bao_host.boards.pico import PicoUnavailable, check_available
 from bao_testkit.picofuzz import journal_fuzz, protocol_fuzz
+from bao_testkit.picorig import NEEDS_PICO
 
-try:
-    check_available()
-    UNAVAILABLE = ""
-except PicoUnavailable as e:
-    UNAVAILABLE = str(e)
-
-pytestmark = [pytest.mark.pico, pytest.mark.skipif(bool(UNAVAILABLE), reason=f"no emulated Pico: {UNAVAILABLE}")]
+pytestmark = [pytest.mark.pico, NEEDS_PICO]
 
 
 def test_bad_lines_and_commands_between_moves_and_in_a_move_get_one_answer_each_and_lose_no_move(

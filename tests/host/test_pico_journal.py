@@ -10,15 +10,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bao_host.boards.pico import PICO_TOOLS, PicoUnavailable, check_available, default_image
+from bao_host.boards.pico import PICO_TOOLS, default_image
+from bao_testkit.picorig import NEEDS_PICO
 
-try:
-    check_available()
-    UNAVAILABLE = ""
-except PicoUnavailable as e:
-    UNAVAILABLE = str(e)
-
-pytestmark = [pytest.mark.pico, pytest.mark.skipif(bool(UNAVAILABLE), reason=f"no emulated Pico: {UNAVAILABLE}")]
+pytestmark = [pytest.mark.pico, NEEDS_PICO]
 
 ON_PICO = """
 import json, os, rp2
