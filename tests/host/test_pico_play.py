@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from bao import core, notation, position_json
+from bao_testkit.picorig import NEEDS_PICO
 from bao_testkit.simrig import game_1994
 from baoboard.recogniser import activations
 from baoproto.frames import decode, encode
-from test_pico import HOLD, UNAVAILABLE, PicoBoard  # (PicoBoard from where test_pico finds it)
+from test_pico import HOLD, PicoBoard  # (PicoBoard from where test_pico finds it)
 
-pytestmark = pytest.mark.skipif(bool(UNAVAILABLE), reason=f"no emulated Pico: {UNAVAILABLE}")
+pytestmark = NEEDS_PICO
 
 
 class Line:
