@@ -258,6 +258,12 @@ def play_remote(
     for pl in players:
         if pl.runner.phase == DECISION:
             pl.session.command("STOP")
+    simrig.wait_for(  # each library has the last move sown on its board (a logger closed sooner leaves it on the
+        lambda: all(pl.bridge.base + len(pl.session.logger.view.plies) >= len(g.moves) for pl in players),  # board)
+        timeout,
+        step,
+        "every logger to have the last move",
+    )
 
 
 def wait_end(players: list[Player], timeout: float = 60.0) -> None:
