@@ -296,3 +296,32 @@ def test_a_client_offline_for_ten_minutes_loses_nothing(tmp_path: Path) -> None:
         a.close()
         b.close()
         server.stop()
+
+
+def test_a_move_made_before_the_client_first_connects_is_sent_not_dropped(tmp_path: Path) -> None:
+    """Bob has joined; Alice makes her first move on her board before her client has ever connected to it
+    (a library that does not know the board's game yet). The client waits until it has the board's events
+    before it decides what the board's game is (Link.caught_up): it takes that game and sends its move, never
+    a NEW over it. (A NEW sent before the board's events came in dropped the move and left both players
+    waiting for each other; that needs the client's first look to fall between the board's HELLO and its
+    events, which this test does not force.)"""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    a, b = onlinerig.pair(server.url, tmp_path)
+    game = a.bridge.seat.game
+    step = lambda: onlinerig.pump_all([a, b])  # noqa: E731
+    try:
+        (p, m) = g.moves[0]
+        job = a.runner.perform(p, m)
+        simrig.wait_for(job.done.is_set, 30, what="Alice's hands, ply 1 (no client yet)")
+        simrig.wait_for(lambda: server.moves(game) == g.plies[:1], 30, step, "the server's ply 1")
+        simrig.wait_for(lambda: b.follows_only(1, p, m), 30, step, "Bob's board lighting ply 1")
+        job = b.runner.perform(p, m)
+        simrig.wait_for(job.done.is_set, 30, step, "Bob's hands, ply 1")
+        onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:4]), [a, b], server, start=1)
+        assert server.moves(game) == g.plies[:4]
+        assert a.session.logger.view.plies == g.plies[:4], a.said  # one game on Alice's board, her first move in it
+    finally:
+        a.close()
+        b.close()
+        server.stop()

@@ -397,6 +397,8 @@ class Bridge:
             return True
         if len(self.moves) < int(self.state.get("plies", 0)):
             return False  # (the moves are still coming: nothing is decided on part of them)
+        if not self.session.link.caught_up:
+            return False  # (nor on part of the board's events: a NEW sent then would drop a game just begun)
         view = self.logger.view
         if (
             self._new_sent_from == -1
