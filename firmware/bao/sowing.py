@@ -6,7 +6,7 @@
 # words of locals and stack allocates its frame on the heap at each call, a native one does not.
 #
 # _advance sows the seeds one by one and does the relays and captures at which nothing else can happen,
-# with their steps of the account (a bytearray's, up to 36 bytes a call); sow() keeps every decision (the
+# with their steps of the account (a bytearray's, up to _SCRATCH bytes a call); sow() keeps every decision (the
 # end of a move, the houses, takasia, R9, Brent's check, the bound) and calls it again after each. CPython,
 # and a recorder that takes the account relay by relay, run sow()'s bytecode alone. So the firmware's .mpy
 # carry machine code made for the machine that runs them (mpy-cross -march: armv6m for a Pico, x64 and x86
@@ -41,6 +41,9 @@ serve = None  # type: object
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
 STEPS = const(0)  # sow()'s stop_after: no checks, a yield at every relay (M4's searches)
 _NO_BOUND = const(1 << 29)  # seeds a move may drop when the game has no bound (sow_bound 0)
+# The kernel's account scratch: its first sowing and up to 15 relays or captures, each with its sowing (4 bytes
+# a step): the kernel plays up to the first Brent save point (relay 8) in one call, and a capture's chain on.
+_SCRATCH = const(4 + 8 * 15)
 
 # bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
 # (MicroPython reads an imported name from a dictionary at each use): each is the layout's own,
@@ -86,7 +89,7 @@ if _NATIVE:
     # `limit` relays more (sow() checks the next one), and the bound not passed: `budget` is the seeds the
     # move may still drop (R10, M4: every seed sown counts). x: bit 0 capturing, bit 1 a capture empties
     # both houses (R6), bit 2 the capture's kuu mark, bits 3-10 the takasia-ed ring, bits 11-16 the saved
-    # key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, 36 bytes
+    # key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, _SCRATCH bytes
     # at most (a < 0: no account); d[34] is HOUSE. Returns the ring the last seed fell in | bit 4:
     # anti-clockwise | captures << 5 | relays << 8 | seeds sown << 14.
     @micropython.viper
@@ -98,7 +101,7 @@ if _NATIVE:
         step = 1 - ((p >> 4) & 2)  # bit 5: -1
         op = me ^ 16
         key0 = (x >> 11) - 1
-        end = a + 28  # room for one more relay or capture and its sowing in 36 bytes
+        end = a + _SCRATCH - 8  # room for one more relay or capture and its sowing
         if limit > 63:
             limit = 63
         done = 0
@@ -173,7 +176,7 @@ if _NATIVE:
 
 else:
     _advance = None  # type: ignore[assignment]
-_buf = None  # the kernel's account scratch: views of its first 4, 12, 20, 28 and 36 bytes (made at first use)
+_buf = None  # the kernel's account scratch: views of its first 4, 12, 20 ... _SCRATCH bytes (made at first use)
 
 
 def _scratch(rec: "bytearray | None") -> "tuple | None":
@@ -185,8 +188,8 @@ def _scratch(rec: "bytearray | None") -> "tuple | None":
     if _buf is None:
         # (whole views made once: a slice at each call would be an object allocated right behind the
         # account, which then could not grow in place; a long account would be copied instead)
-        b = memoryview(bytearray(36))
-        _buf = (b[:4], b[:12], b[:20], b[:28], b)  # type: ignore[assignment]
+        b = memoryview(bytearray(_SCRATCH))
+        _buf = tuple(b[: 4 + 8 * i] for i in range(_SCRATCH // 8 + 1))  # type: ignore[assignment]
     return _buf
 
 
@@ -427,7 +430,7 @@ def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int,
     capture) appended to rec when bufs is its scratch."""
     if bufs is None:
         return _advance(d, d, -1, p, hand, flags, room, left)  # type: ignore[arg-type, no-any-return, misc]
-    n = _advance(d, bufs[4], 0, p, hand, flags, room, left)  # type: ignore[arg-type, misc]
+    n = _advance(d, bufs[-1], 0, p, hand, flags, room, left)  # type: ignore[arg-type, misc]
     rec.extend(bufs[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[union-attr]
     return n  # type: ignore[no-any-return]
 
