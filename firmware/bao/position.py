@@ -117,7 +117,7 @@ class Position:
             d[WINNER] = NONE
             d[MUST] = NONE
         self.d = d
-        self.rules = rules or rules_for(ZANZIBAR)
+        self.rules = rules if rules is not None else rules_for(ZANZIBAR)  # (no truth test: Rules is a class)
 
     def copy(self) -> "Position":
         return Position(bytearray(self.d), self.rules)
