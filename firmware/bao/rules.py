@@ -12,6 +12,10 @@ except ImportError:  # CPython
         return x
 
 
+# The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
+# then searches the builtins' table one entry after another
+from builtins import bytearray, bytes, next  # noqa: A004, UP029
+
 from bao import sowing
 from bao.layout import ring_direction
 from bao.position import Position

@@ -29,6 +29,10 @@ except ImportError:  # CPython: the decorators are no-ops, and there is no kerne
         return x
 
 
+# The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
+# then searches the builtins' table one entry after another
+from builtins import isinstance  # noqa: A004, UP029
+
 from bao.layout import front_empty, write_step
 
 # None, or what long work calls every few relays: the board serves its scan loop from it while a never-ending
