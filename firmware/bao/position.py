@@ -38,7 +38,7 @@ class Rules:
         malawi = ruleset != ZANZIBAR  # M1-M4 hold in every Malawi game
         game = _PLUGGED.get(ruleset)
         if game is None and ruleset in (MALAWI_INTERMEDIATE, MALAWI_ADVANCED):
-            raise InvalidPositionError("ruleset %s is not plugged in (import bao.core)" % ruleset)
+            raise InvalidPositionError("ruleset %s is not plugged in (import bao.malawi)" % ruleset)
         self.ruleset = ruleset
         self.malawi = malawi
         # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); the basic Malawi game has none

@@ -49,8 +49,8 @@ def test_no_import_cycle_in_the_rules_core() -> None:
 
 
 def test_the_core_never_imports_a_plugged_in_ruleset() -> None:
-    # The engine below the rulesets (position, sowing, rules) knows no ruleset's own rules: bao.core plugs
-    # bao.malawi in (as python-chess's variants subclass a board that knows nothing of them).
+    # The engine below the rulesets (position, sowing, rules) knows no ruleset's own rules: bao.malawi plugs
+    # itself in when imported (as python-chess's variants subclass a board that knows nothing of them).
     graph = _graph()
 
     def below(m: str, seen: set[str]) -> set[str]:
