@@ -338,15 +338,15 @@ def _verdict(status: int, left: int, rules: object, relays: int) -> int:
 # stopped). A finite move that passed the bound is never-ending too. Under M4 (infinite "sleep") a move that
 # passed it sleeps at the next relay, the end of the sowing that passed it (END_SLEEP | BOUNDED;
 # bao.rules.play_raw checks that its state did not repeat before), and one that ends by itself before that
-# relay ends so. stop_after > 0 ends the move at that relay (M4's sleep, no bound). stop_after STEPS: no
-# check, a yield of the key (the state before the lift, with p.d) at every relay, then the status (M4's
-# searches step two runs). The checks are here, not in a caller driving the generator relay by relay: a
-# resumption and the caller's loop would cost more. Brent's first saved state is at relay 8, not 1: most
-# moves end before it, with no copy of the state allocated (the loop and its exact length are found from
-# any relay on; bao.rules finds where it starts). The kernel's flags: capturing, R6 (the mtaji stage, not
-# the kuu games), the capture's kuu mark (the nemo stage), the takasia-ed ring; above bit 10, Brent's
-# saved key + 1.
-def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]  # noqa: PLR0915
+# relay ends so: stop_after -1, the default. stop_after > 0 ends the move at that relay (M4's sleep, no
+# bound). stop_after STEPS: no check, a yield of the key (the state before the lift, with p.d) at every
+# relay, then the status (M4's searches step two runs). The checks are here, not in a caller driving the
+# generator relay by relay: a resumption and the caller's loop would cost more. Brent's first saved state is
+# at relay 8, not 1: most moves end before it, with no copy of the state allocated (the loop and its exact
+# length are found from any relay on; bao.rules finds where it starts). The kernel's flags: capturing, R6
+# (the mtaji stage, not the kuu games), the capture's kuu mark (the nemo stage), the takasia-ed ring; above
+# bit 10, Brent's saved key + 1.
+def sow(p: object, move: int, rec: "bytearray | None", stop_after: int = -1):  # type: ignore[no-untyped-def]  # noqa: PLR0915
     """Play `move` on p.d (a bao.position.Position's) in place: the generator described above."""
     d = p.d  # type: ignore[attr-defined]
     rules = p.rules  # type: ignore[attr-defined]
@@ -363,8 +363,7 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
     saved = None  # Brent's state, saved at relays 8, 24, 56... (most moves end before 8: nothing copied)
     next_save = -1 if stop_after == STEPS else 8  # -1: stepping, no check (M4's searches compare the states)
     relays = 0
-    bufs = None if rec is None else _scratch(rec)
-    fast = _advance if rec is None or bufs is not None else None
+    fast = _advance if rec is None or _scratch(rec) is not None else None  # (with an account: _buf, its scratch)
     limit = 1 if next_save < 0 else stop_after if 0 < stop_after < 8 else 8  # the kernel leaves this relay to sow()
     while True:
         if hand:
@@ -378,10 +377,11 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
                     pos = (pos + direction) & 15
                     d[me + pos] += 1
                 left -= hand * bounded  # the seeds dropped
-            else:
-                n = fast(d, d, -1, me + pos + (direction & 32), hand, flags, limit - relays - 1, left) if (
-                    bufs is None) else _native(d, bufs, rec, me + pos + (direction & 32), hand, flags,
-                                               limit - relays - 1, left)
+            else:  # the kernel; with an account, its steps (a sowing, two a relay or capture) via its scratch
+                n = fast(d, d if rec is None else _buf[-1], -1 if rec is None else 0, me + pos + (direction & 32),  # type: ignore[index]
+                         hand, flags, limit - relays - 1, left)
+                if rec is not None:
+                    rec.extend(_buf[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[index]
                 pos = n & 15
                 direction = 1 - ((n >> 3) & 2)
                 relays += (n >> 8) & 63
@@ -426,17 +426,6 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
         d[_HOUSE] &= ~((pos == 4) << (me >> 4))  # 2.5a: a relay from the house empties it (played, sown out)
         if rec is not None:
             _relay_step(rec, me + pos, hand)
-
-
-def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int, hand: int, flags: int,
-            room: int, left: int) -> int:
-    """The kernel's stretch (_advance), its steps of the account (a sowing, then two for each relay or
-    capture) appended to rec when bufs is its scratch."""
-    if bufs is None:
-        return _advance(d, d, -1, p, hand, flags, room, left)  # type: ignore[arg-type, no-any-return, misc]
-    n = _advance(d, bufs[-1], 0, p, hand, flags, room, left)  # type: ignore[arg-type, misc]
-    rec.extend(bufs[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[union-attr]
-    return n  # type: ignore[no-any-return]
 
 
 def _relay_step(rec: object, pit: int, n: int) -> None:
