@@ -378,7 +378,7 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int = -1):  #
                     d[me + pos] += 1
                 left -= hand * bounded  # the seeds dropped
             else:  # the kernel; with an account, its steps (a sowing, two a relay or capture) via its scratch
-                n = fast(d, d if rec is None else _buf[-1], -1 if rec is None else 0, me + pos + (direction & 32),  # type: ignore[index]
+                n = fast(d, d if rec is None else _buf[-1], -1 if rec is None else 0, me + pos + (direction & 32),  # type: ignore[index, arg-type]
                          hand, flags, limit - relays - 1, left)
                 if rec is not None:
                     rec.extend(_buf[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[index]
