@@ -2,7 +2,7 @@
 # The colour grammar is docs/leds.md (picture: docs/leds.svg, made by tools/leds_svg.py). render() writes
 # into one preallocated frame and allocates nothing; blinking follows the clock, so the application
 # renders again when phase() changes even if nothing else did.
-from bao.core import NONE, TAKASIA, TO_MOVE
+from bao.layout import NONE, TAKASIA, TO_MOVE
 
 from baoboard.compat import const
 from baoboard.recogniser import DECISION, IDLE, KICHWA, LIFT, MOVING, OPT, OVER, PIT

@@ -7,11 +7,11 @@
 # changes nothing, so a wrong drop never corrupts the state.
 # Sequences are built when the first activation picks the start pit (an allocation per candidate, not per
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
-# (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
+# (bao.rules.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
 # A never-ending candidate's sequence (M4) takes long to build: its account serves the board's scan loop
 # as it is taken (Sequence.flush calls bao.sowing.serve; docs/architecture.md, Timing budgets).
 from bao import sowing
-from bao.core import (
+from bao.layout import (
     RING,
     STEP_CAPTURE,
     STEP_END,
@@ -22,8 +22,8 @@ from bao.core import (
     STEP_TAX,
     STORE,
     TO_MOVE,
-    play,
 )
+from bao.rules import play
 
 from baoboard.compat import const, modules_now, unload_new
 
@@ -63,7 +63,7 @@ _SCRATCH = const(128)  # activations a Sequence writes into its scratch before i
 
 
 class Sequence:
-    """What sequence() records a move's account in (core.play(p, move, seq)): its append is its buffer's,
+    """What sequence() records a move's account in (bao.rules.play(p, move, seq)): its append is its buffer's,
     bytes at C speed, and the core calls flush at each relay. A short account stays whole in the buffer;
     a longer one is turned into activations _KEEP bytes at a time, counted first (out None), then, the
     move played again, written into out, allocated once at its size: a sleeping Malawi move's 12,000
@@ -209,8 +209,8 @@ class Recogniser:
 
     # ---- boundaries
     def start(self, p: object, moves: list) -> None:
-        """A new move boundary: p is the position, moves its legal moves: core.legal_move_codes(p) (what
-        the board passes), or core.legal_moves(p)'s (move, child) pairs."""
+        """A new move boundary: p is the position, moves its legal moves: legal_move_codes(p) (what
+        the board passes), or legal_moves(p)'s (move, child) pairs."""
         self.p = p
         self.moves = moves
         if moves and not isinstance(moves[0], int):

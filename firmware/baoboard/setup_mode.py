@@ -16,12 +16,15 @@
 # changed its seeds).
 try:  # for the annotations only
     from typing import Any  # noqa: F401
+
+    from bao.position import Position
 except ImportError:
     pass
 
 
-from bao import core, position_json
-from bao.layout import pit_name
+from bao import position_json
+from bao.errors import NotationError
+from bao.layout import pit_index, pit_name
 
 from baoboard.compat import const
 
@@ -48,7 +51,7 @@ def place_name(i: int) -> str:
 
 
 class Setup:
-    def __init__(self, target: "core.Position", live: bool) -> None:
+    def __init__(self, target: "Position", live: bool) -> None:
         self.target = target
         self.live = live  # True: the target is played at the end (a GAME event); False: a re-check
         self.want = bytearray(_PLACES)
@@ -256,8 +259,8 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
             i = 32 if w == "store-S" else 33 if w == "store-N" else -1
             if i < 0:
                 try:
-                    i = core.pit_index(w)
-                except core.NotationError:
+                    i = pit_index(w)
+                except NotationError:
                     return False, "badarg not a place: %s (A1..b8, store-S, store-N)" % w[:12]
             have[i] = _UNKNOWN
         if not names:
