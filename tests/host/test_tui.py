@@ -743,6 +743,7 @@ def test_a_refused_level_is_said_and_the_ui_keeps_the_boards() -> None:
 
     class Refusing:
         link = SimpleNamespace(on_notice=None, on_hello=None)
+        logger = None
 
         def command(self, typ: str, payload: str = "") -> Reply:
             return Reply(7, False, "badarg CPU off | CPU S|N [level 0..4] (0: the host's engine, through SHOW)")

@@ -284,7 +284,7 @@ def test_tui_tells_the_lookalike_lights_apart(
 
     async def lookalikes(pilot: Pilot[int]) -> None:
         await _play(rig, pilot, core.ZANZIBAR, "start")
-        monkeypatch.setattr(rig.runner, "leds", lambda: bytes(frame))
+        monkeypatch.setattr(rig.feed, "frame", lambda: bytes(frame))  # (a frame as a board would say it)
         app = pilot.app
         assert isinstance(app, BaoApp)
         app.step()
