@@ -700,7 +700,8 @@ def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
                 f"{name} refused (pink ✕), 1.1: {who_plays} plays {move}, {name} is not its pit now; {lead}{move}, "
             ), rig.sim.step_guidance()
             # the log cites the rule too (issue #25): 1.1, the computer's turn
-            assert f"! refused {name}: 1.1: the computer plays {move}: {name} is not its pit now" in _messages(app)
+            # and names who plays: the host's engine said "the computer plays" before (issue #25)
+            assert f"! refused {name}: 1.1: {who_plays} plays {move}: {name} is not its pit now" in _messages(app)
 
     asyncio.run(asyncio.wait_for(play(), 180))
 
