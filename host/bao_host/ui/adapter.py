@@ -69,13 +69,6 @@ class BoardAdapter(Protocol):
         """Run the board for a moment; returns its new messages for the player (guidance, refusals)."""
         ...
 
-    def _opponent(self, state: BoardState | None) -> str:
-        """Who plays the side not to move when it is no person: "the computer", "the host's engine", or ""."""
-        side, _, level = self.cpu.partition(" ")
-        if state is None or side != "SN"[1 - state.side]:
-            return ""
-        return "the host's engine" if level == "0" else "the computer"
-
     def step_guidance(self) -> str:
         """The step the board waits for now, in one sentence (lift, direction, next drop, capture, kichwa,
         house: bao_host.ui.steps), whatever the LED mode; the computer's move or a hint in words while it

@@ -9,17 +9,18 @@ board): the simulated board, the emulated Pico and a board on USB are read the s
 Two sources, both the protocol's (docs/protocol.md): a new `STATE` notice carries the frame as drawn when
 what the board guides changed; between two of them the board's LEDs blink (the guide's blink phase changes
 every 256 ms of the board's clock), which no notice says, so the frame is read with `SNAP` at `every`
-seconds, about once a blink phase (`every` None: only when asked, `due` or `read`). Why not a blink mask in the protocol: the board blinks several ways at
-once (the house amber on one phase, a refused pit's pink on the other, the "no host" corners one phase in
-eight, the restore marks walking), and the time-limited lights (the level shown, the restore) end without a
-notice; a mask would have to say the guide's rules, and an older board would say none of it. `SNAP` is
-version 1's: every board answers it.
+seconds, about once a blink phase (`every` None: only when asked, `due` or `read`).
+
+Why not a blink mask in the protocol: the board blinks several ways at once (the house amber on one phase,
+a refused pit's pink on the other, the "no host" corners one phase in eight, the restore marks walking),
+and the time-limited lights (the level shown, the restore) end without a notice; a mask would have to say
+the guide's rules, and an older board would say none of it. `SNAP` is version 1's: every board answers it.
 
 A host command stops the board's engine while it searches, and the search begins again after it
 (docs/protocol.md, "Commands"): read at this pace, a search longer than `every` would never end. So the
 frame is not read while the board says its computer is to move and has lit no move yet (its `STATE`, and
-`cpu` of its last `SNAP`), nor while a hint is asked (`hint_asked`): nothing on the board changes then but the
-blinking, and the computer's move comes with a `STATE` of its own.
+`cpu` of its last `SNAP`), nor while a hint is asked (`hint_asked`): nothing on the board changes then but
+the blinking, and the computer's move comes with a `STATE` of its own.
 """
 
 from __future__ import annotations
