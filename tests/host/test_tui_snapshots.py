@@ -1,5 +1,6 @@
 """What the terminal UI draws, compared with SVG snapshots kept beside this file (__snapshots__/; textual's
-pytest-textual-snapshot): each pit in its LED's colour from the board's own frame, the guidance line, the
+pytest-textual-snapshot): each pit in its LED's colour from the frame the board says on its serial line
+(its STATE, and SNAP at a blink phase: tui_rig), the guidance line, the
 messages, the status line, for every step of a move in both rulesets. The board is the firmware on a
 stepped simulated board (tui_rig): its clock moves only with what happens, so a frame is the same on every
 run, and a blinking colour is drawn in a known phase. The moves are played from the keyboard (a pit's

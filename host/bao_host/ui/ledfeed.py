@@ -17,10 +17,10 @@ and the time-limited lights (the level shown, the restore) end without a notice;
 the guide's rules, and an older board would say none of it. `SNAP` is version 1's: every board answers it.
 
 A host command stops the board's engine while it searches, and the search begins again after it
-(docs/protocol.md, "Commands"): read at this pace, a search longer than `every` would never end. So the
-frame is not read while the board says its computer is to move and has lit no move yet (its `STATE`, and
-`cpu` of its last `SNAP`), nor while a hint is asked (`hint_asked`): nothing on the board changes then but
-the blinking, and the computer's move comes with a `STATE` of its own.
+(docs/protocol.md, "Commands"): read at this pace, a search longer than `every` could never end. So the
+frame is not read while the board says its computer is to move and has lit no move yet (its `MOVE` events,
+its `STATE`, and `cpu` of its last `SNAP`), nor while a hint is asked (`hint_asked`): nothing on the board
+changes then but the blinking, and the computer's move comes with a `STATE` of its own.
 """
 
 from __future__ import annotations
@@ -69,16 +69,20 @@ class LedFeed:
 
     def thinking(self) -> bool:
         """The board's engine searches, as far as the board says: its computer (levels 1..4; level 0 is the
-        host's engine, which the board does not search for) is to move and no move is lit, or a hint is asked."""
+        host's engine, which the board does not search for) is to move in the game its events say, and its
+        STATE for that position has no move lit, no move under way and no end yet; or a hint is asked. (The
+        board says the STATE after its search: a move's end says itself in the MOVE event first.)"""
         s = self.logger.view.state
-        side, _, level = self.cpu.partition(" ")
         if self._hint is not None:
             if self._hint[0] is s:
                 return True
             self._hint = None
-        if s is None or side not in ("S", "N") or level in ("", "0"):
+        p = self.logger.view.position
+        side, _, level = self.cpu.partition(" ")
+        if p is None or side != "SN"[p.to_move] or level in ("", "0"):
             return False
-        return s.stage == IDLE and "SN"[s.side] == side and s.shown < 0
+        said = s is not None and s.pos == bytes(p.d)  # (a STATE of this position: what it says counts)
+        return not (said and s is not None and (s.shown >= 0 or s.stage != IDLE))
 
     def frame(self) -> bytes:
         """The newest frame: a new STATE's, or one read with SNAP when `every` passed since the last."""
