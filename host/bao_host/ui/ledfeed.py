@@ -8,8 +8,8 @@ board): the simulated board, the emulated Pico and a board on USB are read the s
 
 Two sources, both the protocol's (docs/protocol.md): a new `STATE` notice carries the frame as drawn when
 what the board guides changed; between two of them the board's LEDs blink (the guide's blink phase changes
-every 256 ms of the board's clock), which no notice says, so the frame is read with `SNAP` at `every`
-seconds, about once a blink phase (`every` None: only when asked, `due` or `read`).
+every 256 ticks of the board's clock: baoboard.guide), which no notice says, so the frame is read with
+`SNAP` at `every` seconds, about once a blink phase (`every` None: only when asked, `due` or `read`).
 
 Why not a blink mask in the protocol: the board blinks several ways at once (the house amber on one phase,
 a refused pit's pink on the other, the "no host" corners one phase in eight, the restore marks walking),
