@@ -149,6 +149,7 @@ class SimBoard:
         self.runner = runner
         self.session = session
         self.feed = feed or LedFeed(session.logger, session)  # its LED frame, as it says it (STATE, SNAP)
+        self._feed_error = ""  # the last failure to read it that was said
         self.msgs: list[str] = []  # what happened, once (the step the board waits for is the guidance line's)
         self.host_engine: HostOpponent | None = None  # the host's engine playing the computer's side
         self.cpu = ""  # who the computer plays, as the board's CPU event says it ("N 2", "N 0"), "" nobody
@@ -363,6 +364,10 @@ class SimBoard:
         if self.runner.error is not None:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
+        if self.feed.error != self._feed_error:  # (said once, not at every failed read)
+            self._feed_error = self.feed.error
+            if self.feed.error:
+                self.msgs.append(self.feed.error)
         ph = self._stage()
         p = self._position()
         if self.host_engine is not None and p is not None:
