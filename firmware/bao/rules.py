@@ -88,14 +88,14 @@ def _first_repeat(p: Position, move: int, cycle: int) -> int:
     for i in range(cycle):
         ka = next(ga)
         if not i & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
     mu = 0
     while True:
         ka = next(ga)
         kb = next(gb)
         mu += 1
         if not mu & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
         if ka == kb and a.d == b.d:
             return mu + cycle
 
@@ -112,11 +112,11 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     for i in range(b):
         key = next(g)
         if not i & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
     at_b = bytearray(d)
     for cycle in range(1, b):
         if not cycle & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
         try:
             if next(g) == key and d == at_b:
                 first = _first_repeat(p, move, cycle)

@@ -35,12 +35,17 @@ from builtins import isinstance  # noqa: A004, UP029
 
 from bao.layout import front_empty, write_step
 
+try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
+    from typing import Callable  # noqa: F401
+except ImportError:
+    pass
+
 # None, or what long work calls every few relays: the board serves its scan loop from it while a never-ending
 # move (M4, R10) is played or listed (baoboard.app.App.serve sets it for the length of a step;
 # docs/architecture.md, Timing budgets). Called at each capture and at Brent's save points (where the native
 # kernel returns from its longest stretches), and by bao.rules' searches for a never-ending move's first
 # repeat.
-serve = None  # type: object
+serve = None  # type: Callable[[], None] | None
 
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
 STEPS = const(0)  # sow()'s stop_after: no checks, a yield at every relay (M4's searches)
@@ -268,7 +273,7 @@ def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: i
     kichwa (1.4a/b, R3). Returns the seeds captured | (direction + 1) << 8, the direction they are sown in;
     -1 when the capture emptied the opponent's front row: the mover has won (1.2, R9)."""
     if serve is not None:  # (a never-ending move's captures: the board's scan loop is served between them)
-        serve()  # type: ignore[operator]
+        serve()
     op = me ^ 16
     t = op + 7 - pos
     n = d[t]
@@ -471,7 +476,7 @@ def _copy(saved: "bytearray | None", d: bytearray) -> bytearray:
     """Brent's saved state: a copy of d, into the one made at the first save. A save point is where the
     kernel returned after its longest stretches: the board's scan loop is served there (serve)."""
     if serve is not None:
-        serve()  # type: ignore[operator]
+        serve()
     if saved is None:
         return bytearray(d)
     saved[:] = d

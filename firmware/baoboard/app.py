@@ -481,7 +481,7 @@ class App:
             reason = rec.wrong_reason
             if self.p.d[TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it
                 reason = (  # (the rule: its turn, 1.1, or the step its move is at: baoboard.refusal)
-                    "the computer plays "
+                    ("the host's engine plays " if self.level == 0 else "the computer plays ")  # (level 0: SHOW)
                     + format_move(rec.codes[0], self.cpu)
                     + ": "
                     + pit_name(pit)

@@ -82,7 +82,7 @@ def _board_rgb_in_dom_order(frame: bytes, page: Any) -> list[str]:
 
 
 def _shows_the_leds(page: Any, web: Web) -> bool:
-    frame = web.board().leds()
+    frame = web.board().feed.leds  # (the frame the board said last: read on the server's thread only)
     return _drawn_rgb(page) == _board_rgb_in_dom_order(frame, page)
 
 
@@ -90,7 +90,7 @@ def _pixels_match_the_leds(page: Any, web: Web) -> None:
     """What is drawn: each pit's colour in a screenshot of the board, against its LED's value."""
     from PIL import Image
 
-    frame = web.board().leds()
+    frame = web.board().feed.leds  # (the frame the board said last: read on the server's thread only)
     box = page.locator("#board").bounding_box()
     img = Image.open(io.BytesIO(page.locator("#board").screenshot())).convert("RGB")
     scale = img.width / box["width"]
