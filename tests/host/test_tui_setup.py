@@ -182,3 +182,54 @@ def test_a_board_restarted_during_a_set_up_leaves_no_stale_words(
         assert rig.sim.counts() == list(core.initial().d[:32])  # the board's own position again
     finally:
         rig.close()
+
+
+def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A move begun (its store seed put in, its pit lifted, one seed sown) when the power goes: the board comes
+    back at the last move it recorded and guides the person through the pits the move may have changed, said in
+    words on the terminal's guidance line and the web board's; then the move is played again from its start."""
+    from bao_host.ui.web.live import LiveBoard
+    from baoboard.recogniser import activations
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        live = LiveBoard("sim", rig.logger, board=rig.sim)
+        p = core.initial()
+        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+        acts = activations(p, m)
+        for pit in acts[:3]:
+            rig.runner.tap(pit)
+        rig.board.power_cut()  # the board boots again from its journal: the move was begun, not finished
+        said: list[str] = []
+        for _ in range(10):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            said += rig.sim.poll()
+            if rig.sim.step_guidance().startswith("Set-up after a power cut"):
+                break
+        guide = rig.sim.step_guidance()
+        assert guide.startswith("Set-up after a power cut mid-move, step 1 of "), guide
+        assert live.snapshot()["guide"] == guide  # the web board says the same words
+        assert any(s.startswith("The power went in the middle of a move") for s in said), said
+        touched = set()
+        for _ in range(40):
+            guide = rig.sim.step_guidance()
+            if not guide.startswith("Set-up"):
+                break
+            assert "count them" in guide or "empty " in guide, guide  # the board does not know what it holds
+            pit = guide.split("touch ")[-1].rstrip(".").split(" or ")[0]
+            touched.add(pit)
+            rig.runner.tap(core.pit_index(pit))
+            said += rig.sim.poll()
+        assert {core.pit_name(i) for i in acts} <= touched | {"B1", "b1"} and len(touched) < 20, touched
+        end = [s for s in said if s.startswith("The board is set up again after the power cut")]
+        assert end and end[0].endswith("Play the move that was cut short again from its start."), said
+        assert rig.board.position.d == p.d
+        rig.board.run(450, 5)  # the hand away from the place set up last
+        for pit in acts:
+            rig.runner.tap(pit)
+        assert rig.board.position.d == core.play(p, m).d
+    finally:
+        rig.close()
