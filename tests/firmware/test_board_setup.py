@@ -411,3 +411,43 @@ def test_a_move_put_back_before_the_cut_leaves_nothing_to_set_up():
     hands.tap(core.pit_index(start))  # ... and put back (the seeds back where they came from)
     assert app.journal.begun == -1
     st.close()
+
+
+def test_a_move_played_again_over_the_set_up_after_a_cut_is_refused_and_loses_nothing():
+    """What the fault campaign's hands did (tests/host/test_e2e_faults.py, before they followed the set-up):
+    after a cut in the middle of a move they played it, and the next ones, again at once, over the set-up the
+    board had booted into. Each touch that is not the lit place is refused and its pit queued to be checked
+    too; no move is made, none journalled is lost or changed, and a cut meanwhile brings the same set-up back.
+    Done, the move is played again and recorded."""
+    p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(45, 4)
+    hands.scan(5)
+    moves = host.moves()
+    journalled = app.journal.moves
+    first = dict(host.said)
+    assert first.get("why") == "cut", first
+    for i, (pp, mm, _) in enumerate(plies()):
+        if 45 <= i <= 47:
+            hands.perform(pp, mm)  # the hands play this move and two more, as if the board had taken them
+    host.poll()
+    s = app.setup
+    assert s is not None and s.current() >= 0 and s.refused > 0  # still setting up, the touches guided back
+    assert "wrong" in host.said and int(host.said["of"]) > int(first["of"]), host.said  # those pits checked too
+    assert host.moves() == moves and app.journal.moves == journalled and app.p.d == p.d  # nothing made or lost
+    from baoboard.simhw import Hands, SimHardware, SimulatedBoard
+
+    app = hands = hw = None  # a cut again, in the middle of the set-up
+    hw = SimHardware()
+    host = SetupHost(hw, host)
+    b = SimulatedBoard(st, "test", 3, hw=hw)
+    app, hands = b.app, Hands(b, hold=4, gap=4)
+    hands.scan(5)
+    assert app.journal.moves == journalled and host.said is not None and host.said.get("why") == "cut"
+    assert host.said["of"] == first["of"]  # the same places as after the first cut: the move's
+    touches, wrong = follow(app, hw, hands, host, seeds, hand=[hand])
+    assert wrong == 0 and seeds == list(p.d[:34]) and "done" in host.said
+    hands.scan(600)  # (the hand away from the place set up last)
+    hands.perform(p, m)
+    host.poll()
+    assert host.moves() == moves + [core.format_move(m, p.d[core.TO_MOVE])]
+    assert app.journal.moves[:-1] == journalled  # the moves before it are the ones recorded, unchanged
+    st.close()
