@@ -212,7 +212,7 @@ def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.Monke
         guide = rig.sim.step_guidance()
         assert guide.startswith("Set-up after a power cut mid-move, step 1 of "), guide
         assert live.snapshot()["guide"] == guide  # the web board says the same words
-        assert any(s.startswith("The power went in the middle of a move") for s in said), said
+        assert any(s.startswith("Power cut mid-move: the board keeps the moves it recorded") for s in said), said
         touched = set()
         for _ in range(40):
             guide = rig.sim.step_guidance()
@@ -231,5 +231,59 @@ def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.Monke
         for pit in acts:
             rig.runner.tap(pit)
         assert rig.board.position.d == core.play(p, m).d
+    finally:
+        rig.close()
+
+
+async def _cut_mid_move(rig: Rig, pilot: Pilot[int]) -> tuple[BaoApp, core.Position, int]:
+    """The first game's first move with more than four activations begun (three made) when the power goes;
+    the terminal UI steps until it says the set-up the board booted into."""
+    from baoboard.recogniser import activations
+
+    app = pilot.app
+    assert isinstance(app, BaoApp)
+    await pilot.pause()
+    rig.connect()
+    app.step()
+    p = core.initial()
+    m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+    for pit in activations(p, m)[:3]:
+        await pilot.press(*core.pit_name(pit))
+    app.step()
+    rig.board.power_cut()  # the board boots again from its journal: the move was begun, not finished
+    for _ in range(20):
+        rig.board.run(4, 5)
+        app.step()
+        if rig.sim.step_guidance().startswith("Set-up after a power cut"):
+            break
+    return app, p, m
+
+
+@pytest.mark.parametrize("when", ["cut", "done"])
+def test_tui_says_the_set_up_after_a_power_cut_mid_move(
+    when: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """What a person sees after a power cut in the middle of a move: why the board guides a set-up (it keeps
+    every recorded move, guesses nothing), the first pit to count again; then, the set-up done by following
+    the words, the move to play again."""
+
+    async def run(pilot: Pilot[int]) -> None:
+        app, p, m = await _cut_mid_move(rig, pilot)
+        assert rig.sim.step_guidance().startswith("Set-up after a power cut mid-move, step 1 of ")
+        if when == "done":
+            for _ in range(40):
+                guide = rig.sim.step_guidance()
+                if not guide.startswith("Set-up"):
+                    break
+                await pilot.press(*guide.split("touch ")[-1].rstrip(".").split(" or ")[0])
+                app.step()
+            assert any(s.startswith("The board is set up again") for s in app.messages_shown), app.messages_shown
+            assert rig.board.position.d == p.d  # back before the move: its start is lit again
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=run)
     finally:
         rig.close()

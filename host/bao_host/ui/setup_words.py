@@ -104,8 +104,9 @@ def step_words(s: SetupStep) -> str:
     touch = f"touch {STORE_ENDS[s.at]}" if store else f"touch {s.at}"
     if s.touch:  # its sensor is faulty: another pit confirms it
         touch = f"touch {' or '.join(s.touch.split(','))} ({s.at}'s sensor is faulty)"
+    before = ", as before the move" if s.why == "cut" else ""  # (the count the board recorded last)
     if s.have is None:
-        what = f"make {where} hold {seeds(s.want)} ({s.want}: count them)" if s.want else f"empty {where}"
+        what = f"make {where} hold {seeds(s.want)}{before} ({s.want}: count them)" if s.want else f"empty {where}{before}"
     elif s.have < s.want:
         what = f"put {seeds(s.want - s.have)} into {where} (it holds {s.have}: make it {s.want})"
     else:
@@ -135,11 +136,12 @@ def end_words(e: SetupEnd) -> str:
 
 
 def cut_words(s: SetupStep) -> str:
-    """Said once when the board comes back from a power cut in the middle of a move."""
+    """Said once when the board comes back from a power cut in the middle of a move: what it does and why."""
+    places = f"{number_words(s.of)} place{'s' if s.of != 1 else ''}"
     return (
-        f"The power went in the middle of a move: the board is back at the last move it recorded. It lights the "
-        f"{s.of} place{'s' if s.of != 1 else ''} the move may have changed, one at a time: make each hold what it "
-        "says, then play the move again."
+        "Power cut mid-move: the board keeps the moves it recorded and never guesses how far the hands got. "
+        f"It is back before that move: make the {places} it may have changed hold the counts said, one lit at "
+        "a time (touch each), then play the move again."
     )
 
 
