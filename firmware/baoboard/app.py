@@ -383,6 +383,9 @@ class App:
             self.hellos = self.outbox.hellos
             self.state_line.forget()
             self.state_due = True
+            s = self.setup
+            if s is not None and s.current() >= 0:  # and the set-up step it waits for: a host that came after
+                s.say(self)  # it began (the set-up a power cut mid-move boots into) would not know it (#28)
 
     def press(self, b: int, now: int) -> None:
         """The optional buttons (b: those down now): undo, a new game."""

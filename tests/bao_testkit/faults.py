@@ -217,8 +217,10 @@ def set_up_again(runner: SimRunner, watch: SetupWatch, patience: float) -> int:
     touches = 0
     while (s := watch.step) is not None:
         assert touches < 80, f"the set-up after a power cut never ends: {s}"
-        pit = layout.pit_index(s.touch.split(",")[0]) if s.touch else (
-            15 if s.at == "store-S" else 31 if s.at == "store-N" else layout.pit_index(s.at)
+        pit = (
+            layout.pit_index(s.touch.split(",")[0])
+            if s.touch
+            else (15 if s.at == "store-S" else 31 if s.at == "store-N" else layout.pit_index(s.at))
         )
         said = watch.said
         cuts = board.power_cuts

@@ -401,6 +401,25 @@ def test_a_power_cut_mid_move_sets_up_the_pits_it_left_uncertain():
         st.close()
 
 
+def test_a_host_that_comes_after_the_cut_hears_the_set_up_step():
+    """A real board's USB goes down with its power: the host comes back after the board booted into the set-up
+    and said its first step. Its HELLO gets the step the board waits for said again (the places already put
+    right stay done)."""
+    p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(45, 4)
+    hands.scan(5)
+    first = dict(host.said)
+    follow(app, hw, hands, host, seeds, limit=1)  # one place put right before any host listens
+    second = dict(host.said)
+    assert second["step"] == "2" and second.get("why") == "cut", second
+    late = SetupHost(hw, host)  # a new host: it heard nothing yet
+    late.said = None
+    late.command(7, "HELLO", "4,3,2,1")
+    hands.scan(3)
+    assert any(r[0] == 7 for r in late.replies)
+    assert late.said == second and first["of"] == second["of"], late.said
+    st.close()
+
+
 def test_a_move_put_back_before_the_cut_leaves_nothing_to_set_up():
     p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(45, 0)
     hands.scan(5)

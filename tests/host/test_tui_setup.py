@@ -287,3 +287,44 @@ def test_tui_says_the_set_up_after_a_power_cut_mid_move(
         assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=run)
     finally:
         rig.close()
+
+
+def test_a_web_page_of_a_board_it_does_not_run_says_the_set_up_after_a_cut(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`bao serve` beside a real board sees it only through the logger: after a power cut mid-move its page
+    says the set-up step the board waits for (the logger keeps its SETUP notices), each step as it comes, and
+    the game's step once the set-up is done."""
+    from bao_host.ui.web.live import LiveBoard
+    from baoboard.recogniser import activations
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        live = LiveBoard("board", rig.logger)  # (no board object: what the logger heard only)
+        p = core.initial()
+        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+        for pit in activations(p, m)[:3]:
+            rig.runner.tap(pit)
+        rig.board.power_cut()
+        for _ in range(20):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            if live.snapshot()["guide"].startswith("Set-up"):
+                break
+        guide = live.snapshot()["guide"]
+        assert guide.startswith("Set-up after a power cut mid-move, step 1 of "), guide
+        seen = [guide]
+        for _ in range(40):
+            if not guide.startswith("Set-up"):
+                break
+            rig.runner.tap(core.pit_index(guide.split("touch ")[-1].rstrip(".").split(" or ")[0]))
+            rig.runner.pump()
+            guide = live.snapshot()["guide"]
+            seen.append(guide)
+        of = seen[0].split(" of ")[1].split(":")[0]
+        assert seen[1].startswith(f"Set-up after a power cut mid-move, step 2 of {of}: "), seen
+        assert guide.startswith("South to move"), guide  # done: the game's own step again
+    finally:
+        rig.close()

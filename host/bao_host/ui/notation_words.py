@@ -34,7 +34,9 @@ def mark_words(mark: str, ruleset: str) -> str:
     malawi = _is_malawi(ruleset)
     if mark == "LR":
         capture = "a capture with a seed from the store: the kichwa the captured seeds go in from"
-        return f"L means pit 1's end, R pit 8's: the way the hand sows (G6), or in {capture} ({'M25' if malawi else 'G7'})"
+        return (
+            f"L means pit 1's end, R pit 8's: the way the hand sows (G6), or in {capture} ({'M25' if malawi else 'G7'})"
+        )
     if mark == "*":
         if malawi:
             return "* a takata, a move that captures nothing (M25)"

@@ -106,7 +106,9 @@ def step_words(s: SetupStep) -> str:
         touch = f"touch {' or '.join(s.touch.split(','))} ({s.at}'s sensor is faulty)"
     before = ", as before the move" if s.why == "cut" else ""  # (the count the board recorded last)
     if s.have is None:
-        what = f"make {where} hold {seeds(s.want)}{before} ({s.want}: count them)" if s.want else f"empty {where}{before}"
+        what = (
+            f"make {where} hold {seeds(s.want)}{before} ({s.want}: count them)" if s.want else f"empty {where}{before}"
+        )
     elif s.have < s.want:
         what = f"put {seeds(s.want - s.have)} into {where} (it holds {s.have}: make it {s.want})"
     else:
