@@ -225,7 +225,7 @@ def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.Monke
             said += rig.sim.poll()
         assert {core.pit_name(i) for i in acts} <= touched | {"B1", "b1"} and len(touched) < 20, touched
         end = [s for s in said if s.startswith("The board is set up again after the power cut")]
-        assert end and end[0].endswith("Play the move that was cut short again from its start."), said
+        assert end and end[0].endswith("then play the move that was cut short again from its start."), said
         assert rig.board.position.d == p.d
         rig.board.run(450, 5)  # the hand away from the place set up last
         for pit in acts:

@@ -485,7 +485,7 @@ def test_a_power_cut_mid_move_is_set_up_again_in_the_browser(tmp_path: Path, pag
             pit = core.pit_index(guide.split("touch ")[-1].rstrip(".").split(" or ")[0])
             page.click(f"#pit-{pit}")
             wait_for(lambda g=guide: page.inner_text("#guide") != g, "the next step")
-        assert "Play the move that was cut short again from its start." in page.inner_text("#messages")
+        assert "then play the move that was cut short again from its start." in page.inner_text("#messages")
         runner.scans(500).wait(30)  # (the hand away from the place set up last)
         for pit in acts:
             page.click(f"#pit-{pit}")

@@ -132,7 +132,8 @@ def end_words(e: SetupEnd) -> str:
     if e.why == "cut":
         return (
             f"The board is set up again after the power cut: {places} put right in {touches}{refused}. "
-            "Play the move that was cut short again from its start."
+            "Take the hand off the board for two seconds (a touch of the place put right last is still taken "
+            "for the set-up until then), then play the move that was cut short again from its start."
         )
     return f"The board is set up: {places} put right in {touches}{refused}."
 
