@@ -9,10 +9,10 @@ path reused, USB renumbering); the logger, bound to its board, must refuse it an
 Simulated hands play the 1994 game and random Zanzibar and Malawi games; a move whose activations a power
 cut interrupted is played again from where the board stands, after the guided set-up of the pits the cut left
 uncertain (the board boots into it: docs/protocol.md, "A power cut in the middle of a move"), which the hands
-follow as a person follows the words on a host's screen (SetupWatch: the board's SETUP notices). After each game the line is quiet until the
-logger has everything; at the end the tally (simrig.tally) counts moves lost, doubled, reordered and games mixed
-up, which must all be 0. `run_faults()` is what tests/host/test_e2e_faults.py checks and tools/bench_host.py and
-tools/bench_soak.py (the long form) report.
+follow as a person follows the words on a host's screen (SetupWatch: the board's SETUP notices). After each
+game the line is quiet until the logger has everything; at the end the tally (simrig.tally) counts moves lost,
+doubled, reordered and games mixed up, which must all be 0. `run_faults()` is what
+tests/host/test_e2e_faults.py checks and tools/bench_host.py and tools/bench_soak.py (the long form) report.
 
 The board is pluggable (`rig=`): CPythonRig (the default: the firmware in this process, its flash in memory,
 a cut now or torn inside a later flash write) or PicoRig (the Bao-board image on the emulated Pico,
@@ -34,8 +34,7 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import IO, Any
 
-from bao import core, position_json
-from bao import layout
+from bao import core, layout, position_json
 from bao_host.boards.sim import Board, CPythonBoard, Job, SimRunner, SocketLink
 from bao_host.record.logger import same_position
 from bao_host.record.state import DECISION
@@ -206,13 +205,14 @@ class SetupWatch:
             self.said += 1
 
 
-def set_up_again(runner: SimRunner, watch: SetupWatch, patience: float) -> int:
+def set_up_again(runner: SimRunner, watch: SetupWatch, patience: float, boots: int = 0) -> int:
     """After a power cut: the hands do the set-up the board asks for, if any (a move was cut half made: the pits
     it may have changed are checked one at a time), as a person reading the host's words: the place said is put
     right and touched (a store, or a pit whose sensor is faulty, at the pit the words name). Then the hand stays
-    away long enough that the move's first touch is not taken for the set-up's last. Returns the touches."""
+    away long enough that the move's first touch is not taken for the set-up's last. boots: the board's starts
+    heard before the cut (watch.boots). Returns the touches."""
     board = runner.board
-    wait_for(lambda: runner.idle and watch.boots > 0, 30 * patience, None, "the board's start")
+    wait_for(lambda: runner.idle and watch.boots > boots, 30 * patience, None, "the board's start")
     runner.scans(40).wait()  # (an emulated Pico says its set-up a moment after its HELLO)
     touches = 0
     while (s := watch.step) is not None:
@@ -227,7 +227,7 @@ def set_up_again(runner: SimRunner, watch: SetupWatch, patience: float) -> int:
         runner.tap(pit).wait()
         touches += 1
         wait_for(
-            lambda: watch.said != said or board.power_cuts != cuts,
+            lambda said=said, cuts=cuts: watch.said != said or board.power_cuts != cuts,
             30 * patience,
             lambda: runner.scans(4).wait(),
             f"the board's next set-up step after {s}",
@@ -356,6 +356,7 @@ def run_faults(  # noqa: C901, PLR0915
                 attempts += 1  # bounded in count as in time: a power cut costs a move or two again
                 assert attempts <= 3 * len(g.moves) + 20 and time.monotonic() < deadline, "the game stalled"
                 p, m = g.moves[i]
+                boots = watch.boots  # (the board's starts so far: after a cut, the next one's words count)
                 job = perform(runner, p, m)
                 r = rng.random()
                 if r > 1 - P_SWAP:  # between two moves: the other board on the path until it is refused
@@ -391,7 +392,7 @@ def run_faults(  # noqa: C901, PLR0915
                 while not (runner.idle and runner.wire.synced) and time.monotonic() < end:
                     fast_forward()
                 if board.power_cuts != cuts:  # the power went meanwhile: where does the board stand?
-                    set_ups += set_up_again(runner, watch, slow) > 0  # (a move cut half made: its pits first)
+                    set_ups += set_up_again(runner, watch, slow, boots) > 0  # (a move cut half made: its pits first)
                     cuts = board.power_cuts
                     j = where(i, g)
                     redone += i + 1 - j

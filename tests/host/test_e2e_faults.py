@@ -10,10 +10,9 @@ from pathlib import Path
 from bao import core
 from bao_host.boards.sim import CPythonBoard, SimRunner
 from bao_host.record.logger import same_position
-from baoboard.memstorage import FakeStorage
-
 from bao_testkit.faults import SEED, SetupWatch, run_faults, set_up_again
 from bao_testkit.simrig import game_1994
+from baoboard.memstorage import FakeStorage
 
 
 def test_faults_between_board_and_logger(tmp_path: Path) -> None:
