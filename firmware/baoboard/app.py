@@ -129,6 +129,8 @@ class App:
             self.boundary(p, self.hw.ticks_ms())
             if self.guide.winner >= 0 and self.journal.ended is None:
                 self.post_end()  # the power went between the last move and its END event
+            elif self.journal.begun >= 0:  # the power went in the middle of a move: the pits it may have
+                self.rare("cut", self.hw.ticks_ms())  # touched are set up again, not guessed (#28)
         self.recording()
         if hasattr(gc, "mem_free"):  # play (this ends main.py's collection every KB while loading): in a small
             gc.threshold(-1)  # heap, a collection once half the room left is allocated, so the garbage is
@@ -387,6 +389,9 @@ class App:
             self.hellos = self.outbox.hellos
             self.state_line.forget()
             self.state_due = True
+            s = self.setup
+            if s is not None and s.current() >= 0:  # and the set-up step it waits for: a host that came after
+                s.say(self)  # it began (the set-up a power cut mid-move boots into) would not know it (#28)
 
     def press(self, b: int, now: int) -> None:
         """The optional buttons (b: those down now): undo, a new game."""
@@ -466,6 +471,11 @@ class App:
         rec = self.rec
         r = rec.feed(pit, now)
         self.dirty = True
+        if r == R.R_PROGRESS and rec.steps == 1:  # a move begun: journalled before its seeds go further,
+            self.show(now, self.guide.phase(now))  # so that a power cut leaves no pit guessed (the LEDs first)
+            self.journal.begin(pit)
+        elif r == R.R_PUTBACK or r == R.R_CANCEL:
+            self.journal.begin(-1)  # the seeds are back where they were: no move is begun
         if r == R.R_DONE:
             again = rec.refeed
             self.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]

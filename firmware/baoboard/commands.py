@@ -1,6 +1,7 @@
 # The board application's rare jobs, loaded by App.rare() for one job and dropped after it on MicroPython:
 # their code stays out of the board's RAM during play.
 #   restore(app)                     at boot: the game the journal holds (or a new one), the computer's mode
+#   cut(app, now)                    at boot after a power cut mid-move: the set-up of the pits it left uncertain
 #   undo(app, now) -> bool           take the last move back
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
@@ -45,6 +46,14 @@ def restore(a: "App") -> "Position | None":
     if a.cpu >= 0:
         a.level = int(m[2:])
     return None if j.game is None else position_after(a, j.nmoves)
+
+
+def cut(a: "App", now: int) -> None:
+    """At boot, after a power cut in the middle of a move (the journal's move begun): the set-up mode
+    re-checks the pits that move may have touched (baoboard.setup_mode.after_cut)."""
+    from baoboard import setup_mode
+
+    setup_mode.after_cut(a, now)
 
 
 def undo(a: "App", now: int) -> bool:

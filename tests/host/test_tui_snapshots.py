@@ -373,3 +373,34 @@ def test_tui_says_the_house_decision_against_the_computer(
         assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=run)
     finally:
         rig.close()
+
+
+def test_tui_says_what_the_notations_marks_mean_once(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The 1994 game's first three plies (7L* 5R 6R*): the first move that shows L/R and `*` says what they mean
+    (G6, G7, 1.7) in the messages; the next ones, which show the same marks, say nothing more."""
+    game = notation.parse_transcript((Path(__file__).resolve().parents[2] / "games" / "zanzibar-1994.txt").read_text())
+    positions = notation.replay(game)
+
+    async def three_plies(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        app = pilot.app
+        assert isinstance(app, BaoApp)
+        for i in range(3):
+            move, _ = notation.parse_move(positions[i], game.plies[i])
+            await _type(rig, pilot, R.activations(positions[i], move))
+            app.step()
+        said = [m for m in app.messages_shown if m.startswith(tuple(game.plies[:3]))]
+        assert said == [
+            "7L*: L means pit 1's end, R pit 8's: the way the hand sows (G6), or in a capture with a seed from the "
+            "store: the kichwa the captured seeds go in from (G7); * a takasa, a move that captures nothing (1.7)."
+        ], said
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=three_plies)
+    finally:
+        rig.close()

@@ -192,6 +192,8 @@ class SimBoard:
             if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
                 p = self._position() or self.session.logger.view.position
                 self._setup_counts = p.counts() if p is not None else [0] * 34
+            if said.why == "cut" and (last is None or last.why != "cut"):
+                self.msgs.append(setup_words.cut_words(said))
             if said.wrong:
                 self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")
             self.setup_step = said
@@ -313,6 +315,11 @@ class SimBoard:
             self.setup_step = None
             self._setup_counts = None
             self.msgs.append("the board restarted: its set-up ended (k to start it again)")
+        elif setup is not None:  # a set-up under way, not heard (a cut mid-move: the board boots into it)
+            step = setup_words.from_snapshot(setup)
+            last = self.setup_step
+            if step is not None and (last is None or (last.step, last.of, last.at) != (step.step, step.of, step.at)):
+                self._on_setup(step)
         self.cpu = "" if cpu == "off" else cpu
         if cpu.endswith(" 0"):
             self.host_engine = HostOpponent(core.NORTH if cpu.startswith("N") else core.SOUTH)

@@ -26,16 +26,27 @@ from bao import core, notation
 
 from bao_host import lessons
 from bao_host.lessons import LessonRun
-from bao_host.record.logger import Logger, side_name
+from bao_host.record.logger import Logger, View, side_name
 from bao_host.record.session import LinkSession
 from bao_host.record.store import StoreError
-from bao_host.ui import steps
+from bao_host.ui import setup_words, steps
 from bao_host.ui.adapter import BoardAdapter, players_words
 from bao_host.ui.ledfeed import LedFeed
 from bao_host.ui.web.library import ply_frames
 
 MAX_MESSAGES = 8
 QUEUE_SIZE = 16  # snapshots a slow page may fall behind before it gets only the newest
+
+
+def _guide(v: View) -> str:
+    """The step a board the page does not run waits for, in words: its set-up's step (a SETUP notice; after a
+    power cut mid-move the board boots into one), else what its STATE says."""
+    said = setup_words.parse(v.setup) if v.setup else None
+    if isinstance(said, setup_words.SetupStep):
+        return setup_words.step_words(said)
+    if v.state is None:
+        return ""
+    return steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
 
 
 class LiveBoard:
@@ -151,11 +162,7 @@ class LiveBoard:
             "turn": turn,
             # the same words as the terminal UI: the step the board waits for, the computer's move or a
             # hint, who plays which side
-            "guide": self.board.step_guidance()
-            if self.board is not None
-            else steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
-            if v.state is not None
-            else "",
+            "guide": self.board.step_guidance() if self.board is not None else _guide(v),
             "players": players_words(self.board, v.south, v.north),  # (said once: the names with the board's)
             "level": self.board.level() if self.board is not None else 0,  # (the page's computer choice)
             "plies": list(v.plies),
