@@ -27,6 +27,7 @@ except ImportError:
 from bao import position_json
 from bao.errors import NotationError
 from bao.layout import pit_index, pit_name
+from bao.rules import legal_move_codes, play
 
 from baoboard.compat import const
 
@@ -328,14 +329,14 @@ def after_cut(a: "Any", now: int) -> None:
     have[start] = _UNKNOWN
     lifted = bytearray(32)
     lifted[start] = 1
-    for m in core.legal_move_codes(p):
+    for m in legal_move_codes(p):
         if a.rec.first_pit(m) != start:
             continue
         for e in sequence(p, m):
             have[e & PIT] = _UNKNOWN
             if e & LIFT:
                 lifted[e & PIT] = 1
-        child = core.play(p, m)
+        child = play(p, m)
         for i in (32, 33):
             if child.d[i] != d[i]:  # a store seed put in first (2.2, namua)
                 have[i] = _UNKNOWN
