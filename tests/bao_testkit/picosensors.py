@@ -176,3 +176,47 @@ def silent_in_play(data_dir: Path, seed: int, game: Played, ply: int, plies: int
     finally:
         board.close()
     return rep
+
+
+def silent_cases(game: Played) -> list[tuple[int, int]]:
+    """(ply, chip): the moves of `game` that go through a chip's pits without starting there, the next move
+    not starting there either (a move cannot start from an ignored pit: the host's SHOW remains)."""
+    out = []
+    for k in range(len(game.moves) - 1):
+        p, m = game.moves[k]
+        acts = list(activations(p, m))
+        nxt = list(activations(*game.moves[k + 1]))
+        for c in range(4):
+            pits = set(chip_pits(c))
+            if acts[0] not in pits and nxt[0] not in pits and any(a in pits for a in acts):
+                out.append((k, c))
+    return out
+
+
+def campaign(tmp: Path, seed: int, scenarios: int, game: Played) -> list[tuple[str, SensorReport, float]]:
+    """`scenarios` random ones, idle faults and silent chips in turn (deterministic for the seed): (what,
+    report, wall seconds) each."""
+    import random
+    import shutil
+    import time
+
+    rng = random.Random(seed)
+    cases = silent_cases(game)
+    out = []
+    for k in range(scenarios):
+        work = tmp / f"sensors-{k}"
+        t0 = time.monotonic()
+        if k % 2 == 0:
+            chip, stuck_chip, flicker_chip = rng.sample(range(4), 3)
+            stuck = rng.choice(chip_pits(stuck_chip))
+            flicker = rng.choice(chip_pits(flicker_chip))
+            rate = rng.randrange(10, 60)
+            what = f"idle: U{chip + 1} stuck, {core.pit_name(stuck)} stuck, {core.pit_name(flicker)} flicker {rate} %"
+            rep = idle_faults(work, seed + k, chip, stuck, flicker, rate)
+        else:
+            ply, chip = rng.choice(cases)
+            what = f"in play: U{chip + 1} silent from move {ply + 1}"
+            rep = silent_in_play(work, seed + k, game, ply, 2, chip)
+        shutil.rmtree(work, ignore_errors=True)
+        out.append((what, rep, time.monotonic() - t0))
+    return out

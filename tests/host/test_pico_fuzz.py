@@ -22,6 +22,18 @@ def test_bad_lines_and_commands_between_moves_and_in_a_move_get_one_answer_each_
     assert rep.moves == 2
 
 
+def test_bad_lines_and_commands_in_a_house_decision_and_a_finished_game_get_one_answer_each_and_lose_no_move(
+    tmp_path: Path,
+) -> None:
+    # (issue #26: the fuzzer reached neither stage before) the 1994 game's 30th move waits for the house
+    # decision (Zanzibar 2.5b) through the inputs and is played on after them; a random game's last move
+    # ends it, the inputs come on the finished game, and a power cut after them keeps that move
+    rep = protocol_fuzz(tmp_path, seed=3, plies=0, per_stage=6, ends=True)
+    assert rep.found == []
+    assert rep.stages == {"house decision": 6, "game over": 6}
+    assert rep.moves == 1
+
+
 def test_a_damaged_journal_sector_at_boot_keeps_every_intact_move_and_reports_a_loss(tmp_path: Path) -> None:
     # (a damaged commit word dropped the moves after it under the same epoch before issue #26's fix; the
     # long form, every kind of damage: tools/bench_soak.py --runtime pico)
@@ -30,6 +42,17 @@ def test_a_damaged_journal_sector_at_boot_keeps_every_intact_move_and_reports_a_
     assert [c.found for c in cases if c.found] == []
     assert [c.kind for c in cases] == list(kinds) and all(c.booted for c in cases)
     assert any(c.kept < c.played for c in cases)  # (damage that lost moves was made, and reported)
+
+
+def test_a_damaged_journal_with_a_house_decision_waiting_or_a_finished_game_boots_and_keeps_every_intact_move(
+    tmp_path: Path,
+) -> None:
+    # (issue #26: the journal fuzzer's board had only a game under way) switched off while a move waits for
+    # its house decision (Zanzibar 2.5b; the move not journaled), and with a finished game on its flash
+    for stage in ("decision", "over"):
+        cases = journal_fuzz(tmp_path / stage, seed=5, plies=3, cases=2, kinds=("commit", "zeroed"), stage=stage)
+        assert [c.found for c in cases if c.found] == []
+        assert all(c.booted and c.stage == stage for c in cases)
 
 
 def test_a_power_cut_after_ten_seconds_of_pico_time_boots_the_board_again(tmp_path: Path) -> None:
