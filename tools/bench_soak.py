@@ -161,7 +161,7 @@ def pico(args: argparse.Namespace) -> int:
         + (". " if ok else " (NOT all 0, or defects: see above). ")
         + f"Measured on {platform.machine()} ({os.cpu_count()} cores, shared), Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}. The short form: `make test-pico` "
-        "(tests/host/test_pico_fuzz.py).\n"
+        "(tests/host/test_pico_fuzz.py, tests/host/test_pico_sensors.py).\n"
     )
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Soak (emulated Pico)", text + "\n\n" + note)
