@@ -49,10 +49,12 @@ def test_a_damaged_journal_with_a_house_decision_waiting_or_a_finished_game_boot
 ) -> None:
     # (issue #26: the journal fuzzer's board had only a game under way) switched off while a move waits for
     # its house decision (Zanzibar 2.5b; the move not journaled), and with a finished game on its flash
-    for stage in ("decision", "over"):
-        cases = journal_fuzz(tmp_path / stage, seed=5, plies=3, cases=2, kinds=("commit", "zeroed"), stage=stage)
+    # (a zeroed sector also takes the record of the position the host set: the board is back at its first
+    # game's start with a new epoch; the long form, every kind: tools/bench_soak.py --runtime pico)
+    for stage, kind in (("decision", "zeroed"), ("over", "commit")):
+        cases = journal_fuzz(tmp_path / stage, seed=5, plies=3, cases=1, kinds=(kind,), stage=stage)
         assert [c.found for c in cases if c.found] == []
-        assert all(c.booted and c.stage == stage for c in cases)
+        assert [(c.stage, c.kind, c.booted) for c in cases] == [(stage, kind, True)]
 
 
 def test_a_power_cut_after_ten_seconds_of_pico_time_boots_the_board_again(tmp_path: Path) -> None:
