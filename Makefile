@@ -14,7 +14,7 @@ HEAP    ?= 64
 MP32    ?= $(abspath ../shared/pico/micropython-unix32)
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -name manifest.py -not -path '*/__pycache__/*' | sort)
 
-.PHONY: run test test-mp test-py test-pico pico-deps web-deps pg-deps lint typecheck firmware deploy bench clean venv \
+.PHONY: run test test-mp test-py test-order test-pico pico-deps web-deps pg-deps lint typecheck firmware deploy bench clean venv \
         image image-deps image-check flash
 
 # The Bao-board image (tools/image): MicroPython for RPI_PICO at the pinned commit (tools/image/SOURCES.txt)
@@ -131,10 +131,16 @@ $(FROZEN32): $(FIRMWARE_PY) firmware/manifest.py tools/frozen_unix32.sh | image-
 	tools/frozen_unix32.sh $(PICO_SRC)/micropython $@
 
 # The host's tests, two workers a core (pytest-xdist; PYTEST_JOBS=0 runs them in one process): most tests wait
-# on a subprocess, a socket or an emulator's pipe, and one worker a core left the cores half idle
+# on a subprocess, a socket or an emulator's pipe, and one worker a core left the cores half idle. Tests go to
+# the workers one at a time, the slowest first (tests/conftest.py, tests/slowest.txt): no long test starts last.
 PYTEST_JOBS ?= $(shell echo $$((2 * $$(nproc 2>/dev/null || echo 1))))
 test-py: $(STAMP)
-	$(PY) -m pytest -n $(PYTEST_JOBS) --dist worksteal tests  # (worksteal: an idle worker takes queued tests from a busy one)
+	@mkdir -p build
+	$(PY) -m pytest -n $(PYTEST_JOBS) --dist load --maxschedchunk 1 --junitxml=build/pytest-junit.xml --durations=15 tests
+
+## Reorder the suite from the last make test-py's times (tests/slowest.txt: the slowest run first).
+test-order:
+	$(PY) tools/slowest_tests.py build/pytest-junit.xml
 
 lint: $(STAMP) typecheck
 	$(VENV)/bin/ruff check firmware host tests tools

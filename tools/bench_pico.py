@@ -229,8 +229,8 @@ PIECES_NOTE = (
     "with its journal on flash sectors of its own, each App.step() timed with the Pico's microsecond clock; "
     "its heap rows are gc.mem_free() after a gc.collect(): of a bare interpreter (a REPL that imported "
     "nothing), and in the harness before it imports the firmware (its own script compiled: not the board's), "
-    "after the board's boot and after the game (the harness's lists of timings dropped first). tail: the "
-    "rules core's listing "
+    "after the board's boot and after the game (the harness's lists of timings, its summary and the game's "
+    "last position dropped first). tail: the rules core's listing "
     "(`core.legal_moves(p, True)`, every legal move with its child and account; best of 3) of the 40 "
     "slowest of the first 20,000 random positions, ranked on the 64-bit unix port "
     "(build/slowest-positions.txt). engine: tools/pico/onpico/engine_nodes.py, the board's engine "
@@ -519,7 +519,8 @@ def measure(piece: str, image: str, args: argparse.Namespace) -> None:
             code=f"MOVES = {args.moves}\n" + (ROOT / "tools" / "pico" / "onpico" / "board_steps.py").read_text(),
             image=image,
         )
-        r = json.loads(out.strip().splitlines()[-1])
+        lines = out.strip().splitlines()  # the summary, then the heap after the game (board_steps.py)
+        r = {**json.loads(lines[-2]), **json.loads(lines[-1])}
         bare, _ = run_on_pico(code="import gc\ngc.collect()\nprint(gc.mem_free())", image=image)
         r["bare_free"] = int(bare.strip().splitlines()[-1])
     elif piece == "tail":

@@ -95,7 +95,7 @@ def run_module(binary: str, heap: str, mod: str, port: str = "64-bit", stride: i
             env=env,
             capture_output=True,
             text=True,
-            timeout=900,
+            timeout=1800,
         )
         return parse_run(proc.stdout + proc.stderr)
     lib = ROOT / ("build/mpy-host32" if port == "32-bit" else "build/mpy-host")
@@ -106,7 +106,7 @@ def run_module(binary: str, heap: str, mod: str, port: str = "64-bit", stride: i
     if "/" in binary:  # (a path: from the folder the runs are in)
         binary = os.path.abspath(binary)
     proc = subprocess.run(
-        [binary, "-X", f"heapsize={heap}", *cmd, mod], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+        [binary, "-X", f"heapsize={heap}", *cmd, mod], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800
     )
     return parse_run(proc.stdout + proc.stderr)
 

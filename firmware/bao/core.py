@@ -4,7 +4,7 @@
 #   position           Rules (a ruleset and its options; plug) and Position
 #   sowing             the sowing engine: one move played in place, with its account (R10/M4's watch)
 #   rules              legal moves, play, the takasia a move makes (R8), never-ending moves, the outcome
-#   malawi             the Malawi kuu games' own rules, plugged in here (a Game, M5-M25)
+#   malawi             the Malawi kuu games' own rules (a Game, M5-M25): importing it plugs them in
 #   movetext           writing a move (G7)
 #   core               this module
 # and on top of it: notation (reading moves, transcripts), position_json (the JSON position format),
@@ -12,7 +12,7 @@
 # (perft, accounts, the seed count), evaluate and engine (the search).
 # Rule numbers: Donkers "Zanzibar Bao rules for the computer" (1.x-4.x), project rulings (G*, R*, M*:
 # shared/rulings.md).
-from bao import malawi
+from bao import malawi  # noqa: F401  (M5: plugs the kuu games in)
 from bao.errors import BaoError, IllegalMoveError, InvalidPositionError, NotationError
 from bao.layout import (
     BOUNDED,
@@ -74,10 +74,6 @@ from bao.position import (
     rules_for,
 )
 from bao.rules import is_game_over, legal_move_codes, legal_moves, outcome, play, play_raw
-
-# M5: the kuu games, intermediate (the kuu and the nemo stage) and advanced (after a free placement)
-plug(MALAWI_INTERMEDIATE, malawi.Game)
-plug(MALAWI_ADVANCED, malawi.Game)
 
 __all__ = (  # (a tuple: frozen into flash with the code, where a list would be built in RAM)
     "BOUNDED",

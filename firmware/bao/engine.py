@@ -7,9 +7,10 @@
 # transposition table two preallocated lists whose size is a parameter (no growth while searching).
 import sys
 
-from bao.core import IDENTITY, NONE, STORE, TAKASA, TO_MOVE, WINNER, legal_moves
 from bao.engine_weights import WEIGHTS
 from bao.evaluate import captures, evaluate
+from bao.layout import IDENTITY, NONE, STORE, TAKASA, TO_MOVE, WINNER
+from bao.rules import legal_moves
 
 try:
     from micropython import const

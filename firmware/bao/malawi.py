@@ -1,7 +1,8 @@
-# The Malawi kuu games' own rules (M5-M25), plugged into the rules core as a ruleset's Game (bao.core plugs
-# them in; bao.position, bao.sowing and bao.rules never import this module): their options (M7, M18, M21),
-# the opening (M7), the advanced placement one ply per seed (M20-M22) and the threatened pit (M18). The
-# nemo stage and the kuu's status (M9-M17) share the Zanzibar namua code of bao.sowing and bao.rules.
+# The Malawi kuu games' own rules (M5-M25), plugged into the rules core as a ruleset's Game when this
+# module is imported (by bao.core and bao.position_json; bao.position, bao.sowing and bao.rules never import
+# it): their options (M7, M18, M21), the opening (M7), the advanced placement one ply per seed (M20-M22) and
+# the threatened pit (M18). The nemo stage and the kuu's status (M9-M17) share the Zanzibar namua code of
+# bao.sowing and bao.rules.
 from bao.errors import InvalidPositionError
 from bao.layout import (
     DROP,
@@ -26,7 +27,7 @@ from bao.layout import (
     front_empty,
     write_step,
 )
-from bao.position import MALAWI_ADVANCED, Position, Rules
+from bao.position import MALAWI_ADVANCED, MALAWI_INTERMEDIATE, Position, Rules, plug
 from bao.rules import capture_starts, ends, finite_captures
 
 NEMO = 20  # M7: nemo in each store at the start
@@ -298,3 +299,8 @@ def set_must_capture(p: Position, m: object, over: bool) -> None:
 def _short(v: object) -> str:
     r = repr(v)
     return r if len(r) <= 40 else r[:37] + "..."
+
+
+# M5: the kuu games, intermediate (the kuu and the nemo stage) and advanced (after a free placement)
+plug(MALAWI_INTERMEDIATE, Game)
+plug(MALAWI_ADVANCED, Game)

@@ -38,7 +38,7 @@ class Rules:
         malawi = ruleset != ZANZIBAR  # M1-M4 hold in every Malawi game
         game = _PLUGGED.get(ruleset)
         if game is None and ruleset in (MALAWI_INTERMEDIATE, MALAWI_ADVANCED):
-            raise InvalidPositionError("ruleset %s is not plugged in (import bao.core)" % ruleset)
+            raise InvalidPositionError("ruleset %s is not plugged in (import bao.malawi)" % ruleset)
         self.ruleset = ruleset
         self.malawi = malawi
         # R8 / 4.1: the takasia rule (transcript header "takasia: yes|no"); the basic Malawi game has none
@@ -117,7 +117,7 @@ class Position:
             d[WINNER] = NONE
             d[MUST] = NONE
         self.d = d
-        self.rules = rules or rules_for(ZANZIBAR)
+        self.rules = rules if rules is not None else rules_for(ZANZIBAR)  # (no truth test: Rules is a class)
 
     def copy(self) -> "Position":
         return Position(bytearray(self.d), self.rules)

@@ -12,8 +12,11 @@ except ImportError:  # CPython
         return x
 
 
+# The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
+# then searches the builtins' table one entry after another
+from builtins import bytearray, bytes, next  # noqa: A004, UP029
+
 from bao import sowing
-from bao.layout import ring_direction
 from bao.position import Position
 from bao.sowing import STEPS, sow
 
@@ -46,7 +49,7 @@ if micropython:
 
     @micropython.viper
     def _starts(d: ptr8, out: object, me: int, must: int) -> int:  # noqa: F821 (viper)
-        """capture_starts' mtaji stage, native: appends to out each start whose first sowing ends in
+        """_mtaji_captures, native: appends to out each start whose first sowing ends in
         an occupied front pit facing seeds (3.4), M19's pit (must) if there is one."""
         op = me ^ 16
         ends = 0
@@ -85,14 +88,14 @@ def _first_repeat(p: Position, move: int, cycle: int) -> int:
     for i in range(cycle):
         ka = next(ga)
         if not i & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
     mu = 0
     while True:
         ka = next(ga)
         kb = next(gb)
         mu += 1
         if not mu & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
         if ka == kb and a.d == b.d:
             return mu + cycle
 
@@ -109,11 +112,11 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     for i in range(b):
         key = next(g)
         if not i & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
     at_b = bytearray(d)
     for cycle in range(1, b):
         if not cycle & _SERVE_EVERY and sowing.serve is not None:
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
         try:
             if next(g) == key and d == at_b:
                 first = _first_repeat(p, move, cycle)
@@ -127,62 +130,93 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
-    k = p.rules.kuu
-    if k is not None and k.advanced and k.placing(p.d):  # type: ignore[attr-defined]
-        child = p.copy()
-        k.drop(child, move, rec)  # type: ignore[attr-defined]  # M22: the advanced placement, a ply a seed
-        return child, _END_EMPTY
+    # (few locals, p.rules.kuu read twice rather than kept: a bytecode function with more than 11 words of
+    # locals and stack takes its frame from the heap at each call, and this one runs for every candidate)
+    if p.rules.kuu is not None and p.rules.kuu.placing(p.d):  # type: ignore[attr-defined]
+        return _drop(p, move, rec)  # M22
     child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
-    status = next(sow(child, move, rec, -1)) ^ _ENDED
+    status = next(sow(child, move, rec)) ^ _ENDED
     if status & _BOUNDED or status & _END_MASK == _END_INFINITE:
         if p.rules.infinite != "sleep":
             return child, status
-        # M4: the move sleeps where its state first repeats (Brent found the loop), or at the end of the
-        # relay that passed the bound (as played, with its account) unless its state repeated before
-        if status & _BOUNDED:
-            first = _repeat_before(p, move, status >> 8)
-        else:
-            first = _first_repeat(p, move, status >> 8)
-        if first:
-            child = p.copy()
-            if rec is not None:
-                rec[:] = b""  # the account again, from its start
-            status = next(sow(child, move, rec, first)) ^ _ENDED
-    d = child.d
-    if k is not None:
-        # M19: the threatened pit, still occupied (not started from, M18), must be captured first next
-        t = d[_TAKASIA]
-        d[_MUST] = t if t != _NONE and d[_WINNER] == _NONE and d[(d[_TO_MOVE] << 4) + t] else _NONE
-    d[_TO_MOVE] ^= 1
-    d[_TAKASIA] = _NONE
+        child, status = _asleep(p, move, rec, child, status)  # M4
+    if p.rules.kuu is not None:
+        _must_capture(child.d)  # M19
+    child.d[_TO_MOVE] ^= 1
+    child.d[_TAKASIA] = _NONE
     return child, status & 255 & ~_BOUNDED
+
+
+def _drop(p: Position, move: int, rec: "bytearray | None") -> "tuple[Position, int]":
+    """M22: a drop of the advanced placement, a ply a seed (play_raw's)."""
+    child = p.copy()
+    p.rules.kuu.drop(child, move, rec)  # type: ignore[attr-defined]
+    return child, _END_EMPTY
+
+
+def _asleep(p: Position, move: int, rec: "bytearray | None", child: Position, status: int) -> "tuple[Position, int]":
+    """M4: the move sleeps where its state first repeats (Brent found the loop), or at the end of the relay
+    that passed the bound (as played, with its account) unless its state repeated before: (child, status)
+    as play_raw has them then."""
+    if status & _BOUNDED:
+        first = _repeat_before(p, move, status >> 8)
+    else:
+        first = _first_repeat(p, move, status >> 8)
+    if not first:
+        return child, status
+    child = p.copy()
+    if rec is not None:
+        rec[:] = b""  # the account again, from its start
+    return child, next(sow(child, move, rec, first)) ^ _ENDED
+
+
+def _must_capture(d: bytearray) -> None:
+    """M19: the threatened pit, still occupied (not started from, M18), must be captured first next."""
+    t = d[_TAKASIA]
+    d[_MUST] = t if t != _NONE and d[_WINNER] == _NONE and d[(d[_TO_MOVE] << 4) + t] else _NONE
 
 
 # Move generation
 def capture_starts(p: Position) -> "list[int]":
     """Moves whose first step is a capture (2.3 namua; 3.4 mtaji: 2..15 seeds, ends opposite seeds)."""
+    # (small frames: a bytecode function with more than 11 words of locals and stack takes its frame from
+    # the heap at each call, and this one runs for every takasa candidate)
     d = p.d
     s = d[_TO_MOVE]
+    if d[_STORE + s]:
+        return _namua_captures(p, s)
+    out = []  # type: list[int]
+    if _starts is not None:
+        _starts(d, out, s << 4, d[_MUST])  # type: ignore[arg-type]  # (native: the loops of _mtaji_captures)
+        return out
+    return _mtaji_captures(d, s << 4, out)
+
+
+def _namua_captures(p: Position, s: int) -> "list[int]":
+    """2.3: a namua move captures when the store's seed lands opposite seeds."""
+    d = p.d
     me = s << 4
     op = (s ^ 1) << 4
     out = []  # type: list[int]
-    if d[_STORE + s]:
-        ban = _NONE
-        if p.rules.kuu and d[_HOUSE] == 3 and d[op + 3]:
-            ban = 3  # M11: not the opponent's kuu first while the own kuu faces seeds
-        for r in range(8):
-            if d[me + r] and d[op + 7 - r] and r != ban:
-                if r < 2:
-                    out.append(r)  # 1.4b: forced to the left kichwa, written L
-                elif r > 5:
-                    out.append(r | _RIGHT)
-                else:
-                    out.append(r)  # type: ignore[attr-defined]
-                    out.append(r | _RIGHT)
-        return out
-    if _starts is not None:
-        _starts(d, out, me, d[_MUST])  # type: ignore[arg-type]  # (native: the loops below, slower in bytecode)
-        return out
+    ban = _NONE
+    if p.rules.kuu and d[_HOUSE] == 3 and d[op + 3]:
+        ban = 3  # M11: not the opponent's kuu first while the own kuu faces seeds
+    for r in range(8):
+        if d[me + r] and d[op + 7 - r] and r != ban:
+            if r < 2:
+                out.append(r)  # 1.4b: forced to the left kichwa, written L
+            elif r > 5:
+                out.append(r | _RIGHT)
+            else:
+                out.append(r)
+                out.append(r | _RIGHT)
+    return out
+
+
+def _mtaji_captures(d: bytearray, me: int, out: "list[int]") -> "list[int]":
+    """3.4: a mtaji move captures when it lifts 2..15 seeds and its first sowing ends in a front pit facing
+    seeds (CPython; MicroPython runs _starts)."""
+    op = me ^ 16
     must = d[_MUST]  # M19: only captures whose first captured pit is this one
     for r in range(16):
         n = d[me + r]
@@ -315,7 +349,7 @@ def ends(p: Position, move: int) -> bool:
     position they are making (were sow to raise, p.d would be left half-played)."""
     d = p.d
     before = bytes(d)
-    finite = next(sow(p, move, None, -1)) & _END_MASK != _END_INFINITE
+    finite = next(sow(p, move, None)) & _END_MASK != _END_INFINITE
     d[:] = before
     return finite
 
@@ -391,7 +425,8 @@ def takasia_pit(child: Position) -> int:
     d[_TO_MOVE] = y
     for m in starts:
         r = m & _RING
-        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)  # Y's pit this capture takes first
+        n = d[xme + r] if r < 8 else -d[xme + r]  # G6 (ring_direction, inlined: a takasa candidate's check)
+        t = 7 - ((r + n if m & _RIGHT else r - n) & 15)  # Y's pit this capture takes first
         if not ((t == 4 and house) or (multi == 1 and d[ybase + t] > 1)):
             break
     else:
@@ -406,7 +441,8 @@ def takasia_pit(child: Position) -> int:
     target = _NONE
     for m in starts:
         r = m & _RING
-        t = 7 - ((r + ring_direction(r, m & _RIGHT) * d[xme + r]) & 15)
+        n = d[xme + r] if r < 8 else -d[xme + r]
+        t = 7 - ((r + n if m & _RIGHT else r - n) & 15)
         if t == target:
             continue
         if check:

@@ -6,7 +6,7 @@
 # words of locals and stack allocates its frame on the heap at each call, a native one does not.
 #
 # _advance sows the seeds one by one and does the relays and captures at which nothing else can happen,
-# with their steps of the account (a bytearray's, up to 36 bytes a call); sow() keeps every decision (the
+# with their steps of the account (a bytearray's, up to _SCRATCH bytes a call); sow() keeps every decision (the
 # end of a move, the houses, takasia, R9, Brent's check, the bound) and calls it again after each. CPython,
 # and a recorder that takes the account relay by relay, run sow()'s bytecode alone. So the firmware's .mpy
 # carry machine code made for the machine that runs them (mpy-cross -march: armv6m for a Pico, x64 and x86
@@ -29,18 +29,30 @@ except ImportError:  # CPython: the decorators are no-ops, and there is no kerne
         return x
 
 
+# The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
+# then searches the builtins' table one entry after another
+from builtins import isinstance  # noqa: A004, UP029
+
 from bao.layout import front_empty, write_step
+
+try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
+    from typing import Callable  # noqa: F401
+except ImportError:
+    pass
 
 # None, or what long work calls every few relays: the board serves its scan loop from it while a never-ending
 # move (M4, R10) is played or listed (baoboard.app.App.serve sets it for the length of a step;
 # docs/architecture.md, Timing budgets). Called at each capture and at Brent's save points (where the native
 # kernel returns from its longest stretches), and by bao.rules' searches for a never-ending move's first
 # repeat.
-serve = None  # type: object
+serve = None  # type: Callable[[], None] | None
 
 ENDED = const(128)  # sow()'s last yield: its status | ENDED (a relay's key is below 32)
 STEPS = const(0)  # sow()'s stop_after: no checks, a yield at every relay (M4's searches)
 _NO_BOUND = const(1 << 29)  # seeds a move may drop when the game has no bound (sow_bound 0)
+# The kernel's account scratch: its first sowing and up to 15 relays or captures, each with its sowing (4 bytes
+# a step): the kernel plays up to the first Brent save point (relay 8) in one call, and a capture's chain on.
+_SCRATCH = const(4 + 8 * 15)
 
 # bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
 # (MicroPython reads an imported name from a dictionary at each use): each is the layout's own,
@@ -86,7 +98,7 @@ if _NATIVE:
     # `limit` relays more (sow() checks the next one), and the bound not passed: `budget` is the seeds the
     # move may still drop (R10, M4: every seed sown counts). x: bit 0 capturing, bit 1 a capture empties
     # both houses (R6), bit 2 the capture's kuu mark, bits 3-10 the takasia-ed ring, bits 11-16 the saved
-    # key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, 36 bytes
+    # key + 1. Each step's 4 bytes (STEP_SOW, STEP_RELAY, STEP_CAPTURE) go into rec from offset a, _SCRATCH bytes
     # at most (a < 0: no account); d[34] is HOUSE. Returns the ring the last seed fell in | bit 4:
     # anti-clockwise | captures << 5 | relays << 8 | seeds sown << 14.
     @micropython.viper
@@ -98,7 +110,7 @@ if _NATIVE:
         step = 1 - ((p >> 4) & 2)  # bit 5: -1
         op = me ^ 16
         key0 = (x >> 11) - 1
-        end = a + 28  # room for one more relay or capture and its sowing in 36 bytes
+        end = a + _SCRATCH - 8  # room for one more relay or capture and its sowing
         if limit > 63:
             limit = 63
         done = 0
@@ -173,7 +185,7 @@ if _NATIVE:
 
 else:
     _advance = None  # type: ignore[assignment]
-_buf = None  # the kernel's account scratch: views of its first 4, 12, 20, 28 and 36 bytes (made at first use)
+_buf = None  # the kernel's account scratch: views of its first 4, 12, 20 ... _SCRATCH bytes (made at first use)
 
 
 def _scratch(rec: "bytearray | None") -> "tuple | None":
@@ -185,8 +197,8 @@ def _scratch(rec: "bytearray | None") -> "tuple | None":
     if _buf is None:
         # (whole views made once: a slice at each call would be an object allocated right behind the
         # account, which then could not grow in place; a long account would be copied instead)
-        b = memoryview(bytearray(36))
-        _buf = (b[:4], b[:12], b[:20], b[:28], b)  # type: ignore[assignment]
+        b = memoryview(bytearray(_SCRATCH))
+        _buf = tuple(b[: 4 + 8 * i] for i in range(_SCRATCH // 8 + 1))  # type: ignore[assignment]
     return _buf
 
 
@@ -261,7 +273,7 @@ def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: i
     kichwa (1.4a/b, R3). Returns the seeds captured | (direction + 1) << 8, the direction they are sown in;
     -1 when the capture emptied the opponent's front row: the mover has won (1.2, R9)."""
     if serve is not None:  # (a never-ending move's captures: the board's scan loop is served between them)
-        serve()  # type: ignore[operator]
+        serve()
     op = me ^ 16
     t = op + 7 - pos
     n = d[t]
@@ -331,15 +343,15 @@ def _verdict(status: int, left: int, rules: object, relays: int) -> int:
 # stopped). A finite move that passed the bound is never-ending too. Under M4 (infinite "sleep") a move that
 # passed it sleeps at the next relay, the end of the sowing that passed it (END_SLEEP | BOUNDED;
 # bao.rules.play_raw checks that its state did not repeat before), and one that ends by itself before that
-# relay ends so. stop_after > 0 ends the move at that relay (M4's sleep, no bound). stop_after STEPS: no
-# check, a yield of the key (the state before the lift, with p.d) at every relay, then the status (M4's
-# searches step two runs). The checks are here, not in a caller driving the generator relay by relay: a
-# resumption and the caller's loop would cost more. Brent's first saved state is at relay 8, not 1: most
-# moves end before it, with no copy of the state allocated (the loop and its exact length are found from
-# any relay on; bao.rules finds where it starts). The kernel's flags: capturing, R6 (the mtaji stage, not
-# the kuu games), the capture's kuu mark (the nemo stage), the takasia-ed ring; above bit 10, Brent's
-# saved key + 1.
-def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type: ignore[no-untyped-def]  # noqa: PLR0915
+# relay ends so: stop_after -1, the default. stop_after > 0 ends the move at that relay (M4's sleep, no
+# bound). stop_after STEPS: no check, a yield of the key (the state before the lift, with p.d) at every
+# relay, then the status (M4's searches step two runs). The checks are here, not in a caller driving the
+# generator relay by relay: a resumption and the caller's loop would cost more. Brent's first saved state is
+# at relay 8, not 1: most moves end before it, with no copy of the state allocated (the loop and its exact
+# length are found from any relay on; bao.rules finds where it starts). The kernel's flags: capturing, R6
+# (the mtaji stage, not the kuu games), the capture's kuu mark (the nemo stage), the takasia-ed ring; above
+# bit 10, Brent's saved key + 1.
+def sow(p: object, move: int, rec: "bytearray | None", stop_after: int = -1):  # type: ignore[no-untyped-def]  # noqa: PLR0915
     """Play `move` on p.d (a bao.position.Position's) in place: the generator described above."""
     d = p.d  # type: ignore[attr-defined]
     rules = p.rules  # type: ignore[attr-defined]
@@ -356,8 +368,7 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
     saved = None  # Brent's state, saved at relays 8, 24, 56... (most moves end before 8: nothing copied)
     next_save = -1 if stop_after == STEPS else 8  # -1: stepping, no check (M4's searches compare the states)
     relays = 0
-    bufs = None if rec is None else _scratch(rec)
-    fast = _advance if rec is None or bufs is not None else None
+    fast = _advance if rec is None or _scratch(rec) is not None else None  # (with an account: _buf, its scratch)
     limit = 1 if next_save < 0 else stop_after if 0 < stop_after < 8 else 8  # the kernel leaves this relay to sow()
     while True:
         if hand:
@@ -371,10 +382,11 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
                     pos = (pos + direction) & 15
                     d[me + pos] += 1
                 left -= hand * bounded  # the seeds dropped
-            else:
-                n = fast(d, d, -1, me + pos + (direction & 32), hand, flags, limit - relays - 1, left) if (
-                    bufs is None) else _native(d, bufs, rec, me + pos + (direction & 32), hand, flags,
-                                               limit - relays - 1, left)
+            else:  # the kernel; with an account, its steps (a sowing, two a relay or capture) via its scratch
+                n = fast(d, d if rec is None else _buf[-1], -1 if rec is None else 0, me + pos + (direction & 32),  # type: ignore[index, arg-type]
+                         hand, flags, limit - relays - 1, left)
+                if rec is not None:
+                    rec.extend(_buf[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[index]
                 pos = n & 15
                 direction = 1 - ((n >> 3) & 2)
                 relays += (n >> 8) & 63
@@ -421,17 +433,6 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int):  # type
             _relay_step(rec, me + pos, hand)
 
 
-def _native(d: bytearray, bufs: "tuple | None", rec: "bytearray | None", p: int, hand: int, flags: int,
-            room: int, left: int) -> int:
-    """The kernel's stretch (_advance), its steps of the account (a sowing, then two for each relay or
-    capture) appended to rec when bufs is its scratch."""
-    if bufs is None:
-        return _advance(d, d, -1, p, hand, flags, room, left)  # type: ignore[arg-type, no-any-return, misc]
-    n = _advance(d, bufs[4], 0, p, hand, flags, room, left)  # type: ignore[arg-type, misc]
-    rec.extend(bufs[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[union-attr]
-    return n  # type: ignore[no-any-return]
-
-
 def _relay_step(rec: object, pit: int, n: int) -> None:
     """STEP_RELAY into the account; a recorder that takes it relay by relay is told (flush)."""
     add = rec.append  # type: ignore[attr-defined]
@@ -475,7 +476,7 @@ def _copy(saved: "bytearray | None", d: bytearray) -> bytearray:
     """Brent's saved state: a copy of d, into the one made at the first save. A save point is where the
     kernel returned after its longest stretches: the board's scan loop is served there (serve)."""
     if serve is not None:
-        serve()  # type: ignore[operator]
+        serve()
     if saved is None:
         return bytearray(d)
     saved[:] = d

@@ -21,14 +21,20 @@
 # it runs.
 try:
     from typing import Any
+
+    from bao.position import Position
 except ImportError:
     pass
 
 import gc
 import json
 
-from bao import core, position_json, sowing
-from bao.core import format_move
+# (the rules core's layers, not bao.core's facade: its names would take heap on the board)
+from bao import position_json, sowing
+from bao.layout import TO_MOVE, pit_name
+from bao.movetext import format_move
+from bao.position import initial
+from bao.rules import legal_move_codes, outcome
 from baoproto.frames import move_payload
 from baoproto.state import PROTO_STATE
 
@@ -96,7 +102,7 @@ class App:
         self.state_line = StateLine()  # the STATE notice, for a host of protocol 3 (baoboard.state)
         self.state_due = False  # the guide drew a new state (not a blink): tell the host at the scan's end
         self.hellos = 0  # the outbox's HELLOs seen: a new host is told the state
-        self.p = core.initial()
+        self.p = initial()
         self.dirty = True
         self.rx_frames = -1
         self.buttons = 0
@@ -118,11 +124,13 @@ class App:
         self.outbox.start()  # HELLO, then every event the host has not acknowledged
         p = self.rare("restore")  # the game the journal holds (baoboard.commands, dropped before its moves)
         if p is None:
-            self.post_game(core.initial(), None)
+            self.post_game(initial(), None)
         else:
             self.boundary(p, self.hw.ticks_ms())
             if self.guide.winner >= 0 and self.journal.ended is None:
                 self.post_end()  # the power went between the last move and its END event
+            elif self.journal.begun >= 0:  # the power went in the middle of a move: the pits it may have
+                self.rare("cut", self.hw.ticks_ms())  # touched are set up again, not guessed (#28)
         self.recording()
         if hasattr(gc, "mem_free"):  # play (this ends main.py's collection every KB while loading): in a small
             gc.threshold(-1)  # heap, a collection once half the room left is allocated, so the garbage is
@@ -164,11 +172,11 @@ class App:
             jobs = None  # type: ignore[assignment]
             unload_new(before)
 
-    def post_game(self, start: "core.Position", position: "Any", moves: "list | None" = None) -> None:
+    def post_game(self, start: "Position", position: "Any", moves: "list | None" = None) -> None:
         """Report a new game (a GAME event; `position`: the start's JSON when it is not the initial one)
         and start it (`moves`: the start's legal move codes, when known)."""
         rules = start.rules
-        info = {"ruleset": rules.ruleset, "options": rules.options(), "first": "SN"[start.d[core.TO_MOVE]]}
+        info = {"ruleset": rules.ruleset, "options": rules.options(), "first": "SN"[start.d[TO_MOVE]]}
         if position is not None:
             info["position"] = position
         seq = self.outbox.post("GAME", json.dumps(info))
@@ -181,18 +189,18 @@ class App:
             sowing.serve()  # type: ignore[operator]
         self.boundary(start, self.hw.ticks_ms(), moves)
 
-    def boundary(self, p: "core.Position", now: int, moves: "list | None" = None) -> None:
+    def boundary(self, p: "Position", now: int, moves: "list | None" = None) -> None:
         """A move boundary: p is the board's position (its legal move codes `moves` when known); a move
         half made is dropped, and with it the evidence of a silent chip (baoboard.debounce.new_move)."""
         self.p = p
         self.deb.new_move()
         if moves is None:
-            moves = core.legal_move_codes(p)
+            moves = legal_move_codes(p)
         self.rec.start(p, moves)
-        w = core.outcome(p, moves)
+        w = outcome(p, moves)
         self.guide.winner = -1 if w is None else w
         self.dirty = True
-        self.think_due = 1 if w is None and p.d[core.TO_MOVE] == self.cpu and self.level else 0
+        self.think_due = 1 if w is None and p.d[TO_MOVE] == self.cpu and self.level else 0
 
     def request_selftest(self, timeout_ms: int) -> None:
         """Run the self-test at the end of this step, waiting timeout_ms for each touch."""
@@ -337,7 +345,7 @@ class App:
         elif pair == 0:
             if self.pair_at >= 0 and ticks_diff(now, self.pair_at) >= _HINT_HOLD_MS:
                 self.boundary(self.p, now)  # the hold's touches were no move
-                if self.p.d[core.TO_MOVE] != self.cpu and self.guide.winner < 0:
+                if self.p.d[TO_MOVE] != self.cpu and self.guide.winner < 0:
                     self.think_due = 2
             self.pair_at = -1
         else:
@@ -381,6 +389,9 @@ class App:
             self.hellos = self.outbox.hellos
             self.state_line.forget()
             self.state_due = True
+            s = self.setup
+            if s is not None and s.current() >= 0:  # and the set-up step it waits for: a host that came after
+                s.say(self)  # it began (the set-up a power cut mid-move boots into) would not know it (#28)
 
     def press(self, b: int, now: int) -> None:
         """The optional buttons (b: those down now): undo, a new game."""
@@ -391,7 +402,7 @@ class App:
         if pressed & _BUTTON_UNDO:
             self.undo(now)
         if pressed & _BUTTON_NEW:
-            self.post_game(core.initial(self.p.rules.ruleset, self.p.rules), None)
+            self.post_game(initial(self.p.rules.ruleset, self.p.rules), None)
 
     def work(self, now: int, busy: bool = False) -> None:
         """At most one piece of work besides the scan: the self-test, the computer's search, or in a quiet
@@ -460,10 +471,15 @@ class App:
         rec = self.rec
         r = rec.feed(pit, now)
         self.dirty = True
+        if r == R.R_PROGRESS and rec.steps == 1:  # a move begun: journalled before its seeds go further,
+            self.show(now, self.guide.phase(now))  # so that a power cut leaves no pit guessed (the LEDs first)
+            self.journal.begin(pit)
+        elif r == R.R_PUTBACK or r == R.R_CANCEL:
+            self.journal.begin(-1)  # the seeds are back where they were: no move is begun
         if r == R.R_DONE:
             again = rec.refeed
             self.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]
-            if again >= 0 and self.p.d[core.TO_MOVE] != self.cpu:
+            if again >= 0 and self.p.d[TO_MOVE] != self.cpu:
                 # the opponent's activation that ended the move (2.5b): their first. Against the computer
                 # it is the player's touch, only the stop: the computer has not chosen its move yet
                 self.activation(again, now)
@@ -473,33 +489,31 @@ class App:
                 return  # the move went on past ignored pits, or a chip that senses nothing (baoboard.sensors)
             self.guide.request_show(now)
             reason = rec.wrong_reason
-            if self.p.d[core.TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it
+            if self.p.d[TO_MOVE] == self.cpu and rec.hint >= 0:  # sowing the computer's move for it
                 reason = (  # (the rule: its turn, 1.1, or the step its move is at: baoboard.refusal)
-                    "the computer plays "
+                    ("the host's engine plays " if self.level == 0 else "the computer plays ")  # (level 0: SHOW)
                     + format_move(rec.codes[0], self.cpu)
                     + ": "
-                    + core.pit_name(pit)
+                    + pit_name(pit)
                     + " is not its pit now"
                 )
                 rec.wrong_reason = reason  # (what the STATE notice says too)
             if rec.wrong_rule and not reason.startswith(rec.wrong_rule):
                 reason = rec.wrong_rule + ": " + reason
-            self.outbox.post(
-                "ILLEGAL", json.dumps({"pit": core.pit_name(pit), "rule": rec.wrong_rule, "reason": reason})
-            )
+            self.outbox.post("ILLEGAL", json.dumps({"pit": pit_name(pit), "rule": rec.wrong_rule, "reason": reason}))
         elif r == R.R_IGNORED and pit == rec.wrong_pit and rec.taps == 2:  # a refused touch taken back: a slip
             self.deb.taken_back()
         elif r == R.R_UNDO:
             self.undo(now)
         elif r == R.R_CANCEL:
-            self.outbox.notice("CANCEL", core.pit_name(pit))
+            self.outbox.notice("CANCEL", pit_name(pit))
 
-    def commit(self, move: int, child: "core.Position", now: int) -> None:
+    def commit(self, move: int, child: "Position", now: int) -> None:
         before = self.p
         if self.journal.game is None:  # its GAME found no room (a first boot on a full flash): that first
             self.post_game(before, position_json.to_dict(before))
-        text = format_move(move, before.d[core.TO_MOVE])
-        moves = core.legal_move_codes(child)  # once: for the position's winner and the next boundary
+        text = format_move(move, before.d[TO_MOVE])
+        moves = legal_move_codes(child)  # once: for the position's winner and the next boundary
         payload = move_payload(text, position_json.dumps(child, True, moves))  # type: ignore[arg-type]
         self.moves_done += 1
         self.rec.hint = -1

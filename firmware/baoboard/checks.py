@@ -12,7 +12,12 @@ except ImportError:
 
 import json
 
-from bao import core, position_json, sowing
+from bao import position_json, sowing
+from bao.errors import BaoError
+from bao.layout import TO_MOVE
+from bao.movetext import format_move
+from bao.position import RULESETS, ZANZIBAR
+from bao.rules import legal_move_codes
 
 from baoboard import recogniser as R
 from baoboard.gameinfo import short, start_of
@@ -27,7 +32,7 @@ def command(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
 def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
     if typ == "NEW":
         try:
-            info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or core.ZANZIBAR}  # type: Any
+            info = json.loads(payload) if payload[:1] in ("{", "[") else {"ruleset": payload or ZANZIBAR}  # type: Any
         except ValueError:
             return False, "badarg NEW's JSON is unreadable"
         why = check_new(info, ("ruleset", "options", "first", "position"))
@@ -46,7 +51,7 @@ def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
         return False, why
     if sowing.serve is not None:  # in a step: a scan between the reading and the listing
         sowing.serve()  # type: ignore[operator]
-    moves = core.legal_move_codes(start)  # (once: for the GAME event's winner and the game's first boundary)
+    moves = legal_move_codes(start)  # (once: for the GAME event's winner and the game's first boundary)
     a.post_game(start, position_json.to_dict(start, True, moves), moves)
     return True, ""
 
@@ -76,17 +81,17 @@ def computer(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         from baoboard.opponent import light
 
         p = a.p
-        side = p.d[core.TO_MOVE]
+        side = p.d[TO_MOVE]
         lead = side == a.cpu  # the host's engine plays for the computer: only its move is followed
-        for m in core.legal_move_codes(p):  # a move written as the board writes it: no parser loaded
-            if core.format_move(m, side) == payload:
+        for m in legal_move_codes(p):  # a move written as the board writes it: no parser loaded
+            if format_move(m, side) == payload:
                 light(a, m, lead)
                 return True, payload
         from bao import notation
 
         try:
             m, _ = notation.parse_move(p, payload)
-        except core.BaoError as e:
+        except BaoError as e:
             return False, "badarg " + str(e)
         light(a, m, lead)
         return True, notation.format_move(m, side)
@@ -104,7 +109,7 @@ def computer(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
         setup(a, side, level, now)
         return True, "%s %d" % ("SN"[side], level)
     # HINT
-    if a.rec.phase != R.IDLE or a.p.d[core.TO_MOVE] == a.cpu:
+    if a.rec.phase != R.IDLE or a.p.d[TO_MOVE] == a.cpu:
         return False, "state a hint is for the player to move, between moves"
     a.think_due = 2  # the search runs at the end of this step, after this reply
     return True, ""
@@ -112,7 +117,7 @@ def computer(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
 
 def check_new(obj: object, keys: "tuple | None") -> str:
     """What is wrong ("" when nothing) with NEW's JSON (keys: the keys it may have), or with a rules options
-    object (keys None): known options, each of the type it must have. (core.Rules reads bool(x) and would
+    object (keys None): known options, each of the type it must have. (bao.position.Rules reads bool(x) and would
     take 5 or "no" for a takasia option: the board checks the types first.)"""
     if keys is not None:
         if not isinstance(obj, dict):
@@ -120,8 +125,8 @@ def check_new(obj: object, keys: "tuple | None") -> str:
         for k in obj:
             if k not in keys:
                 return "unknown key %s in NEW (%s)" % (short(k), ", ".join(keys))
-        if obj.get("ruleset", core.ZANZIBAR) not in core.RULESETS:
-            return "unknown ruleset %s (%s)" % (short(obj.get("ruleset")), " or ".join(core.RULESETS))
+        if obj.get("ruleset", ZANZIBAR) not in RULESETS:
+            return "unknown ruleset %s (%s)" % (short(obj.get("ruleset")), " or ".join(RULESETS))
         if obj.get("first", "S") not in ("S", "N"):
             return 'first must be "S" or "N", not ' + short(obj.get("first"))
         obj = obj.get("options") or {}

@@ -1,6 +1,7 @@
 # The board application's rare jobs, loaded by App.rare() for one job and dropped after it on MicroPython:
 # their code stays out of the board's RAM during play.
 #   restore(app)                     at boot: the game the journal holds (or a new one), the computer's mode
+#   cut(app, now)                    at boot after a power cut mid-move: the set-up of the pits it left uncertain
 #   undo(app, now) -> bool           take the last move back
 #   run(app, typ, payload, now) -> (ok, reply payload)   a host command (docs/protocol.md)
 #   selftest(app, now)               the self-test (LED walk, touch each lit pit), then back to the game
@@ -11,13 +12,16 @@
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Any  # noqa: F401
 
+    from bao.position import Position
+
     from baoboard.app import App
 except ImportError:
     pass
 
 import json
 
-from bao import core, position_json, sowing
+from bao import position_json, sowing
+from bao.layout import pit_name
 from baoproto.frames import split_move
 
 from baoboard import recogniser as R
@@ -25,7 +29,7 @@ from baoboard.gameinfo import start_of
 from baoboard.guide import MODES
 
 
-def position_after(app: "App", n: int) -> "core.Position":
+def position_after(app: "App", n: int) -> "Position":
     """The position after the first n moves of the journal's game (read back from flash)."""
     j = app.journal
     if n == 0:
@@ -33,7 +37,7 @@ def position_after(app: "App", n: int) -> "core.Position":
     return position_json.loads(split_move(j.move(n - 1))[1])
 
 
-def restore(a: "App") -> "core.Position | None":
+def restore(a: "App") -> "Position | None":
     """The position of the game the journal holds (None: it holds none), and the computer's mode; App.boot
     takes the game up once this module is dropped (its legal moves need the room)."""
     j = a.journal
@@ -42,6 +46,14 @@ def restore(a: "App") -> "core.Position | None":
     if a.cpu >= 0:
         a.level = int(m[2:])
     return None if j.game is None else position_after(a, j.nmoves)
+
+
+def cut(a: "App", now: int) -> None:
+    """At boot, after a power cut in the middle of a move (the journal's move begun): the set-up mode
+    re-checks the pits that move may have touched (baoboard.setup_mode.after_cut)."""
+    from baoboard import setup_mode
+
+    setup_mode.after_cut(a, now)
 
 
 def undo(a: "App", now: int) -> bool:
@@ -142,7 +154,7 @@ def snapshot(a: "App") -> str:
     for i in range(rec.n):
         e = rec.expected(i)
         if e >= 0:
-            nxt.append(core.pit_name(e & R.PIT))
+            nxt.append(pit_name(e & R.PIT))
     return json.dumps(
         {
             "position": position_json.to_dict(a.p),
@@ -151,7 +163,7 @@ def snapshot(a: "App") -> str:
             "mode": MODES[g.mode],
             "brightness": g.brightness,
             "next": nxt,
-            "wrong": core.pit_name(rec.wrong_pit) if rec.wrong_pit >= 0 else None,
+            "wrong": pit_name(rec.wrong_pit) if rec.wrong_pit >= 0 else None,
             "leds": "".join("%02x" % b for b in g.frame),
             "last": j.last,
             "acked": j.acked,

@@ -1,6 +1,8 @@
 # What the rare jobs (baoboard.commands, baoboard.checks) and the host share about a game: the start
 # position a GAME event's info describes (docs/protocol.md), and a value quoted short in a refusal.
-from bao import core, position_json
+from bao import position_json
+from bao.layout import NORTH, SOUTH
+from bao.position import ZANZIBAR, Position, Rules, initial
 
 
 def short(v: object) -> str:
@@ -8,11 +10,11 @@ def short(v: object) -> str:
     return repr(v)[:40]
 
 
-def start_of(info: dict) -> "core.Position":
+def start_of(info: dict) -> "Position":
     """The start position a GAME event's info describes."""
     pos = info.get("position")
     if pos is not None:
         return position_json.from_dict(pos)
-    rules = core.Rules(info.get("ruleset", core.ZANZIBAR), **(info.get("options") or {}))
-    first = core.NORTH if str(info.get("first", "S"))[:1] == "N" else core.SOUTH
-    return core.initial(rules.ruleset, rules, first)
+    rules = Rules(info.get("ruleset", ZANZIBAR), **(info.get("options") or {}))
+    first = NORTH if str(info.get("first", "S"))[:1] == "N" else SOUTH
+    return initial(rules.ruleset, rules, first)

@@ -2,9 +2,16 @@
 # The colour grammar is docs/leds.md (picture: docs/leds.svg, made by tools/leds_svg.py). render() writes
 # into one preallocated frame and allocates nothing; blinking follows the clock, so the application
 # renders again when phase() changes even if nothing else did.
-from bao.core import NONE, TAKASIA, TO_MOVE
+from bao.layout import NONE, TAKASIA, TO_MOVE
 
 from baoboard.compat import const
+
+try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
+    from typing import Any  # noqa: F401
+
+    from baoboard.recogniser import Recogniser
+except ImportError:
+    pass
 from baoboard.recogniser import DECISION, IDLE, KICHWA, LIFT, MOVING, OPT, OVER, PIT
 
 FRAME_BYTES = const(96)
@@ -89,30 +96,30 @@ class Guide:
         for i in range(FRAME_BYTES):
             f[i] = 0
 
-    def render(self, rec: object, now: int) -> bytearray:  # noqa: C901, PLR0912
+    def render(self, rec: "Recogniser", now: int) -> bytearray:  # noqa: C901, PLR0912
         self.clear()
         if self.mode == SILENT:
             return self.frame
         ph = (now >> 8) & 7
         blink = ph & 1  # 2 Hz
-        r = rec  # type: ignore[assignment]
-        phase = r.phase  # type: ignore[attr-defined]
-        showing = self.mode == _TEACH or now - self.show_to < 0 or r.wrong_pit >= 0  # type: ignore[attr-defined]
+        r = rec
+        phase = r.phase
+        showing = self.mode == _TEACH or now - self.show_to < 0 or r.wrong_pit >= 0
         if phase == OVER and self.winner >= 0:
             for i in range(32):
                 self._px(i, WIN if (i >> 4) == self.winner else LOSE)
         elif phase == IDLE:
-            if showing or r.hint >= 0:  # type: ignore[attr-defined]
+            if showing or r.hint >= 0:
                 self._starts(r)
-            p = r.p  # type: ignore[attr-defined]
+            p = r.p
             if showing and p is not None and p.d[TAKASIA] != NONE:  # and M18's threatened pit
                 self._px((p.d[TO_MOVE] << 4) + p.d[TAKASIA], TAKASIA_C)
         elif phase == MOVING or phase == DECISION:
-            if showing or r.hint >= 0:  # type: ignore[attr-defined]  # a shown move: its path too
+            if showing or r.hint >= 0:  # a shown move: its path too
                 self._next(r)
             if phase == DECISION and blink:
-                self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # type: ignore[attr-defined]
-        p = r.p  # type: ignore[attr-defined]
+                self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)
+        p = r.p
         if showing and phase != OVER and p is not None and p.rules.kuu:
             # the kuu games' state a player cannot see in the seeds (docs/leds.md; inline: no new names)
             d = p.d
@@ -128,8 +135,8 @@ class Guide:
                         n += d[me + i]
             for i in range(n if n < 16 else 16):  # M22: a gold pit per seed to place, far back row first
                 self._px((me ^ 16) + ((i + 8) & 15), WIN)
-        if r.wrong_pit >= 0 and not blink:  # type: ignore[attr-defined]
-            self._px(r.wrong_pit, WRONG)  # type: ignore[attr-defined]
+        if r.wrong_pit >= 0 and not blink:
+            self._px(r.wrong_pit, WRONG)
         if now - self.restore_to < 0:
             for i in range(32):
                 k = self.restore[i]
@@ -148,46 +155,46 @@ class Guide:
                     self._px(i, _FAULT)
         return self.frame
 
-    def _starts(self, r: object) -> None:
-        hint = r.hint  # type: ignore[attr-defined]
-        for m in r.codes:  # type: ignore[attr-defined]
+    def _starts(self, r: "Recogniser") -> None:
+        hint = r.hint
+        for m in r.codes:
             if hint < 0:
-                self._px(r.first_pit(m), START)  # type: ignore[attr-defined]
+                self._px(r.first_pit(m), START)
             elif m & 63 == hint:
-                self._px(r.first_pit(m), _HINT)  # type: ignore[attr-defined]
-        e = r.hint_to  # type: ignore[attr-defined]
+                self._px(r.first_pit(m), _HINT)
+        e = r.hint_to
         if hint >= 0 and e >= 0:  # where its first seed goes: the direction
             self._px(e & PIT, self._colour(r, e, False))
 
-    def _next(self, r: object) -> None:
-        n = r.n  # type: ignore[attr-defined]
-        if r.steps == 1 and r.start_pit >= 0:  # type: ignore[attr-defined]
-            self._px(r.start_pit, LIFTED)  # type: ignore[attr-defined]
+    def _next(self, r: "Recogniser") -> None:
+        n = r.n
+        if r.steps == 1 and r.start_pit >= 0:
+            self._px(r.start_pit, LIFTED)
         first = -1
         many = False  # candidates want different pits next: a choice (direction, kichwa)
         for i in range(n):
-            e = r.expected(i)  # type: ignore[attr-defined]
+            e = r.expected(i)
             if e < 0:
                 continue
             if e & OPT:
-                e = r.after_optional(i)  # type: ignore[attr-defined]
+                e = r.after_optional(i)
             if first < 0:
                 first = e & PIT
             elif e & PIT != first:
                 many = True
         for i in range(n):
-            e = r.expected(i)  # type: ignore[attr-defined]
+            e = r.expected(i)
             if e < 0:
                 continue
             if e & OPT:
-                e2 = r.after_optional(i)  # type: ignore[attr-defined]
+                e2 = r.after_optional(i)
                 if e2 >= 0:
                     self._px(e2 & PIT, self._colour(r, e2, many))  # the merged lift: show where it goes
             self._px(e & PIT, self._colour(r, e, many))
 
-    def _colour(self, r: object, e: int, many: bool) -> int:
+    def _colour(self, r: "Recogniser", e: int, many: bool) -> int:
         pit = e & PIT
-        side = r.p.d[TO_MOVE]  # type: ignore[attr-defined]
+        side = r.p.d[TO_MOVE]
         if e & LIFT:
             return CAPTURE if (pit >> 4) != side else RELAY
         if e & KICHWA:

@@ -20,6 +20,10 @@
 #   j.full                            a compaction found no room on the flash (none is tried again until an ack)
 #   j.game, j.ended                   the current game: info json | None, END payload | None
 #   j.cpu                             the last CPU event's payload ("": none since the journal began)
+#   j.begin(pit) -> bool              a move of the current game is begun from pit (its first activation), or
+#                                     none is (-1: put back, cancelled, the board set up again); not an event
+#   j.begun                           that pit, or -1: after a power cut the seeds of the pits that move may
+#                                     have touched are not known (the board sets them up again, #28)
 #   j.nmoves, j.move(k) -> payload    the moves of the current game (move(k) reads flash; k < 0 from the end)
 #   j.npending, j.event(i) -> (seq, typ, payload)   the events not yet acknowledged, oldest first (reads flash)
 #   j.moves, j.pending                the same as lists, read from flash (tests and tools)
@@ -31,13 +35,14 @@
 #   j.pending_bytes                   bytes of the events waiting for a host (their records)
 #   (a MOVE event's payload: baoproto.frames.move_payload, split_move)
 #
-# File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact()
-# with Storage.replace) starts the file: K "epoch next acked count", C cpu (if any), G info, M move..., X end,
-# Q "seq typ payload" per pending event; then live events E "seq acked typ payload". Recovery reads records
-# until the first bad one and keeps that prefix; a torn tail is removed by compacting at once. A record that is
-# whole but wrong (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new
-# epoch. Compaction also runs when the file has grown by `limit` bytes since the last checkpoint, so flash use
-# stays below checkpoint + limit + one record; it copies the moves and pending events from the old file into the new.
+# File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact() with
+# Storage.replace) starts the file: K "epoch next acked count", C cpu (if any), G info, M move..., X end, B pit (a
+# move begun), Q "seq typ payload" per pending event; then live events E "seq acked typ payload" and B "pit" records
+# (a move begun from pit; "-1": none). A MOVE, UNDO or GAME ends the move begun. Recovery reads records until the
+# first bad one and keeps that prefix; a torn tail is removed by compacting at once. A record that is whole but wrong
+# (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
+# runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below checkpoint + limit
+# + one record; it copies the moves and pending events from the old file into the new.
 # On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
 # append compacts only once the file has grown 2 * limit), so that no move waits for it.
 # An event of an unrecorded game is an E record with seq 0 ("0 acked typ payload"): it changes the game
@@ -64,6 +69,7 @@ _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
 _C = const(0x43)  # C
+_B = const(0x42)  # B
 BUDGET = const(16384)  # bytes of events waiting for a host past which a new game is not recorded
 _ENOSPC = const(28)  # OSError: no room left on the flash (append returns -1 then: Journal.full)
 _HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
@@ -134,6 +140,7 @@ class Journal:
         self.game: str | None = None
         self.ended: str | None = None
         self.cpu = ""
+        self.begun = -1  # the pit a move of the current game was begun from, or -1 (Journal.begin)
         self._mv: list[int] = []  # file offset of each move's record (M or E), the current game's moves
         # The pending events (seq acked+1...last) are the last _np event records of the file (Q, then E):
         # RAM holds where the oldest is, not a list, so it does not grow while no host acknowledges.
@@ -172,13 +179,14 @@ class Journal:
 
     def _skip(self, r: "Any", off: int, k: int) -> int:
         """The offset of the pending event k pending events after the one at off (the records of an
-        unrecorded game's events, seq 0, are passed over); self._skipped: the pending records' bytes."""
+        unrecorded game's events, seq 0, and of moves begun, B, are passed over); self._skipped: the pending
+        records' bytes."""
         n = 0
         while True:
             r.seek(off)
             hdr = r.read(6)
             size = 8 + (hdr[2] | (hdr[3] << 8))
-            if hdr[4:6] != b"0 ":
+            if hdr[4:6] != b"0 " and hdr[1] != _B:
                 if not k:
                     break
                 k -= 1
@@ -241,6 +249,8 @@ class Journal:
             self._np += 1
             self.pending_bytes += size
             self.next_seq = seq + 1
+        if typ == "MOVE" or typ == "UNDO" or typ == "GAME":
+            self.begun = -1  # the move begun is made, taken back, or of a game no longer played
         if typ == "MOVE":
             self._mv.append(off)
         elif typ == "GAME":
@@ -295,6 +305,26 @@ class Journal:
             self.compact()
         return seq
 
+    def begin(self, pit: int) -> bool:
+        """A move is begun from pit (-1: none is any more), written before its seeds move on: after a power cut
+        the board knows the pits it may have touched are uncertain. Not an event (nothing goes to a host).
+        False if it could not be written (no room on the flash): the board goes on without it."""
+        if pit == self.begun:
+            return True
+        rec = record(_B, "%d" % pit)
+        if self._broken and not self.compact():
+            return False
+        try:
+            self.storage.append(self.name, rec)
+        except OSError:  # (no room: a move is still played; only its begun mark is missing)
+            self._broken = True
+            return False
+        self.size += len(rec)
+        self.begun = pit
+        if self.size - self._base > (self.limit if self._ahead is None else _HARD * self.limit) and not self.full:
+            self.compact()
+        return True
+
     def maintain(self) -> bool:
         """Work for a quiet moment (the board idle) with a storage that erases ahead: a compaction that is
         due, or else one sector erased; False when nothing is left to do."""
@@ -331,6 +361,7 @@ class Journal:
         the moves' new offsets go to mv, the first pending event's to self._cp0, the checkpoint's size to
         self._csize."""
         count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None) + (self.cpu != "")
+        count += self.begun >= 0
         rec = record(
             _K, "%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count, "" if self.recording else " 1")
         )
@@ -353,6 +384,10 @@ class Journal:
             yield rec
         if self.ended is not None:
             rec = record(_X, self.ended)
+            off += len(rec)
+            yield rec
+        if self.begun >= 0:
+            rec = record(_B, "%d" % self.begun)
             off += len(rec)
             yield rec
         o = self._p0

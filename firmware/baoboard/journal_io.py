@@ -17,6 +17,7 @@ _X = const(0x58)  # X
 _Q = const(0x51)  # Q
 _E = const(0x45)  # E
 _C = const(0x43)  # C
+_B = const(0x42)  # B
 
 
 def _new_epoch() -> str:
@@ -136,6 +137,8 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
             j.ended = body
         elif kind == _C:
             j.cpu = body
+        elif kind == _B:
+            j.begun = int(body)
         elif kind == _K:
             a = body.split(" ")
             j.epoch = a[0]

@@ -21,7 +21,8 @@ except ImportError:
 
 import gc
 
-from bao.core import IDENTITY, TO_MOVE, format_move
+from bao.layout import IDENTITY, TO_MOVE
+from bao.movetext import format_move
 
 from baoboard.compat import const
 from baoboard.recogniser import IDLE, PIT, sequence

@@ -7,11 +7,11 @@
 # changes nothing, so a wrong drop never corrupts the state.
 # Sequences are built when the first activation picks the start pit (an allocation per candidate, not per
 # scan); following a move pit by pit allocates nothing. The recogniser keeps the legal moves as codes
-# (core.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
+# (bao.rules.legal_move_codes: no child positions in RAM); the recognised move's position is played at its end.
 # A never-ending candidate's sequence (M4) takes long to build: its account serves the board's scan loop
 # as it is taken (Sequence.flush calls bao.sowing.serve; docs/architecture.md, Timing budgets).
 from bao import sowing
-from bao.core import (
+from bao.layout import (
     RING,
     STEP_CAPTURE,
     STEP_END,
@@ -22,10 +22,17 @@ from bao.core import (
     STEP_TAX,
     STORE,
     TO_MOVE,
-    play,
 )
+from bao.rules import play
 
 from baoboard.compat import const, modules_now, unload_new
+
+try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
+    from typing import Any  # noqa: F401
+
+    from baoboard.debounce import Debouncer  # noqa: F401
+except ImportError:
+    pass
 
 # Sequence bytes: pit index | flags
 PIT = const(31)
@@ -63,7 +70,7 @@ _SCRATCH = const(128)  # activations a Sequence writes into its scratch before i
 
 
 class Sequence:
-    """What sequence() records a move's account in (core.play(p, move, seq)): its append is its buffer's,
+    """What sequence() records a move's account in (bao.rules.play(p, move, seq)): its append is its buffer's,
     bytes at C speed, and the core calls flush at each relay. A short account stays whole in the buffer;
     a longer one is turned into activations _KEEP bytes at a time, counted first (out None), then, the
     move played again, written into out, allocated once at its size: a sleeping Malawi move's 12,000
@@ -98,7 +105,7 @@ class Sequence:
             # a long account (a never-ending move's, M4) serves the board's scan loop as it is taken
             # (bao.sowing.serve: the application's, App.serve)
             if sowing.serve is not None:
-                sowing.serve()  # type: ignore[operator]
+                sowing.serve()
 
 
 def _fill(seq: Sequence) -> None:
@@ -185,7 +192,7 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
 
 class Recogniser:
     def __init__(self) -> None:
-        self.p = None  # type: object
+        self.p = None  # type: Any  # the position (bao.position.Position) once started, else None
         self.moves = []  # type: list  # as given to start()
         self.codes = []  # type: list  # the legal moves (ints, with their descriptive bits)
         self.phase = OVER
@@ -205,12 +212,12 @@ class Recogniser:
         self.refeed = -1
         self.hint = -1  # a move identity the host asked to show, or -1
         self.hint_to = -1  # with hint: the sequence byte of its first pit after the start (the direction)
-        self.deb = None  # type: object  # the Debouncer (the application's): its blips and faulty pits, or None
+        self.deb = None  # type: Debouncer | None  # the Debouncer (the application's): its blips and faulty pits, or None
 
     # ---- boundaries
     def start(self, p: object, moves: list) -> None:
-        """A new move boundary: p is the position, moves its legal moves: core.legal_move_codes(p) (what
-        the board passes), or core.legal_moves(p)'s (move, child) pairs."""
+        """A new move boundary: p is the position, moves its legal moves: legal_move_codes(p) (what
+        the board passes), or legal_moves(p)'s (move, child) pairs."""
         self.p = p
         self.moves = moves
         if moves and not isinstance(moves[0], int):
@@ -230,7 +237,7 @@ class Recogniser:
     def first_pit(self, move: int) -> int:
         """The pit of a legal move's first activation: namua, the store seed's pit; mtaji, the lift; a
         placement drop, the pit it drops into, or for the first (M20), the first pit it empties."""
-        d = self.p.d  # type: ignore[attr-defined]
+        d = self.p.d
         me = d[TO_MOVE] << 4
         if move & _DROP and not d[_PLACING]:
             for i in range(16):
@@ -239,7 +246,7 @@ class Recogniser:
         return me + (move & RING)
 
     def namua(self) -> bool:
-        d = self.p.d  # type: ignore[attr-defined]
+        d = self.p.d
         return d[STORE + d[TO_MOVE]] > 0
 
     # ---- activations
@@ -254,7 +261,7 @@ class Recogniser:
         if r:
             return r
         if ph == DECISION:
-            d = self.p.d  # type: ignore[attr-defined]
+            d = self.p.d
             if (pit >> 4) != d[TO_MOVE]:
                 # 2.5b: the opponent's hand moves: the player stopped in the house
                 for i in range(self.n):
@@ -268,7 +275,7 @@ class Recogniser:
         return self._wrong(pit, now, "", "", False)
 
     def _first(self, pit: int, now: int) -> int:
-        d = self.p.d  # type: ignore[attr-defined]
+        d = self.p.d
         side = d[TO_MOVE]
         c_move = []
         for m in self.codes:
@@ -293,7 +300,7 @@ class Recogniser:
         for m in c_move:
             seqs.append(sequence(self.p, m, seq))
             if sowing.serve is not None:  # (many candidates, each short: the scan loop served between them)
-                sowing.serve()  # type: ignore[operator]
+                sowing.serve()
         self.c_seq = seqs
         self.c_pos = [1] * len(c_move)
         self.n = len(c_move)
@@ -314,7 +321,7 @@ class Recogniser:
                 return j + 1
             if e & OPT and j + 1 < n and seq[j + 1] & PIT == pit:
                 return j + 2
-            if e & LIFT or deb is None or not deb.faulty[(e & PIT) >> 3] & (1 << (e & 7)):  # type: ignore[attr-defined]
+            if e & LIFT or deb is None or not deb.faulty[(e & PIT) >> 3] & (1 << (e & 7)):
                 return -1
             j += 1  # a drop into a pit whose sensor is ignored (baoboard.debounce): taken as made
         return -1
@@ -367,7 +374,7 @@ class Recogniser:
 
     def _finish(self, i: int) -> None:
         self.done_move = self.c_move[i]
-        self.done_child = play(self.p, self.done_move)  # type: ignore[arg-type]
+        self.done_child = play(self.p, self.done_move)
         self.phase = OVER  # until the application starts the next boundary
         self.n = 0
 
@@ -376,7 +383,7 @@ class Recogniser:
             # the same pit again: the seed taken back out of it (absorbed), or the undo gesture
             self.taps += 1
             self.tap_tick = now
-            if self.taps >= _TAPS and self.deb is not None and self.deb.blips[pit]:  # type: ignore[attr-defined]
+            if self.taps >= _TAPS and self.deb is not None and self.deb.blips[pit]:
                 # noise never makes a gesture: a hand makes no pulse shorter than the debounce
                 self.taps = 1
                 return R_IGNORED

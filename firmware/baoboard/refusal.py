@@ -7,7 +7,7 @@ try:  # for the annotations only
 except ImportError:
     pass
 
-from bao.core import PLAY, RIGHT, RING, TAKASA, TO_MOVE, ring_direction
+from bao.layout import PLAY, RIGHT, RING, TAKASA, TO_MOVE, ring_direction
 
 from baoboard.compat import const
 

@@ -15,7 +15,7 @@ except ImportError:
 
 import json
 
-from bao import core
+from bao.layout import TO_MOVE, pit_name
 
 from baoboard import recogniser as R
 from baoboard.compat import const
@@ -63,7 +63,7 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
     kind[_LAST] = 0
     f = a.deb.faulty
     rec = a.rec
-    side = a.p.d[core.TO_MOVE]
+    side = a.p.d[TO_MOVE]
     suspect = -1
     for i in range(rec.n):
         seq = rec.c_seq[i]
@@ -109,7 +109,7 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
     if k & _SILENT or all(kind[j] & _STUCK for j in same):  # the whole chip: one report for its eight pits
         for j in same:
             kind[j] |= _SAID
-        names = json.dumps([core.pit_name(j) for j in same])
+        names = json.dumps([pit_name(j) for j in same])
         text = (
             '{"code": "sensor", "fault": "%s", "chip": "U%d", "pits": %s, "msg": "74HC165 U%d %s: the '
             'chip, its ribbon or its supply; its pits are ignored, steps in them taken as made"}'
@@ -125,7 +125,7 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
         )
     else:
         kind[i] |= _SAID
-        name = core.pit_name(i)
+        name = pit_name(i)
         text = (
             '{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
             '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
@@ -151,7 +151,7 @@ def _skip_to(a: "App", pit: int, now: int) -> bool:
     other side's touch): taken as made, then pit; False (nothing done) when no candidate, or two, would."""
     f = a.deb.faulty
     rec = a.rec
-    side = a.p.d[core.TO_MOVE]
+    side = a.p.d[TO_MOVE]
     skip = None  # type: Any
     for i in range(rec.n):
         seq = rec.c_seq[i]

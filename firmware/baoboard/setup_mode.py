@@ -5,6 +5,8 @@
 #   SETUP <position JSON>    lay out that position, then play it (a GAME event, as SETPOS)
 #   SETUP check [A5 a3 ...]  re-check the board's own position: every place, or the ones named (the game goes on)
 #   SETUP off                leave the set-up: the position before it goes on
+# and at boot after a power cut in the middle of a move (the journal's move begun: after_cut), a re-check of the
+# places that move may have touched, said with why=cut: the board does not guess what the cut left there.
 # A place is a pit (0..31) or a store (32 South's, 33 North's: off the board, no sensor). The board lights the one
 # place to put right (docs/leds.md, "Set-up mode"), says it in a notice (docs/protocol.md, N0 SETUP), and the
 # first touch of that pit confirms it; a store (no sensor), or a pit whose sensor is faulty, by a touch of either
@@ -16,12 +18,16 @@
 # changed its seeds).
 try:  # for the annotations only
     from typing import Any  # noqa: F401
+
+    from bao.position import Position
 except ImportError:
     pass
 
 
-from bao import core, position_json
-from bao.layout import pit_name
+from bao import position_json
+from bao.errors import NotationError
+from bao.layout import pit_index, pit_name
+from bao.rules import legal_move_codes, play
 
 from baoboard.compat import const
 
@@ -48,7 +54,7 @@ def place_name(i: int) -> str:
 
 
 class Setup:
-    def __init__(self, target: "core.Position", live: bool) -> None:
+    def __init__(self, target: "Position", live: bool) -> None:
         self.target = target
         self.live = live  # True: the target is played at the end (a GAME event); False: a re-check
         self.want = bytearray(_PLACES)
@@ -62,16 +68,19 @@ class Setup:
         self.wrong_pit = -1  # the pit refused last (blinks pink until the next accepted touch), or -1
         self.touches = 0  # touches that confirmed a place
         self.refused = 0  # touches refused
+        self.cut = False  # a re-check after a power cut mid-move (after_cut): the notices say why=cut
         self.faulty = bytearray(4)  # the debouncer's: pits whose sensor is ignored (App.deb.faulty, set at SETUP)
         d = target.d
         for i in range(_PLACES):
             self.want[i] = d[i]
 
-    def plan(self, have: "Any") -> int:
+    def plan(self, have: "Any", lifted: "Any" = None) -> int:
         """Order the places to put right (have: what each holds now, _UNKNOWN where not known): stores that
         give seeds first (into the hand), then the pits along the snake, a pit to put seeds into put off when the
         hand does not hold enough yet (those come on the way back, along the snake the other way), stores that
-        take seeds last. Returns the number of places."""
+        take seeds last. lifted (32 bytes, after a power cut): the unknown pits a move may have emptied, put
+        after the others (those it only sowed into hold more than before: their seeds fill these). Returns the
+        number of places."""
         w = self.want
         h = self.have
         for i in range(_PLACES):
@@ -86,7 +95,7 @@ class Setup:
                 hand += h[s] - w[s]
         late = 0  # pits put off
         for i in _SNAKE:
-            if h[i] == w[i]:
+            if h[i] == w[i] or (lifted is not None and lifted[i] and h[i] == _UNKNOWN):
                 continue
             if h[i] == _UNKNOWN or h[i] > w[i] or w[i] - h[i] <= hand:
                 if h[i] != _UNKNOWN:
@@ -95,6 +104,11 @@ class Setup:
                 n += 1
             else:
                 late += 1
+        if lifted is not None:
+            for i in _SNAKE:
+                if lifted[i] and h[i] == _UNKNOWN:
+                    o[n] = i
+                    n += 1
         if late:
             for j in range(31, -1, -1):
                 i = _SNAKE[j]
@@ -142,6 +156,8 @@ class Setup:
             text += " touch=%s,%s" % (pit_name(15 + 16 * e), pit_name(8 + 16 * e))
         if wrong >= 0:
             text += " wrong=" + pit_name(wrong)
+        if self.cut:
+            text += " why=cut"
         a.outbox.notice("SETUP", text)
 
     def state(self) -> "dict | None":
@@ -156,6 +172,7 @@ class Setup:
             "at": place_name(c),
             "have": None if h == _UNKNOWN else h,
             "want": self.want[c],
+            "why": "cut" if self.cut else "",
         }
 
     def touch(self, a: "Any", pit: int, now: int) -> None:
@@ -203,7 +220,12 @@ class Setup:
         """The board matches the target: it becomes live (a GAME event, then play) or, after a re-check, the
         game goes on where it was."""
         a.setup = None
-        a.outbox.notice("SETUP", "done steps=%d touches=%d refused=%d" % (self.places, self.touches, self.refused))
+        a.outbox.notice(
+            "SETUP",
+            "done steps=%d touches=%d refused=%d%s"
+            % (self.places, self.touches, self.refused, " why=cut" if self.cut else ""),
+        )
+        a.journal.begin(-1)  # the seeds match the board's position: no move half made is left uncertain
         if self.live:
             a.post_game(self.target, position_json.to_dict(self.target))
         else:
@@ -243,6 +265,7 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
             return False, "state no set-up is under way"
         a.setup = None
         a.outbox.notice("SETUP", "off")
+        a.journal.begin(-1)  # the person says the seeds are right as they are
         a.boundary(a.p, now)
         return True, ""
     if words and words[0] == "check":
@@ -256,8 +279,8 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
             i = 32 if w == "store-S" else 33 if w == "store-N" else -1
             if i < 0:
                 try:
-                    i = core.pit_index(w)
-                except core.NotationError:
+                    i = pit_index(w)
+                except NotationError:
                     return False, "badarg not a place: %s (A1..b8, store-S, store-N)" % w[:12]
             have[i] = _UNKNOWN
         if not names:
@@ -288,3 +311,39 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
     else:
         s.say(a)
     return True, "steps=%d" % n
+
+
+def after_cut(a: "Any", now: int) -> None:
+    """At boot (baoboard.commands.cut): the journal says a move was begun from a pit when the power went. The
+    pits any legal move from that pit activates, and the stores it changes, may hold anything now: the board
+    guides the person to make each hold what the last journalled position says (a re-check of those places
+    only); then the move is played again from its start."""
+    from baoboard.recogniser import LIFT, PIT, sequence
+
+    p = a.p
+    d = p.d
+    start = a.journal.begun
+    have = bytearray(_PLACES)
+    for i in range(_PLACES):
+        have[i] = d[i]
+    have[start] = _UNKNOWN
+    lifted = bytearray(32)
+    lifted[start] = 1
+    for m in legal_move_codes(p):
+        if a.rec.first_pit(m) != start:
+            continue
+        for e in sequence(p, m):
+            have[e & PIT] = _UNKNOWN
+            if e & LIFT:
+                lifted[e & PIT] = 1
+        child = play(p, m)
+        for i in (32, 33):
+            if child.d[i] != d[i]:  # a store seed put in first (2.2, namua)
+                have[i] = _UNKNOWN
+    s = Setup(p, False)
+    s.cut = True
+    s.faulty = a.deb.faulty
+    s.plan(have, lifted)
+    a.setup = s
+    a.think_due = 0
+    s.say(a)

@@ -154,7 +154,7 @@ def touches(p: "Any", move: int, merge: bool = False) -> "Any":
     marks the pits a hand's mistake just before it must not touch, those the board would take as part of a
     legal move then (a mistake must be refused: a start pit, the pits the move may go on to, the start pit
     again while the seeds may be put back). The simulated hands with mistakes follow it (the host's)."""
-    from bao.core import legal_moves
+    from bao.rules import legal_moves
 
     from baoboard.recogniser import IDLE, OPT, PIT, Recogniser, activations
 

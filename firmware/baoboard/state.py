@@ -8,7 +8,7 @@ try:  # for the annotations only
 except ImportError:
     pass
 
-from bao.core import TO_MOVE
+from bao.layout import TO_MOVE
 from baoproto import state as S
 from baoproto.crc import crc32_hex
 

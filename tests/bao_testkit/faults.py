@@ -7,10 +7,12 @@ instants (now, or inside a later flash write), and puts a second board on the lo
 proxy's upstream switched to another simulated board with its own game and events waiting: a pseudo-terminal
 path reused, USB renumbering); the logger, bound to its board, must refuse it and acknowledge none of it.
 Simulated hands play the 1994 game and random Zanzibar and Malawi games; a move whose activations a power
-cut interrupted is played again from where the board stands. After each game the line is quiet until the
-logger has everything; at the end the tally (simrig.tally) counts moves lost, doubled, reordered and games mixed
-up, which must all be 0. `run_faults()` is what tests/host/test_e2e_faults.py checks and tools/bench_host.py and
-tools/bench_soak.py (the long form) report.
+cut interrupted is played again from where the board stands, after the guided set-up of the pits the cut left
+uncertain (the board boots into it: docs/protocol.md, "A power cut in the middle of a move"), which the hands
+follow as a person follows the words on a host's screen (SetupWatch: the board's SETUP notices). After each
+game the line is quiet until the logger has everything; at the end the tally (simrig.tally) counts moves lost,
+doubled, reordered and games mixed up, which must all be 0. `run_faults()` is what
+tests/host/test_e2e_faults.py checks and tools/bench_host.py and tools/bench_soak.py (the long form) report.
 
 The board is pluggable (`rig=`): CPythonRig (the default: the firmware in this process, its flash in memory,
 a cut now or torn inside a later flash write) or PicoRig (the Bao-board image on the emulated Pico,
@@ -32,13 +34,15 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import IO, Any
 
-from bao import core, notation, position_json
+from bao import core, layout, notation, position_json
 from bao_host.boards.sim import Board, CPythonBoard, Job, SimRunner, SocketLink
 from bao_host.record.logger import same_position
 from bao_host.record.state import DECISION
+from bao_host.ui.setup_words import SetupStep
+from bao_host.ui.setup_words import parse as parse_setup
 from baoboard.memstorage import FakeStorage
 from baoboard.recogniser import activations
-from baoproto.frames import encode
+from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode, encode
 
 from bao_testkit.faultproxy import FaultProxy, Rates
 from bao_testkit.simrig import ROOT, Played, check_store, game_1994, random_game, tally, wait_for
@@ -175,6 +179,65 @@ class PicoRig:
         pass
 
 
+class SetupWatch:
+    """The set-up step the board said last (its N0 SETUP notices, read where it writes them, before any fault
+    on the line), as a host's screen shows it to the person: None when no set-up is under way. A board that
+    restarts (its H0 HELLO) has none until it says one."""
+
+    def __init__(self) -> None:
+        self.step: SetupStep | None = None
+        self.said = 0  # SETUP notices heard
+        self.boots = 0  # HELLOs heard (the board started)
+        self._lines = LineAssembler(MAX_BOARD_LINE, self._line, lambda code: None)
+
+    def feed(self, data: bytes) -> None:
+        self._lines.feed(data)
+
+    def _line(self, line: bytes) -> None:
+        f = decode(bytes(line).rstrip(b"\r"))
+        if isinstance(f, int):
+            return
+        if f[0] == "H":
+            self.boots += 1
+            self.step = None
+        elif f[0] == "N" and f[2] == "SETUP":
+            said = parse_setup(f[3])
+            self.step = said if isinstance(said, SetupStep) else None
+            self.said += 1
+
+
+def set_up_again(runner: SimRunner, watch: SetupWatch, patience: float, boots: int = 0) -> int:
+    """After a power cut: the hands do the set-up the board asks for, if any (a move was cut half made: the pits
+    it may have changed are checked one at a time), as a person reading the host's words: the place said is put
+    right and touched (a store, or a pit whose sensor is faulty, at the pit the words name). Then the hand stays
+    away long enough that the move's first touch is not taken for the set-up's last. boots: the board's starts
+    heard before the cut (watch.boots). Returns the touches."""
+    board = runner.board
+    wait_for(lambda: runner.idle and watch.boots > boots, 30 * patience, None, "the board's start")
+    runner.scans(40).wait()  # (an emulated Pico says its set-up a moment after its HELLO)
+    touches = 0
+    while (s := watch.step) is not None:
+        assert touches < 80, f"the set-up after a power cut never ends: {s}"
+        pit = (
+            layout.pit_index(s.touch.split(",")[0])
+            if s.touch
+            else (15 if s.at == "store-S" else 31 if s.at == "store-N" else layout.pit_index(s.at))
+        )
+        said = watch.said
+        cuts = board.power_cuts
+        runner.tap(pit).wait()
+        touches += 1
+        wait_for(
+            lambda said=said, cuts=cuts: watch.said != said or board.power_cuts != cuts,
+            30 * patience,
+            lambda: runner.scans(4).wait(),
+            f"the board's next set-up step after {s}",
+        )
+    if touches:
+        runner.scans(500).wait()  # (docs/leds.md: more touches of the place set up last are absorbed a while)
+    return touches
+
+
 def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
     """The hands perform a move and stop when the board goes dark under them (a person does: the board
     comes back at its journal's last move, and the move is played again from there). Hands that went on
@@ -245,8 +308,9 @@ def run_faults(  # noqa: C901, PLR0915
     board = rig.board
     board_id = rig.board_id
     side = SocketLink("127.0.0.1", 0)
+    watch = SetupWatch()
     runner = SimRunner(  # (mistakes: the hands' slips)
-        board, side, mistakes=mistakes, seed=seed, hold=rig.hold, gap=rig.hold, think=rig.think
+        board, side, mistakes=mistakes, seed=seed, hold=rig.hold, gap=rig.hold, think=rig.think, on_serial=watch.feed
     ).start()
     proxy = FaultProxy(side.server.getsockname(), seed, rates).start()
     # the second board: its own game begun, a move played, its events waiting for a host that takes them
@@ -260,6 +324,7 @@ def run_faults(  # noqa: C901, PLR0915
     logger.start()
     kills = 0
     redone = 0
+    set_ups = 0  # set-ups after a power cut in the middle of a move
     played: list[Played] = []
     t0 = time.monotonic()
 
@@ -317,7 +382,8 @@ def run_faults(  # noqa: C901, PLR0915
                 attempts += 1  # bounded in count as in time: a power cut costs a move or two again
                 assert attempts <= 3 * len(g.moves) + 20 and time.monotonic() < deadline, "the game stalled"
                 p, m = g.moves[i]
-                refused = len(said(board, "ILLEGAL"))
+                boots = watch.boots  # (the board's starts so far: after a cut, the next one's words count)
+                illegal = len(said(board, "ILLEGAL"))  # (the board's refusals so far)
                 job = perform(runner, p, m)
                 r = rng.random()
                 if r > 1 - P_SWAP:  # between two moves: the other board on the path until it is refused
@@ -353,13 +419,14 @@ def run_faults(  # noqa: C901, PLR0915
                 while not (runner.idle and runner.wire.synced) and time.monotonic() < end:
                     fast_forward()
                 if board.power_cuts != cuts:  # the power went meanwhile: where does the board stand?
+                    set_ups += set_up_again(runner, watch, slow, boots) > 0  # (a move cut half made: its pits first)
                     cuts = board.power_cuts
                     j = where(i, g)
                     redone += i + 1 - j
                     i = j
                     continue
                 if not mistakes:
-                    refused_in_move(board, refused, f"move {i + 1} of game {gi + 1}", p, m)
+                    refused_in_move(board, illegal, f"move {i + 1} of game {gi + 1}", p, m)
                 i += 1
             if runner.phase == DECISION:  # the last move waits for a house decision: stop there
                 rig.order(runner, "STOP", "")
@@ -389,6 +456,7 @@ def run_faults(  # noqa: C901, PLR0915
         "moves": counts["moves"],
         "tally": counts,
         "moves redone after a power cut": redone,
+        "set-ups after a power cut": set_ups,
         "logger starts": logger.starts,
         "seconds": round(time.monotonic() - t0, 1),
         "relayed bytes": proxy.relayed,

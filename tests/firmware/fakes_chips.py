@@ -174,49 +174,49 @@ class APA102Chain:
         if self.wires.instant == self._rise_instant:
             self.hazards += 1  # data changed on the very edge that samples it
 
-    def _led(self, k, bit):
-        """LED k takes one bit; returns the bit it passes on."""
-        if bit:
-            self.zeros[k] = 0
-        elif self.zeros[k] < 255:
-            self.zeros[k] += 1
-            if self.zeros[k] == 32:
-                self.armed[k] = 1
-                if self.sk9822 and self.pending[k] is not None:
-                    self.shown[k] = self.pending[k]
-        n = self.own[k]
-        if n:
-            w = (self.word[k] << 1) | bit
-            self.word[k] = w
-            n += 1
-            if n < 32:
-                self.own[k] = n
-                return 0
-            self.own[k] = 0
-            if (w >> 29) != 7:
-                self.bad += 1
-            self.pending[k] = ((w >> 24) & 31, w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF)
-            if not self.sk9822:
-                self.shown[k] = self.pending[k]
-            return 0
-        if bit and self.armed[k]:
-            self.armed[k] = 0
-            self.own[k] = 1
-            self.word[k] = 1
-            return 0
-        return bit
-
     def _on_ci(self, v):
+        """A rising clock edge: every LED takes the bit in front of it (an odd LED's through its one-bit
+        register) and passes one on. An LED counts zeros in a row (32 of them arm it: the start frame; an
+        SK9822 then shows the frame it holds), takes the 32 bits of its own frame once armed and a 1
+        arrives, and passes every other bit on. (One loop with the chain's state in locals: the chain
+        clocks millions of times in a game.)"""
         if v != 1:
             return
         self._rise_instant = self.wires.instant
         self.clocks += 1
         bit = self.wires.get(self.di)
-        d = self.delay
+        d, zeros, armed, own, word, pending = self.delay, self.zeros, self.armed, self.own, self.word, self.pending
         for k in range(self.n):
             if k & 1:
                 bit, d[k] = d[k], bit
-            bit = self._led(k, bit)
+            if bit:
+                zeros[k] = 0
+            elif zeros[k] < 255:
+                z = zeros[k] + 1
+                zeros[k] = z
+                if z == 32:
+                    armed[k] = 1
+                    if self.sk9822 and pending[k] is not None:
+                        self.shown[k] = pending[k]
+            n = own[k]
+            if n:
+                w = (word[k] << 1) | bit
+                word[k] = w
+                bit = 0
+                if n < 31:
+                    own[k] = n + 1
+                    continue
+                own[k] = 0
+                if (w >> 29) != 7:
+                    self.bad += 1
+                pending[k] = ((w >> 24) & 31, w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF)
+                if not self.sk9822:
+                    self.shown[k] = pending[k]
+            elif bit and armed[k]:
+                armed[k] = 0
+                own[k] = 1
+                word[k] = 1
+                bit = 0
 
     def colour(self, k):
         """(brightness, r, g, b) that LED k shows, None if it never got a frame."""

@@ -177,6 +177,12 @@ def test_host_engine_plays_through_show_and_hint_command():
     assert (2, "OK", "5R") in host.replies
     assert host.replies[-1][:2] == (3, "ERR")
     assert len(app.rec.codes) == 1  # the host's move only
+    start = activations(app.p, app.rec.codes[0])[0]
+    other = [app.rec.first_pit(c) for c in legal_move_codes(app.p) if app.rec.first_pit(c) != start]
+    hands.tap(other[0])  # a touch off it: refused naming the host's engine (issue #25), not "the computer"
+    host.poll()
+    ill = [e for e in host.events if e[1] == "ILLEGAL"]
+    assert ill and '"reason": "1.1: the host\'s engine plays 5R: ' in ill[-1][2], ill
     _sow_for_computer(app, hw, hands)
     hands.scan(2)
     host.command(4, "HINT")

@@ -101,11 +101,25 @@ def _play(seed, cuts, n):
             host.epoch = fresh.epoch  # (the board's H0 HELLO went to the fresh host board() made)
             fresh = None
             host.poll()
+            _set_up(app, hands)
             k = app.journal.nmoves
     hands.scan(10)
     host.poll()
     st.close()
     return host, cut_count
+
+
+def _set_up(app, hands):
+    """A cut in the middle of a move: the board boots into the set-up of the pits the move may have changed
+    (#28; tests/firmware/test_board_setup.py models the seeds); a person puts each right and touches it (a
+    store: its side's back-row end), then takes the hand away."""
+    s = app.setup
+    if s is None:
+        return
+    while s.current() >= 0:
+        c = s.current()
+        hands.tap(c if c < 32 else 15 if c == 32 else 31)
+    hands.scan(450)  # (the hand away from the place set up last: a touch there is then the move's)
 
 
 def test_power_cuts_at_random_instants():
@@ -160,6 +174,7 @@ def test_computer_mode_survives_power_cuts():
     app = hands = hw = None
     app, hw, hands, host = _restart(st, host)
     assert (app.cpu, app.level) == (1, 0) and app.journal.nmoves == 0
+    _set_up(app, hands)  # (the move was begun: its pits are set up again first)
     hands.perform(app.p, core.legal_move_codes(app.p)[0])  # South's move again
     host.poll()
     assert app.journal.nmoves == 1 and len(app.rec.codes) > 1  # North's: the board waits for the host's SHOW
@@ -198,8 +213,13 @@ def test_a_hand_on_a_pit_when_the_power_comes_back_is_no_touch():
     host = Host(hw, host)
     hands = Hands(b)
     hands.scan(20)
+    s = b.app.setup  # the move was begun: its pits are set up again (#28)
+    assert s is not None and s.cut
+    at_boot = s.state()
     hw.set_pit(held, False)  # the hand lifts
     hands.scan(20)
+    assert s.state() == at_boot  # the held pit made no touch: none refused, none re-queued
+    _set_up(b.app, hands)
     hands.perform(p, m)  # the move again, from its start
     want.append(format_move(m, p.d[core.TO_MOVE]))
     host.poll()

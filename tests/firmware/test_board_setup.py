@@ -15,11 +15,11 @@ class SetupHost(Host):
     """The host that also keeps the board's last SETUP notice (the fields as a dict) and counts them."""
 
     def __init__(self, hw, old):
-        super().__init__(hw, old)
-        self.epoch = old.epoch
-        self.said = None
+        self.said = None  # (first: the board's lines written before this host listened are read at once)
         self.heard = 0
         self.last_at = ""  # the place of the last step said
+        super().__init__(hw, old)
+        self.epoch = old.epoch
 
     def _line(self, line):
         if line.startswith(b"N0 SETUP "):
@@ -322,4 +322,156 @@ def test_a_pit_whose_sensor_is_faulty_is_confirmed_from_its_sides_back_row_end()
     side = "B" if stuck < 16 else "b"
     assert via == [(core.pit_name(stuck), "%s1,%s8" % (side, side))], via
     assert seeds == list(dst.d[:34]) and app.p.d == dst.d
+    st.close()
+
+
+def _cut_mid_move(ply, done):
+    """The 1994 game played to `ply`, then that ply's move begun, `done` of its activations made, and the power
+    cut. Returns (position, move, seeds as the person's hands left them, the seeds in the hand, app, hw, hands,
+    host of the board booted again on the same flash)."""
+    from baoboard.recogniser import LIFT, sequence
+    from baoboard.simhw import Hands, SimHardware, SimulatedBoard
+
+    app, hw, hands, host, st = board()
+    for i, (p, m, _) in enumerate(plies()):
+        if i == ply:
+            break
+        hands.perform(p, m)
+    host.poll()
+    seeds = list(p.d[:34])
+    hand = 0
+    seq = sequence(p, m)
+    if seeds[32 + p.d[core.TO_MOVE]]:  # namua: the first activation puts a seed from the store (2.2)
+        seeds[32 + p.d[core.TO_MOVE]] -= 1
+        hand = 1
+    for e in seq[:done]:  # what the person's hands did before the power went
+        pit = e & 31
+        if e & LIFT:
+            hand += seeds[pit]
+            seeds[pit] = 0
+        else:
+            seeds[pit] += 1
+            hand -= 1
+        hands.tap(pit)
+    assert app.rec.steps == done
+    app = hands = hw = None  # the power goes: the board's RAM with it
+    hw = SimHardware()
+    host = SetupHost(hw, host)
+    b = SimulatedBoard(st, "test", 3, hw=hw)  # the power comes back
+    return p, m, seeds, hand, b.app, hw, Hands(b, hold=4, gap=4), host, st
+
+
+def test_a_power_cut_mid_move_sets_up_the_pits_it_left_uncertain():
+    from baoboard.recogniser import activations
+
+    for ply, done in ((6, 3), (45, 4)):  # a namua move (its store seed put in first), an mtaji one
+        p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(ply, done)
+        hands.scan(5)
+        assert app.journal.nmoves == ply and app.p.d == p.d  # back at the last move recorded
+        start = activations(p, m)[0]
+        uncertain = set()
+        for mm in core.legal_move_codes(p):
+            acts = activations(p, mm)
+            if acts[0] == start:
+                uncertain.update(acts)
+                child = core.play(p, mm)
+                uncertain.update(i for i in (32, 33) if child.d[i] != p.d[i])
+        said = host.said
+        assert said is not None and said.get("why") == "cut" and said["have"] == "?", said
+        assert int(said["of"]) == len(uncertain) < 34  # those places only: not the whole board
+        asked = host.heard
+        touches, refused = follow(app, hw, hands, host, seeds, hand=[hand])
+        assert (touches, refused) == (len(uncertain), 0)
+        assert host.said == {
+            "done": "",
+            "steps": str(len(uncertain)),
+            "touches": str(touches),
+            "refused": "0",
+            "why": "cut",
+        }, host.said
+        assert host.heard - asked == len(uncertain)  # one step said per place, then done
+        assert seeds == list(p.d[:34]), ply  # the seeds are the position the board holds again
+        hands.scan(600)  # (the hand away from the place set up last: its next touch is play's)
+        assert app.setup.current() < 0 and app.journal.begun == -1
+        moves = host.moves()
+        hands.perform(p, m)  # the move played again from its start
+        host.poll()
+        assert host.moves() == moves + [core.format_move(m, p.d[core.TO_MOVE])]
+        assert app.p.d == core.play(p, m).d
+        st.close()
+
+
+def test_a_host_that_comes_after_the_cut_hears_the_set_up_step():
+    """A real board's USB goes down with its power: the host comes back after the board booted into the set-up
+    and said its first step. Its HELLO gets the step the board waits for said again (the places already put
+    right stay done)."""
+    p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(45, 4)
+    hands.scan(5)
+    first = dict(host.said)
+    follow(app, hw, hands, host, seeds, limit=1)  # one place put right before any host listens
+    second = dict(host.said)
+    assert second["step"] == "2" and second.get("why") == "cut", second
+    late = SetupHost(hw, host)  # a new host: it heard nothing yet
+    late.said = None
+    late.command(7, "HELLO", "4,3,2,1")
+    hands.scan(3)
+    assert any(r[0] == 7 for r in late.replies)
+    assert late.said == second and first["of"] == second["of"], late.said
+    st.close()
+
+
+def test_a_move_put_back_before_the_cut_leaves_nothing_to_set_up():
+    p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(45, 0)
+    hands.scan(5)
+    assert app.setup is None and host.said is None  # no move begun: nothing uncertain
+    start = core.pit_name(app.rec.first_pit(m))
+    hands.tap(core.pit_index(start))  # lifted ...
+    assert app.journal.begun == core.pit_index(start)
+    hands.tap(core.pit_index(start))  # ... and put back (the seeds back where they came from)
+    assert app.journal.begun == -1
+    st.close()
+
+
+def _journalled(j):
+    """Each journalled move's record, as a hash (read one at a time: a Pico's heap holds no game's records)."""
+    return [hash(j.move(k)) for k in range(j.nmoves)]
+
+
+def test_a_move_played_again_over_the_set_up_after_a_cut_is_refused_and_loses_nothing():
+    """What the fault campaign's hands did (tests/host/test_e2e_faults.py, before they followed the set-up):
+    after a cut in the middle of a move they played it, and the next ones, again at once, over the set-up the
+    board had booted into. Each touch that is not the lit place is refused and its pit queued to be checked
+    too; no move is made, none journalled is lost or changed, and a cut meanwhile brings the same set-up back.
+    Done, the move is played again and recorded."""
+    p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(45, 4)
+    hands.scan(5)
+    moves = host.moves()
+    journalled = _journalled(app.journal)
+    first = dict(host.said)
+    assert first.get("why") == "cut", first
+    for i, (pp, mm, _) in enumerate(plies()):
+        if 45 <= i <= 47:
+            hands.perform(pp, mm)  # the hands play this move and two more, as if the board had taken them
+    host.poll()
+    s = app.setup
+    assert s is not None and s.current() >= 0 and s.refused > 0  # still setting up, the touches guided back
+    assert "wrong" in host.said and int(host.said["of"]) > int(first["of"]), host.said  # those pits checked too
+    assert host.moves() == moves and _journalled(app.journal) == journalled and app.p.d == p.d  # nothing made or lost
+    from baoboard.simhw import Hands, SimHardware, SimulatedBoard
+
+    app = hands = hw = None  # a cut again, in the middle of the set-up
+    hw = SimHardware()
+    host = SetupHost(hw, host)
+    b = SimulatedBoard(st, "test", 3, hw=hw)
+    app, hands = b.app, Hands(b, hold=4, gap=4)
+    hands.scan(5)
+    assert _journalled(app.journal) == journalled and host.said is not None and host.said.get("why") == "cut"
+    assert host.said["of"] == first["of"]  # the same places as after the first cut: the move's
+    touches, wrong = follow(app, hw, hands, host, seeds, hand=[hand])
+    assert wrong == 0 and seeds == list(p.d[:34]) and "done" in host.said
+    hands.scan(600)  # (the hand away from the place set up last)
+    hands.perform(p, m)
+    host.poll()
+    assert host.moves() == moves + [core.format_move(m, p.d[core.TO_MOVE])]
+    assert _journalled(app.journal)[:-1] == journalled  # the moves before it are the ones recorded, unchanged
     st.close()

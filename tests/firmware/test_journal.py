@@ -211,3 +211,32 @@ def test_file_storage_roundtrip():
     fs.remove("journal")
     fs.remove("journal.tmp")
     os.rmdir(root)
+
+
+def test_a_move_begun_survives_a_restart_and_a_compaction_until_a_move_ends_it():
+    fs = FakeStorage()
+    j = new_journal(fs)
+    j.open()
+    j.append("GAME", "{}")
+    assert j.begin(5) and j.begun == 5
+    j2 = new_journal(fs)
+    j2.open()
+    assert j2.begun == 5 and j2.dropped == 0  # after a power cut: the move was begun from pit 5
+    assert j2.compact()
+    j3 = new_journal(fs)
+    j3.open()
+    assert j3.begun == 5 and j3.nmoves == 0  # the checkpoint keeps it
+    j3.append("MOVE", move_payload("a6>", pos(1)))  # the move made: none begun
+    j4 = new_journal(fs)
+    j4.open()
+    assert j4.begun == -1 and j4.nmoves == 1
+    j4.begin(7)
+    j4.begin(-1)  # the seeds put back
+    j5 = new_journal(fs)
+    j5.open()
+    assert j5.begun == -1
+    j5.begin(3)
+    j5.append("UNDO", "x")
+    j6 = new_journal(fs)
+    j6.open()
+    assert j6.begun == -1 and j6.nmoves == 0

@@ -22,10 +22,11 @@ from bao_host.boards.sim import CPythonBoard, PtyLink, SimRunner
 from bao_host.online.client import Api, Bridge, OnlineError, Seat
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
+from bao_host.record.state import IDLE
 from bao_host.record.store import Store
 from bao_host.ui.web.app import Settings, WebServer, create_app
 from bao_testkit import simrig
-from baoboard.recogniser import DECISION, IDLE
+from baoboard.recogniser import DECISION, PIT, activations
 
 
 @dataclass
@@ -59,12 +60,13 @@ class Player:
 
     def follows_only(self, ply: int, p: core.Position, m: int) -> bool:
         """The board was told to light this move (SHOW) and follows only it (the remote player's move, as
-        the computer's): a player waits for the light before sowing."""
+        the computer's): a player waits for the light before sowing. As the board says it on its line (its
+        STATE, docs/protocol.md): between moves at `p`, the move's start lit as a move shown."""
         if self.bridge.shown != ply:
             return False
-        with self.runner.lock:
-            app = self.runner.board.app
-            return app is not None and app.p.d == p.d and list(app.rec.codes) == [m] and app.rec.phase == IDLE
+        s = self.session.logger.view.state
+        first = activations(p, m)[0] & PIT
+        return s is not None and s.stage == IDLE and s.pos == bytes(p.d) and s.shown == first
 
 
 class SimClock:
@@ -258,6 +260,12 @@ def play_remote(
     for pl in players:
         if pl.runner.phase == DECISION:
             pl.session.command("STOP")
+    simrig.wait_for(  # each library has the last move sown on its board (a logger closed sooner leaves it on the
+        lambda: all(pl.bridge.base + len(pl.session.logger.view.plies) >= len(g.moves) for pl in players),  # board)
+        timeout,
+        step,
+        "every logger to have the last move",
+    )
 
 
 def wait_end(players: list[Player], timeout: float = 60.0) -> None:

@@ -81,6 +81,9 @@ class Proc:
                 self.p.kill()
 
 
+NAMES = ("server", "board A", "board B", "Alice", "Bob")
+
+
 def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path) -> None:
     port, pa, pb = free_port(), free_port(), free_port()
     url = f"http://127.0.0.1:{port}/"
@@ -136,7 +139,7 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
         )
         procs.append(bob)
         for sim in (sim_a, sim_b):  # each board's hands played the whole game, the board reported every move
-            assert sim.p.wait(600) == 0, sim.lines[-5:]
+            assert sim.p.wait(600) == 0, {name: p.lines[-6:] for name, p in zip(NAMES, procs)}
         alice.wait_line("sent ply 51: A7L", 60)
         bob.wait_line("the board lights South's move A7L (ply 51)", 60)
         alice.type("resign")

@@ -4,6 +4,8 @@ modules, no import inside a function, no module __getattr__, no function over ~8
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 from bao_testkit.graphs import cycle
@@ -49,8 +51,8 @@ def test_no_import_cycle_in_the_rules_core() -> None:
 
 
 def test_the_core_never_imports_a_plugged_in_ruleset() -> None:
-    # The engine below the rulesets (position, sowing, rules) knows no ruleset's own rules: bao.core plugs
-    # bao.malawi in (as python-chess's variants subclass a board that knows nothing of them).
+    # The engine below the rulesets (position, sowing, rules) knows no ruleset's own rules: bao.malawi plugs
+    # itself in when imported (as python-chess's variants subclass a board that knows nothing of them).
     graph = _graph()
 
     def below(m: str, seen: set[str]) -> set[str]:
@@ -61,6 +63,23 @@ def test_the_core_never_imports_a_plugged_in_ruleset() -> None:
 
     for engine in ("bao.position", "bao.sowing", "bao.rules"):
         assert "bao.malawi" not in below(engine, set()), engine
+
+
+def test_a_kuu_game_is_read_with_the_layers_alone() -> None:
+    # The board imports bao.position_json, never bao.core (test_structure): importing bao.malawi, as
+    # position_json does, plugs the kuu games in (M5), so their positions are read and listed without the facade
+    code = (
+        "import sys\n"
+        "from bao import position_json\n"
+        "from bao.rules import legal_move_codes\n"
+        "from bao.position import initial\n"
+        "p = position_json.loads(position_json.dumps(initial('malawi-intermediate')))\n"
+        "print('bao.core' in sys.modules, p.rules.kuu is not None, len(legal_move_codes(p)) > 0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=BAO.parent, check=True
+    ).stdout.split()
+    assert out == ["False", "True", "True"]
 
 
 def test_no_private_name_crosses_a_module() -> None:

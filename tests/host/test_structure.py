@@ -231,6 +231,19 @@ def test_the_board_application_imports_no_driver() -> None:
     ] == []
 
 
+def board_imports_of_the_facade() -> list[str]:
+    g = graph()
+    board = [n for n in g if n.split(".")[0] == "baoboard"] + ["bao.position_json", "bao.engine"]
+    return [f"{n} imports bao.core" for n in board if "bao.core" in g[n]]
+
+
+def test_the_board_imports_the_rules_cores_layers_not_its_facade() -> None:
+    # bao.core re-exports every public name of the rules core, and on the board a module's names are heap: the
+    # board application and what it imports of the core (positions as JSON, the engine) import the layers
+    # (docs/benchmarks.md, Emulated Pico: the heap used by a running board)
+    assert board_imports_of_the_facade() == []
+
+
 def test_no_import_cycle() -> None:
     # every import a module runs counts, those in functions too (a rare job loaded for its work): a lower
     # module that needs an upper one's code at run time is handed it

@@ -700,7 +700,8 @@ def test_a_touch_off_the_computers_move_is_refused_in_the_boards_words(
                 f"{name} refused (pink ✕), 1.1: {who_plays} plays {move}, {name} is not its pit now; {lead}{move}, "
             ), rig.sim.step_guidance()
             # the log cites the rule too (issue #25): 1.1, the computer's turn
-            assert f"! refused {name}: 1.1: the computer plays {move}: {name} is not its pit now" in _messages(app)
+            # and names who plays: the host's engine said "the computer plays" before (issue #25)
+            assert f"! refused {name}: 1.1: {who_plays} plays {move}: {name} is not its pit now" in _messages(app)
 
     asyncio.run(asyncio.wait_for(play(), 180))
 
@@ -743,6 +744,7 @@ def test_a_refused_level_is_said_and_the_ui_keeps_the_boards() -> None:
 
     class Refusing:
         link = SimpleNamespace(on_notice=None, on_hello=None)
+        logger = None
 
         def command(self, typ: str, payload: str = "") -> Reply:
             return Reply(7, False, "badarg CPU off | CPU S|N [level 0..4] (0: the host's engine, through SHOW)")

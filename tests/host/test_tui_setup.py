@@ -182,3 +182,149 @@ def test_a_board_restarted_during_a_set_up_leaves_no_stale_words(
         assert rig.sim.counts() == list(core.initial().d[:32])  # the board's own position again
     finally:
         rig.close()
+
+
+def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A move begun (its store seed put in, its pit lifted, one seed sown) when the power goes: the board comes
+    back at the last move it recorded and guides the person through the pits the move may have changed, said in
+    words on the terminal's guidance line and the web board's; then the move is played again from its start."""
+    from bao_host.ui.web.live import LiveBoard
+    from baoboard.recogniser import activations
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        live = LiveBoard("sim", rig.logger, board=rig.sim)
+        p = core.initial()
+        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+        acts = activations(p, m)
+        for pit in acts[:3]:
+            rig.runner.tap(pit)
+        rig.board.power_cut()  # the board boots again from its journal: the move was begun, not finished
+        said: list[str] = []
+        for _ in range(10):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            said += rig.sim.poll()
+            if rig.sim.step_guidance().startswith("Set-up after a power cut"):
+                break
+        guide = rig.sim.step_guidance()
+        assert guide.startswith("Set-up after a power cut mid-move, step 1 of "), guide
+        assert live.snapshot()["guide"] == guide  # the web board says the same words
+        assert any(s.startswith("Power cut mid-move: the board keeps the moves it recorded") for s in said), said
+        touched = set()
+        for _ in range(40):
+            guide = rig.sim.step_guidance()
+            if not guide.startswith("Set-up"):
+                break
+            assert "count them" in guide or "empty " in guide, guide  # the board does not know what it holds
+            pit = guide.split("touch ")[-1].rstrip(".").split(" or ")[0]
+            touched.add(pit)
+            rig.runner.tap(core.pit_index(pit))
+            said += rig.sim.poll()
+        assert {core.pit_name(i) for i in acts} <= touched | {"B1", "b1"} and len(touched) < 20, touched
+        end = [s for s in said if s.startswith("The board is set up again after the power cut")]
+        assert end and end[0].endswith("then play the move that was cut short again from its start."), said
+        assert rig.board.position.d == p.d
+        rig.board.run(450, 5)  # the hand away from the place set up last
+        for pit in acts:
+            rig.runner.tap(pit)
+        assert rig.board.position.d == core.play(p, m).d
+    finally:
+        rig.close()
+
+
+async def _cut_mid_move(rig: Rig, pilot: Pilot[int]) -> tuple[BaoApp, core.Position, int]:
+    """The first game's first move with more than four activations begun (three made) when the power goes;
+    the terminal UI steps until it says the set-up the board booted into."""
+    from baoboard.recogniser import activations
+
+    app = pilot.app
+    assert isinstance(app, BaoApp)
+    await pilot.pause()
+    rig.connect()
+    app.step()
+    p = core.initial()
+    m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+    for pit in activations(p, m)[:3]:
+        await pilot.press(*core.pit_name(pit))
+    app.step()
+    rig.board.power_cut()  # the board boots again from its journal: the move was begun, not finished
+    for _ in range(20):
+        rig.board.run(4, 5)
+        app.step()
+        if rig.sim.step_guidance().startswith("Set-up after a power cut"):
+            break
+    return app, p, m
+
+
+@pytest.mark.parametrize("when", ["cut", "done"])
+def test_tui_says_the_set_up_after_a_power_cut_mid_move(
+    when: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """What a person sees after a power cut in the middle of a move: why the board guides a set-up (it keeps
+    every recorded move, guesses nothing), the first pit to count again; then, the set-up done by following
+    the words, the move to play again."""
+
+    async def run(pilot: Pilot[int]) -> None:
+        app, p, m = await _cut_mid_move(rig, pilot)
+        assert rig.sim.step_guidance().startswith("Set-up after a power cut mid-move, step 1 of ")
+        if when == "done":
+            for _ in range(40):
+                guide = rig.sim.step_guidance()
+                if not guide.startswith("Set-up"):
+                    break
+                await pilot.press(*guide.split("touch ")[-1].rstrip(".").split(" or ")[0])
+                app.step()
+            assert any(s.startswith("The board is set up again") for s in app.messages_shown), app.messages_shown
+            assert rig.board.position.d == p.d  # back before the move: its start is lit again
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()
+
+
+def test_a_web_page_of_a_board_it_does_not_run_says_the_set_up_after_a_cut(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`bao serve` beside a real board sees it only through the logger: after a power cut mid-move its page
+    says the set-up step the board waits for (the logger keeps its SETUP notices), each step as it comes, and
+    the game's step once the set-up is done."""
+    from bao_host.ui.web.live import LiveBoard
+    from baoboard.recogniser import activations
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        live = LiveBoard("board", rig.logger)  # (no board object: what the logger heard only)
+        p = core.initial()
+        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+        for pit in activations(p, m)[:3]:
+            rig.runner.tap(pit)
+        rig.board.power_cut()
+        for _ in range(20):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            if live.snapshot()["guide"].startswith("Set-up"):
+                break
+        guide = live.snapshot()["guide"]
+        assert guide.startswith("Set-up after a power cut mid-move, step 1 of "), guide
+        seen = [guide]
+        for _ in range(40):
+            if not guide.startswith("Set-up"):
+                break
+            rig.runner.tap(core.pit_index(guide.split("touch ")[-1].rstrip(".").split(" or ")[0]))
+            rig.runner.pump()
+            guide = live.snapshot()["guide"]
+            seen.append(guide)
+        of = seen[0].split(" of ")[1].split(":")[0]
+        assert seen[1].startswith(f"Set-up after a power cut mid-move, step 2 of {of}: "), seen
+        assert guide.startswith("South to move"), guide  # done: the game's own step again
+    finally:
+        rig.close()

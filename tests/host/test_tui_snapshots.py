@@ -1,5 +1,6 @@
 """What the terminal UI draws, compared with SVG snapshots kept beside this file (__snapshots__/; textual's
-pytest-textual-snapshot): each pit in its LED's colour from the board's own frame, the guidance line, the
+pytest-textual-snapshot): each pit in its LED's colour from the frame the board says on its serial line
+(its STATE, and SNAP at a blink phase: tui_rig), the guidance line, the
 messages, the status line, for every step of a move in both rulesets. The board is the firmware on a
 stepped simulated board (tui_rig): its clock moves only with what happens, so a frame is the same on every
 run, and a blinking colour is drawn in a known phase. The moves are played from the keyboard (a pit's
@@ -284,7 +285,7 @@ def test_tui_tells_the_lookalike_lights_apart(
 
     async def lookalikes(pilot: Pilot[int]) -> None:
         await _play(rig, pilot, core.ZANZIBAR, "start")
-        monkeypatch.setattr(rig.runner, "leds", lambda: bytes(frame))
+        monkeypatch.setattr(rig.feed, "frame", lambda: bytes(frame))  # (a frame as a board would say it)
         app = pilot.app
         assert isinstance(app, BaoApp)
         app.step()
@@ -297,5 +298,109 @@ def test_tui_tells_the_lookalike_lights_apart(
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
         assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=lookalikes)
+    finally:
+        rig.close()
+
+
+def _hide_the_boards_leds(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The simulated board's own LEDs out of the UI's reach: what it draws comes from the serial line."""
+
+    def hidden() -> bytes:
+        raise AssertionError("the UI read the simulated board's LEDs, not what the board said on its line")
+
+    monkeypatch.setattr(rig.runner, "leds", hidden)
+
+
+@pytest.mark.parametrize("blink", ["on", "off"])
+def test_tui_lights_the_pits_the_serial_line_says(
+    blink: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # issue #24: the terminal UI took its colours from the simulated board object; now from the board's
+    # STATE and SNAP on its serial line, as for a board on USB. The house decision's amber blinks (2.5b): lit
+    # at one blink phase, dark at the other, each frame read over the line (SNAP)
+    async def house(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "house")
+        if blink == "off":
+            rig.blink(False)
+            app = pilot.app
+            assert isinstance(app, BaoApp)
+            app.step()
+            await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    _hide_the_boards_leds(rig, monkeypatch)
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=house)
+    finally:
+        rig.close()
+
+
+def _south_house_decision(rec: Any) -> bool:
+    return tui_rig.house_decision(rec) and rec.p is not None and rec.p.to_move == core.SOUTH
+
+
+@pytest.mark.parametrize("what", ["decision", "stopped"])
+def test_tui_says_the_house_decision_against_the_computer(
+    what: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # issue #25: a person's move against the computer that may stop in the house (2.5b): the line under the
+    # board says what to do, with the rule, and that the computer plays after the stop; a touch of North's
+    # pits stops the move there and the computer's move is lit and said
+    async def run(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        app = pilot.app
+        assert isinstance(app, BaoApp)
+        await pilot.press("c")  # the board's engine plays North, level 1
+        p, acts = tui_rig.find(core.ZANZIBAR, _south_house_decision)
+        rig.set_position(p)
+        app.step()
+        await _type(rig, pilot, acts)
+        said = rig.sim.step_guidance()
+        assert said.startswith("2.5b house decision: stop in the house (touch any of North's pits: then the computer")
+        if what == "decision":
+            rig.blink(True)
+            app.step()
+            await pilot.pause()
+            return
+        await _type(rig, pilot, [core.pit_index("a1")])  # a touch of North's: the move stops in the house
+        await _until_said(rig, pilot, "The computer plays")
+
+    rig = Rig(tmp_path / "data")
+    _hide_the_boards_leds(rig, monkeypatch)
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()
+
+
+def test_tui_says_what_the_notations_marks_mean_once(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The 1994 game's first three plies (7L* 5R 6R*): the first move that shows L/R and `*` says what they mean
+    (G6, G7, 1.7) in the messages; the next ones, which show the same marks, say nothing more."""
+    game = notation.parse_transcript((Path(__file__).resolve().parents[2] / "games" / "zanzibar-1994.txt").read_text())
+    positions = notation.replay(game)
+
+    async def three_plies(pilot: Pilot[int]) -> None:
+        await _play(rig, pilot, core.ZANZIBAR, "start")
+        app = pilot.app
+        assert isinstance(app, BaoApp)
+        for i in range(3):
+            move, _ = notation.parse_move(positions[i], game.plies[i])
+            await _type(rig, pilot, R.activations(positions[i], move))
+            app.step()
+        said = [m for m in app.messages_shown if m.startswith(tuple(game.plies[:3]))]
+        assert said == [
+            "7L*: L means pit 1's end, R pit 8's: the way the hand sows (G6), or in a capture with a seed from the "
+            "store: the kichwa the captured seeds go in from (G7); * a takasa, a move that captures nothing (1.7)."
+        ], said
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        assert snap_compare(rig.app(), terminal_size=(80, 24), run_before=three_plies)
     finally:
         rig.close()

@@ -322,7 +322,8 @@ def test_the_event_stream_follows_a_game_played_on_the_simulated_board(tmp_path:
         assert not reader.is_alive()
         last = got[-1]
         assert last["plies"] == T1994.plies[:3]
-        assert last["leds"] == board.leds().hex() or state(web)["leds"] == board.leds().hex()
+        said = board.feed.leds.hex()  # (the frame the board said last: read on the server's thread only)
+        assert last["leds"] == said or state(web)["leds"] == board.feed.leds.hex()
         seqs = [s["stored_seq"] for s in got]
         assert seqs == sorted(seqs) and time.time() - float(last["stored"]) < 60  # type: ignore[arg-type]
 

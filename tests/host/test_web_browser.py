@@ -82,7 +82,7 @@ def _board_rgb_in_dom_order(frame: bytes, page: Any) -> list[str]:
 
 
 def _shows_the_leds(page: Any, web: Web) -> bool:
-    frame = web.board().leds()
+    frame = web.board().feed.leds  # (the frame the board said last: read on the server's thread only)
     return _drawn_rgb(page) == _board_rgb_in_dom_order(frame, page)
 
 
@@ -90,7 +90,7 @@ def _pixels_match_the_leds(page: Any, web: Web) -> None:
     """What is drawn: each pit's colour in a screenshot of the board, against its LED's value."""
     from PIL import Image
 
-    frame = web.board().leds()
+    frame = web.board().feed.leds  # (the frame the board said last: read on the server's thread only)
     box = page.locator("#board").bounding_box()
     img = Image.open(io.BytesIO(page.locator("#board").screenshot())).convert("RGB")
     scale = img.width / box["width"]
@@ -457,3 +457,36 @@ def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
         assert "bright green ★: the computer's move or a hint" in legend and "this game is not recorded" in legend
         assert "violet ◆: the computer's level (that many pits)" in legend  # the computer's level: not the hint's green
         _compare("web-lookalike-lights", page.locator("#live .left").screenshot())
+
+
+def test_a_power_cut_mid_move_is_set_up_again_in_the_browser(tmp_path: Path, page: Any) -> None:
+    """What a person sees on the web board after a power cut in the middle of a move (#28): why the board asks
+    for a set-up (it keeps every recorded move and guesses nothing) and the place to count again, in words;
+    then, each place clicked as the words say, the move to play again, and the move played."""
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1")
+        wait_for(lambda: "put a seed from the store into a green pit" in page.inner_text("#guide"), "the guidance")
+        runner = web.board().runner
+        p = POSITIONS[0]
+        move, _ = notation.parse_move(p, T1994.plies[0])
+        acts = [a & PIT for a in activations(p, move)]
+        for pit in acts[:3]:
+            runner.tap(pit).wait(30)
+        with runner.lock:
+            runner.board.power_cut()  # the board boots again from its journal: the move begun, not made
+        wait_for(lambda: page.inner_text("#guide").startswith("Set-up after a power cut mid-move"), "the set-up")
+        wait_for(lambda: "Power cut mid-move: the board keeps" in page.inner_text("#messages"), "why, said once")
+        wait_for(lambda: _shows_the_leds(page, web), "the place to count again lit")
+        _compare("web-set-up-after-a-power-cut", page.screenshot())  # the words above the board too
+        for _ in range(40):
+            guide = page.inner_text("#guide")
+            if not guide.startswith("Set-up"):
+                break
+            pit = core.pit_index(guide.split("touch ")[-1].rstrip(".").split(" or ")[0])
+            page.click(f"#pit-{pit}")
+            wait_for(lambda g=guide: page.inner_text("#guide") != g, "the next step")
+        assert "then play the move that was cut short again from its start." in page.inner_text("#messages")
+        runner.scans(500).wait(30)  # (the hand away from the place set up last)
+        for pit in acts:
+            page.click(f"#pit-{pit}")
+        wait_for(lambda: _moves_shown(page) == T1994.plies[:1], "the move played again, recorded")

@@ -2,12 +2,13 @@
 (the snapshot tests): the firmware application in-process (bao_host.boards.sim.CPythonBoard on an
 in-memory flash), its clock moved only by what happens (a hand's touch, a frame from the host), never by
 the wall clock; its USB serial line an in-memory one read by the real link and logger
-(bao_host.record.session.LinkSession). What the UI draws is the board's own LED frame at that instant.
+(bao_host.record.session.LinkSession). What the UI draws is the LED frame the board said on that line: its
+last STATE's, or the one read with SNAP by `blink`.
 
     rig = Rig(store_root)          # then monkeypatch serial.serial_for_url with rig.open_url
     app = rig.app()                # BaoApp on SimBoard(rig.runner, rig.session), as make run builds it
-    rig.blink(on)                  # scans until the LEDs' blink phase is on (or off): a blinking colour
-                                   # (the house, a refused pit) is drawn in a known state
+    rig.blink(on)                  # scans until the LEDs' blink phase is on (or off), then reads the frame
+                                   # (SNAP): a blinking colour (the house, a refused pit) in a known state
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.store import Store
 from bao_host.ui.adapter import SimBoard
+from bao_host.ui.ledfeed import LedFeed
 from bao_host.ui.tui import BaoApp
 from baoboard import recogniser as R
 from baoboard.memstorage import FakeStorage
@@ -47,6 +49,10 @@ class SteppedSerial:
     def write(self, data: bytes) -> int:
         self.board.write_serial(data)
         self.board.run(2, SCAN_MS)  # one scan reads the frame and answers it; one more sends what follows
+        for _ in range(10):  # a command the board takes longer over (SETUP): its reply, before a resend
+            if not data.startswith(b"C") or self.buf.startswith(b"R") or b"\nR" in self.buf:
+                break
+            self.board.run(1, SCAN_MS)
         return len(data)
 
     def read(self, size: int = 1) -> bytes:
@@ -113,7 +119,11 @@ class Rig:
         self.runner = SteppedRunner(self.board)
         self.session = LinkSession(URL, self.logger)
         self.runner.session = self.session
-        self.sim = SimBoard(self.runner, self.session)  # type: ignore[arg-type]
+        # its LEDs as the board says them on the line (bao_host.ui.ledfeed): each STATE's frame, and SNAP
+        # when a test asks (blink): read by a wall-clock pace, a SNAP (two scans of the board) would move
+        # the board's clock by when the UI's timer ticks, and a blinking colour with it
+        self.feed = LedFeed(self.logger, self.session, every=None)
+        self.sim = SimBoard(self.runner, self.session, self.feed)  # type: ignore[arg-type]
 
     def open_url(self, url: str, **_: Any) -> SteppedSerial:
         assert url == URL, url
@@ -150,6 +160,7 @@ class Rig:
             ph = (self.board.hw.t >> 8) & 7  # the phase of the next scan, which draws the LEDs at its start
             self.board.run(1, SCAN_MS)
             if (ph & 1) == on and ph != 0:
+                self.feed.read()  # (the frame as the board says it: SNAP)
                 return
         raise AssertionError("no blink phase change in 200 scans")
 

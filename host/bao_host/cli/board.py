@@ -136,7 +136,7 @@ def follow(
 # -------------------------------------------------------------------------------------------- bao board
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "board",
         help="run the board application on a Raspberry Pi wired to the board",
@@ -191,7 +191,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     _register_selftest(sub)
 
 
-def _register_selftest(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _register_selftest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s = sub.add_parser(
         "selftest",
         help="self-test of the assembled board: LED walk, touch each lit pit",

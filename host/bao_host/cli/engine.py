@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bao import core, notation
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -90,7 +90,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     out = Console(highlight=False)
     out.print(f"[bold]{title}[/bold]  engine: {' '.join(f'{k} {v}' for k, v in limits.items())}")
     table = Table(show_edge=False)
-    for col, justify in (
+    columns: list[tuple[str, JustifyMethod]] = [
         ("ply", "right"),
         ("side", "left"),
         ("played", "left"),
@@ -98,8 +98,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         ("best", "left"),
         ("loss", "right"),
         ("engine line", "left"),
-    ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    ]
+    for col, justify in columns:
+        table.add_column(col, justify=justify)
     styles = {"?!": "yellow", "?": "dark_orange", "??": "bold red"}
     for pa in result.plies:
         table.add_row(

@@ -221,7 +221,7 @@ def cmd_online(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("online", help="play a game on a server (bao serve) with a board")
     p.add_argument("url", help="the server, e.g. http://127.0.0.1:8000/")
     which = p.add_mutually_exclusive_group(required=True)

@@ -183,7 +183,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         return _err(str(e).strip("'\""))
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from bao_host.cli.common import add_data_arg
 
     p = sub.add_parser(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from bao import core, explain, kuu, notation, position_json, query
 from rich.console import Console
@@ -144,17 +145,17 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    dialect = {"choices": notation.DIALECTS, "default": notation.DONKERS, "help": "move notation"}
+    dialect: dict[str, Any] = {"choices": notation.DIALECTS, "default": notation.DONKERS, "help": "move notation"}
     p = sub.add_parser("moves", help="list the legal moves of a position")
     p.add_argument("position", help=POS_HELP)
     p.add_argument("--json", action="store_true", help="one JSON object with every move and its position")
-    p.add_argument("--dialect", **dialect)  # type: ignore[arg-type]
+    p.add_argument("--dialect", **dialect)
     p.set_defaults(func=cmd_moves)
     p = sub.add_parser("apply", help="play a move and print the resulting position")
     p.add_argument("position", help=POS_HELP)
     p.add_argument("move", help="the move, e.g. 7L* or A3R")
     p.add_argument("--trace", action="store_true", help="explain the move step by step, citing the rules")
-    p.add_argument("--dialect", **dialect)  # type: ignore[arg-type]
+    p.add_argument("--dialect", **dialect)
     p.set_defaults(func=cmd_apply)
     p = sub.add_parser("replay", help="replay a transcript and check every move")
     p.add_argument("file")

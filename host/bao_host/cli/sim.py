@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from bao_host.boards.sim import Board, PtyLink, SimRunner, SocketLink
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sim", help="run the simulated board (firmware on a simulated Hardware)")
     p.add_argument(
         "--runtime",

@@ -397,6 +397,8 @@ class Bridge:
             return True
         if len(self.moves) < int(self.state.get("plies", 0)):
             return False  # (the moves are still coming: nothing is decided on part of them)
+        if not self.session.link.caught_up:
+            return False  # (nor on part of the board's events: a NEW sent then would drop a game just begun)
         view = self.logger.view
         if (
             self._new_sent_from == -1
@@ -416,15 +418,18 @@ class Bridge:
             self._resync()  # the game is under way with moves of this player's: the board is set to the
             return False  # server's position, guided (a new game would have them sown again)
         if self._new_sent_from == -1 and not adopt:
+            before = view.game_id  # (the new game's GAME event may come before the NEW's reply)
             r = self.session.command(
                 "NEW", json.dumps({"ruleset": self.state["ruleset"], "options": self.state.get("options") or {}})
             )
             if r is None or not r.ok:
                 return False
-            self._new_sent_from = view.game_id
+            self._new_sent_from = before
             return False
-        if not adopt and (view.game_id is None or view.game_id == self._new_sent_from or view.plies):
-            return False
+        if not adopt and (view.game_id is None or view.game_id == self._new_sent_from):
+            return False  # (the NEW's game has not begun on the board yet)
+        # the new game is taken even if the player has moved on it already: a move that is not the server's
+        # is then said (tick: "the board's game differs"), never waited for in silence
         gid = view.game_id
         assert gid is not None
         return self._take_local(gid, 0)

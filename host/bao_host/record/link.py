@@ -217,6 +217,12 @@ class Link:
     def connected(self) -> bool:
         return self._ser is not None and self.info is not None
 
+    @property
+    def caught_up(self) -> bool:
+        """Connected, and every event the board has announced (its HELLO's last, or any heard since) has been
+        delivered and taken by poll(): what the host knows of the board's game is current."""
+        return self.connected and self._expected > self._known and not self._queue
+
     def connect(self, timeout: float | None = None) -> BoardInfo:
         """Open the port and shake hands; raises LinkError (the port stays closed then)."""
         self._closed = False

@@ -113,6 +113,7 @@ class View:
     south: str = ""
     north: str = ""
     state: BoardState | None = None  # what the board guides now, as its last STATE notice said it
+    setup: str = ""  # the set-up step the board waits for, as its last SETUP notice said it ("": none)
 
 
 # The names a UI gives the sides of a game nobody named (Logger.name_sides): replaced when the side's player
@@ -191,6 +192,7 @@ class Logger:
         self.store.board_seen(self.board_id, self.firmware, port)
         self.view.board_id = self.board_id
         self.view.firmware = self.firmware
+        self.view.setup = ""  # (a set-up under way is said again after the handshake: docs/protocol.md)
         self.say("info", f"the board ({self.board_id}) is connected")
         self.say(
             "detail",
@@ -396,8 +398,11 @@ class Logger:
         self.store.log_unsequenced(self.board_id, raw)
         if typ == "BADFRAME":
             self.say("warn", f"the board dropped a bad frame from the host ({payload})")
-        elif typ == "SETUP":
-            pass  # the set-up's steps: the UIs say them in words (bao_host.ui.setup_words), one line at a time
+        elif typ == "SETUP":  # the set-up's steps: the UIs say them in words (bao_host.ui.setup_words)
+            step = "" if payload.split(" ", 1)[0] in ("done", "off") else payload
+            if step != self.view.setup:
+                self.view.setup = step
+                self._changed()
         elif typ in ("CPU", "HINT") and payload.split():  # <move> <nodes> <depth> [<score>] (docs/protocol.md):
             # said once, in words (the UIs' guidance line says the move step by step while it is lit)
             move = payload.split()[0]

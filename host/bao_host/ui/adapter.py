@@ -10,7 +10,6 @@ board on USB: the same board looks and behaves the same.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -24,6 +23,7 @@ from bao_host.record.logger import SIDE_NAMES, Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.record.state import IDLE, BoardState
 from bao_host.ui import setup_words, steps
+from bao_host.ui.ledfeed import LedFeed
 
 
 class BoardAdapter(Protocol):
@@ -145,9 +145,11 @@ class SimBoard:
     like a real board. A click is one activation by simulated hands; the seed counts are the board's,
     pit by pit during a move. New game, undo and mode are host commands sent by the logger's link."""
 
-    def __init__(self, runner: SimRunner, session: LinkSession) -> None:
+    def __init__(self, runner: SimRunner, session: LinkSession, feed: LedFeed | None = None) -> None:
         self.runner = runner
         self.session = session
+        self.feed = feed or LedFeed(session.logger, session)  # its LED frame, as it says it (STATE, SNAP)
+        self._feed_error = ""  # the last failure to read it that was said
         self.msgs: list[str] = []  # what happened, once (the step the board waits for is the guidance line's)
         self.host_engine: HostOpponent | None = None  # the host's engine playing the computer's side
         self.cpu = ""  # who the computer plays, as the board's CPU event says it ("N 2", "N 0"), "" nobody
@@ -164,6 +166,7 @@ class SimBoard:
                 self._advice = (typ, payload.split()[0], self._position_key())
             if typ == "SETUP":
                 self._on_setup(setup_words.parse(payload))
+                self.feed.due()  # (a set-up step lights other places, and says no STATE: SNAP reads them)
             if notice is not None:
                 notice(typ, payload, line)
 
@@ -189,6 +192,8 @@ class SimBoard:
             if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
                 p = self._position() or self.session.logger.view.position
                 self._setup_counts = p.counts() if p is not None else [0] * 34
+            if said.why == "cut" and (last is None or last.why != "cut"):
+                self.msgs.append(setup_words.cut_words(said))
             if said.wrong:
                 self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")
             self.setup_step = said
@@ -225,7 +230,7 @@ class SimBoard:
         return p.counts() if p is not None else [0] * 34
 
     def leds(self) -> bytes:
-        return self.runner.leds()  # (the simulated board's LEDs, as a person sees them: blinking included)
+        return self.feed.frame()  # (as a board on USB: what the board says, blinking read with SNAP)
 
     def counts(self) -> list[int]:
         if self._setup_counts is not None:
@@ -266,6 +271,7 @@ class SimBoard:
             r = self.session.command("CPU", f"{side} {level}" if side else "off")
         if r is not None and r.ok:
             self.cpu = f"{side} {0 if level > 4 else level}" if side else ""
+            self.feed.cpu = self.cpu or "off"  # (the board may search at once: its LEDs wait, LedFeed)
         else:  # the mode the UI shows is the board's: say why it did not change
             self.host_engine = None if not self.cpu.endswith(" 0") else self.host_engine
             self.msgs.append(f"the board did not take the computer's new level: {refusal(r)}")
@@ -300,19 +306,20 @@ class SimBoard:
                 self._synced = False
             return
         self._synced = True
-        r = self.session.command("SNAP")
-        if r is None or not r.ok:
+        snap = self.feed.read()
+        if snap is None:
             return
-        try:
-            snap = json.loads(r.payload)
-            cpu = str(snap.get("cpu", "off"))
-            setup = snap.get("setup")
-        except (ValueError, AttributeError):
-            return
+        cpu = str(snap.get("cpu", "off"))
+        setup = snap.get("setup")
         if setup is None and self.setup_step is not None:  # the board restarted (a power cut): no set-up
             self.setup_step = None
             self._setup_counts = None
             self.msgs.append("the board restarted: its set-up ended (k to start it again)")
+        elif setup is not None:  # a set-up under way, not heard (a cut mid-move: the board boots into it)
+            step = setup_words.from_snapshot(setup)
+            last = self.setup_step
+            if step is not None and (last is None or (last.step, last.of, last.at) != (step.step, step.of, step.at)):
+                self._on_setup(step)
         self.cpu = "" if cpu == "off" else cpu
         if cpu.endswith(" 0"):
             self.host_engine = HostOpponent(core.NORTH if cpu.startswith("N") else core.SOUTH)
@@ -326,12 +333,21 @@ class SimBoard:
         r = self.session.command("HINT")
         if r is not None and not r.ok:
             self.msgs.append(f"no hint now: {refusal(r)}")
+        elif r is not None:
+            self.feed.hint_asked()
+
+    def _opponent(self, state: BoardState | None) -> str:
+        """Who plays the side not to move when it is no person: "the computer", "the host's engine", or ""."""
+        side, _, level = self.cpu.partition(" ")
+        if state is None or side != "SN"[1 - state.side]:
+            return ""
+        return "the host's engine" if level == "0" else "the computer"
 
     def step_guidance(self) -> str:
         if self.setup_step is not None:
             return setup_words.step_words(self.setup_step)
         state, rules = self._said()
-        said = steps.step_guidance(state, rules)
+        said = steps.step_guidance(state, rules, self._opponent(state))
         p = self._position()
         adv = self._advice
         if adv is None or p is None or adv[2] != p.key() or self._stage() != IDLE:
@@ -355,6 +371,10 @@ class SimBoard:
         if self.runner.error is not None:
             self.msgs.append(f"the simulated board stopped: {self.runner.error!r}")
             self.runner.error = None
+        if self.feed.error != self._feed_error:  # (said once, not at every failed read)
+            self._feed_error = self.feed.error
+            if self.feed.error:
+                self.msgs.append(self.feed.error)
         ph = self._stage()
         p = self._position()
         if self.host_engine is not None and p is not None:

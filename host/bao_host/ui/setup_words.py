@@ -57,6 +57,7 @@ class SetupStep:
     want: int
     wrong: str = ""
     touch: str = ""  # the pits that confirm it when not its own (its sensor is faulty): "B1,B8"
+    why: str = ""  # "cut": the board came back from a power cut in the middle of a move (its pits re-checked)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class SetupEnd:
     steps: int = 0
     touches: int = 0
     refused: int = 0
+    why: str = ""  # "cut": a set-up after a power cut in the middle of a move
 
 
 def parse(payload: str) -> SetupStep | SetupEnd | None:
@@ -77,7 +79,9 @@ def parse(payload: str) -> SetupStep | SetupEnd | None:
         if words[:1] == ["off"]:
             return SetupEnd(False)
         if words[:1] == ["done"]:
-            return SetupEnd(True, int(fields["steps"]), int(fields["touches"]), int(fields["refused"]))
+            return SetupEnd(
+                True, int(fields["steps"]), int(fields["touches"]), int(fields["refused"]), fields.get("why", "")
+            )
         have = fields["have"]
         return SetupStep(
             int(fields["step"]),
@@ -87,6 +91,7 @@ def parse(payload: str) -> SetupStep | SetupEnd | None:
             int(fields["want"]),
             fields.get("wrong", ""),
             fields.get("touch", ""),
+            fields.get("why", ""),
         )
     except (KeyError, ValueError):
         return None
@@ -99,13 +104,17 @@ def step_words(s: SetupStep) -> str:
     touch = f"touch {STORE_ENDS[s.at]}" if store else f"touch {s.at}"
     if s.touch:  # its sensor is faulty: another pit confirms it
         touch = f"touch {' or '.join(s.touch.split(','))} ({s.at}'s sensor is faulty)"
+    before = ", as before the move" if s.why == "cut" else ""  # (the count the board recorded last)
     if s.have is None:
-        what = f"make {where} hold {seeds(s.want)} ({s.want}: count them)" if s.want else f"empty {where}"
+        what = (
+            f"make {where} hold {seeds(s.want)}{before} ({s.want}: count them)" if s.want else f"empty {where}{before}"
+        )
     elif s.have < s.want:
         what = f"put {seeds(s.want - s.have)} into {where} (it holds {s.have}: make it {s.want})"
     else:
         what = f"take {seeds(s.have - s.want)} out of {where} (it holds {s.have}: leave {s.want})"
-    said = f"Set-up, step {s.step} of {s.of}: {what}, then {touch}."
+    after = " after a power cut mid-move" if s.why == "cut" else ""
+    said = f"Set-up{after}, step {s.step} of {s.of}: {what}, then {touch}."
     if s.wrong:
         said = (
             f"{s.wrong} is not the lit place: put back any seed you moved there (it is checked again at "
@@ -120,4 +129,38 @@ def end_words(e: SetupEnd) -> str:
     refused = f", {e.refused} refused" if e.refused else ""
     places = f"{e.steps} place{'s' if e.steps != 1 else ''}"
     touches = f"{e.touches} touch{'es' if e.touches != 1 else ''}"
+    if e.why == "cut":
+        return (
+            f"The board is set up again after the power cut: {places} put right in {touches}{refused}. "
+            "Take the hand off the board for two seconds (a touch of the place put right last is still taken "
+            "for the set-up until then), then play the move that was cut short again from its start."
+        )
     return f"The board is set up: {places} put right in {touches}{refused}."
+
+
+def cut_words(s: SetupStep) -> str:
+    """Said once when the board comes back from a power cut in the middle of a move: what it does and why."""
+    places = f"{number_words(s.of)} place{'s' if s.of != 1 else ''}"
+    return (
+        "Power cut mid-move: the board keeps the moves it recorded and never guesses how far the hands got. "
+        f"It is back before that move: make the {places} it may have changed hold the counts said, one lit at "
+        "a time (touch each), then play the move again."
+    )
+
+
+def from_snapshot(d: object) -> SetupStep | None:
+    """The set-up step as the board's SNAP says it (its "setup" object), or None."""
+    if not isinstance(d, dict):
+        return None
+    try:
+        have = d.get("have")
+        return SetupStep(
+            int(d["step"]),
+            int(d["of"]),
+            str(d["at"]),
+            None if have is None else int(have),
+            int(d["want"]),
+            why=str(d.get("why", "")),
+        )
+    except (KeyError, ValueError, TypeError):
+        return None

@@ -32,9 +32,10 @@ def seeds_to_place(p: core.Position) -> int:
     return 1 + sum(p.d[me + i] for i in range(16) if i != 4)
 
 
-def step_guidance(state: BoardState | None, rules: core.Rules | None = None) -> str:
+def step_guidance(state: BoardState | None, rules: core.Rules | None = None, opponent: str = "") -> str:
     """One sentence for the step the board waits for, from its STATE (None: it has said none yet); `rules`:
-    the game's (its position's bytes say the rest)."""
+    the game's (its position's bytes say the rest); `opponent`: who plays the other side when it is not a
+    person ("the computer", "the host's engine"), named in the house decision."""
     p = state.position(rules) if state is not None else None
     if state is None or p is None:
         return "the board is starting"
@@ -42,7 +43,7 @@ def step_guidance(state: BoardState | None, rules: core.Rules | None = None) -> 
         w = core.outcome(p)
         return (f"{_side(w)} wins: " if w is not None else "") + "the game is over: new game (n) starts another"
     refused = _refusal(state, p) if state.wrong >= 0 else ""
-    return refused + _step(state, p)
+    return refused + _step(state, p, opponent)
 
 
 def _refusal(s: BoardState, p: core.Position) -> str:
@@ -86,7 +87,7 @@ def _start(p: core.Position) -> str:
     return f"{_side(side)} to move: {how} a green pit{marks}"
 
 
-def _step(s: BoardState, p: core.Position) -> str:
+def _step(s: BoardState, p: core.Position, opponent: str = "") -> str:
     side = p.to_move
     if s.stage == IDLE:
         return _start(p)
@@ -94,8 +95,9 @@ def _step(s: BoardState, p: core.Position) -> str:
     captures = [b for b in s.lift if b >> 4 != side]
     if s.stage == DECISION:
         other = _side(1 - side)  # (against the computer too: it waits for the decision, so a touch makes it)
+        then = f"then {opponent} plays" if opponent else f"{other} plays on"  # (the computer's move is lit)
         return (
-            f"2.5b house decision: stop in the house (touch any of {other}'s pits: {other} plays on) or "
+            f"2.5b house decision: stop in the house (touch any of {other}'s pits: {then}) or "
             f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber) to play it"
         )
     lifted = f"{core.pit_name(s.lifted)} lifted: " if s.lifted >= 0 and not p.store(side) else ""

@@ -35,7 +35,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
 from bao_host.record.logger import Logger, side_name
-from bao_host.ui import lights
+from bao_host.ui import lights, notation_words
 from bao_host.ui.adapter import BoardAdapter, players_words
 
 RULESETS = core.RULESETS
@@ -210,6 +210,12 @@ board says it: sow it for the computer, pit by pit, as the LEDs show. \
 without one to check its own, one pit at a time: sky blue, put seeds in; orange, take some out; white, \
 count them; the line under the board says how many. Touch the pit when it is right; k again leaves.
 
+[b]Moves[/b] are written in Donkers' notation: the pit (its row letter left out while the stores hold \
+seeds), then L or R, the way the hand sows as you see the row: towards pit 1 or pit 8 (G6; in a capture while \
+the store holds seeds, the kichwa the captured seeds go in from, G7); * a takasa, a move that captures \
+nothing (1.7; a takata in Malawi, M25); ** a takasa that makes a takasia (4.1); > the house played on \
+(2.5b; in Malawi the kuu relayed, M15). Each mark is said in the messages the first time a move shows it.
+
 [b]Keys[/b]: arrows  Enter/Space touch  n new game  r ruleset  m mode  u undo
       c computer  h hint  k set-up  ? help  q quit
 
@@ -292,6 +298,8 @@ class BaoApp(App[int]):
         self.cursor = (0, 2)  # (column, row) in GRID: A1
         self.typed = ""  # the first letter of a pit's name, typed
         self.messages_shown: list[str] = []  # every line written to the message panel
+        self._marks_said: set[str] = set()  # the notation's marks said in words (notation_words), once each
+        self._plies_seen: tuple[int | None, int] = (None, 0)  # (game, its plies) the marks were looked for in
         self._shown_messages = 0
         self._texts: dict[str, str] = {}
         self._connection = connection
@@ -359,6 +367,7 @@ class BaoApp(App[int]):
             return
         if self.pump is not None:
             self.pump()
+        self._explain_marks()  # (the move just recorded, before what the board says of the next one)
         for msg in self.board.poll():
             self.say(msg)
         for msg in self.lesson() if self.lesson is not None else ():
@@ -450,6 +459,19 @@ class BaoApp(App[int]):
         lines = [f"{i // 2 + 1}: " + " ".join(v.plies[i : i + 2]) for i in range(0, len(v.plies), 2)]
         fit = max(1, self._statics["#transcript"].size.height - 2)
         self._set_text("#transcript", "\n".join(lines[-fit:]) or "(no moves)")
+
+    def _explain_marks(self) -> None:
+        """The first recorded move that shows a notation mark (L/R, *, **, >) says it in words, once."""
+        v = self.logger.view
+        game, plies = v.game_id, v.plies
+        ruleset = v.position.rules.ruleset if v.position is not None else ""
+        seen_game, seen = self._plies_seen
+        start = seen if game == seen_game and seen <= len(plies) else 0  # (a new game, an undo: from its start)
+        self._plies_seen = (game, len(plies))
+        for ply in plies[start:]:
+            said = notation_words.explain(ply, ruleset, self._marks_said)
+            if said is not None:
+                self.say(said)
 
     # -- input ----------------------------------------------------------------------------------------
     def touch(self, pit: int) -> None:

@@ -13,8 +13,11 @@ import time
 gc.collect()
 free_at_start = gc.mem_free()
 
-from bao import core  # noqa: E402
-from bao.core import format_move  # noqa: E402
+# (the layers the board imports, not bao.core's facade: what the harness adds to the heap is not the board's)
+from bao.layout import TO_MOVE  # noqa: E402
+from bao.movetext import format_move  # noqa: E402
+from bao.position import initial  # noqa: E402
+from bao.rules import legal_move_codes, play  # noqa: E402
 from baoboard.app import App  # noqa: E402
 from baoboard.flashres import journal_storage  # noqa: E402
 from baoboard.recogniser import activations  # noqa: E402
@@ -120,31 +123,38 @@ def tap(pit):
 
 
 def plies():
-    p = core.initial()
+    p = initial()
     with open("/games/zanzibar-1994.txt") as f:
         for line in f:
             colon = line.find(":")
             if colon < 0 or not line[:colon].strip().isdigit():
                 continue
             for text in line[colon + 1 :].split(";")[0].split():
-                side = p.d[core.TO_MOVE]
-                m = [c for c in core.legal_move_codes(p) if format_move(c, side) == text][0]
+                side = p.d[TO_MOVE]
+                m = [c for c in legal_move_codes(p) if format_move(c, side) == text][0]
                 yield p, m
-                p = core.play(p, m)
+                p = play(p, m)
 
 
-n = 0
-for p, m in plies():
-    if MOVES and n == MOVES:
-        break
-    for pit in activations(p, m):
-        tap(pit)
-    n += 1
-    for _ in range(80):  # the players' pause after a move: 0.4 s (bao sim --runtime pico waits 0.6 s)
-        dt, moved = step()
-        if dt is not None:  # (a count and the worst: 6,000 of them in a list would not fit the heap)
-            pause[0] += 1
-            pause[1] = max(pause[1], dt)
+def play_game():
+    """The game's first MOVES moves (0: all) through the hands, each followed by the players' pause: the plies
+    played. (A function: the game's position and its loop's names are gone once it returns, not the board's.)"""
+    n = 0
+    for p, m in plies():
+        if MOVES and n == MOVES:
+            break
+        for pit in activations(p, m):
+            tap(pit)
+        n += 1
+        for _ in range(80):  # the players' pause after a move: 0.4 s (bao sim --runtime pico waits 0.6 s)
+            dt, moved = step()
+            if dt is not None:  # (a count and the worst: 6,000 of them in a list would not fit the heap)
+                pause[0] += 1
+                pause[1] = max(pause[1], dt)
+    return n
+
+
+n = play_game()
 
 
 def summary(xs):
@@ -159,24 +169,34 @@ def summary(xs):
     }
 
 
-out = {
-    "plies": n,
-    "moves_done": app.moves_done,
-    "idle": summary(idle),
-    "activation": summary(act),
-    "move": summary(done),
-    "append": summary(storage.appends),
-    "ahead": summary(ahead),
-    "storage": kind,
-    "pause": {"n": pause[0], "max_ms": pause[1] / 1000},
-    "free_at_start": free_at_start,
-    "free_after_boot": free_after_boot,
-    "lowest_free": low,
-    "journal_bytes": storage.size("journal"),
-    "harness_apart": True,
-}
-idle = act = done = ahead = None  # (the harness's own lists: thousands of times, not the board's)
+def report():
+    """Print the summary (one JSON line). (A function: its objects are gone once it returns, not the board's.)"""
+    print(
+        json.dumps(
+            {
+                "plies": n,
+                "moves_done": app.moves_done,
+                "idle": summary(idle),
+                "activation": summary(act),
+                "move": summary(done),
+                "append": summary(storage.appends),
+                "ahead": summary(ahead),
+                "storage": kind,
+                "pause": {"n": pause[0], "max_ms": pause[1] / 1000},
+                "free_at_start": free_at_start,
+                "free_after_boot": free_after_boot,
+                "lowest_free": low,
+                "journal_bytes": storage.size("journal"),
+                "harness_apart": True,
+            }
+        )
+    )
+
+
+report()
+# The board after the game, collected: what it holds while it runs, measured once the harness's lists and its
+# summary are gone; bench_pico.py reads both lines
+idle = act = done = ahead = None
 storage.appends = []
 gc.collect()
-out["free_at_end"] = gc.mem_free()  # the board after the game, collected: what it holds while it runs
-print(json.dumps(out))
+print(json.dumps({"free_at_end": gc.mem_free()}))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections import deque
 from collections.abc import Callable
@@ -27,23 +26,33 @@ from bao import core, notation
 
 from bao_host import lessons
 from bao_host.lessons import LessonRun
-from bao_host.record.logger import Logger, side_name
+from bao_host.record.logger import Logger, View, side_name
 from bao_host.record.session import LinkSession
 from bao_host.record.store import StoreError
-from bao_host.ui import steps
+from bao_host.ui import setup_words, steps
 from bao_host.ui.adapter import BoardAdapter, players_words
+from bao_host.ui.ledfeed import LedFeed
 from bao_host.ui.web.library import ply_frames
 
 MAX_MESSAGES = 8
-SNAP_EVERY = 0.5  # seconds between two reads of a real board's LED frame while nothing is stored
-SNAP_TIMEOUT = 0.3  # a board answers SNAP within milliseconds; the server waits no longer than this
 QUEUE_SIZE = 16  # snapshots a slow page may fall behind before it gets only the newest
+
+
+def _guide(v: View) -> str:
+    """The step a board the page does not run waits for, in words: its set-up's step (a SETUP notice; after a
+    power cut mid-move the board boots into one), else what its STATE says."""
+    said = setup_words.parse(v.setup) if v.setup else None
+    if isinstance(said, setup_words.SetupStep):
+        return setup_words.step_words(said)
+    if v.state is None:
+        return ""
+    return steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
 
 
 class LiveBoard:
     """One board followed by the web server. `board` (a BoardAdapter) when the server runs the board
-    itself (the simulated board: its LEDs are read directly and pits can be clicked); otherwise only the
-    logger's view and the LED frame the board last reported (`leds` set by the owner, from SNAP)."""
+    itself (the simulated board: pits can be clicked); otherwise only the logger's view and the LED frame
+    the board says (`feed`: its STATE and SNAP, bao_host.ui.ledfeed), as the adapter reads it too."""
 
     def __init__(
         self,
@@ -62,12 +71,11 @@ class LiveBoard:
         self.session = session
         self.pump = pump
         self.leds = bytes(96)  # the last frame a board without an adapter reported (its STATE, or SNAP)
-        self._state_seen: Any = None  # the board's STATE whose frame was taken
+        self.feed = LedFeed(logger, session) if session is not None and board is None else None
         self.messages: deque[str] = deque(maxlen=MAX_MESSAGES)
         self.version = 0
         self.stored_at = 0.0  # time.time() when the logger last stored an event of this board
         self.stored_seq = 0
-        self._snapped = 0.0  # time.monotonic() of the last SNAP (0: one is due)
         self._said = logger.said
         self._last: dict[str, Any] = {}
         self._queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
@@ -87,26 +95,18 @@ class LiveBoard:
     def _on_stored(self, event: Any, result: Any) -> None:
         self.stored_at = time.time()
         self.stored_seq = int(getattr(event, "seq", 0))
-        self._snapped = 0.0  # a move changes the LEDs: read them now
+        if self.feed is not None:
+            self.feed.due()  # a move changes the LEDs: read them now
 
     def _read_leds(self) -> None:
-        """A board the server does not run reports its LED frame on request (the SNAP command,
-        docs/protocol.md): read after each stored event and every SNAP_EVERY seconds, so its page follows
-        the board's guidance at that pace (a simulated board's page follows it scan by scan)."""
-        s = self.session
-        if s is None or not s.connected or time.monotonic() - self._snapped < SNAP_EVERY:
+        """A board the server does not run: its LED frame as it says it (bao_host.ui.ledfeed: its STATE, and
+        SNAP about once a blink phase and after each stored event), the way the terminal UI reads it."""
+        if self.feed is None:
             return
-        self._snapped = time.monotonic()
-        try:
-            reply = s.link.command("SNAP", timeout=SNAP_TIMEOUT)
-            leds = bytes.fromhex(str(json.loads(reply.payload)["leds"])) if reply.ok else b""
-        except Exception as e:  # a board that does not answer, or answers nonsense: its LEDs stay as they were
-            msg = f"! the board's LEDs could not be read: {type(e).__name__}: {e}"
-            if not self.messages or self.messages[-1] != msg:
-                self.messages.append(msg)
-            return
-        if len(leds) == 96:
-            self.leds = leds
+        self.leds = self.feed.frame()
+        msg = f"! {self.feed.error}" if self.feed.error else ""
+        if msg and (not self.messages or self.messages[-1] != msg):
+            self.messages.append(msg)
 
     # -- state ----------------------------------------------------------------------------------------
     def _last_move(self) -> dict[str, Any] | None:
@@ -141,11 +141,7 @@ class LiveBoard:
         else:  # what the board says: its STATE (protocol 4), else its events and the frame SNAP read
             said = v.state
             rules = v.position.rules if v.position is not None else None
-            if said is not self._state_seen:  # a new STATE: its frame is the newest (SNAP's until the next)
-                self._state_seen = said
-                if said is not None and len(said.leds) == 96:
-                    self.leds = said.leds
-            leds = self.leds
+            leds = self.feed.frame() if self.feed is not None else self.leds
             c = said.counts(rules) if said is not None else v.position.counts() if v.position is not None else [0] * 34
             counts = c[:32]
             stores = c[32:34]
@@ -166,11 +162,7 @@ class LiveBoard:
             "turn": turn,
             # the same words as the terminal UI: the step the board waits for, the computer's move or a
             # hint, who plays which side
-            "guide": self.board.step_guidance()
-            if self.board is not None
-            else steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
-            if v.state is not None
-            else "",
+            "guide": self.board.step_guidance() if self.board is not None else _guide(v),
             "players": players_words(self.board, v.south, v.north),  # (said once: the names with the board's)
             "level": self.board.level() if self.board is not None else 0,  # (the page's computer choice)
             "plies": list(v.plies),
