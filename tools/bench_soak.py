@@ -59,9 +59,32 @@ def render(runs: list[tuple[int, dict[str, Any]]]) -> str:
     return tab.render() + "\n\n" + ft.render()
 
 
+def sensor_campaign(seed: int, scenarios: int) -> tuple[list[str], str]:
+    """Broken sensors on the image (bao_testkit.picosensors): the defects found, and the table."""
+    from bao_testkit.picosensors import campaign
+    from bao_testkit.simrig import game_1994
+
+    if not scenarios:
+        return [], ""
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
+        runs = campaign(Path(d), seed, scenarios, game_1994())
+    tab = Table(["broken sensors", "reported", "magenta", "moves recorded", "defects", "seconds"])
+    found = []
+    for what, rep, secs in runs:
+        reported = ", ".join(
+            f"{e['fault']} {e['chip'] if e['fault'] in ('chip', 'silent') else e['pit']}" for e in rep.errors
+        )
+        tab.add(
+            what, reported or "none", str(len(rep.lit)), " ".join(rep.moves) or "-", str(len(rep.found)), f"{secs:.0f}"
+        )
+        found += [f"{what}: {x}" for x in rep.found]
+        print(f"{what}: {rep.found or 'as a person must see it'}", flush=True)
+    return found, "\n\n" + tab.render()
+
+
 def pico(args: argparse.Namespace) -> int:
     """The campaign and the fuzzers on the emulated Pico's image."""
-    from bao_testkit.picofuzz import DAMAGES, journal_fuzz, protocol_fuzz, summary
+    from bao_testkit.picofuzz import DAMAGES, JOURNAL_STAGES, journal_fuzz, protocol_fuzz, summary
 
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     plies = args.plies or 12
@@ -86,23 +109,31 @@ def pico(args: argparse.Namespace) -> int:
         print(f"seed {seed}: {rep['tally']}, faults {rep['faults']}, {rep['seconds']} s", flush=True)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
-        proto = protocol_fuzz(Path(d), seed=seeds[0], plies=plies, per_stage=args.fuzz)
+        proto = protocol_fuzz(Path(d), seed=seeds[0], plies=plies, per_stage=args.fuzz, ends=True)
     proto_s = time.monotonic() - t0
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(dir=os.environ.get("BAO_BENCH_DIR")) as d:
-        cases = journal_fuzz(Path(d), seed=seeds[0], plies=plies, cases=args.fuzz * len(DAMAGES))
+        cases = [
+            c
+            for stage in JOURNAL_STAGES
+            for c in journal_fuzz(
+                Path(d) / stage, seed=seeds[0], plies=plies, cases=args.fuzz * len(DAMAGES), stage=stage
+            )
+        ]
     journal_s = time.monotonic() - t0
     jt = Table(["journal damage", "cases", "booted", "moves lost", "new epoch", "defects"])
     for kind, d in summary(cases).items():
         jt.add(kind, *(str(d[k]) for k in ("cases", "booted", "moves lost", "new epoch", "found")))
-    found = stalled + proto.found + [c.found for c in cases if c.found]
+    sensors, sensor_text = sensor_campaign(seeds[0], args.sensors)
+    found = stalled + proto.found + [c.found for c in cases if c.found] + sensors
     text = (
         render(runs)
         + "\n\n"
         + jt.render()
         + f"\n\nProtocol fuzzer: {proto.inputs} bad inputs ("
         + ", ".join(f"{n} {k}" for k, n in proto.stages.items())
-        + f") over {plies} moves, {len(proto.found)} defects, {proto_s:.0f} s; journal fuzzer {journal_s:.0f} s."
+        + f") over {plies} moves, a house decision and a finished game, {len(proto.found)} defects, "
+        f"{proto_s:.0f} s; journal fuzzer {journal_s:.0f} s." + sensor_text
     )
     if found:
         text += "\n\nDefects:\n" + "\n".join(f"- {x}" for x in found)
@@ -111,19 +142,26 @@ def pico(args: argparse.Namespace) -> int:
     ok = all(total[k] == 0 for k in TALLY) and not found
     note = (
         f"`python tools/bench_soak.py --runtime pico --games {args.games} --seeds {args.seeds} --plies {plies} "
-        f"--fuzz {args.fuzz}` (`make image` first; not in `make bench`): per seed the first {plies} moves of the "
-        "1994 game and of random Zanzibar and Malawi games, played by simulated hands through the pins of the "
-        "Bao-board image on the emulated Pico (its flash a file: a power cut reboots the image from it), "
-        "`bao log --board` behind the fault proxy, the second board (CPython) on its path; then the protocol "
-        "fuzzer (bad lines and commands between moves and with a hand in a move: one answer each, no restart, "
-        "no move lost) and the journal fuzzer (one sector of the journal's flash damaged at power-off: the board "
-        f"boots, keeps each move whose record is whole, a new epoch when moves were lost). Tally: {total['games']} "
+        f"--fuzz {args.fuzz} --sensors {args.sensors}` (`make image` first; not in `make bench`): per seed the "
+        f"first {plies} moves of the 1994 game and of random Zanzibar and Malawi games, played by simulated "
+        "hands through the pins of the Bao-board image on the emulated Pico (its flash a file: a power cut "
+        "reboots the image from it), `bao log --board` behind the fault proxy, the second board (CPython) on "
+        "its path; then the protocol fuzzer (bad lines and commands between moves and with a hand in a move, "
+        "then in a house decision, Zanzibar 2.5b, and in a finished game, a power cut after it: one answer "
+        "each, no restart, no move lost) and the journal fuzzer (one sector of the journal's flash damaged at "
+        "power-off, with a game under way, a house decision waiting or a finished game: the board boots, keeps "
+        "each move whose record is whole, a new epoch when moves were lost); then broken sensors "
+        "(bao_testkit.picosensors, on the emulated 74HC165 chain): a chip stuck "
+        "active, a pit stuck and a pit flickering on a board idle for 21 s, each reported once (ERROR), lit "
+        "magenta, no computer chosen, the stuck ones taken back once mended; and a chip silent from a move of "
+        "the 1994 game, played by a person who touches again after a look: found silent, lit, every move "
+        f"recorded. Tally: {total['games']} "
         f"games, {total['moves']} moves, "
         + ", ".join(f"{total[k]} {k}" for k in TALLY)
         + (". " if ok else " (NOT all 0, or defects: see above). ")
         + f"Measured on {platform.machine()} ({os.cpu_count()} cores, shared), Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}. The short form: `make test-pico` "
-        "(tests/host/test_pico_fuzz.py).\n"
+        "(tests/host/test_pico_fuzz.py, tests/host/test_pico_sensors.py).\n"
     )
     if not args.no_write:
         replace_section(ROOT / "docs" / "benchmarks.md", "Soak (emulated Pico)", text + "\n\n" + note)
@@ -145,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runtime", choices=("cpython", "pico"), default="cpython", help="the board (default cpython)")
     ap.add_argument("--plies", type=int, default=None, help="each game's first moves only (pico default 12)")
     ap.add_argument("--fuzz", type=int, default=8, help="pico: bad inputs a stage a move, journal damages a kind")
+    ap.add_argument("--sensors", type=int, default=4, help="pico: broken-sensor scenarios (default 4)")
     args = ap.parse_args(argv)
     if args.runtime == "pico":
         return pico(args)

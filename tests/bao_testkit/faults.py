@@ -34,13 +34,14 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import IO, Any
 
-from bao import core, layout, position_json
+from bao import core, layout, notation, position_json
 from bao_host.boards.sim import Board, CPythonBoard, Job, SimRunner, SocketLink
 from bao_host.record.logger import same_position
 from bao_host.record.state import DECISION
 from bao_host.ui.setup_words import SetupStep
 from bao_host.ui.setup_words import parse as parse_setup
 from baoboard.memstorage import FakeStorage
+from baoboard.recogniser import activations
 from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode, encode
 
 from bao_testkit.faultproxy import FaultProxy, Rates
@@ -254,6 +255,31 @@ def perform(runner: SimRunner, p: core.Position, move: int) -> Job:
     return runner.submit(steps())
 
 
+def said(board: Board, typ: str) -> list[str]:
+    """The payloads of the board's events of type `typ` seen on its serial side so far (an emulated Pico's;
+    none from a board that does not keep them)."""
+    events: dict[int, tuple[str, str]] = getattr(board, "events", {})
+    return [events[k][1] for k in sorted(events) if events[k][0] == typ]
+
+
+def refused_in_move(board: Board, before: int, what: str, p: core.Position, m: int) -> None:
+    """Hands that make no slip had a touch of a legal move refused (no power cut came): the board missed a
+    touch (or took one twice) and the hands went on, as in an early run of the campaign on the image (a
+    Malawi game, issue #26: the board stayed at the 21st of 32 steps of A8L while the hands played the next
+    moves, 50 touches refused). A person would stop and look: the campaign stops here, with what the board
+    said of the move."""
+    refused = said(board, "ILLEGAL")[before:]
+    if not refused:
+        return
+    s = board.state
+    at = f"its STATE: stage {s.stage}, {s.steps} steps accepted, next drop {s.drop}" if s is not None else "no STATE"
+    pits = ", ".join(str(json.loads(r).get("pit")) for r in refused)
+    raise AssertionError(
+        f"the board refused {len(refused)} touches of {what} ({notation.format_move(m, p.to_move)}, "
+        f"{len(list(activations(p, m)))} steps) with no slip and no power cut: {pits}; {at}"
+    )
+
+
 def first_moves(g: Played, plies: int | None) -> Played:
     """The game's first `plies` moves (all of them with None): a game left unfinished, as a board's next
     game leaves it."""
@@ -357,6 +383,7 @@ def run_faults(  # noqa: C901, PLR0915
                 assert attempts <= 3 * len(g.moves) + 20 and time.monotonic() < deadline, "the game stalled"
                 p, m = g.moves[i]
                 boots = watch.boots  # (the board's starts so far: after a cut, the next one's words count)
+                illegal = len(said(board, "ILLEGAL"))  # (the board's refusals so far)
                 job = perform(runner, p, m)
                 r = rng.random()
                 if r > 1 - P_SWAP:  # between two moves: the other board on the path until it is refused
@@ -398,6 +425,8 @@ def run_faults(  # noqa: C901, PLR0915
                     redone += i + 1 - j
                     i = j
                     continue
+                if not mistakes:
+                    refused_in_move(board, illegal, f"move {i + 1} of game {gi + 1}", p, m)
                 i += 1
             if runner.phase == DECISION:  # the last move waits for a house decision: stop there
                 rig.order(runner, "STOP", "")

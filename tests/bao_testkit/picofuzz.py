@@ -1,15 +1,19 @@
 """Fuzzers against the Bao-board image on the emulated Pico (bao_host.boards.pico.PicoBoard), deterministic
-for a seed: tests/host/test_pico_fuzz.py runs them short, tools/bench_pico_fuzz.py long.
+for a seed: tests/host/test_pico_fuzz.py runs them short, tools/bench_soak.py --runtime pico long.
 
 protocol_fuzz: a host handshakes, the hands play moves; between moves and in the middle of one (a hand
 sowing), the host sends malformed frames (random bytes, a frame cut short, a flipped character under its
 CRC, a line longer than any frame, a frame of an unknown kind), unknown commands, and known commands with
-bad or harmless arguments. The board must answer each with exactly one line (`R<id> ...` for a command it
-read, `N0 BADFRAME ...` for a line it could not), never restart (no second HELLO), and at the end hold
-every move played, each reported once, in order.
+bad or harmless arguments. With `ends`, two more stages follow, each from a position the host sets
+(SETPOS): a move that stops in the house waits for the player's decision (Zanzibar 2.5b: the 1994 game's
+30th move, played on after the fuzz), and a finished game (a random game's last move played). The board
+must answer each input with exactly one line (`R<id> ...` for a command it read, `N0 BADFRAME ...` for a
+line it could not), never restart (no second HELLO), and at the end hold every move played, each
+reported once, in order; after a power cut at the end it still holds the finished game's move.
 
-journal_fuzz: moves played and journaled, the board switched off (its flash saved), then one of the
-journal's flash sectors damaged (a byte of a record, a page of data, a sector's header, a commit word,
+journal_fuzz: moves played and journaled (a game under way; or the moves before a house decision, with the
+board waiting for the decision; or a finished game), the board switched off (its flash saved), then one of
+the journal's flash sectors damaged (a byte of a record, a page of data, a sector's header, a commit word,
 a whole sector erased or zeroed) and the board switched on. It must boot, keep every move whose record the
 damage left whole (a prefix of the game played, nothing changed), and report damage that lost a move
 (a new epoch in its HELLO: the host then takes its events as a new series)."""
@@ -25,12 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bao import notation, position_json
+from bao import core, notation, position_json
 from bao_host.boards.pico import PicoBoard
+from bao_host.record.state import DECISION, OVER
 from baoboard.recogniser import activations
 from baoproto.frames import MAX_BOARD_LINE, MAX_HOST_LINE, LineAssembler, decode, encode
 
-from bao_testkit.simrig import game_1994
+from bao_testkit.simrig import Played, game_1994, random_game
 
 HOLD = 10  # scans of 5 ms a touch lasts (and the pause after it)
 THINK = 120  # scans after a move (the board writes it to flash then)
@@ -140,7 +145,7 @@ def frame(kind: str, num: int, typ: str, payload: str) -> bytes:
     return b + b" *%08X\n" % zlib.crc32(b)
 
 
-def bad_input(rng: random.Random, n: int) -> tuple[str, bytes]:
+def bad_input(rng: random.Random, n: int, commands: list[tuple[str, str]] = COMMANDS) -> tuple[str, bytes]:
     """One malformed line, or one command: (what it is, the bytes)."""
     kind = rng.randrange(7)
     if kind == 0:  # line noise (no line end inside: one line)
@@ -158,14 +163,14 @@ def bad_input(rng: random.Random, n: int) -> tuple[str, bytes]:
         return "overlong", b"C" + b"9" * rng.randrange(MAX_HOST_LINE, 2 * MAX_HOST_LINE) + b"\n"
     if kind == 4:  # a frame of a kind the host never sends
         return "kind", frame(rng.choice("EHRNZ"), n, "HELLO", "1")
-    typ, payload = rng.choice(COMMANDS)
+    typ, payload = rng.choice(commands)
     return "command " + typ, frame("C", n, typ, payload)
 
 
-def fuzz_once(host: Host, rng: random.Random, stage: str, found: list[str]) -> None:
+def fuzz_once(host: Host, rng: random.Random, stage: str, found: list[str], commands: list[tuple[str, str]]) -> None:
     """One bad input; exactly one answer expected, and no restart."""
     host.n += 1
-    what, data = bad_input(rng, host.n)
+    what, data = bad_input(rng, host.n, commands)
     since = len(host.lines)
     hellos = host.board.hellos
     host.send(data, lambda: bool(host.answers(since)))
@@ -183,35 +188,126 @@ class ProtocolReport:
     moves: int = 0
 
 
-def protocol_fuzz(data_dir: Path, seed: int, plies: int, per_stage: int) -> ProtocolReport:
-    """`plies` moves of the 1994 game; before each, `per_stage` bad inputs at a move boundary and as many
-    after its first activation (a hand sowing)."""
+class _Fuzz:
+    """One protocol fuzzer's run: its board, host, seeded inputs, the moves played (as written) and the
+    report."""
+
+    def __init__(self, board: PicoBoard, seed: int, per_stage: int) -> None:
+        self.board = board
+        self.host = Host(board)
+        self.rng = random.Random(seed)
+        self.per_stage = per_stage
+        self.rep = ProtocolReport()
+        self.played: list[str] = []
+
+    def stage(self, stage: str, commands: list[tuple[str, str]] = COMMANDS, phase: int = -1) -> None:
+        """`per_stage` bad inputs now; phase: the stage the board must say it is at (its STATE), before and
+        after them (-1: not checked)."""
+        if phase >= 0 and self.board.phase != phase:
+            self.rep.found.append(f"{stage}: the board says stage {self.board.phase}, not {phase}, before the inputs")
+        for _ in range(self.per_stage):
+            fuzz_once(self.host, self.rng, stage, self.rep.found, commands)
+            self.rep.inputs += 1
+            self.rep.stages[stage] = self.rep.stages.get(stage, 0) + 1
+        if phase >= 0 and self.board.phase != phase:
+            self.rep.found.append(f"{stage}: the board left stage {phase} for {self.board.phase} under the inputs")
+
+    def play(self, p: core.Position, m: int) -> None:
+        touch(self.board, list(activations(p, m)))
+        self.settle(p, m)
+
+    def settle(self, p: core.Position, m: int) -> None:
+        self.board.run(THINK, 5)
+        self.host.ack()
+        self.played.append(notation.format_move(m, p.to_move))
+
+    def set_position(self, p: core.Position) -> None:
+        r = self.host.command("SETPOS", position_json.dumps(p, False))
+        assert r == "OK", f"SETPOS answered {r!r}"
+        self.board.run(THINK, 5)
+
+    def said(self) -> list[str]:
+        board = self.board
+        return [board.events[k][1].split(" ", 1)[0] for k in sorted(board.events) if board.events[k][0] == "MOVE"]
+
+
+# in a house decision the host's STOP ends the move in the house (2.5b), by design: not sent there
+NO_STOP = [c for c in COMMANDS if c[0] != "STOP"]
+
+
+def decision_stage(fz: _Fuzz) -> None:
+    """The 1994 game's 30th move (5R>, a move that may stop in the house and plays on: Zanzibar 2.5b) from
+    its position: its steps up to the house, bad inputs while the board waits for the decision, then the
+    rest of it."""
+    p, m = game_1994().moves[29]
+    assert m & core.PLAY
+    fz.set_position(p)
+    acts = list(activations(p, m))
+    k = len(list(activations(p, m & ~core.PLAY)))  # (the steps up to the house are the same)
+    touch(fz.board, acts[:k])
+    fz.board.run(THINK // 4, 5)
+    fz.stage("house decision", NO_STOP, DECISION)
+    touch(fz.board, acts[k:])
+    fz.settle(p, m)
+
+
+def finished_game(seed: int) -> Played:
+    """A random Zanzibar game (deterministic for the seed) played to its end."""
     rng = random.Random(seed)
-    rep = ProtocolReport()
+    while True:
+        g = random_game(rng, core.ZANZIBAR)
+        if g.final is not None and core.outcome(g.final) is not None:
+            return g
+
+
+def over_stage(fz: _Fuzz, seed: int) -> core.Position:
+    """A finished game: its last move from the position before it, then bad inputs on the finished game;
+    returns the final position."""
+    g = finished_game(seed)
+    p, m = g.moves[-1]
+    fz.set_position(p)
+    fz.play(p, m)
+    fz.stage("game over", COMMANDS, OVER)
+    assert g.final is not None
+    return g.final
+
+
+def protocol_fuzz(data_dir: Path, seed: int, plies: int, per_stage: int, ends: bool = False) -> ProtocolReport:
+    """`plies` moves of the 1994 game; before each, `per_stage` bad inputs at a move boundary and as many
+    after its first activation (a hand sowing); with `ends`, as many in a house decision and in a finished
+    game, then a power cut."""
     board = PicoBoard(str(data_dir), seed=seed, flash_timing=False)
-    host = Host(board)
+    fz = _Fuzz(board, seed, per_stage)
+    rep = fz.rep
     try:
-        r = host.command("HELLO", HELLO)
+        r = fz.host.command("HELLO", HELLO)
         assert r.startswith("OK "), r
         g = game_1994()
         for i in range(plies):
             p, m = g.moves[i]
             acts = list(activations(p, m))
-            for stage, pits in (("between moves", []), ("in a move", acts[:1])):
-                touch(board, pits)
-                for _ in range(per_stage):
-                    fuzz_once(host, rng, stage, rep.found)
-                    rep.inputs += 1
-                    rep.stages[stage] = rep.stages.get(stage, 0) + 1
+            fz.stage("between moves")
+            touch(board, acts[:1])
+            fz.stage("in a move")
             touch(board, acts[1:])
-            board.run(THINK, 5)
-            host.ack()
-        snap = host.snap()
-        want = [notation.format_move(m, p.to_move) for p, m in g.moves[:plies]]
-        said = [board.events[k][1].split(" ", 1)[0] for k in sorted(board.events) if board.events[k][0] == "MOVE"]
+            fz.settle(p, m)
+        game_moves = plies
+        if ends:
+            decision_stage(fz)
+            final = over_stage(fz, seed)
+            game_moves = 1
+        snap = fz.host.snap()
+        said = fz.said()
         rep.moves = snap["moves"]
-        if snap["moves"] != plies or said != want:
-            rep.found.append(f"moves: the board holds {snap['moves']}, said {said}, played {want}")
+        if snap["moves"] != game_moves or said != fz.played:
+            rep.found.append(f"moves: the board holds {snap['moves']}, said {said}, played {fz.played}")
+        if ends:  # the finished game's move is journaled: a power cut keeps it
+            board.power_cut()
+            fz.host.command("HELLO", HELLO)
+            snap = fz.host.snap()
+            pos = position_json.from_dict(snap["position"])
+            if snap["moves"] != 1 or pos.d != final.d:
+                rep.found.append(f"after a power cut in the finished game the board holds {snap['moves']} moves")
         if board.errors:
             rep.found.append(f"emulator errors: {board.errors}")
     finally:
@@ -342,29 +438,69 @@ class JournalCase:
     new_epoch: bool = False
     booted: bool = False
     found: str = ""
+    stage: str = "moves"  # journal_line's: the board's line at the power-off
 
 
-def play_and_save(data_dir: Path, plies: int, seed: int) -> tuple[str, list[str]]:
-    """The first `plies` moves of the 1994 game journaled on a new board (its flash saved at power-off):
-    the board's epoch, and the moves it said."""
+JOURNAL_STAGES = ("moves", "decision", "over")
+
+
+@dataclass
+class Line:
+    """What a journal fuzzer's board played before its power-off: from `start` (None: a new board's game; a
+    position: set by the host's SETPOS) the journaled `moves`, then the position `after` them; `decide`:
+    the steps made of a move waiting for its house decision at the power-off (not journaled)."""
+
+    start: core.Position | None
+    moves: list[tuple[core.Position, int]]
+    after: core.Position
+    decide: list[int] = field(default_factory=list)
+
+
+def journal_line(stage: str, plies: int, seed: int) -> Line:
+    """The line a journal fuzzer's board plays: "moves", the 1994 game's first `plies` moves; "decision",
+    the `plies` moves before its 30th, then that move's steps up to its house decision (Zanzibar 2.5b); "over",
+    a random game's last `plies` moves (a finished game)."""
+    g = game_1994()
+    if stage == "moves":
+        return Line(None, g.moves[:plies], g.moves[plies][0])
+    if stage == "decision":
+        p, m = g.moves[29]
+        line = g.moves[29 - plies : 29]
+        return Line(line[0][0], line, p, list(activations(p, m & ~core.PLAY)))
+    done = finished_game(seed)
+    assert done.final is not None
+    line = done.moves[-plies:]
+    return Line(line[0][0], line, done.final)
+
+
+def play_and_save(data_dir: Path, line: Line, seed: int) -> str:
+    """The line's moves journaled on a new board (its flash saved at power-off): the board's epoch."""
     board = PicoBoard(str(data_dir), seed=seed, flash_timing=False)
     host = Host(board)
     try:
         r = host.command("HELLO", HELLO)
         assert r.startswith("OK "), r
-        g = game_1994()
-        for p, m in g.moves[:plies]:
+        if line.start is not None:
+            r = host.command("SETPOS", position_json.dumps(line.start, False))
+            assert r == "OK", r
+            board.run(THINK, 5)
+        for p, m in line.moves:
             touch(board, list(activations(p, m)))
             board.run(THINK, 5)
-        assert host.snap()["moves"] == plies
+        if line.decide:
+            touch(board, line.decide)
+            board.run(THINK, 5)
+            assert board.phase == DECISION, board.phase
+        assert host.snap()["moves"] == len(line.moves)
         epoch = host.epoch()
     finally:
         board.close()
-    return epoch, [notation.format_move(m, p.to_move) for p, m in game_1994().moves[:plies]]
+    return epoch
 
 
-def journal_case(pristine: Path, work: Path, kind: str, rng: random.Random, epoch: str, plies: int) -> JournalCase:
+def journal_case(pristine: Path, work: Path, kind: str, rng: random.Random, epoch: str, line: Line) -> JournalCase:
     """One damage of the journal's flash, then a boot: what the board keeps and says."""
+    plies = len(line.moves)
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
@@ -390,14 +526,13 @@ def journal_case(pristine: Path, work: Path, kind: str, rng: random.Random, epoc
         snap = host.snap()
         case.kept = snap["moves"]
         case.new_epoch = host.epoch() != epoch
-        g = game_1994()
-        want = g.moves[case.kept][0] if case.kept < len(g.moves) else None
+        want = line.moves[case.kept][0] if case.kept < plies else line.after
         pos = position_json.from_dict(snap["position"])
         if not r.startswith("OK "):
             case.found = f"{kind}: HELLO answered {r}"
         elif case.kept < case.intact or case.kept > plies:
             case.found = f"{kind}: kept {case.kept} of {plies} moves, {case.intact} intact"
-        elif want is None or pos.d != want.d or pos.to_move != want.to_move:
+        elif (pos.d != want.d or pos.to_move != want.to_move) and not _lost_start(line, case, pos):
             case.found = f"{kind}: the board stands at a position of no prefix of the game"
         elif case.kept < plies and not case.new_epoch:
             case.found = f"{kind}: {plies - case.kept} moves lost and the epoch unchanged: the damage not reported"
@@ -408,21 +543,37 @@ def journal_case(pristine: Path, work: Path, kind: str, rng: random.Random, epoc
     return case
 
 
-def journal_fuzz(tmp: Path, seed: int, plies: int, cases: int, kinds: tuple[str, ...] = DAMAGES) -> list[JournalCase]:
-    """`cases` damages (each kind of `kinds` in turn) of a flash holding `plies` journaled moves."""
+def _lost_start(line: Line, case: JournalCase, pos: core.Position) -> bool:
+    """The damage took the record of the position the host set (SETPOS) too: the board is back at its first
+    game's start, with no move, and says so (a new epoch)."""
+    first = core.initial()
+    return line.start is not None and case.kept == 0 and case.new_epoch and pos.d == first.d
+
+
+def journal_fuzz(
+    tmp: Path, seed: int, plies: int, cases: int, kinds: tuple[str, ...] = DAMAGES, stage: str = "moves"
+) -> list[JournalCase]:
+    """`cases` damages (each kind of `kinds` in turn) of a flash holding `plies` journaled moves of the
+    stage's line (journal_line: a game under way, a house decision waiting, a finished game)."""
     rng = random.Random(seed)
     pristine = tmp / "pristine"
-    epoch, _ = play_and_save(pristine, plies, seed)
+    line = journal_line(stage, plies, seed)
+    epoch = play_and_save(pristine, line, seed)
     out = []
     for k in range(cases):
-        out.append(journal_case(pristine, tmp / "case", kinds[k % len(kinds)], rng, epoch, plies))
+        case = journal_case(pristine, tmp / "case", kinds[k % len(kinds)], rng, epoch, line)
+        case.stage = stage
+        out.append(case)
     return out
 
 
 def summary(cases: list[JournalCase]) -> dict[str, Any]:
     by: dict[str, dict[str, int]] = {}
     for c in cases:
-        d = by.setdefault(c.kind, {"cases": 0, "booted": 0, "moves lost": 0, "new epoch": 0, "found": 0})
+        d = by.setdefault(
+            c.kind if c.stage == "moves" else f"{c.kind} ({c.stage})",
+            {"cases": 0, "booted": 0, "moves lost": 0, "new epoch": 0, "found": 0},
+        )
         d["cases"] += 1
         d["booted"] += c.booted
         d["moves lost"] += max(0, c.played - c.kept) if c.booted else c.played

@@ -2,6 +2,9 @@
 // The Bao board on an emulated Pico, driven in lockstep by the host's simulator (host/bao_host/pico.py)
 // over stdin/stdout, one line per message; Pico time advances only on R.
 //   host -> board   P <pit> <0|1>     a hand on (1) or off (0) pit <pit>: the sensor's output on its 74HC165
+//                   F <pit> <kind> [%] the sensor of pit <pit> is faulty: stuck, dead, flicker <percent of
+//                                     the chain's loads it reads active at>, ok (chips.mjs BoardChips.fault);
+//                                     kept over power cuts, as the hands are
 //                   S <hex>           bytes from the host into the Pico's USB CDC
 //                   R <ms>            run <ms> of Pico time
 //                   C <us>            run <us> more microseconds, then cut the power and boot again
@@ -67,6 +70,7 @@ try {
   fail(e.message);
 }
 const hands = new Map(); // pit -> on, kept over power cuts
+const sensorFaults = new Map(); // pit -> [kind, rate], kept over power cuts
 let cuts = 0;
 let lastFrame = '';
 let xip = null;
@@ -102,6 +106,7 @@ function attach(p) {
     }
   };
   for (const [pit, on] of hands) p.chips.touch(pit, on);
+  for (const [pit, [kind, rate]] of sensorFaults) p.chips.fault(pit, kind, rate);
   if (opt.xipCache) xip = installXipCache(p.mcu, p.flashStats);
 }
 attach(pico);
@@ -115,6 +120,11 @@ for await (const line of rl) {
       if (!(pit >= 0 && pit < 32)) throw new Error(`no pit ${w[1]}`);
       hands.set(pit, w[2] === '1');
       pico.chips.touch(pit, w[2] === '1');
+    } else if (w[0] === 'F') {
+      const pit = Number(w[1]);
+      if (!(pit >= 0 && pit < 32)) throw new Error(`no pit ${w[1]}`);
+      pico.chips.fault(pit, w[2], Number(w[3] ?? 0));
+      sensorFaults.set(pit, [w[2], Number(w[3] ?? 0)]);
     } else if (w[0] === 'S') {
       pico.send(Buffer.from(w[1] ?? '', 'hex'));
     } else if (w[0] === 'R') {

@@ -43,10 +43,11 @@ export class HC165Chain {
     this.pl = wires.levels.get(pl) ?? 1;
     this.loads = 0;
     this.shifts = 0;
+    this.filter = null; // (chip, byte at its inputs) -> the byte it loads: a faulty sensor or chip (BoardChips.fault)
     wires.listen(pl, (v) => {
       this.pl = v;
       if (!v) {
-        this.reg.set(this.inputs);
+        for (let c = 0; c < this.n; c++) this.reg[c] = this.load(c);
         this.loads++;
         this.onLoad?.();
       }
@@ -64,7 +65,10 @@ export class HC165Chain {
   setInput(chip, k, level) {
     if (level) this.inputs[chip] |= 1 << k;
     else this.inputs[chip] &= ~(1 << k) & 0xff;
-    if (!this.pl) this.reg[chip] = this.inputs[chip];
+    if (!this.pl) this.reg[chip] = this.load(chip);
+  }
+  load(chip) {
+    return this.filter ? this.filter(chip, this.inputs[chip]) : this.inputs[chip];
   }
 }
 
@@ -248,6 +252,13 @@ export class BoardChips {
       chip.inputs.forEach((name, k) => this.sensorOf.set(pitIndex(name), [pos, k]));
     });
     for (let pit = 0; pit < 32; pit++) this.touch(pit, false);
+    // faulty sensors (fault()): per chip, the inputs that read active whatever the hand does (stuck), that
+    // never do (dead), and the flickering ones with their rate; a seeded generator makes a run repeatable
+    this.stuck = new Uint8Array(n);
+    this.dead = new Uint8Array(n);
+    this.flicker = []; // [chip, input, percent of the loads it reads active at]
+    this.rng = 0x2545f491;
+    this.sensors.filter = (c, v) => this.faulty(c, v);
     const order = board.led_chain.order;
     this.ledPit = order.map(pitIndex);
     // LEDs latch one after the other as the end frame passes down the chain: report the frame once the
@@ -276,6 +287,37 @@ export class BoardChips {
   touch(pit, on) {
     const [chip, k] = this.sensorOf.get(pit);
     this.sensors.setInput(chip, k, on ? this.activeHigh : !this.activeHigh);
+  }
+  // a sensor's fault, as tests/firmware/test_board_health.py models them on the simulated board: 'stuck' (its
+  // input reads active: a stuck or shorted TTP223; eight of them on one chip: the chip, its supply or
+  // ribbon), 'dead' (it never reads active: a chip's byte at 0 when all eight are), 'flicker' (it also reads
+  // active at random at `rate` percent of the chain's loads: a loose wire), 'ok' (sound again)
+  fault(pit, kind, rate = 0) {
+    const [chip, k] = this.sensorOf.get(pit);
+    const bit = 1 << k;
+    this.stuck[chip] &= ~bit;
+    this.dead[chip] &= ~bit;
+    this.flicker = this.flicker.filter(([c, i]) => c !== chip || i !== k);
+    if (kind === 'stuck') this.stuck[chip] |= bit;
+    else if (kind === 'dead') this.dead[chip] |= bit;
+    else if (kind === 'flicker') this.flicker.push([chip, k, rate]);
+    else if (kind !== 'ok') throw new Error(`no sensor fault ${kind}`);
+  }
+  random100() {
+    // xorshift32: the same blips for the same run
+    let x = this.rng;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.rng = x >>> 0;
+    return this.rng % 100;
+  }
+  faulty(chip, v) {
+    let on = this.stuck[chip];
+    const off = this.dead[chip];
+    for (const [c, k, rate] of this.flicker) if (c === chip && this.random100() < rate) on |= 1 << k;
+    if (!on && !off) return v;
+    return this.activeHigh ? (v | on) & ~off & 0xff : (v & ~on & 0xff) | off;
   }
   // what the LEDs show, as the firmware's guide frame is laid out: R, G, B of pit i at 3*i, and the
   // global brightness of each LED

@@ -10,6 +10,7 @@ serial side is the USB CDC device.
 
     board = PicoBoard(data_dir)          # boots; data_dir/pico-flash.img is its flash (kept when it exists)
     board.set_pit(pit, on); board.run(steps, ms); board.write_serial(data); board.on_serial = fn(bytes)
+    board.sensor_fault(pit, "stuck" | "dead" | "flicker" | "ok", rate)
     board.frame, board.position, board.phase, board.pico_ms; board.power_cut(); board.close()
 
 What is not visible from outside a real board (the move under way, the stage) is what the board says of it
@@ -44,6 +45,7 @@ class PicoUnavailable(RuntimeError):
     and how to get it."""
 
 
+SENSOR_FAULTS = ("ok", "stuck", "dead", "flicker")  # PicoBoard.sensor_fault's kinds
 STOCK = "stock"  # the image= of a stock MicroPython with the firmware's .mpy on its flash (make deploy)
 
 
@@ -260,6 +262,14 @@ class PicoBoard(Board):
 
     def set_pit(self, pit: int, on: bool) -> None:
         self._send(f"P {pit} {1 if on else 0}")
+
+    def sensor_fault(self, pit: int, kind: str, rate: int = 0) -> None:
+        """Pit `pit`'s sensor faulty from now on, on the emulated chain (tools/pico/chips.mjs): "stuck" (reads
+        active), "dead" (never does), "flicker" (also reads active at random, at `rate` percent of the
+        chain's loads), "ok" (sound again). Kept over power cuts, as a broken sensor is."""
+        if kind not in SENSOR_FAULTS:
+            raise ValueError(f"no sensor fault {kind!r} (one of {', '.join(SENSOR_FAULTS)})")
+        self._send(f"F {pit} {kind} {int(rate)}")
 
     def write_serial(self, data: bytes) -> None:
         if data:
