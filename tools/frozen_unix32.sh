@@ -9,6 +9,9 @@
 # MICROPYTHON_SOURCE: the image's MicroPython source tree (make fills build/pico-src: tools/image/sources.sh), with
 # lib/micropython-lib (the unix variant's manifest needs it). Needs gcc-multilib (Debian) for -m32.
 set -euo pipefail
+# Run from make: its MAKEFLAGS name a jobserver this script does not pass on, and the builds below would fall
+# back to one job (make: "jobserver unavailable: using -j1"); they run their own -j instead.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 src=$(cd "${1:?usage: tools/frozen_unix32.sh MICROPYTHON_SOURCE [OUT]}" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${2:-$root/build/micropython-frozen32}")

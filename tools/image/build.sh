@@ -8,6 +8,9 @@
 #   BUILD    a build folder of its own (build/image)
 #   VERSION  the board's version (pyproject.toml), frozen in as bao_image.VERSION
 set -euo pipefail
+# Run from make: its MAKEFLAGS name a jobserver this script does not pass on, and the builds below would fall
+# back to one job (make: "jobserver unavailable: using -j1"); they run their own -j instead.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 usage="usage: build.sh SRC BUILD OUT.uf2 VERSION"
 src=$(cd "${1:?$usage}" && pwd)
 mkdir -p "${2:?$usage}"
