@@ -215,10 +215,13 @@ class PicoBoard(Board):
         raise RuntimeError(f"the emulated Pico did not start the board within {limit_ms} ms: " + "; ".join(self.errors))
 
     def _guiding(self) -> bool:
-        """The LEDs show a game: a pit lit in a colour, not only the first boot's grey fill while the board
-        prepares its flash (docs/leds.md, "Waiting")."""
+        """The LEDs show a game or a set-up: pits lit differently (a colour, or the set-up's one white pit),
+        not all dark nor only the first boot's even grey fill while the board prepares its flash (docs/leds.md,
+        "Waiting")."""
         f = self.frame
-        return any(not f[i] == f[i + 1] == f[i + 2] for i in range(0, len(f) - 2, 3))
+        coloured = any(not f[i] == f[i + 1] == f[i + 2] for i in range(0, len(f) - 2, 3))
+        uneven = any(f[i] != f[i % 3] for i in range(3, len(f)))
+        return coloured or uneven
 
     # ---- the lockstep pipe to tools/pico/board.mjs
     def _send(self, line: str) -> None:
