@@ -87,18 +87,39 @@ def _shows_the_leds(page: Any, web: Web) -> bool:
 
 
 def _pixels_match_the_leds(page: Any, web: Web) -> None:
-    """What is drawn: each pit's colour in a screenshot of the board, against its LED's value."""
+    """What is drawn: each pit's colour in a screenshot of the board, against its LED's value. (A blinking
+    pit may change between the frame read and the screenshot: tried again until one screenshot agrees
+    with the frame the board said just before it and still says after it, within the wait's bound.)"""
+    mismatch: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+
+    def agrees() -> bool:
+        frame = bytes(web.board().feed.leds)  # (the frame the board said last: read on the server's thread only)
+        found = _drawn_differently(page, frame)
+        if bytes(web.board().feed.leds) != frame:
+            return False  # (the frame changed while the screenshot was taken)
+        mismatch[:] = found
+        return not found
+
+    try:
+        wait_for(agrees, "a screenshot of the board that agrees with the LEDs", 20)
+    except AssertionError:
+        raise AssertionError(f"the pits drawn differ from the LEDs (pit, drawn, LED): {mismatch}") from None
+
+
+def _drawn_differently(page: Any, frame: bytes) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
     from PIL import Image
 
-    frame = web.board().feed.leds  # (the frame the board said last: read on the server's thread only)
     box = page.locator("#board").bounding_box()
     img = Image.open(io.BytesIO(page.locator("#board").screenshot())).convert("RGB")
     scale = img.width / box["width"]
+    found = []
     for pit in range(32):
         x, y = pit_centre(pit)
         px = img.getpixel((int((x - RADIUS + 9) * scale), int(y * scale)))  # inside the pit, off its text
         want = led_colour(*frame[3 * pit : 3 * pit + 3], frame=frame)
-        assert all(abs(a - b) <= 6 for a, b in zip(px, want)), (core.pit_name(pit), px, want)
+        if not all(abs(a - b) <= 6 for a, b in zip(px, want)):
+            found.append((core.pit_name(pit), tuple(px), tuple(want)))
+    return found
 
 
 def _moves_shown(page: Any) -> list[str]:
