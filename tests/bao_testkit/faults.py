@@ -206,6 +206,14 @@ class SetupWatch:
             self.said += 1
 
 
+def place_pit(step: SetupStep) -> int:
+    """The pit a person touches to confirm a set-up step: the one its words name (a store, or a pit whose
+    sensor is faulty, at another pit), else the place itself."""
+    if step.touch:
+        return layout.pit_index(step.touch.split(",")[0])
+    return 15 if step.at == "store-S" else 31 if step.at == "store-N" else layout.pit_index(step.at)
+
+
 def set_up_again(runner: SimRunner, watch: SetupWatch, patience: float, boots: int = 0) -> int:
     """After a power cut: the hands do the set-up the board asks for, if any (a move was cut half made: the pits
     it may have changed are checked one at a time), as a person reading the host's words: the place said is put
@@ -218,11 +226,7 @@ def set_up_again(runner: SimRunner, watch: SetupWatch, patience: float, boots: i
     touches = 0
     while (s := watch.step) is not None:
         assert touches < 80, f"the set-up after a power cut never ends: {s}"
-        pit = (
-            layout.pit_index(s.touch.split(",")[0])
-            if s.touch
-            else (15 if s.at == "store-S" else 31 if s.at == "store-N" else layout.pit_index(s.at))
-        )
+        pit = place_pit(s)
         said = watch.said
         cuts = board.power_cuts
         runner.tap(pit).wait()

@@ -30,7 +30,7 @@ from baoproto.frames import encode
 from fake_gpio import FakeGPIO
 from fakes_board import FakeBoard
 
-pytestmark = pytest.mark.timeout(600)  # (a hang, not a slow machine: the 1994 game took 180 s at load 10)
+pytestmark = pytest.mark.timeout(600)  # (a hang, not a slow machine: the game's time grows with the load)
 
 ROOT = Path(__file__).resolve().parents[2]
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())

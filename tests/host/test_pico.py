@@ -14,14 +14,14 @@ import random
 from pathlib import Path
 
 import pytest
-from bao import core, layout, notation, position_json
+from bao import core, notation, position_json
 from bao_host.boards.pico import STOCK, PicoBoard, PicoUnavailable, check_available
 from bao_host.boards.sim import PtyLink, SimRunner
 from bao_host.record.logger import Logger
 from bao_host.record.session import LinkSession
 from bao_host.record.state import DECISION
 from bao_host.record.store import Store
-from bao_testkit.faults import SetupWatch
+from bao_testkit.faults import SetupWatch, place_pit
 from bao_testkit.picorig import NEEDS_PICO
 from bao_testkit.simrig import check_store, game_1994, wait_for
 from baoboard.recogniser import activations
@@ -72,10 +72,7 @@ def set_up_again(board: PicoBoard, host: Snap) -> int:
     touches = 0
     while (step := host.setup.step) is not None:
         assert touches < 40, f"the set-up after a power cut never ends: {step}"
-        if step.touch:
-            pit = layout.pit_index(step.touch.split(",")[0])
-        else:
-            pit = {"store-S": 15, "store-N": 31}.get(step.at) or layout.pit_index(step.at)
+        pit = place_pit(step)
         said = host.setup.said
         board.set_pit(pit, True)
         board.run(HOLD, 5)
