@@ -82,11 +82,22 @@ def load_durations() -> dict[str, float]:
         return {}
 
 
+# Where each port's power-cut sweep starts when it cuts at every stride-th byte: the ports cut at different
+# bytes, together more than any one of them (tests/firmware/fwtest_util.cut_points)
+SWEEP_OFFSET = {"64-bit": 0, "32-bit": 2}
+FROZEN_OFFSET = 4
+
+
 def run_module(binary: str, heap: str, mod: str, port: str = "64-bit", stride: int = 1) -> tuple[int, int, str]:
     """One test module at one heap: the runner precompiled in build/mpy-host (make test-mp; build/mpy-host32
     for the 32-bit build: bao.core's native code is made for the machine that runs it), else its source.
-    stride > 1: the power-cut sweeps cut at every stride-th byte (tests/firmware/fwtest_util.cut_points)."""
-    base_env = dict(os.environ, BAO_SWEEP_STRIDE=str(stride))  # (set on every port: 1 means every byte)
+    stride > 1: the power-cut sweeps cut at every stride-th byte, from the port's own offset
+    (tests/firmware/fwtest_util.cut_points)."""
+    offset = FROZEN_OFFSET if port == FROZEN else SWEEP_OFFSET.get(port, 0)
+    sweep = f"{stride}+{offset}" if stride > 1 else "1"  # (set on every port: 1 means every byte)
+    base_env = dict(os.environ, BAO_SWEEP_STRIDE=sweep)
+    if port == FROZEN:  # the image's interpreter: every byte of code that runs only on a Pico
+        base_env["BAO_SWEEP_IMAGE"] = "1"
     if port == FROZEN:  # (MICROPYPATH replaces the default path, which holds the frozen modules' .frozen)
         env = dict(base_env, MICROPYPATH="tests:.frozen")
         proc = subprocess.run(
@@ -173,7 +184,8 @@ def run_all(
 ) -> list[Outcome]:
     """Each module `runs` times at its heap, and with a sweep `sweep_runs` times (default `runs`) at every
     heap above it (modules in sweep_skip are not swept). cut_stride: the power-cut sweeps' stride on every
-    port but the frozen one, which cuts at every byte."""
+    port, each from its own offset; the frozen build cuts at every byte of code that runs only on a Pico,
+    CPython's run of the same tests at every byte of the rest (tests/firmware/fwtest_util.cut_points)."""
     outcomes = {(p, m): Outcome(p, m, heap_of(m, base, p, heap_mpy)) for p, _, _ in port_list for m in mods}
     tasks = []
     for port, binary, unit in port_list:
@@ -192,7 +204,7 @@ def run_all(
     def one(task: tuple[str, str, str, str, int]) -> tuple[tuple[str, str, str, str, int], tuple[int, int, str]]:
         port, binary, unit, mod, h = task
         t0 = time.monotonic()
-        result = run_module(binary, f"{h}{unit}", mod, port, 1 if port == FROZEN else cut_stride)
+        result = run_module(binary, f"{h}{unit}", mod, port, cut_stride)
         durations[f"{port} {mod}"] = time.monotonic() - t0
         return task, result
 
@@ -252,8 +264,8 @@ def main() -> int:
         "--cut-stride",
         type=int,
         default=7,
-        help="with --frozen32: the power-cut sweeps cut at every Nth byte on the other ports (default 7; "
-        "the frozen build and CPython cut at every byte; 1: every byte everywhere)",
+        help="with --frozen32: the power-cut sweeps cut at every Nth byte on each port, the ports at different "
+        "offsets (default 7; every byte is cut on CPython or on the frozen build; 1: everywhere)",
     )
     ap.add_argument(
         "-j", "--jobs", type=int, default=os.cpu_count() or 1, help="interpreters at a time (default: one per core)"

@@ -23,21 +23,29 @@ class Lcg:
 
 def cut_points(total, step=1, stride=1):
     """The write budgets a power-cut sweep cuts at, 0 to total (both included): every step-th byte, times a
-    stride. The stride is BAO_SWEEP_STRIDE where the environment sets it (tools/run_mp_tests.py: 1 on the
-    32-bit build with the firmware frozen in, the image's interpreter; more on the ports that differ from it
-    only in their interpreter, which still cut inside every kind of record at offsets a prime stride
-    spreads), else `stride`: the sweep's own choice for CPython, 1 where the code runs on CPython in a
-    product (the journal: the Raspberry Pi board's runtime). A generator: a list of every budget would not
-    fit the board's heap."""
+    stride. `stride` is CPython's: 1 where the code runs on CPython in a product (the journal: the Raspberry
+    Pi board's runtime), more where it runs only on a Pico (the flash-sector log). Every byte is cut once,
+    where the code runs: on CPython, or on the image's interpreter (BAO_SWEEP_IMAGE, the 32-bit build with the
+    firmware frozen in). Elsewhere BAO_SWEEP_STRIDE ("N+K", tools/run_mp_tests.py) gives each MicroPython
+    port a prime stride from its own offset: the ports cut at different bytes inside every kind of record.
+    A generator: a list of every budget would not fit the board's heap."""
     import os
 
     env = os.getenv("BAO_SWEEP_STRIDE")
-    try:
-        stride = max(1, int(env)) if env else stride
-    except ValueError:
-        pass
+    offset = 0
+    if os.getenv("BAO_SWEEP_IMAGE") and stride > 1:
+        stride = 1
+    elif env:
+        try:
+            head, _, tail = env.partition("+")
+            stride = max(1, int(head))
+            offset = int(tail) % stride if tail else 0
+        except ValueError:
+            pass
+    budget = offset * step
     step *= stride
-    budget = 0
+    if budget:
+        yield 0
     while budget < total:
         yield budget
         budget += step

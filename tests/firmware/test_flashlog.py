@@ -53,7 +53,7 @@ def _cuts(noise):
     total = dev.used
     tested = 0
     # (on CPython a wide stride: the flash-sector log runs only on a Pico, whose interpreter sweeps every byte
-    # in make test-mp, and the other MicroPython ports every 7th; CPython's share is that the code runs there)
+    # in make test-mp, the other MicroPython ports every 7th; fwtest_util.cut_points)
     for budget in cut_points(total, 1 if noise is None else 7, 29):
         gc.collect()  # (the last run's journal and log: a 64 KB heap in pieces otherwise)
         dev = new_flash(noise)
