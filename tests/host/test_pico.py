@@ -99,7 +99,9 @@ def perform(board: PicoBoard, p: core.Position, move: int) -> None:
 
 
 def test_boots_plays_through_the_pins_and_shows_the_guide_frame_on_the_leds(tmp_path: Path) -> None:
-    board = PicoBoard(str(tmp_path))
+    # (the flash without its erase and program times: the first boot's erases would be most of this test's
+    # run; the tests marked pico and the boot benchmark keep them)
+    board = PicoBoard(str(tmp_path), flash_timing=False)
     host = Snap(board)
     try:
         assert board.hello_ms > 0 and board.events[1][0] == "GAME"  # main.py started the board application
