@@ -165,8 +165,7 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
                     assert s.connected
                     for i in range(plies):
                         seq = [b & PIT for b in activations(positions[i], g1994.moves[i][1])]
-                        f = board.leds()
-                        assert f[3 * seq[0] + 1] > 0  # the start pit is lit green
+                        await _until(pilot, lambda p=seq[0]: board.leds()[3 * p + 1] > 0)  # the start pit lit green
                         for k, pit in enumerate(seq):
                             await pilot.click(f"#pit-{pit}")
                             if k == 0 and not positions[i].store(positions[i].to_move):
