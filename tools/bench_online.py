@@ -36,11 +36,9 @@ from typing import Any
 
 from bao import notation
 from bao_testkit import pgrig
+from bench_common import Table, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
-from bench_common import Table, replace_section  # noqa: E402
-
 T1994 = notation.parse_transcript((ROOT / "games" / "zanzibar-1994.txt").read_text())
 PLIES = [
     notation.format_move(notation.parse_move(p, t)[0], p.to_move)  # as the server writes them

@@ -81,7 +81,7 @@ class Person:
         """(guided steps, seeds moved, seconds by the model, the hand's travel in the board's order, and in the
         order of the pits' numbers) from src to dst."""
         self.command("SETPOS", position_json.dumps(src, False))
-        seeds = list(src.d[:34])
+        seeds = src.counts()
         self.command("SETUP", position_json.dumps(dst, False))
         steps = moved = 0
         seconds = 0.0
@@ -100,7 +100,7 @@ class Person:
             seconds += STEP_S + (0 if i >= 32 and want == 0 else n * SEED_S)
             seeds[i] = want
             self.hands.tap(i if i < 32 else 15 + 16 * (i - 32))
-        assert self.said.get("kind") == "done" and seeds == list(dst.d[:34]), self.said
+        assert self.said.get("kind") == "done" and seeds == dst.counts(), self.said
         assert int(self.said["touches"]) == steps
         return steps, moved, seconds, travel(order), travel(sorted(order))
 
