@@ -5,7 +5,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x: int) -> int:  # type: ignore[misc]
+    def const(x: int) -> int:  # type: ignore[misc]  # (the stubs' const is generic: a variant of another type)
         return x
 
 
