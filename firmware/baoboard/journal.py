@@ -116,7 +116,7 @@ def _serve() -> None:
     the scan loop must not stand still for (bao.sowing.serve: the board's App.serve during a step; None at
     boot and off the board)."""
     if sowing.serve is not None:
-        sowing.serve()  # type: ignore[operator]
+        sowing.serve()
 
 
 class Journal:
@@ -235,7 +235,7 @@ class Journal:
 
             return recover(self, MAX_RECORD)
         finally:
-            recover = None  # type: ignore[assignment]
+            recover = None  # type: ignore[assignment]  # (the module's last reference dropped: unload_new)
             unload_new(before)
 
     # ---- the game and the outbox
