@@ -3,10 +3,12 @@
 # and the outcome (1.2). Played by the sowing engine (bao.sowing); a plugged-in ruleset's own rules (the
 # Malawi kuu games' placement and threatened pit, bao.malawi.Game) are reached through position.rules.kuu.
 try:
-    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
+    import micropython  # (the compiler reads @micropython.viper itself)
     from micropython import const
-except ImportError:  # CPython
-    micropython = None  # type: ignore[assignment]  # (None says CPython: no viper code)
+
+    _VIPER = True
+except ImportError:  # CPython: no viper code
+    _VIPER = False
 
     def const(x: int) -> int:  # type: ignore[misc]  # (the stubs' const is generic: a variant of another type)
         return x
@@ -50,7 +52,7 @@ _WINNER = const(37)  # layout.WINNER
 _ENDED = const(128)  # sowing.ENDED
 
 
-if micropython:
+if _VIPER:
 
     @micropython.viper
     def _starts(d: ptr8, out: object, me: int, must: int) -> int:  # noqa: F821 (viper)
