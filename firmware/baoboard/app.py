@@ -23,6 +23,8 @@ try:
     from typing import Any
 
     from bao.position import Position
+
+    from baoboard.hal import Hardware
 except ImportError:
     pass
 
@@ -64,7 +66,7 @@ _SLICE_UNITS = const(16)
 
 class App:
     def __init__(
-        self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION, stable: int = 3
+        self, hw: "Hardware", storage: object, board_id: str = "board", fw: str = FW_VERSION, stable: int = 3
     ) -> None:
         if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
             gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)

@@ -57,7 +57,7 @@ class SimHardware:
         self.rx = self.rx[n:]
         return n
 
-    def serial_write(self, data: bytes) -> None:
+    def serial_write(self, data: "bytes | memoryview") -> None:
         if self.on_write is not None:  # (bytes: a STATE line is written from the board's one buffer)
             self.on_write(data if type(data) is bytes else bytes(data))
         else:

@@ -123,8 +123,8 @@ class PicoHardware(Hardware):
             n += 1
         return n
 
-    def serial_write(self, data: bytes) -> None:
-        self._out.write(data)
+    def serial_write(self, data: "bytes | memoryview") -> None:
+        self._out.write(data)  # type: ignore[arg-type]  # (the stubs say bytes: a stream takes any buffer)
 
     def feed_watchdog(self) -> None:
         if self._wdt_ms <= 0:
