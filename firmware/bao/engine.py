@@ -15,6 +15,8 @@ from bao.rules import legal_moves
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Callable
 
+    from micropython import Const_T  # (a name of the stubs only: this import fails on CPython too)
+
     from bao.position import Position
 except ImportError:
     pass
@@ -23,8 +25,8 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x: int) -> int:  # type: ignore[misc]  # (the stubs' const is generic: a variant of another type)
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 MATE = const(30000)  # a won game at the root; a win in n plies scores MATE - n

@@ -10,8 +10,8 @@ try:
 except ImportError:  # CPython: no viper code
     _VIPER = False
 
-    def const(x: int) -> int:  # type: ignore[misc]  # (the stubs' const is generic: a variant of another type)
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 # The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
@@ -21,7 +21,9 @@ from builtins import bytearray, bytes, next  # noqa: A004, UP029
 from bao import sowing
 from bao.position import Position
 
-try:  # for the annotations only: bao.protocols is a stub, no module at run time (this import always fails)
+try:  # for the annotations only: names of the stubs, none there at run time (these imports always fail)
+    from micropython import Const_T
+
     from bao.protocols import Account
 except ImportError:
     pass

@@ -25,8 +25,8 @@ except ImportError:  # CPython: the decorators are no-ops, and there is no kerne
         def native(f: "Callable") -> "Callable":
             return f
 
-    def const(x: int) -> int:  # type: ignore[misc]  # (the stubs' const is generic: a variant of another type)
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 # The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
@@ -38,8 +38,10 @@ from bao.layout import front_empty, write_step
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Callable, Iterator  # noqa: F401
 
+    from micropython import Const_T  # noqa: F401  (names of the stubs: these two fail on CPython too)
+
     from bao.position import Position, Rules  # noqa: F401
-    from bao.protocols import Account  # noqa: F401  (a stub: this import fails on CPython, last)
+    from bao.protocols import Account  # noqa: F401
 except ImportError:
     pass
 

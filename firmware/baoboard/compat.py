@@ -11,6 +11,8 @@
 #   get_ident()         the running thread's id (_thread), 0 where there are no threads
 try:  # for the annotations only (MicroPython has no typing)
     from typing import Callable
+
+    from micropython import Const_T  # (a name of the stubs only)
 except ImportError:
     pass
 
@@ -22,8 +24,8 @@ try:
 except ImportError:  # CPython
     MICROPYTHON = False
 
-    def const(x: int) -> int:  # type: ignore[misc]  # (the stubs' const is generic: a variant of another type)
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
     class micropython:  # type: ignore[no-redef]  # (CPython's stand-in for the module)
         @staticmethod
