@@ -1,9 +1,9 @@
 # The interfaces the rules core's annotations name: what it reads of a plugged-in ruleset's own rules
 # (position.plug; rules.kuu; the Malawi kuu games' bao.malawi.Game is one) and what it writes a move's account
-# into. A stub with no module behind it: imported only in the `try: from typing import ...` blocks that serve
-# the annotations (MicroPython has no typing; on CPython the import fails there and is passed over), so it
-# costs the board nothing, and the core still imports no ruleset (issue #24). mypy checks bao.malawi.Game
-# against Game where plug() is handed the class.
+# into. A stub with no module behind it: imported only in `try:` blocks that serve the annotations, where the
+# import fails on MicroPython and on CPython alike and is passed over, so it takes nothing on the board, and
+# the core still imports no ruleset (issue #24). mypy checks bao.malawi.Game against Game where plug() is
+# handed the class.
 from typing import Callable, Protocol, TypeAlias
 
 from bao.position import Position, Rules

@@ -25,6 +25,7 @@ try:
     from bao.position import Position
 
     from baoboard.hal import Hardware
+    from baoboard.protocols import Storage  # (a stub: no module at run time)
 except ImportError:
     pass
 
@@ -66,7 +67,7 @@ _SLICE_UNITS = const(16)
 
 class App:
     def __init__(
-        self, hw: "Hardware", storage: object, board_id: str = "board", fw: str = FW_VERSION, stable: int = 3
+        self, hw: "Hardware", storage: "Storage", board_id: str = "board", fw: str = FW_VERSION, stable: int = 3
     ) -> None:
         if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
             gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)

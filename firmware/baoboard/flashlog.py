@@ -322,7 +322,7 @@ class FlashLog:
         self._check(name)
         return _Reader(self, self.chain, self.ends) if self.gen >= 0 else None
 
-    def append(self, name: str, data: bytes) -> None:
+    def append(self, name: str, data: "bytes | bytearray") -> None:
         self._check(name)
         if self.gen < 0:
             self.replace(name, ())
@@ -354,7 +354,7 @@ class FlashLog:
                 return i
         return _NCOMMIT
 
-    def replace(self, name: str, chunks: "Iterable[bytes]") -> None:
+    def replace(self, name: str, chunks: "Iterable[bytes | bytearray]") -> None:
         """The new content to erased sectors as a new generation, completed by its mark: a power cut
         before the mark leaves the old file, after it the new one."""
         self._check(name)

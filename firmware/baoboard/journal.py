@@ -53,6 +53,8 @@
 try:
     from collections.abc import Iterator
     from typing import Any
+
+    from baoboard.protocols import Storage  # (a stub: no module at run time)
 except ImportError:
     pass
 
@@ -121,7 +123,7 @@ def _serve() -> None:
 
 class Journal:
     def __init__(
-        self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None, budget: int = BUDGET
+        self, storage: "Storage", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None, budget: int = BUDGET
     ) -> None:
         self.storage = storage
         self.name = name

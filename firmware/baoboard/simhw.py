@@ -8,6 +8,8 @@
 # (bao_host.boards.sim: in-process, the MicroPython unix port, the emulated Pico), whose hands add mistakes.
 try:
     from typing import Any, Callable  # noqa: F401  (Callable: read in a type comment)
+
+    from baoboard.protocols import Storage  # (a stub: no module at run time)
 except ImportError:
     pass
 
@@ -93,7 +95,7 @@ class SimulatedBoard:
 
     def __init__(
         self,
-        storage: object,
+        storage: "Storage",
         board_id: str = "board",
         stable: int = 3,
         on_error: "Any" = None,
