@@ -10,7 +10,7 @@ try:
     from os import O_WRONLY, devnull, dup2  # type: ignore[attr-defined]  # (not on MicroPython)
     from os import open as os_open
 except ImportError:
-    dup2 = None  # type: ignore[assignment]
+    dup2 = None  # type: ignore[assignment]  # (None: no descriptors to redirect)
 
 from bao import core, notation, position_json, query
 
@@ -41,7 +41,7 @@ def _moves(dialect: str) -> int:
         out.write('{"moves": [')
         for i in range(len(moves)):
             m, child = moves[i]
-            moves[i] = None  # type: ignore[call-overload]  # each child goes once written
+            moves[i] = None  # each child goes once written
             if i:
                 out.write(", ")
             out.write(

@@ -12,12 +12,21 @@ from bao.evaluate import captures, evaluate
 from bao.layout import IDENTITY, NONE, STORE, TAKASA, TO_MOVE, WINNER
 from bao.rules import legal_moves
 
+try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
+    from typing import Callable
+
+    from micropython import Const_T  # (a name of the stubs only: this import fails on CPython too)
+
+    from bao.position import Position
+except ImportError:
+    pass
+
 try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x: int) -> int:  # type: ignore[misc]
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 MATE = const(30000)  # a won game at the root; a win in n plies scores MATE - n
@@ -33,16 +42,16 @@ _KILLER = const(1 << 16)
 _MICROPYTHON = sys.implementation.name == "micropython"
 
 try:
-    from time import ticks_diff, ticks_ms  # type: ignore[attr-defined]
+    from time import ticks_diff, ticks_ms
 
     def _now_ms() -> int:
-        return ticks_ms()  # type: ignore[return-value]
+        return ticks_ms()  # type: ignore[return-value]  # (the stubs' tick type: an int on the board)
 
     def _elapsed(start: int, now: int) -> int:
-        return ticks_diff(now, start)  # type: ignore[no-any-return]
+        return ticks_diff(now, start)
 
 except ImportError:  # CPython
-    from time import monotonic  # type: ignore[attr-defined]
+    from time import monotonic  # type: ignore[attr-defined]  # (CPython's: not in the MicroPython stubs)
 
     def _now_ms() -> int:
         return int(monotonic() * 1000)
@@ -68,7 +77,7 @@ class SearchResult:
     score for the side to move in centiseeds (or a forced win/loss, see mate), the depth completed, the
     nodes searched, the time taken and the principal variation (move codes from the root on)."""
 
-    def __init__(self, move: int, score: int, depth: int, nodes: int, time_ms: int, pv: list) -> None:
+    def __init__(self, move: "int | None", score: int, depth: int, nodes: int, time_ms: int, pv: list) -> None:
         self.move = move
         self.score = score
         self.depth = depth
@@ -97,8 +106,13 @@ class Engine:
     clock: a function returning milliseconds (tests pass a simulated one)."""
 
     def __init__(
-        self, tt_bits: int = 16, weights: "tuple | None" = None, qdepth: int = 6, check_every: int = 32, clock=None
-    ) -> None:  # type: ignore[no-untyped-def]
+        self,
+        tt_bits: int = 16,
+        weights: "tuple | None" = None,
+        qdepth: int = 6,
+        check_every: int = 32,
+        clock: "Callable[[], int] | None" = None,
+    ) -> None:
         self.weights = WEIGHTS if weights is None else weights
         self.qdepth = qdepth
         self.check_every = check_every
@@ -114,7 +128,7 @@ class Engine:
         self._deadline = 0
         self._start = 0
         self._timed = False
-        self._should_stop = None  # type: ignore[var-annotated]
+        self._should_stop = None  # type: Callable[[], object] | None
         self._countdown = 0
         self._partial = None  # type: tuple | None
 
@@ -140,7 +154,7 @@ class Engine:
     def _probe(self, h: int) -> int:
         i = h & self._mask
         if self._tt_key[i] == h:
-            return self._tt_val[i]  # type: ignore[no-any-return]
+            return self._tt_val[i]
         return 0
 
     def _store(self, h: int, depth: int, flag: int, score: int, move: int, ply: int) -> None:
@@ -158,12 +172,12 @@ class Engine:
     # Search
     def search(
         self,
-        p,
+        p: "Position",
         depth: int = 0,
         nodes: int = 0,
-        movetime: int = 0,  # type: ignore[no-untyped-def]
-        should_stop=None,
-        on_info=None,
+        movetime: int = 0,
+        should_stop: "Callable[[], object] | None" = None,
+        on_info: "Callable[[SearchResult], object] | None" = None,
     ) -> SearchResult:
         """Search position p within the limits given (0: no such limit; with none, depth 6). should_stop()
         is asked every few nodes and ends the search when true. on_info(result) is called after each
@@ -183,7 +197,7 @@ class Engine:
             self._history[i] >>= 2  # age what earlier searches learnt
         moves = legal_moves(p)
         if not moves or p.d[WINNER] != NONE:
-            return SearchResult(None, self._terminal(p.d, 0), 0, 0, 0, [])  # type: ignore[arg-type]
+            return SearchResult(None, self._terminal(p.d, 0), 0, 0, 0, [])
         best = SearchResult(moves[0][0], 0, 0, 0, 0, [moves[0][0]])
         for n in range(1, depth + 1):
             try:
@@ -196,7 +210,8 @@ class Engine:
             best = SearchResult(move, score, n, self.nodes, self._ms(), self._pv(p, move, n))
             if on_info is not None:
                 on_info(best)
-            if mate_plies(score) is not None and abs(mate_plies(score)) <= n:  # type: ignore[arg-type]
+            mate = mate_plies(score)
+            if mate is not None and abs(mate) <= n:
                 break  # a forced result within the horizon: deeper search cannot change it
             if len(moves) == 1 and (movetime or should_stop):
                 break
@@ -216,7 +231,7 @@ class Engine:
             return -MATE + ply
         return MATE - ply
 
-    def _root(self, p, moves: list, depth: int, prev: SearchResult) -> tuple:  # type: ignore[no-untyped-def]
+    def _root(self, p: "Position", moves: list, depth: int, prev: SearchResult) -> tuple:
         self._partial = None
         h = _hash(p.d)
         order = self._order(p, moves, prev.move, 0)
@@ -239,7 +254,7 @@ class Engine:
         self._store(h, depth, _EXACT, alpha, best_move, 0)
         return best_move, alpha
 
-    def _order(self, p, moves: list, tt_move: int, ply: int) -> list:  # type: ignore[no-untyped-def]
+    def _order(self, p: "Position", moves: list, tt_move: "int | None", ply: int) -> list:
         """The moves best first: the table's move, captures by the seeds they take, killers, history."""
         d = p.d
         s = d[TO_MOVE]
@@ -270,7 +285,7 @@ class Engine:
         keyed.sort(key=_first, reverse=True)
         return [e[1] for e in keyed]
 
-    def _negamax(self, p, depth: int, alpha: int, beta: int, ply: int) -> int:  # type: ignore[no-untyped-def]
+    def _negamax(self, p: "Position", depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         self._countdown -= 1
         if self._countdown <= 0:
@@ -305,7 +320,7 @@ class Engine:
         best = -INF
         best_move = moves[0][0]
         first = True
-        for m, child in self._order(p, moves, tt_move, ply):  # type: ignore[arg-type]
+        for m, child in self._order(p, moves, tt_move, ply):
             if first:
                 v = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1)
                 first = False
@@ -336,7 +351,7 @@ class Engine:
         v = self._history[i] + depth * depth
         self._history[i] = v if v < _KILLER else _KILLER - 1
 
-    def _quiesce(self, p, alpha: int, beta: int, ply: int, left: int) -> int:  # type: ignore[no-untyped-def]
+    def _quiesce(self, p: "Position", alpha: int, beta: int, ply: int, left: int) -> int:
         """Follow the capture sequences: a side that can capture must (1.7a), so only a position where the
         side to move has no capture (or the sequence is `left` plies long) is scored by the evaluation."""
         self.nodes += 1
@@ -356,7 +371,7 @@ class Engine:
         if moves[0][0] & TAKASA:  # every capture would never end (R10): the position is quiet after all
             return evaluate(d, self.weights)
         best = -INF
-        for _m, child in self._order(p, moves, None, ply):  # type: ignore[arg-type]
+        for _m, child in self._order(p, moves, None, ply):
             v = -self._quiesce(child, -beta, -alpha, ply + 1, left - 1)
             if v > best:
                 best = v
@@ -366,28 +381,28 @@ class Engine:
                         break
         return best
 
-    def _pv(self, p, move: int, depth: int) -> list:  # type: ignore[no-untyped-def]
+    def _pv(self, p: "Position", move: int, depth: int) -> list:
         """The principal variation: the root's move, then each table move while it is legal."""
         out = [move]
         child = None
         for m, c in legal_moves(p):
             if m == move:
                 child = c
-        p = child
-        while p is not None and len(out) < depth:
-            e = self._probe(_hash(p.d))
+        q = child
+        while q is not None and len(out) < depth:
+            e = self._probe(_hash(q.d))
             if not e:
                 break
             want = (e & 127) - 1
             nxt = None
-            for m, c in legal_moves(p):
+            for m, c in legal_moves(q):
                 if m & IDENTITY == want:
                     out.append(m)
                     nxt = c
                     break
-            p = nxt
+            q = nxt
         return out
 
 
 def _first(item: tuple) -> int:
-    return item[0]  # type: ignore[no-any-return]
+    return item[0]

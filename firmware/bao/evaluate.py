@@ -1,12 +1,17 @@
 # The engine's evaluation of a Bao position: features read straight from Position.d (no move generation,
 # no allocation), weighted by data (bao.engine_weights, written by tools/tune_engine.py). Scores are in
 # centiseeds (100 = one seed) from the point of view of the side to move. Runs on CPython and MicroPython.
+try:  # for the annotations only: a name of the stubs only (this import always fails)
+    from micropython import Const_T
+except ImportError:
+    pass
+
 try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x: int) -> int:  # type: ignore[misc]
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 from bao.layout import HOUSE, NONE, STORE, TAKASIA, TO_MOVE

@@ -47,7 +47,7 @@ from bao.rules import finite_captures
 def is_placing(p: Position) -> bool:
     """M22: the side to move is placing: it has seeds left to place, or (advanced game) all 20 nemo."""
     k = p.rules.kuu
-    return k is not None and k.placing(p.d)  # type: ignore[attr-defined, no-any-return]
+    return k is not None and k.placing(p.d)
 
 
 def placing(p: Position) -> int:

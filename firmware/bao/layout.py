@@ -8,6 +8,11 @@
 # pits 8..1, so ring + 1 is one step clockwise (G5). A_i faces a_(9-i): ring r faces ring 7 - r (G3).
 from bao.errors import NotationError
 
+try:  # for the annotations only: bao.protocols is a stub, no module at run time (this import always fails)
+    from bao.protocols import Account
+except ImportError:
+    pass
+
 SOUTH = 0
 NORTH = 1
 
@@ -110,7 +115,7 @@ def front_empty(d: bytearray, base: int) -> bool:
     return True
 
 
-def write_step(rec: bytearray, kind: int, pit: int, a: int, b: int) -> None:
+def write_step(rec: "Account", kind: int, pit: int, a: int, b: int) -> None:
     """One step of an account (4 bytes: no object allocated; the bytearray grows in place)."""
     rec.append(kind)
     rec.append(pit)

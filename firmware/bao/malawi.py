@@ -30,6 +30,11 @@ from bao.layout import (
 from bao.position import MALAWI_ADVANCED, MALAWI_INTERMEDIATE, Position, Rules, plug
 from bao.rules import capture_starts, ends, finite_captures
 
+try:  # for the annotations only: bao.protocols is a stub, no module at run time (this import always fails)
+    from bao.protocols import Account
+except ImportError:
+    pass
+
 NEMO = 20  # M7: nemo in each store at the start
 _DEFAULTS = {"kuu_twos": (6, 7), "threat_start": "front", "placement_capture": True}
 
@@ -46,7 +51,7 @@ def _take_ring(d: bytearray, me: int, k: int) -> int:
     return NONE
 
 
-def drop(p: Position, move: int, rec: "bytearray | None") -> None:
+def drop(p: Position, move: int, rec: "Account | None") -> None:
     """One ply of the advanced placement (M20-M22) on p.d in place. The first drop lifts the mover's seeds
     outside the kuu, takes the pit chosen (M21, second player), and places the nemo; each later drop
     places one seed in hand. The turn passes when none is left."""
@@ -101,7 +106,8 @@ def drops(p: Position, keep: "bool | bytearray") -> list:
     me = s << 4
     op = me ^ 16
     takes = [0]
-    if not d[PLACING] and p.rules.kuu.placement_capture and d[STORE + (s ^ 1)] != NEMO:  # type: ignore[attr-defined]
+    kuu = p.rules.kuu  # (this game's: never None here)
+    if not d[PLACING] and kuu is not None and kuu.placement_capture and d[STORE + (s ^ 1)] != NEMO:
         k = 0
         for r in range(8):
             if d[me + r]:

@@ -4,15 +4,22 @@
 from bao.errors import InvalidPositionError
 from bao.layout import HOUSE, IN_HAND, MUST, NONE, NORTH, SIZE, SOUTH, STORE, TAKASIA, TO_MOVE, WINNER
 
+try:  # for the annotations only (MicroPython has no typing; bao.protocols is a stub, no module at run time)
+    from typing import Any
+
+    from bao.protocols import Game, GameClass  # noqa: F401  (Game: read in a type comment)
+except ImportError:
+    pass
+
 ZANZIBAR = "zanzibar"
 MALAWI = "malawi"
 MALAWI_INTERMEDIATE = "malawi-intermediate"  # M5: the kuu and the nemo stage
 MALAWI_ADVANCED = "malawi-advanced"  # M5: the intermediate game after a free placement (M20-M22)
 RULESETS = (ZANZIBAR, MALAWI, MALAWI_INTERMEDIATE, MALAWI_ADVANCED)  # the host's choices come from here
-_PLUGGED = {}  # type: dict  # ruleset -> the class of its own rules (a Game): plug()
+_PLUGGED = {}  # type: dict[str, GameClass]  # ruleset -> the class of its own rules (a Game): plug()
 
 
-def plug(ruleset: str, game: object) -> None:
+def plug(ruleset: str, game: "GameClass") -> None:
     """Hand a ruleset's own rules to the core: Rules(ruleset, **options) makes game(rules, options), kept
     as rules.kuu (bao.malawi.Game: the kuu games' options, placement and threatened pit)."""
     _PLUGGED[ruleset] = game
@@ -46,9 +53,9 @@ class Rules:
         allowed = not malawi or game is not None
         self.takasia = allowed if takasia is None else bool(takasia) and allowed
         # M5-M25: the kuu games' own rules (bao.malawi.Game, made from the options only it names), or None
-        self.kuu = None  # type: object
+        self.kuu = None  # type: Game | None
         if game is not None:
-            self.kuu = game(self, more)  # type: ignore[operator]
+            self.kuu = game(self, more)
         elif more:
             raise TypeError("unknown rule option")
         # R5: a capture move may stop in the owned house only with 6+ seeds (ruling); True: any count.
@@ -71,10 +78,10 @@ class Rules:
         if self.lone_kichwa not in ("forbidden", "loses"):
             raise InvalidPositionError("option lone_kichwa must be 'forbidden' or 'loses'")
 
-    def options(self) -> dict:
+    def options(self) -> "dict[str, Any]":
         """The options that differ from the ruleset's defaults (what a position or header must carry)."""
         base = Rules(self.ruleset)
-        out = {}
+        out = {}  # type: dict[str, Any]
         for key in (
             "takasia",
             "house_stop_any_count",
@@ -86,7 +93,7 @@ class Rules:
             if getattr(self, key) != getattr(base, key):
                 out[key] = getattr(self, key)
         if self.kuu is not None:
-            self.kuu.options(out)  # type: ignore[attr-defined]
+            self.kuu.options(out)
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -96,7 +103,7 @@ class Rules:
         return "Rules(%r, %r)" % (self.ruleset, self.options())
 
 
-_DEFAULT_RULES = {}  # type: dict
+_DEFAULT_RULES = {}  # type: dict[str, Rules]
 
 
 def rules_for(ruleset: str) -> Rules:
@@ -180,7 +187,7 @@ def initial(ruleset: str = ZANZIBAR, rules: "Rules | None" = None, first: int = 
     p = Position(None, rules)
     d = p.d
     if rules.kuu is not None:
-        rules.kuu.opening(d)  # type: ignore[attr-defined]
+        rules.kuu.opening(d)
         d[TO_MOVE] = first
     elif rules.ruleset == MALAWI:
         for i in range(32):

@@ -138,7 +138,7 @@ def from_dict(obj: object) -> Position:
                 )
     _takasia(obj, p, tm, w)
     if rules.kuu is not None:
-        rules.kuu.check_position(p, obj)  # type: ignore[attr-defined]  # stores, placement (M7, M8, M22), M19
+        rules.kuu.check_position(p, obj)  # stores, placement (M7, M8, M22), M19
     elif obj.get("must_capture") is not None:
         raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
     return p

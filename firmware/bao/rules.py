@@ -3,13 +3,15 @@
 # and the outcome (1.2). Played by the sowing engine (bao.sowing); a plugged-in ruleset's own rules (the
 # Malawi kuu games' placement and threatened pit, bao.malawi.Game) are reached through position.rules.kuu.
 try:
-    import micropython  # (the compiler reads @micropython.viper itself; the name says which Python this is)
+    import micropython  # (the compiler reads @micropython.viper itself)
     from micropython import const
-except ImportError:  # CPython
-    micropython = None  # type: ignore[assignment]
 
-    def const(x: int) -> int:  # type: ignore[misc]
-        return x
+    _VIPER = True
+except ImportError:  # CPython: no viper code
+    _VIPER = False
+
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 # The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
@@ -18,6 +20,13 @@ from builtins import bytearray, bytes, next  # noqa: A004, UP029
 
 from bao import sowing
 from bao.position import Position
+
+try:  # for the annotations only: names of the stubs, none there at run time (these imports always fail)
+    from micropython import Const_T
+
+    from bao.protocols import Account
+except ImportError:
+    pass
 from bao.sowing import STEPS, sow
 
 # bao.layout's numbers that the hot path reads, as constants the compiler folds into the bytecode
@@ -45,7 +54,7 @@ _WINNER = const(37)  # layout.WINNER
 _ENDED = const(128)  # sowing.ENDED
 
 
-if micropython:
+if _VIPER:
 
     @micropython.viper
     def _starts(d: ptr8, out: object, me: int, must: int) -> int:  # noqa: F821 (viper)
@@ -64,13 +73,13 @@ if micropython:
                 if r > 7:
                     n = -n  # G6
                 if (ends >> ((r - n) & 15)) & 1:
-                    out.append(r)  # type: ignore[attr-defined]
+                    out.append(r)  # type: ignore[attr-defined]  # (viper types out as object: a list)
                 if (ends >> ((r + n) & 15)) & 1:
-                    out.append(r | 16)  # type: ignore[attr-defined]  # RIGHT
+                    out.append(r | 16)  # type: ignore[attr-defined]  # (as above) RIGHT
         return 0
 
 else:
-    _starts = None  # type: ignore[assignment]
+    _starts = None  # type: ignore[assignment]  # (no viper on CPython: capture_starts checks for None)
 
 
 _SERVE_EVERY = const(31)  # M4's searches call sowing.serve when the relay count & this is 0
@@ -126,13 +135,13 @@ def _repeat_before(p: Position, move: int, b: int) -> int:
     return 0
 
 
-def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[Position, int]":
+def play_raw(p: Position, move: int, rec: "Account | None" = None) -> "tuple[Position, int]":
     """Play a move on a copy of p without checking its legality. Returns (child, status); the child has
     the opponent to move (in the placement, once the mover has placed every seed). An illegal
     never-ending move gives status END_INFINITE."""
     # (few locals, p.rules.kuu read twice rather than kept: a bytecode function with more than 11 words of
     # locals and stack takes its frame from the heap at each call, and this one runs for every candidate)
-    if p.rules.kuu is not None and p.rules.kuu.placing(p.d):  # type: ignore[attr-defined]
+    if p.rules.kuu is not None and p.rules.kuu.placing(p.d):
         return _drop(p, move, rec)  # M22
     child = Position(bytearray(p.d), p.rules)  # (p.copy() inlined: the hot path)
     status = next(sow(child, move, rec)) ^ _ENDED
@@ -147,14 +156,16 @@ def play_raw(p: Position, move: int, rec: "bytearray | None" = None) -> "tuple[P
     return child, status & 255 & ~_BOUNDED
 
 
-def _drop(p: Position, move: int, rec: "bytearray | None") -> "tuple[Position, int]":
+def _drop(p: Position, move: int, rec: "Account | None") -> "tuple[Position, int]":
     """M22: a drop of the advanced placement, a ply a seed (play_raw's)."""
     child = p.copy()
-    p.rules.kuu.drop(child, move, rec)  # type: ignore[attr-defined]
+    kuu = p.rules.kuu
+    if kuu is not None:  # (always: play_raw calls this in a kuu game's placement only)
+        kuu.drop(child, move, rec)
     return child, _END_EMPTY
 
 
-def _asleep(p: Position, move: int, rec: "bytearray | None", child: Position, status: int) -> "tuple[Position, int]":
+def _asleep(p: Position, move: int, rec: "Account | None", child: Position, status: int) -> "tuple[Position, int]":
     """M4: the move sleeps where its state first repeats (Brent found the loop), or at the end of the relay
     that passed the bound (as played, with its account) unless its state repeated before: (child, status)
     as play_raw has them then."""
@@ -293,7 +304,7 @@ def takasa_starts(p: Position, front: bool) -> "list[int]":  # noqa: C901, PLR09
         for m in out:
             if m & _RING != takasia:
                 others = True
-        if others or (kuu.threat_any and takasa_starts(p, False)):  # type: ignore[attr-defined]
+        if others or (kuu.threat_any and takasa_starts(p, False)):
             out = [m for m in out if m & _RING != takasia]
     return out
 
@@ -329,7 +340,7 @@ def finite_captures(p: Position, first_only: bool = False, keep: "bool | bytearr
     if first_only:
         starts = capture_starts(p)
         k = p.rules.kuu
-        if not starts or p.rules.infinite == "sleep" or (k is not None and k.advanced and k.placing(p.d)):  # type: ignore[attr-defined]
+        if not starts or p.rules.infinite == "sleep" or (k is not None and k.advanced and k.placing(p.d)):
             return starts[:1]  # M4: a never-ending move sleeps, a legal move; a placement drop always ends
         for m in starts:
             if ends(p, m):
@@ -359,8 +370,8 @@ def _generate(p: Position, keep: "bool | bytearray") -> list:
     if d[_WINNER] != _NONE:
         return []
     k = p.rules.kuu
-    if k is not None and k.advanced and k.placing(d):  # type: ignore[attr-defined]
-        return k.drops(p, keep)  # type: ignore[attr-defined, no-any-return]  # M20-M22: a placement drop
+    if k is not None and k.advanced and k.placing(d):
+        return k.drops(p, keep)  # M20-M22: a placement drop
     s = d[_TO_MOVE]
     namua = d[_STORE + s] > 0
     out = finite_captures(p, False, keep)  # 1.7a: captures are compulsory
@@ -388,7 +399,7 @@ def legal_move_codes(p: Position) -> "list[int]":
     return _generate(p, False)
 
 
-def play(p: Position, move: int, rec: "bytearray | None" = None) -> Position:
+def play(p: Position, move: int, rec: "Account | None" = None) -> Position:
     """The position after a legal move (as listed by legal_moves or legal_move_codes), with the
     takasia it makes. With rec (a bytearray, or an object with append and slice assignment, and a flush
     the core calls at each relay if it has one), the move's account is appended to it (4 bytes a step)."""
@@ -404,7 +415,7 @@ def takasia_pit(child: Position) -> int:
     Returns Y's ring or NONE."""
     k = child.rules.kuu
     if k is not None:
-        return k.threatened(child)  # type: ignore[attr-defined, no-any-return]  # M18
+        return k.threatened(child)  # M18
     # The cheap conditions first (no sowing): most takasa moves fail one of them, and the others need
     # a capture played to its end to know it is finite.
     d = child.d

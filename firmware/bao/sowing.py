@@ -20,13 +20,13 @@ try:
 except ImportError:  # CPython: the decorators are no-ops, and there is no kernel
     _NATIVE = False
 
-    class micropython:  # type: ignore[no-redef]
+    class micropython:  # type: ignore[no-redef]  # (CPython's stand-in for the module)
         @staticmethod
-        def native(f):  # type: ignore[no-untyped-def]
+        def native(f: "Callable") -> "Callable":
             return f
 
-    def const(x: int) -> int:  # type: ignore[misc]
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 # The builtins the hot path calls, as names of this module: MicroPython looks a name up in the module's dict,
@@ -36,7 +36,12 @@ from builtins import isinstance  # noqa: A004, UP029
 from bao.layout import front_empty, write_step
 
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
-    from typing import Callable  # noqa: F401
+    from typing import Callable, Iterator  # noqa: F401
+
+    from micropython import Const_T  # noqa: F401  (names of the stubs: these two fail on CPython too)
+
+    from bao.position import Position, Rules  # noqa: F401
+    from bao.protocols import Account  # noqa: F401
 except ImportError:
     pass
 
@@ -184,11 +189,11 @@ if _NATIVE:
         return pos | neg | (caps << 5) | (done << 8) | (seeds << 14)
 
 else:
-    _advance = None  # type: ignore[assignment]
+    _advance = None  # type: ignore[assignment]  # (no kernel on CPython: sow() checks for None)
 _buf = None  # the kernel's account scratch: views of its first 4, 12, 20 ... _SCRATCH bytes (made at first use)
 
 
-def _scratch(rec: "bytearray | None") -> "tuple | None":
+def _scratch(rec: "Account | None") -> "tuple | None":
     """The kernel's account scratch for rec, or None when the kernel cannot write rec's steps: no kernel
     (CPython), or a recorder that is not a bytearray (baoboard.recogniser takes the account relay by relay)."""
     global _buf
@@ -198,12 +203,12 @@ def _scratch(rec: "bytearray | None") -> "tuple | None":
         # (whole views made once: a slice at each call would be an object allocated right behind the
         # account, which then could not grow in place; a long account would be copied instead)
         b = memoryview(bytearray(_SCRATCH))
-        _buf = tuple(b[: 4 + 8 * i] for i in range(_SCRATCH // 8 + 1))  # type: ignore[assignment]
+        _buf = tuple(b[: 4 + 8 * i] for i in range(_SCRATCH // 8 + 1))
     return _buf
 
 
 @micropython.native
-def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "bytearray | None") -> int:
+def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "Account | None") -> int:
     """The first step of a namua (or nemo) move: the store's seed into ring r (2.2), then a capture at once
     (2.3) or the seeds to sow (2.4b, R4: the house's tax; M13, M14: the kuu's). Returns the seeds in hand |
     (direction + 1) << 8 (0: a capture chooses it at its kichwa, R3) | the kernel's flags << 10 (_advance:
@@ -243,7 +248,7 @@ def _namua_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
 
 
 @micropython.native
-def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "bytearray | None") -> int:
+def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "Account | None") -> int:
     """The first step of a mtaji (second-stage) move: lift ring r. As _namua_lift returns."""
     hbit = 1 << (me >> 4)
     if r < 8:
@@ -267,8 +272,8 @@ def _mtaji_lift(d: bytearray, me: int, r: int, right: int, kuu: bool, rec: "byte
 
 
 @micropython.native
-def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: int, r6: bool,
-             rec: "bytearray | None") -> int:
+def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: int, r6: int,
+             rec: "Account | None") -> int:
     """1.4, 1.6c: the last seed fell in front ring pos, facing seeds: capture them, to be sown in from a
     kichwa (1.4a/b, R3). Returns the seeds captured | (direction + 1) << 8, the direction they are sown in;
     -1 when the capture emptied the opponent's front row: the mover has won (1.2, R9)."""
@@ -297,7 +302,7 @@ def _capture(d: bytearray, me: int, pos: int, direction: int, move: int, mark: i
     return n | (direction + 1) << 8
 
 
-def _house(d: bytearray, me: int, capturing: int, move: int, mark: int, rec: "bytearray | None") -> int:
+def _house(d: bytearray, me: int, capturing: int, move: int, mark: int, rec: "Account | None") -> int:
     """The sowing ended in the owned house where it may stop (2.5b, R5; M12, M15): the move's status, or -1
     when it plays the house on."""
     if not capturing:
@@ -314,7 +319,7 @@ def _house(d: bytearray, me: int, capturing: int, move: int, mark: int, rec: "by
     return -1
 
 
-def _behind(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "bytearray | None") -> int:
+def _behind(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "Account | None") -> int:
     """R9: the next seed goes round the row's end while the front row is empty: the mover loses at once."""
     pos = (pos + direction) & 15
     d[me + pos] += 1
@@ -326,10 +331,10 @@ def _behind(d: bytearray, me: int, pos: int, direction: int, hand: int, rec: "by
     return _END_OWN_FRONT_EMPTY
 
 
-def _verdict(status: int, left: int, rules: object, relays: int) -> int:
+def _verdict(status: int, left: int, rules: "Rules", relays: int) -> int:
     """sow()'s last yield for a move that ended by itself: R10 makes it never-ending when it has dropped
     more seeds than the bound (left < 0); under M4 it ended before the relay at which it would sleep."""
-    if left < 0 and rules.infinite != "sleep":  # type: ignore[attr-defined]
+    if left < 0 and rules.infinite != "sleep":
         return _END_INFINITE | _BOUNDED | (relays << 8) | ENDED
     return status | ENDED
 
@@ -351,10 +356,10 @@ def _verdict(status: int, left: int, rules: object, relays: int) -> int:
 # length are found from any relay on; bao.rules finds where it starts). The kernel's flags: capturing, R6
 # (the mtaji stage, not the kuu games), the capture's kuu mark (the nemo stage), the takasia-ed ring; above
 # bit 10, Brent's saved key + 1.
-def sow(p: object, move: int, rec: "bytearray | None", stop_after: int = -1):  # type: ignore[no-untyped-def]  # noqa: PLR0915
+def sow(p: "Position", move: int, rec: "Account | None", stop_after: int = -1) -> "Iterator[int]":  # noqa: PLR0915
     """Play `move` on p.d (a bao.position.Position's) in place: the generator described above."""
-    d = p.d  # type: ignore[attr-defined]
-    rules = p.rules  # type: ignore[attr-defined]
+    d = p.d
+    rules = p.rules
     me = d[_TO_MOVE] << 4
     namua = d[_STORE + (me >> 4)] > 0
     pos = move & _RING
@@ -383,10 +388,10 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int = -1):  #
                     d[me + pos] += 1
                 left -= hand * bounded  # the seeds dropped
             else:  # the kernel; with an account, its steps (a sowing, two a relay or capture) via its scratch
-                n = fast(d, d if rec is None else _buf[-1], -1 if rec is None else 0, me + pos + (direction & 32),  # type: ignore[index, arg-type]
+                n = fast(d, d if rec is None else _buf[-1], -1 if rec is None else 0, me + pos + (direction & 32),  # type: ignore[index, arg-type]  # (_buf is made with fast: _scratch; ptr8)
                          hand, flags, limit - relays - 1, left)
                 if rec is not None:
-                    rec.extend(_buf[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[index]
+                    rec.extend(_buf[((n >> 5) & 7) + ((n >> 8) & 63)])  # type: ignore[index, attr-defined]  # (a bytearray rec, _scratch)
                 pos = n & 15
                 direction = 1 - ((n >> 3) & 2)
                 relays += (n >> 8) & 63
@@ -433,9 +438,9 @@ def sow(p: object, move: int, rec: "bytearray | None", stop_after: int = -1):  #
             _relay_step(rec, me + pos, hand)
 
 
-def _relay_step(rec: object, pit: int, n: int) -> None:
+def _relay_step(rec: "Account", pit: int, n: int) -> None:
     """STEP_RELAY into the account; a recorder that takes it relay by relay is told (flush)."""
-    add = rec.append  # type: ignore[attr-defined]
+    add = rec.append
     add(_STEP_RELAY)
     add(pit)
     add(n)
@@ -446,13 +451,13 @@ def _relay_step(rec: object, pit: int, n: int) -> None:
 
 
 @micropython.native
-def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: object, namua: int,
-             rec: "bytearray | None") -> int:
+def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: "Rules", namua: int,
+             rec: "Account | None") -> int:
     """The last seed fell in the owned house or the takasia-ed pit, no capture: the move's status if it ends
     there (the house, 2.5b, R5, M12, M15; the takasia-ed pit, 4.1b, M18), else -1 (a relay)."""
-    kuu = rules.kuu is not None  # type: ignore[attr-defined]
-    if pos == 4 and d[_HOUSE] & (1 << (me >> 4)) and (namua or rules.mtaji_takasa_house_stop) and (  # type: ignore[attr-defined]
-            d[me + 4] >= (0 if kuu else 6) or (capturing and rules.house_stop_any_count)):  # type: ignore[attr-defined]
+    kuu = rules.kuu is not None
+    if pos == 4 and d[_HOUSE] & (1 << (me >> 4)) and (namua or rules.mtaji_takasa_house_stop) and (
+            d[me + 4] >= (0 if kuu else 6) or (capturing and rules.house_stop_any_count)):
         # 2.5b: 6+ seeds stop a namua sowing; M12, M15: the kuu whatever it holds
         return _house(d, me, capturing, move, _MARK_KUU if kuu else 0, rec)
     if pos == d[_TAKASIA] and not capturing:
@@ -462,7 +467,7 @@ def _landing(d: bytearray, me: int, pos: int, capturing: int, move: int, rules: 
     return -1
 
 
-def _stop(rec: "bytearray | None", pit: int, relays: int, over: bool, sleep: bool) -> int:
+def _stop(rec: "Account | None", pit: int, relays: int, over: bool, sleep: bool) -> int:
     """The move stops at this relay, where it sleeps (M4: stop_after, or the bound passed, `over`) or, over
     the bound without M4, is never-ending (R10)."""
     if over and not sleep:

@@ -23,6 +23,9 @@ try:
     from typing import Any
 
     from bao.position import Position
+
+    from baoboard.hal import Hardware
+    from baoboard.protocols import Storage  # (a stub: no module at run time)
 except ImportError:
     pass
 
@@ -64,7 +67,7 @@ _SLICE_UNITS = const(16)
 
 class App:
     def __init__(
-        self, hw: "Any", storage: object, board_id: str = "board", fw: str = FW_VERSION, stable: int = 3
+        self, hw: "Hardware", storage: "Storage", board_id: str = "board", fw: str = FW_VERSION, stable: int = 3
     ) -> None:
         if hasattr(gc, "mem_free"):  # MicroPython: the long-lived buffers below go low in a heap freed of what
             gc.collect()  # a previous run left (a test of gc, not a global: a global's name is a qstr)
@@ -164,12 +167,12 @@ class App:
                 # (by its dotted name, too long to be interned: the word "sensors" is not a name at boot)
                 jobs = __import__("baoboard.sensors", None, None, ("fault",))
             else:
-                from baoboard import commands as jobs  # type: ignore[no-redef]
+                from baoboard import commands as jobs  # type: ignore[no-redef]  # (one name for the job's module)
             if sowing.serve is not None:  # in a step: a scan before the job, if the code's loading took long
-                sowing.serve()  # type: ignore[operator]
+                sowing.serve()
             return getattr(jobs, job)(self, *args)
         finally:
-            jobs = None  # type: ignore[assignment]
+            jobs = None  # type: ignore[assignment]  # (the module's last reference dropped: unload_new)
             unload_new(before)
 
     def post_game(self, start: "Position", position: "Any", moves: "list | None" = None) -> None:
@@ -186,7 +189,7 @@ class App:
             return  # no room on the flash for a new game: the game the journal holds goes on
         self.rec.hint = -1
         if sowing.serve is not None:  # in a step: a scan between the event's flash write and the listing
-            sowing.serve()  # type: ignore[operator]
+            sowing.serve()
         self.boundary(start, self.hw.ticks_ms(), moves)
 
     def boundary(self, p: "Position", now: int, moves: "list | None" = None) -> None:
@@ -478,7 +481,7 @@ class App:
             self.journal.begin(-1)  # the seeds are back where they were: no move is begun
         if r == R.R_DONE:
             again = rec.refeed
-            self.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]
+            self.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]  # (R_DONE: the child is set)
             if again >= 0 and self.p.d[TO_MOVE] != self.cpu:
                 # the opponent's activation that ended the move (2.5b): their first. Against the computer
                 # it is the player's touch, only the stop: the computer has not chosen its move yet
@@ -514,7 +517,7 @@ class App:
             self.post_game(before, position_json.to_dict(before))
         text = format_move(move, before.d[TO_MOVE])
         moves = legal_move_codes(child)  # once: for the position's winner and the next boundary
-        payload = move_payload(text, position_json.dumps(child, True, moves))  # type: ignore[arg-type]
+        payload = move_payload(text, position_json.dumps(child, True, moves))
         self.moves_done += 1
         self.rec.hint = -1
         self.boundary(child, now, moves)
@@ -555,4 +558,4 @@ class App:
             return True, ""
         self.dirty = True
         self.behind = True
-        return self.rare("run", typ, payload, self.hw.ticks_ms())  # type: ignore[no-any-return]
+        return self.rare("run", typ, payload, self.hw.ticks_ms())

@@ -50,7 +50,7 @@ def new_game(a: "App", typ: str, payload: str) -> "tuple[bool, str]":
     if start is None:
         return False, why
     if sowing.serve is not None:  # in a step: a scan between the reading and the listing
-        sowing.serve()  # type: ignore[operator]
+        sowing.serve()
     moves = legal_move_codes(start)  # (once: for the GAME event's winner and the game's first boundary)
     a.post_game(start, position_json.to_dict(start, True, moves), moves)
     return True, ""

@@ -92,8 +92,8 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":  # no
         from baoboard import checks
 
         if sowing.serve is not None:  # in a step: a scan before the command, if the code's loading took long
-            sowing.serve()  # type: ignore[operator]
-        return checks.command(a, typ, payload, now)  # type: ignore[no-any-return]
+            sowing.serve()
+        return checks.command(a, typ, payload, now)
     if typ == "UNDO":
         return (True, "") if undo(a, now) else (False, "state no move to take back")
     if typ == "MODE":
@@ -114,7 +114,7 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":  # no
         rec = a.rec
         if rec.decide_stop() != R.R_DONE:
             return False, "state 2.5b: no house decision is pending"
-        a.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]
+        a.commit(rec.done_move, rec.done_child, now)  # type: ignore[arg-type]  # (R_DONE: the child is set)
         return True, ""
     if typ == "SELFTEST":
         if a.hw.read_raw() is None:

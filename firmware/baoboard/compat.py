@@ -9,6 +9,13 @@
 #                       loading .mpy files; frozen modules stay)
 #   ticks_diff(a, b)    time.ticks_diff, or a plain subtraction on CPython (whose tick counts do not wrap)
 #   get_ident()         the running thread's id (_thread), 0 where there are no threads
+try:  # for the annotations only (MicroPython has no typing)
+    from typing import Callable
+
+    from micropython import Const_T  # (a name of the stubs only)
+except ImportError:
+    pass
+
 try:
     import micropython
     from micropython import const
@@ -17,12 +24,12 @@ try:
 except ImportError:  # CPython
     MICROPYTHON = False
 
-    def const(x):  # type: ignore
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
-    class micropython:  # type: ignore[no-redef]
+    class micropython:  # type: ignore[no-redef]  # (CPython's stand-in for the module)
         @staticmethod
-        def native(f):  # type: ignore[no-untyped-def]
+        def native(f: "Callable") -> "Callable":
             return f
 
 
@@ -30,7 +37,7 @@ try:
     from time import ticks_diff
 except ImportError:  # CPython
 
-    def ticks_diff(a: int, b: int) -> int:  # type: ignore[misc,no-redef]
+    def ticks_diff(a: int, b: int) -> int:  # type: ignore[no-redef]  # (the stand-in for time's)
         return a - b
 
 
@@ -38,7 +45,7 @@ try:
     from _thread import get_ident
 except ImportError:  # a port built without threads: one thread
 
-    def get_ident() -> int:  # type: ignore[misc]
+    def get_ident() -> int:  # type: ignore[misc]  # (the stand-in: the stubs' get_ident is another variant)
         return 0
 
 

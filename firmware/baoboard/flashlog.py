@@ -209,8 +209,8 @@ class FlashLog:
             if torn:  # (a sector after one whose last write was cut short: that was damage, not a power cut)
                 self.damaged = True
             chain.append(s)
-            ends.append(h[3])  # type: ignore[index]
-            if h[4] or not self._clean_from(s, _PAGE + h[3]):  # type: ignore[index]
+            ends.append(h[3])  # type: ignore[index]  # (heads[s] has a header: s was chosen so)
+            if h[4] or not self._clean_from(s, _PAGE + h[3]):  # type: ignore[index]  # (as above)
                 torn = True  # a write cut short: the journal rewrites the file before appending
         for h in heads:  # a sector of the file after the chain's end: one before it is gone
             if h is not None and h[0] == self.gen and h[1] > len(chain):
@@ -322,7 +322,7 @@ class FlashLog:
         self._check(name)
         return _Reader(self, self.chain, self.ends) if self.gen >= 0 else None
 
-    def append(self, name: str, data: bytes) -> None:
+    def append(self, name: str, data: "bytes | bytearray") -> None:
         self._check(name)
         if self.gen < 0:
             self.replace(name, ())
@@ -354,7 +354,7 @@ class FlashLog:
                 return i
         return _NCOMMIT
 
-    def replace(self, name: str, chunks: "Iterable[bytes]") -> None:
+    def replace(self, name: str, chunks: "Iterable[bytes | bytearray]") -> None:
         """The new content to erased sectors as a new generation, completed by its mark: a power cut
         before the mark leaves the old file, after it the new one."""
         self._check(name)

@@ -154,7 +154,7 @@ def journal_storage(root: str = "/", sectors: int = 32, name: str = "journal", w
 
     root = root.rstrip("/")
     try:
-        import rp2  # type: ignore[import-not-found]
+        import rp2
 
         dev = rp2.Flash()
     except (ImportError, AttributeError):

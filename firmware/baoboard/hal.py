@@ -39,8 +39,9 @@ class Hardware:
         """Read what has arrived on the serial link into buf without blocking; return the byte count."""
         raise NotImplementedError
 
-    def serial_write(self, data: bytes) -> None:
-        """Write to the serial link. Must not block for long when no host holds the port open."""
+    def serial_write(self, data: "bytes | memoryview") -> None:
+        """Write to the serial link (a STATE line comes as a view of the board's one buffer). Must not block
+        for long when no host holds the port open."""
         raise NotImplementedError
 
     def feed_watchdog(self) -> None:

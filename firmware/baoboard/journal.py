@@ -53,6 +53,8 @@
 try:
     from collections.abc import Iterator
     from typing import Any
+
+    from baoboard.protocols import Storage  # (a stub: no module at run time)
 except ImportError:
     pass
 
@@ -116,12 +118,12 @@ def _serve() -> None:
     the scan loop must not stand still for (bao.sowing.serve: the board's App.serve during a step; None at
     boot and off the board)."""
     if sowing.serve is not None:
-        sowing.serve()  # type: ignore[operator]
+        sowing.serve()
 
 
 class Journal:
     def __init__(
-        self, storage: "Any", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None, budget: int = BUDGET
+        self, storage: "Storage", name: str = "journal", limit: int = 8192, epoch_fn: "Any" = None, budget: int = BUDGET
     ) -> None:
         self.storage = storage
         self.name = name
@@ -235,7 +237,7 @@ class Journal:
 
             return recover(self, MAX_RECORD)
         finally:
-            recover = None  # type: ignore[assignment]
+            recover = None  # type: ignore[assignment]  # (the module's last reference dropped: unload_new)
             unload_new(before)
 
     # ---- the game and the outbox

@@ -90,7 +90,7 @@ class FakeStorage:
                 n += len(c)
         return n
 
-    def _write(self, name: str, data: bytes) -> None:
+    def _write(self, name: str, data: "bytes | bytearray") -> None:
         if self.capacity >= 0 and self.used() + len(data) > self.capacity:
             raise OSError(28)  # ENOSPC
         k = self._take(len(data))
@@ -102,11 +102,11 @@ class FakeStorage:
         if k < len(data):
             raise PowerCut()
 
-    def append(self, name: str, data: bytes) -> None:
+    def append(self, name: str, data: "bytes | bytearray") -> None:
         self.appends += 1
         self._write(name, data)
 
-    def replace(self, name: str, chunks: "Iterable[bytes]") -> None:
+    def replace(self, name: str, chunks: "Iterable[bytes | bytearray]") -> None:
         self.replaces += 1
         tmp = name + ".tmp"
         self.files[tmp] = []

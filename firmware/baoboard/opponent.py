@@ -76,7 +76,7 @@ def think(a: "App", hint: bool) -> None:
     # command runs after it (App.step), and the search begins again if it is still wanted.
     # (Lambdas, not named functions: a function's name is one more interned name on the board.)
     stale = lambda: a.p is not p or a.rec.phase != IDLE or a.think_due > 0  # noqa: E731
-    served = lambda: a.step() or stale() or bool(a.outbox.pending)  # type: ignore[func-returns-value]  # noqa: E731
+    served = lambda: a.step() or stale() or bool(a.outbox.pending)  # type: ignore[func-returns-value]  # noqa: E731  (step() is None: the or goes on)
     try:
         r = _search(a, Engine, level, QDEPTH, _TT_MAX_BITS, served)
     except MemoryError:  # the heap in too many pieces for this search: the smallest table, a shallower one
@@ -105,7 +105,7 @@ def _search(a: "App", engine: "Any", level: int, qdepth: int, most: int, should_
     """The search at a level's limits, with a table of what the heap leaves (a quarter of it; at most
     2 ** most slots); should_stop() runs a step of the scan loop (every _CHECK_EVERY nodes)."""
     gc.collect()
-    free = gc.mem_free() if hasattr(gc, "mem_free") else 1 << 20  # type: ignore[attr-defined]
+    free = gc.mem_free() if hasattr(gc, "mem_free") else 1 << 20
     e = engine(tt_bits=min(most, table_bits(free)), qdepth=qdepth, clock=a.hw.ticks_ms, check_every=_CHECK_EVERY)
     return e.search(a.p, nodes=NODES[level], movetime=_MOVETIME_MS, should_stop=should_stop)
 

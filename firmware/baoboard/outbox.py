@@ -33,15 +33,7 @@ from baoproto.frames import (
     words,
 )
 
-from baoboard.compat import const
-
-try:
-    from time import ticks_diff
-except ImportError:  # CPython
-
-    def ticks_diff(a: int, b: int) -> int:  # type: ignore
-        return a - b
-
+from baoboard.compat import const, ticks_diff
 
 # Retransmission (docs/protocol.md, "Flow"). A new event goes out at once; a pass (after a HELLO, a timeout)
 # sends up to `window` events past the host's ack level, and each ack moves it on.

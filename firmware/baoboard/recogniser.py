@@ -30,6 +30,8 @@ from baoboard.compat import const, modules_now, unload_new
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Any  # noqa: F401
 
+    from bao.position import Position
+
     from baoboard.debounce import Debouncer  # noqa: F401
 except ImportError:
     pass
@@ -161,10 +163,10 @@ def _fill(seq: Sequence) -> None:
     seq.kichwa = kichwa
 
 
-def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
+def sequence(p: "Position", move: int, seq: "Sequence | None" = None) -> bytearray:
     """The activation bytes (pit | LIFT | OPT | KICHWA) of a legal move of p, from its account as the rules
     core records it, allocated once at its size (seq: a Sequence kept between calls, or a new one)."""
-    d = p.d  # type: ignore[attr-defined]
+    d = p.d
     if seq is None:
         seq = Sequence()
     seq.rec[:] = b""
@@ -172,7 +174,7 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
     # the advanced placement's lifts (M20, M21: the pits emptied before the first drop) are gestures of
     # their own, not merged with the store seed's drop
     seq.namua = d[STORE + d[TO_MOVE]] > 0 and not move & _DROP
-    play(p, move, seq)  # type: ignore[arg-type]
+    play(p, move, seq)
     whole = not seq.n  # no step turned into activations yet: the account is all in seq.rec
     if whole:
         seq.out = seq._buf  # written into the scratch, copied at its size: one pass
@@ -185,7 +187,7 @@ def sequence(p: object, move: int, seq: "Sequence | None" = None) -> bytearray:
     seq.start(out)
     if not whole:  # played again, written as it goes
         seq.rec[:] = b""
-        play(p, move, seq)  # type: ignore[arg-type]
+        play(p, move, seq)
     _fill(seq)
     return out
 
@@ -208,14 +210,14 @@ class Recogniser:
         self.taps = 0
         self.tap_tick = 0
         self.done_move = 0
-        self.done_child = None  # type: object
+        self.done_child = None  # type: Position | None
         self.refeed = -1
         self.hint = -1  # a move identity the host asked to show, or -1
         self.hint_to = -1  # with hint: the sequence byte of its first pit after the start (the direction)
         self.deb = None  # type: Debouncer | None  # the Debouncer (the application's): its blips and faulty pits, or None
 
     # ---- boundaries
-    def start(self, p: object, moves: list) -> None:
+    def start(self, p: "Position", moves: list) -> None:
         """A new move boundary: p is the position, moves its legal moves: legal_move_codes(p) (what
         the board passes), or legal_moves(p)'s (move, child) pairs."""
         self.p = p
@@ -404,7 +406,7 @@ class Recogniser:
 
                 rule, reason = explain(self, pit, boundary, self.phase == MOVING)
             finally:
-                explain = None  # type: ignore[assignment]
+                explain = None  # type: ignore[assignment]  # (the module's last reference dropped: unload_new)
                 unload_new(before)
         self.wrong_rule = rule
         self.wrong_reason = reason
@@ -424,7 +426,7 @@ class Recogniser:
         return seq[j] if j < len(seq) else -1
 
 
-def activations(p: object, move: int, merge: bool = False) -> bytearray:
+def activations(p: "Position", move: int, merge: bool = False) -> bytearray:
     """The pits a player activates performing a legal move (what simulated hands and tests do); with
     merge, optional lifts are made in the same hand movement as the drop before them."""
     out = bytearray()

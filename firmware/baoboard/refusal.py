@@ -4,6 +4,8 @@
 # (baoboard.compat.unload_new): they are not in the board's RAM during play.
 try:  # for the annotations only
     from typing import Any  # noqa: F401
+
+    from baoboard.recogniser import Recogniser
 except ImportError:
     pass
 
@@ -19,24 +21,24 @@ _KICHWA = const(128)
 _DECISION = const(2)
 
 
-def explain(rec: object, pit: int, boundary: bool, moving: bool) -> tuple:
+def explain(rec: "Recogniser", pit: int, boundary: bool, moving: bool) -> tuple:
     """(rule, reason) for the activation of `pit` that the recogniser `rec` refused; boundary: at a move
     boundary (an attempted start) rather than during a move; moving: the recogniser is in a move (MOVING)."""
-    r = rec  # type: ignore[assignment]
-    p = r.p  # type: ignore[attr-defined]
+    r = rec
+    p = r.p
     d = p.d
     side = d[TO_MOVE]
     attempt = -1
-    if r.hint >= 0 and len(r.codes) == 1:  # type: ignore[attr-defined]
+    if r.hint >= 0 and len(r.codes) == 1:
         pass  # the lit move followed alone (the computer's): the player tried no move of his own
     elif boundary and (pit >> 4) == side:
         attempt = pit & 15  # a start from this pit (either direction would be refused)
     elif moving and (pit >> 4) == side and _first_drop(r):
-        ring = r.start_pit & 15  # type: ignore[attr-defined]
+        ring = r.start_pit & 15
         for right in (0, RIGHT):
             if (ring + ring_direction(ring, right)) & 15 == pit & 15:
                 attempt = ring | right  # the first drop names the direction the player tried
-        for m in r.codes:  # type: ignore[attr-defined]
+        for m in r.codes:
             if m & (RING | RIGHT) == attempt:
                 attempt = -1  # a legal direction (another candidate's drop went wrong): no attempt to name
     if attempt >= 0:
@@ -82,7 +84,7 @@ def _first_drop(r: "Any") -> bool:
     seed and the lift of a namua takasa (2.4a: the lone kichwa's direction); a namua capture's second step is
     the captured pit, not a drop."""
     if not r.namua():
-        return r.steps == 1  # type: ignore[no-any-return]
+        return r.steps == 1
     if r.steps != 2:
         return False
     ring = r.start_pit & 15

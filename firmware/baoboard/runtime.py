@@ -18,6 +18,7 @@ try:  # for the annotations only (MicroPython has no typing and does not evaluat
     from typing import Any, Callable
 
     from baoboard.app import App
+    from baoboard.protocols import Storage  # (a stub: no module at run time)
 except ImportError:
     pass
 
@@ -33,7 +34,7 @@ class Supervisor:
     def __init__(
         self,
         hw: "Any",
-        storage: object,
+        storage: "Storage",
         board_id: str = "board",
         stable: int = 3,
         on_error: "Callable[[Exception], object] | None" = None,

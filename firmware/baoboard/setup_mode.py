@@ -238,7 +238,7 @@ class Setup:
         ends), the pit refused last blinking pink; nothing else."""
         g.clear()
         if g.mode == 2:  # silent
-            return g.frame  # type: ignore[no-any-return]
+            return g.frame
         c = self.current()
         if c >= 0:
             h = self.have[c]
@@ -252,7 +252,7 @@ class Setup:
         w = self.wrong_pit
         if w >= 0 and not (now >> 8) & 1:  # (the guide's blink phase: App.show runs at its changes)
             g._px(w, _WRONG)
-        return g.frame  # type: ignore[no-any-return]
+        return g.frame
 
 
 def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":

@@ -7,7 +7,9 @@
 # Hands take any board with set_pit(pit, on) and run(steps, ms): this one, and the host's simulated boards
 # (bao_host.boards.sim: in-process, the MicroPython unix port, the emulated Pico), whose hands add mistakes.
 try:
-    from typing import Any
+    from typing import Any, Callable  # noqa: F401  (Callable: read in a type comment)
+
+    from baoboard.protocols import Storage  # (a stub: no module at run time)
 except ImportError:
     pass
 
@@ -26,7 +28,7 @@ class SimHardware:
         self.tx = bytearray()  # board -> host, not yet taken
         self.button_mask = 0
         self.feeds = 0
-        self.on_write = None  # type: object  # optional callback(bytes) instead of buffering in tx
+        self.on_write = None  # type: Callable[[bytes], object] | None  # optional callback(bytes) instead of buffering in tx
 
     def read_pits(self, bitmap: bytearray) -> None:
         raw = self.raw
@@ -57,9 +59,9 @@ class SimHardware:
         self.rx = self.rx[n:]
         return n
 
-    def serial_write(self, data: bytes) -> None:
+    def serial_write(self, data: "bytes | memoryview") -> None:
         if self.on_write is not None:  # (bytes: a STATE line is written from the board's one buffer)
-            self.on_write(data if type(data) is bytes else bytes(data))  # type: ignore[operator]
+            self.on_write(data if type(data) is bytes else bytes(data))
         else:
             self.tx.extend(data)
 
@@ -93,7 +95,7 @@ class SimulatedBoard:
 
     def __init__(
         self,
-        storage: object,
+        storage: "Storage",
         board_id: str = "board",
         stable: int = 3,
         on_error: "Any" = None,

@@ -45,6 +45,6 @@ def main(root: str, board_id: str = "sim") -> None:
             out.write("L " + hexlify(bytes(hw.frame)).decode() + "\n")
             app = board.app
             pos = "-" if app is None else hexlify(bytes(app.p.d)).decode()
-            out.write("D %s %d\n" % (pos, gc.mem_free()))  # type: ignore[attr-defined]
+            out.write("D %s %d\n" % (pos, gc.mem_free()))
         elif w[0] == "Q":
             return

@@ -4,7 +4,9 @@
 # show its colours, the same on every board. The line is written into one buffer, allocated once; nothing is
 # allocated for it but the refusal's text, when there is one.
 try:  # for the annotations only
-    from typing import Any
+    from typing import Any, Callable
+
+    from baoboard.recogniser import Recogniser
 except ImportError:
     pass
 
@@ -53,14 +55,14 @@ class StateLine:
         """A new host: the next state is written whatever the last one was."""
         self.last_n = 0
 
-    def send(self, rec: "object", frame: bytearray, write: "object") -> bool:
+    def send(self, rec: "Recogniser", frame: bytearray, write: "Callable[[memoryview], object]") -> bool:
         """Write the recogniser's state (rec) as a STATE notice with `frame`, through write(bytes), unless
         it is the one written last. True if written."""
         self.n = 0
         self.put(b"N0 STATE")
         self.fields(rec)
         n = self.n
-        why = rec.wrong_reason if rec.wrong_pit >= 0 else ""  # type: ignore[attr-defined]
+        why = rec.wrong_reason if rec.wrong_pit >= 0 else ""
         check = self.check
         crc32_hex(self.buf, n, check, 0)
         if n == self.last_n and why is self.last_why and check == self.last_check:
@@ -79,11 +81,11 @@ class StateLine:
             for i in range(k):
                 self.byte(w[i])
         self.trailer()
-        write(self.mv[: self.n])  # type: ignore[operator]
+        write(self.mv[: self.n])
         return True
 
     def fields(self, r: "Any") -> None:
-        """The state's fields of the Recogniser r (send's rec, typed object there)."""
+        """The state's fields of the Recogniser r (send's rec)."""
         ph = r.phase
         p = r.p
         self.put(S.STAGE)

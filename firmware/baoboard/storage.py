@@ -1,5 +1,6 @@
 # Storage of named files: what the journal needs of a file system, and nothing more.
-#   the interface (duck-typed: FileStorage and FakeStorage implement it)
+#   the interface (duck-typed: FileStorage, FlashLog and FakeStorage implement it; the annotations name it
+#   baoboard.protocols.Storage, a stub)
 #     size(name) -> int                 bytes in the file, -1 if there is none
 #     reader(name) -> object | None     a file-like with read(n) -> bytes, seek(offset) and close(); None if no file
 #     append(name, data) -> None        durable when it returns; a power cut during it may leave a torn tail
@@ -52,12 +53,12 @@ class FileStorage:
         except OSError:
             return None
 
-    def append(self, name: str, data: bytes) -> None:
+    def append(self, name: str, data: "bytes | bytearray") -> None:
         with open(self._path(name), "ab") as f:
             f.write(data)
             _sync(f)
 
-    def replace(self, name: str, chunks: "Iterable[bytes]") -> None:
+    def replace(self, name: str, chunks: "Iterable[bytes | bytearray]") -> None:
         path = self._path(name)
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:

@@ -6,7 +6,7 @@
 try:
     from binascii import crc32 as _bcrc32
 except ImportError:  # a port built without binascii
-    _bcrc32 = None  # type: ignore
+    _bcrc32 = None  # type: ignore[assignment]  # (None: the fallback)
 
 import sys
 

@@ -13,6 +13,8 @@
 #       on_error(ERR_LONG) once per overlong line, which is discarded up to its "\n". One buffer, allocated once.
 try:
     from typing import Callable
+
+    from micropython import Const_T  # (a name of the stubs only)
 except ImportError:
     pass
 
@@ -22,8 +24,8 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):  # type: ignore
-        return x
+    def const(__expr: "Const_T") -> "Const_T":  # (micropython.const's type: the stubs' Const_T)
+        return __expr
 
 
 PROTO = const(4)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK,

@@ -38,7 +38,7 @@ def _graph() -> dict[str, set[str]]:
             for node in ast.walk(tree)
             if isinstance(node, (ast.Import, ast.ImportFrom))
             for m, _ in _imported(node, set(mods))
-            if m != "bao.__init__"
+            if m != "bao.__init__" and m in mods  # (not bao.protocols: a stub, imported for annotations only)
         }
         for name, tree in mods.items()
     }

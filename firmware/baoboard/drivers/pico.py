@@ -21,7 +21,7 @@ from baoboard.hal import Hardware
 try:  # the per-scan and per-frame loops as viper code; the portable loops where it cannot load (its header)
     from baoboard.drivers.pico_loops import chain_frame, chain_pits
 except (ImportError, ValueError):
-    chain_frame = None  # type: ignore[assignment]
+    chain_frame = None  # type: ignore[assignment]  # (None: the portable frame loop)
     chain_pits = to_pits  # type: ignore[assignment]  # (the same arguments)
 
 _WDT_MAX_MS = const(8388)  # the RP2040 watchdog's longest timeout
@@ -108,7 +108,7 @@ class PicoHardware(Hardware):
             leds.write()
 
     def ticks_ms(self) -> int:
-        return time.ticks_ms()  # type: ignore[return-value]
+        return time.ticks_ms()  # type: ignore[return-value]  # (the stubs' tick type: an int on the board)
 
     def serial_read(self, buf: bytearray) -> int:
         n = 0
@@ -117,14 +117,14 @@ class PicoHardware(Hardware):
             ready = False
             for _ in self._poll.ipoll(0):
                 ready = True
-            if not ready or not self._in.readinto(one):  # type: ignore[misc]
+            if not ready or not self._in.readinto(one):  # type: ignore[misc]  # (the stubs' readinto says None)
                 break
             buf[n] = one[0]
             n += 1
         return n
 
-    def serial_write(self, data: bytes) -> None:
-        self._out.write(data)
+    def serial_write(self, data: "bytes | memoryview") -> None:
+        self._out.write(data)  # type: ignore[arg-type]  # (the stubs say bytes: a stream takes any buffer)
 
     def feed_watchdog(self) -> None:
         if self._wdt_ms <= 0:

@@ -64,7 +64,7 @@ class LinkSerial:
         buf[:n] = data[:n] if n else b""
         return n
 
-    def serial_write(self, data: bytes) -> None:
+    def serial_write(self, data: bytes | memoryview) -> None:
         if self.link is None:
             return
         try:

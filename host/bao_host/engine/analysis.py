@@ -114,12 +114,13 @@ def analyse(
         p = positions[i]
         side = p.to_move
         found = results[i]
-        assert found is not None  # a replayed game goes on after every ply but the last
+        assert found is not None and found.move is not None  # a replayed game goes on after every ply but the last
         r = found
+        best = found.move
         played_move, _ = notation.parse_move(p, text)
         best_score = scores[i]
         played_score = -scores[i + 1]
-        if played_move & core.IDENTITY == r.move & core.IDENTITY:
+        if played_move & core.IDENTITY == best & core.IDENTITY:
             loss = 0.0
             mark = ""
         else:
@@ -131,7 +132,7 @@ def analyse(
                 i + 1,
                 SIDES[side],
                 text,
-                notation.format_move(r.move, side),
+                notation.format_move(best, side),
                 south_view[i],
                 south_view[i + 1],
                 round(loss, 2),

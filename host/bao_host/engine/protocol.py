@@ -175,7 +175,7 @@ class EngineSession:
             )
             if r.depth == 0:  # stopped before the first depth was done: say what is answered
                 self.write(f"info depth 0 nodes {r.nodes} time {r.time_ms} string stopped before depth 1")
-            self.write("bestmove " + notation.format_move(r.move, side))
+            self.write("bestmove " + ("(none)" if r.move is None else notation.format_move(r.move, side)))
         except Exception as e:  # the engine keeps running whatever one search does
             self.write(f"info string error search failed: {e!r}")
             self.write("bestmove (none)")
