@@ -171,8 +171,9 @@ is drawn in its LED's colour:
   red            the opponent's pit to capture (1.4)
   cyan           the kichwa the captured seeds go in from
   yellow         lift that pit and sow on (1.6)
-  amber, blinking  your house: stop there, or lift it to play it
-                 (2.5b); in the kuu games, the kuu (M15)
+  amber and yellow, blinking  your house: stop there (amber), or
+                 lift it to play it (yellow, as a relay) (2.5b); in
+                 the kuu games, the kuu (M15)
   purple         the takasia-ed pit (4.1), or a threatened pit
                  (M18); blinking: capture it now (M19)
   gold           the winner's pits; dim red, the loser's
@@ -187,7 +188,7 @@ is drawn in its LED's colour:
                  not recorded, the board's journal is full)
   magenta        a pit whose sensor is faulty: the board ignores it
 
-[b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there \
+[b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber and yellow, blinking) you may stop there \
 (touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it). The \
 kuu games' kuu (M15) is decided the same way: lift it to relay, or let the opponent play.
 
