@@ -208,8 +208,11 @@ board says it: sow it for the computer, pit by pit, as the LEDs show. \
 [b]Hint[/b] (h): the engine's best move for the side to move lights bright green ★ and is said in words.
 
 [b]Set-up[/b] (k): the board guides you to lay out a position (`--setup FILE`: a position's JSON), or \
-without one to check its own, one pit at a time: sky blue, put seeds in; orange, take some out; white, \
-count them; the line under the board says how many. Touch the pit when it is right; k again leaves.
+without one to check its own, one place at a time: sky blue, put seeds into this pit; orange, take seeds \
+out; white, make it hold the count said (count them); a side's two back-row ends lit (B1 and B8, or b1 and b8): its \
+store, or a pit whose sensor is faulty, touch either end when it is right; pink, blinking: that touch was \
+not the lit place, put back what you moved there. The line under the board says how many. Touch the pit \
+when it is right; k again leaves.
 
 [b]Moves[/b] are written in Donkers' notation: the pit (its row letter left out while the stores hold \
 seeds), then L or R, the way the hand sows as you see the row: towards pit 1 or pit 8 (G6; in a capture while \
