@@ -211,8 +211,9 @@ board says it: sow it for the computer, pit by pit, as the LEDs show. \
 without one to check its own, one place at a time: sky blue, put seeds into this pit; orange, take seeds \
 out; white, make it hold the count said (count them); a side's two back-row ends lit (B1 and B8, or b1 and b8): its \
 store, or a pit whose sensor is faulty, touch either end when it is right; pink, blinking: that touch was \
-not the lit place, put back what you moved there. The line under the board says how many. Touch the pit \
-when it is right; k again leaves.
+not the lit place, put back what you moved there; dim white: done, take your hand off that pit; the game's \
+lights come on two seconds after your last touch there. The line under the board says how many. Touch \
+the pit when it is right; k again leaves.
 
 [b]Moves[/b] are written in Donkers' notation: the pit (its row letter left out while the stores hold \
 seeds), then L or R, the way the hand sows as you see the row: towards pit 1 or pit 8 (G6; in a capture while \
