@@ -20,7 +20,7 @@ SCENES = [
     ("capture: empty the opponent's pit (red)", {16 + 2: G.CAPTURE}),
     ("namua capture: choose the kichwa (cyan)", {0: G.KICHWA_C, 7: G.KICHWA_C}),
     ("relay: lift this pit (yellow)", {9: G.RELAY}),
-    ("2.5b house decision (amber, blinking): lift = play on; opponent moves = stop", {4: G.HOUSE}),
+    ("2.5b house: amber and yellow, blinking; lift = play on, opponent moves = stop", {4: G.HOUSE}),
     ("wrong pit (pink, blinking) and the legal pits again", {12: G.WRONG, 5: G.START, 6: G.START}),
     ("after an undo: restore these pits (orange, blinking)", {3: G.RESTORE, 4: G.RESTORE, 21: G.RESTORE}),
     ("game over: winner gold, loser dim red", {**{i: G.WIN for i in range(16)}, **{i: G.LOSE for i in range(16, 32)}}),

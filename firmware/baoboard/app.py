@@ -183,6 +183,9 @@ class App:
         if position is not None:
             info["position"] = position
         seq = self.outbox.post("GAME", json.dumps(info))
+        s = self.setup
+        if s is not None and s.current() < 0:  # the button while a set-up waits for the hand: the host is told
+            s.ready(self)
         self.setup = None  # (a new game ends a set-up: the button, or the set-up's own end)
         self.recording(seq < 0)
         if seq < 0 and self.journal.game is not None:
@@ -294,6 +297,8 @@ class App:
         if ran:
             self.commands()
         self.press(hw.buttons(), now)
+        if self.setup is not None:  # (the set-up's wait for the hand to leave its last place ends in time)
+            self.setup.tick(self, now)
         ph = self.guide.phase(now)
         if self.dirty or ph != self.shown_phase:
             self.show(now, ph)
@@ -449,8 +454,8 @@ class App:
         if self.dirty:  # a new state, not a blink: the host is told it (App.tell)
             self.state_due = True
         self.dirty = False
-        s = self.setup  # the set-up mode's frame while a place is to put right (baoboard.setup_mode)
-        if s is not None and s.current() >= 0:
+        s = self.setup  # the set-up mode's frame while it runs, and while it waits for the hand to leave the
+        if s is not None:  # last place (baoboard.setup_mode)
             self.hw.show(s.render(self.guide, now))
         else:
             self.hw.show(self.guide.render(self.rec, now))

@@ -87,7 +87,7 @@ def run(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":  # no
     if a.setup is not None and typ in ("NEW", "SETPOS", "UNDO", "STOP", "SHOW", "HINT"):
         if a.setup.current() >= 0:
             return False, "state a set-up is under way (SETUP off leaves it)"
-        a.setup = None  # a set-up done, lingering for its last touches: a command on the game ends it
+        a.setup.ready(a)  # a set-up done, waiting for the hand to leave its last place: a game command ends it
     if typ in ("NEW", "SETPOS", "CPU", "HINT", "SHOW"):  # checked and run by code loaded for them only
         from baoboard import checks
 

@@ -25,7 +25,8 @@ LIFTED = const(0x806000)  # dim yellow: the pit the hand is sowing from
 RELAY = const(0xFFB000)  # yellow: lift this pit (endelea, 1.6)
 CAPTURE = const(0xFF0000)  # red: the opponent's pit to empty (1.4)
 KICHWA_C = const(0x00FFFF)  # cyan: the kichwa where the captured seeds go in
-HOUSE = const(0xFF6000)  # amber, blinking: 2.5b, stop (opponent moves) or play the house (lift it)
+HOUSE = const(0xFF6000)  # amber, blinking with the relay's yellow (the other phase, teach mode): 2.5b, stop
+# (opponent moves) or play the house (lift it); the words name both (docs/leds.md, bao_host.ui.steps)
 TAKASIA_C = const(0xA000FF)  # purple: the takasia-ed pit (4.1): no takasa from it
 WRONG = const(0xFF0040)  # red-pink, fast blink: that activation was not part of a legal move
 RESTORE = const(0xFF4000)  # orange, blinking: put the seeds of these pits back (after an undo)
@@ -117,8 +118,8 @@ class Guide:
         elif phase == MOVING or phase == DECISION:
             if showing or r.hint >= 0:  # a shown move: its path too
                 self._next(r)
-            if phase == DECISION and blink:
-                self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)
+            if phase == DECISION and blink:  # (at the other phase the house shows what _next lit there: the
+                self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # relay's yellow, lift it to play on)
         p = r.p
         if showing and phase != OVER and p is not None and p.rules.kuu:
             # the kuu games' state a player cannot see in the seeds (docs/leds.md; inline: no new names)

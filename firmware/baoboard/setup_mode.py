@@ -12,10 +12,13 @@
 # first touch of that pit confirms it; a store (no sensor), or a pit whose sensor is faulty, by a touch of either
 # back-row end of its side.
 # Places already right are skipped. Touches of the place just confirmed (the hand still putting seeds in) are
-# absorbed, after the last one too until another pit is touched or the hand has been away from it for
-# _LINGER_MS (then a touch there is the game's first: a lesson's answer often starts from the pit its set-up
-# filled last); any other touch is refused (pink), said, and that pit is checked again later (the hand may have
-# changed its seeds).
+# absorbed; any other touch is refused (pink), said, and that pit is checked again later (the hand may have
+# changed its seeds). After the last place the set-up waits for the hand to leave it: that place glows dim
+# white and nothing else is lit, its touches are still seeds going in, until the hand has been away from it
+# for _LINGER_MS; then the game's lights come on (N0 SETUP ready) and every touch is play's (a lesson's answer
+# often starts from the pit its set-up filled last). The game's lights never show while a touch of that pit
+# would be taken for seeds going in: a touch meant as a move's first is not eaten, a seed more is not read as
+# a move. A touch of another pit while it waits is play's first at once (no seed of the set-up goes there).
 try:  # for the annotations only
     from typing import Any  # noqa: F401
 
@@ -29,7 +32,7 @@ from bao.errors import NotationError
 from bao.layout import pit_index, pit_name
 from bao.rules import legal_move_codes, play
 
-from baoboard.compat import const
+from baoboard.compat import const, ticks_diff
 
 _PLACES = const(34)  # 32 pits, then the two stores
 _UNKNOWN = const(255)  # a count the board does not know (a re-check, a pit touched out of turn)
@@ -39,7 +42,8 @@ PUT = const(0x00C0FF)  # sky blue: put seeds into this pit (or that store)
 TAKE = const(0xFF4000)  # orange: take seeds out
 CHECK = const(0xFFFFFF)  # white: make it hold the count said (the board does not know what it holds)
 _WRONG = const(0xFF0040)  # pink, blinking: that touch was not the lit place
-_LINGER_MS = const(2000)  # after the set-up, touches of the place confirmed last are absorbed for this long
+_WAIT = const(0x606060)  # dim white: the set-up is done, wait: take the hand off this place (the last)
+_LINGER_MS = const(2000)  # after the set-up, the hand away from the place confirmed last this long: play
 # the walk of the hands over the board, as a person at South's side sees it (B1 at the left): the back row
 # left to right, the front row back, North's front row left to right, North's back row back; a snake, so the
 # hand moves one pit at a time
@@ -178,12 +182,12 @@ class Setup:
     def touch(self, a: "Any", pit: int, now: int) -> None:
         """One activation during the set-up."""
         c = self.current()
-        if c < 0:  # done, lingering: the hand may still be putting seeds into the last place
-            if pit != self.last_pit or now - self.last_at > _LINGER_MS:
-                a.setup = None  # the first other touch: play (or the game) goes on, this touch its first
+        if c < 0:  # done, waiting: the hand may still be putting seeds into the last place
+            if pit != self.last_pit or ticks_diff(now, self.last_at) > _LINGER_MS:
+                self.ready(a)  # another pit: play (or the game) goes on, this touch its first
                 a.activation(pit, now)
             else:
-                self.last_at = now  # (the hand still at work there)
+                self.last_at = now  # (the hand still at work there: the wait begins again)
             return
         e = self.ends(c)
         if c == pit or (e >= 0 and (pit == 15 + 16 * e or pit == 8 + 16 * e)):
@@ -216,39 +220,63 @@ class Setup:
             self.places += 1
         self.say(a, pit)
 
-    def finish(self, a: "Any", now: int) -> None:
-        """The board matches the target: it becomes live (a GAME event, then play) or, after a re-check, the
-        game goes on where it was."""
+    def tick(self, a: "Any", now: int) -> None:
+        """Every scan while a set-up runs (App.scan): the wait after the last place ends when the hand has been
+        away from it for _LINGER_MS, whether or not anything is touched then."""
+        if self.step >= self.places and ticks_diff(now, self.last_at) > _LINGER_MS:
+            self.ready(a)
+
+    def ready(self, a: "Any") -> None:
+        """The wait after the last place is over: the game's lights come on, every touch is play's (the
+        computer, if it is to move, searches now)."""
         a.setup = None
+        a.dirty = True
+        a.outbox.notice("SETUP", "ready")
+
+    def finish(self, a: "Any", now: int) -> None:
+        """The board matches the target: it becomes live (a GAME event; play once the hand is off the last
+        place, `ready`) or, after a re-check, the game goes on where it was."""
+        a.setup = None
+        wait = self.last_pit >= 0  # a place was touched: wait for the hand to leave it
         a.outbox.notice(
             "SETUP",
-            "done steps=%d touches=%d refused=%d%s"
-            % (self.places, self.touches, self.refused, " why=cut" if self.cut else ""),
+            "done steps=%d touches=%d refused=%d%s%s"
+            % (
+                self.places,
+                self.touches,
+                self.refused,
+                " wait=" + pit_name(self.last_pit) if wait else "",
+                " why=cut" if self.cut else "",
+            ),
         )
         a.journal.begin(-1)  # the seeds match the board's position: no move half made is left uncertain
         if self.live:
             a.post_game(self.target, position_json.to_dict(self.target))
         else:
             a.boundary(a.p, now)
-        if self.last_pit >= 0 and not a.think_due:  # more touches of the last place (seeds still going in) are
-            a.setup = self  # absorbed until another pit is touched (not while the computer is to move)
+        if wait:  # more touches of the last place (seeds still going in) are absorbed, the game not shown, until
+            a.setup = self  # the hand is away (tick) or another pit is touched; the computer searches after it
+            self.last_at = now
 
     def render(self, g: "Any", now: int) -> bytearray:
         """The frame of the set-up: the place to put right in its colour (a store: its side's two back-row
-        ends), the pit refused last blinking pink; nothing else."""
+        ends), the pit refused last blinking pink; nothing else. Done, waiting for the hand to leave the place
+        put right last: that pit dim white, the game's lights not yet."""
         g.clear()
         if g.mode == 2:  # silent
             return g.frame
         c = self.current()
-        if c >= 0:
-            h = self.have[c]
-            rgb = CHECK if h == _UNKNOWN else (PUT if h < self.want[c] else TAKE)
-            if c < 32:
-                g._px(c, rgb)
-            e = self.ends(c)
-            if e >= 0:
-                g._px(15 + 16 * e, rgb)
-                g._px(8 + 16 * e, rgb)
+        if c < 0:
+            g._px(self.last_pit, _WAIT)
+            return g.frame  # type: ignore[no-any-return]
+        h = self.have[c]
+        rgb = CHECK if h == _UNKNOWN else (PUT if h < self.want[c] else TAKE)
+        if c < 32:
+            g._px(c, rgb)
+        e = self.ends(c)
+        if e >= 0:
+            g._px(15 + 16 * e, rgb)
+            g._px(8 + 16 * e, rgb)
         w = self.wrong_pit
         if w >= 0 and not (now >> 8) & 1:  # (the guide's blink phase: App.show runs at its changes)
             g._px(w, _WRONG)
@@ -259,7 +287,7 @@ def command(a: "Any", payload: str, now: int) -> "tuple[bool, str]":
     """The host's SETUP command (docs/protocol.md)."""
     words = payload.split(" ") if payload[:1] not in ("{", "[") else ()
     if a.setup is not None and a.setup.current() < 0:
-        a.setup = None  # (a set-up done, lingering for its last touches)
+        a.setup.ready(a)  # (a set-up done, waiting for the hand to leave its last place)
     if words and words[0] == "off":
         if a.setup is None:
             return False, "state no set-up is under way"

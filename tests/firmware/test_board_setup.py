@@ -18,6 +18,7 @@ class SetupHost(Host):
         self.said = None  # (first: the board's lines written before this host listened are read at once)
         self.heard = 0
         self.last_at = ""  # the place of the last step said
+        self.done = None  # the last done notice's fields
         super().__init__(hw, old)
         self.epoch = old.epoch
 
@@ -26,6 +27,8 @@ class SetupHost(Host):
             self.heard += 1
             words = line.decode()[9 : line.rfind(b" *")].split(" ")
             self.said = dict(w.split("=", 1) if "=" in w else (w, "") for w in words)
+            if "done" in self.said:
+                self.done = self.said
             self.last_at = self.said.get("at", self.last_at)
         super()._line(line)
 
@@ -45,6 +48,11 @@ def positions(wanted):
 
 def place(name):
     return 32 if name == "store-S" else 33 if name == "store-N" else core.pit_index(name)
+
+
+def touched_last(host):
+    """The pit touched last in a set-up followed to its end: its last place, or a store's back-row end."""
+    return {"store-S": "B1", "store-N": "b1"}.get(host.last_at, host.last_at)
 
 
 def corner(i):
@@ -142,7 +150,8 @@ def test_setup_between_positions_of_the_1994_game():
         host.poll()
         assert (touches, refused) == (n, 0), (a, b, touches)
         assert seeds == list(dst.d[:34]), (a, b)  # the person's seeds are the target
-        assert host.said == {"done": "", "steps": str(n), "touches": str(n), "refused": "0"}, host.said
+        said = {"done": "", "steps": str(n), "touches": str(n), "refused": "0", "wait": touched_last(host)}
+        assert host.said == said, host.said  # (the game once the hand is away from the place set up last)
         assert sum(1 for e in host.events if e[1] == "GAME") == games + 1  # live: a GAME event, as SETPOS
         assert app.p.d == dst.d
     # play goes on from the last position set up: a move of it is reported
@@ -181,6 +190,100 @@ def test_the_pit_filled_last_is_the_games_first_touch_once_the_hand_is_away():
     hands.perform(p, m)
     host.poll()
     assert host.moves()[moves:] == ["B2L"]
+    st.close()
+
+
+LINGER_MS = 2000  # baoboard.setup_mode._LINGER_MS (a const: no name to read on MicroPython)
+
+
+def _lit(hw):
+    return {i: hw.rgb(i) for i in range(32) if hw.rgb(i)}
+
+
+def _illegal(host):
+    return sum(1 for e in host.events if e[1] == "ILLEGAL")
+
+
+def _set_up_again_after_b2l(cpu=""):
+    """The lesson's retry: a move from B2 played, then the set-up lays the position out again and fills B2
+    last, the person's last touches at B2 (its confirmation, a seed more). cpu: who the computer plays."""
+    p = positions((44,))[0]
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    host.command(40, "SETPOS", position_json.dumps(p, False))
+    hands.scan(40)
+    m = find_move(p, "B2L")
+    hands.perform(p, m)
+    if cpu:
+        host.command(39, "CPU", cpu)
+        hands.scan(4)
+    host.poll()
+    seeds = list(app.p.d[:34])
+    assert start(app, hands, host, p, 41)[1] == "OK"
+    follow(app, hw, hands, host, seeds, hand=[0])
+    host.poll()
+    assert host.last_at == "B2" and app.p.d == p.d
+    return p, m, app, hw, hands, host, st
+
+
+def _wait_shown(hw, hands, host, pit, touch_at=-1):
+    """Scans through the wait after the set-up, checking what the LEDs show at each: the pit dim white and
+    nothing else, no touch read as play's (touch_at: the scan at which the hand drops a seed more into it).
+    Returns the board's time from the hand's last touch there to the board's ready."""
+    last = hw.t
+    for k in range(2 * LINGER_MS // hands.scan_ms):
+        if "ready" in host.said:
+            return hw.t - last
+        lit = _lit(hw)
+        assert list(lit) == [pit], {core.pit_name(i): hex(c) for i, c in lit.items()}
+        assert _hue(lit[pit]) == _hue(CHECK) and lit[pit] < CHECK * 64 // 255, hex(lit[pit])  # dim white
+        if k == touch_at:
+            hands.tap(pit)  # a seed more: the hand still at work there, the wait begins again
+            last = hw.t - hands.gap * hands.scan_ms
+        else:
+            hands.scan(1)
+        host.poll()
+    raise AssertionError("the board never said ready: %r" % host.said)
+
+
+def test_the_games_lights_wait_until_the_hand_has_left_the_place_set_up_last():
+    # issue #28: after the last place, the board lit the game at once (B2 green: a start) while it still took
+    # a touch of B2 within 2 s for a seed going in: a person who lifted B2 to play, as the lights said, lost that
+    # touch, and the next drop was read as a move's first touch. Now it shows the wait (B2 dim white, nothing
+    # else lit; the done notice says wait=B2) until the hand has been away from B2 for LINGER_MS, then says
+    # ready and lights the game; from then on a touch of B2 is play's
+    p, m, app, hw, hands, host, st = _set_up_again_after_b2l()
+    b2 = core.pit_index("B2")
+    illegal = _illegal(host)
+    waited = _wait_shown(hw, hands, host, b2, touch_at=40)
+    assert host.done is not None and host.done.get("wait") == "B2", host.done  # (the UIs say it: take the hand off)
+    assert LINGER_MS <= waited <= LINGER_MS + 4 * hands.scan_ms, waited
+    assert app.rec.phase == 0 and _illegal(host) == illegal  # no touch was play's
+    hands.scan(1)
+    assert _hue(hw.rgb(b2)) == _hue(0x00A000), hex(hw.rgb(b2))  # the game's lights: B2 a start (green)
+    moves = len(host.moves())
+    hands.perform(p, m)
+    host.poll()
+    assert host.moves()[moves:] == ["B2L"] and _illegal(host) == illegal
+    st.close()
+
+
+def test_with_the_computer_to_move_a_seed_more_into_the_last_place_is_not_play():
+    # issue #28, the other way round: with the computer to move after the set-up, the board did not wait at
+    # all, and a seed more into the place set up last (B2) was read as a touch of play (flagged, or a move
+    # begun, the computer's search stopped). Now it is the set-up's, and the computer searches and lights its
+    # move once the hand has been away
+    p, m, app, hw, hands, host, st = _set_up_again_after_b2l(cpu="SN"[positions((44,))[0].to_move] + " 1")
+    b2 = core.pit_index("B2")
+    illegal = _illegal(host)
+    _wait_shown(hw, hands, host, b2, touch_at=10)
+    assert host.done is not None and host.done.get("wait") == "B2", host.done
+    assert _illegal(host) == illegal and app.rec.phase == 0
+    for _ in range(200):  # the computer's search, a few scans
+        if app.rec.hint >= 0:
+            break
+        hands.scan(1)
+    assert app.rec.hint >= 0 and _illegal(host) == illegal  # its move lit, nothing of the set-up taken as play
     st.close()
 
 
@@ -387,12 +490,14 @@ def test_a_power_cut_mid_move_sets_up_the_pits_it_left_uncertain():
             "steps": str(len(uncertain)),
             "touches": str(touches),
             "refused": "0",
+            "wait": touched_last(host),
             "why": "cut",
         }, host.said
         assert host.heard - asked == len(uncertain)  # one step said per place, then done
         assert seeds == list(p.d[:34]), ply  # the seeds are the position the board holds again
-        hands.scan(600)  # (the hand away from the place set up last: its next touch is play's)
-        assert app.setup.current() < 0 and app.journal.begun == -1
+        hands.scan(600)  # (the hand away from the place set up last: the game's lights on, its next touch play's)
+        host.poll()
+        assert app.setup is None and host.said == {"ready": ""} and app.journal.begun == -1
         moves = host.moves()
         hands.perform(p, m)  # the move played again from its start
         host.poll()

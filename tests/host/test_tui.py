@@ -499,15 +499,23 @@ def test_the_header_names_the_players_and_the_computer(tmp_path: Path, monkeypat
     asyncio.run(asyncio.wait_for(play(), 180))
 
 
+def led_colours(module: str) -> list[str]:
+    """The colours a firmware module of the board lights, as its constants' comments name them."""
+    code = (ROOT / "firmware" / "baoboard" / module).read_text()
+    return re.findall(r"^_?[A-Z_]+ = const\(0x[0-9A-F]{6}\)\s+#\s+([a-z -]+?)(?: instead)?[,:]", code, re.M)
+
+
 def test_the_help_names_every_key_and_every_colour_of_the_leds() -> None:
     # issue #25: the help left out colours the board shows (the no-host corners, a faulty sensor, an
     # unrecorded game, the seeds to place) and keys (Escape, h); every colour the LED guide draws
     # (baoboard/guide.py, each named in its comment) and every key of the app is now in it
+    # (#28: the set-up mode's colours, baoboard/setup_mode.py, as well)
     text = re.sub(r"\s+", " ", HELP)
-    guide = (ROOT / "firmware" / "baoboard" / "guide.py").read_text()
-    colours = re.findall(r"^_?[A-Z_]+ = const\(0x[0-9A-F]{6}\)\s+#\s+([a-z -]+?)(?: instead)?[,:]", guide, re.M)
+    colours = led_colours("guide.py")
     assert len(colours) >= 15, colours
-    for colour in colours:
+    setup = led_colours("setup_mode.py")
+    assert {"sky blue", "orange", "pink"} <= set(setup), setup
+    for colour in colours + setup:
         assert re.search(rf"(^|[^-a-z]){colour}([^-a-z]|$)", text), colour
     keys = text[text.index("Keys") :]
     for b in BaoApp.BINDINGS:

@@ -12,6 +12,7 @@ A snapshot that changes on purpose: look at the report (`pytest --snapshot-repor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import serial
 import tui_rig
 from bao import core, notation, position_json
 from bao_host.ui.tui import BaoApp
+from baoboard import guide
 from baoboard import recogniser as R
 from textual.pilot import Pilot
 from tui_rig import Rig
@@ -316,8 +318,9 @@ def test_tui_lights_the_pits_the_serial_line_says(
     blink: str, snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # issue #24: the terminal UI took its colours from the simulated board object; now from the board's
-    # STATE and SNAP on its serial line, as for a board on USB. The house decision's amber blinks (2.5b): lit
-    # at one blink phase, dark at the other, each frame read over the line (SNAP)
+    # STATE and SNAP on its serial line, as for a board on USB. The house decision blinks (2.5b): amber at one
+    # blink phase, the relay's yellow (lift it to play it) at the other, each frame read over the line (SNAP).
+    # Issue #25: the words said "(amber)" while the pit showed yellow; they name the colour of each phase now
     async def house(pilot: Pilot[int]) -> None:
         await _play(rig, pilot, core.ZANZIBAR, "house")
         if blink == "off":
@@ -326,6 +329,14 @@ def test_tui_lights_the_pits_the_serial_line_says(
             assert isinstance(app, BaoApp)
             app.step()
             await pilot.pause()
+        p = rig.board.position
+        house = p.to_move * 16 + 4
+        shown = rig.feed.frame()[3 * house : 3 * house + 3]
+        word = {_px(house, guide.HOUSE): "amber", _px(house, guide.RELAY): "yellow"}.get(shown)
+        assert word == ("amber" if blink == "on" else "yellow"), shown
+        said = rig.sim.step_guidance()
+        named = said.split(f"lift {core.pit_name(house)} (", 1)[1].split(")")[0]
+        assert re.search(rf"\b{word}\b", named), said  # (the colours in the brackets after its name)
 
     rig = Rig(tmp_path / "data")
     _hide_the_boards_leds(rig, monkeypatch)

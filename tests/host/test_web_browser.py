@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from bao import core, notation
 from bao_host.record.store import Store
+from bao_host.ui.tui import HELP
 from bao_host.ui.web.svg import RADIUS, pit_centre
 from bao_testkit.webrig import (
     Web,
@@ -507,7 +509,41 @@ def test_a_power_cut_mid_move_is_set_up_again_in_the_browser(tmp_path: Path, pag
             page.click(f"#pit-{pit}")
             wait_for(lambda g=guide: page.inner_text("#guide") != g, "the next step")
         assert "then play the move that was cut short again from its start." in page.inner_text("#messages")
+        # (#28) the hand off the place set up last first: the game's lights come on two seconds after
+        assert page.inner_text("#guide").startswith("The board is set up. Take your hand off "), page.inner_text(
+            "#guide"
+        )
         runner.scans(500).wait(30)  # (the hand away from the place set up last)
+        wait_for(lambda: "green pit" in page.inner_text("#guide"), "the game's step again, once ready")
         for pit in acts:
             page.click(f"#pit-{pit}")
         wait_for(lambda: _moves_shown(page) == T1994.plies[:1], "the move played again, recorded")
+
+
+def _led_colours(module: str) -> list[str]:
+    """The colours a firmware module of the board lights, as its constants' comments name them."""
+    code = (ROOT / "firmware" / "baoboard" / module).read_text()
+    return re.findall(r"^_?[A-Z_]+ = const\(0x[0-9A-F]{6}\)\s+#\s+([a-z -]+?)(?: instead)?[,:]", code, re.M)
+
+
+def test_the_legend_names_the_set_up_colours(tmp_path: Path, page: Any) -> None:
+    # issues #25 and #28: the set-up mode lit pits sky blue, orange and white, a side's back-row ends, a pink
+    # refused touch, which the legend did not name; it names each colour baoboard/setup_mode.py lights now,
+    # in the words of the terminal UI's help
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1")
+        wait_for(lambda: "green pit" in page.inner_text("#guide"), "the game")
+        web.board().set_up(POSITIONS[20])
+        wait_for(lambda: page.inner_text("#guide").startswith("Set-up, step 1 of"), "the set-up's first step")
+        wait_for(lambda: _shows_the_leds(page, web), "its place lit")
+        # each entry's words, after its swatch
+        items = page.eval_on_selector_all("#legend li.setup", "ls => ls.map(l => l.lastChild.textContent.trim())")
+        colours = _led_colours("setup_mode.py")
+        assert {"sky blue", "orange", "white", "pink"} <= set(colours), colours
+        helped = " ".join(HELP.replace("\\\n", "").split())
+        for colour in colours:
+            said = [i for i in items if i.startswith(f"set-up, {colour}")]
+            assert said, (colour, items)
+            words = said[0].split(": ", 1)[1].split(" (")[0]
+            assert any(f"{colour}{sep}{words}" in helped for sep in (", ", ": ", ", blinking: ")), (colour, words)
+        _compare("web-set-up-legend", page.locator("#live .left").screenshot())

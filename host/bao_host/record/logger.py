@@ -113,7 +113,8 @@ class View:
     south: str = ""
     north: str = ""
     state: BoardState | None = None  # what the board guides now, as its last STATE notice said it
-    setup: str = ""  # the set-up step the board waits for, as its last SETUP notice said it ("": none)
+    setup: str = ""  # the set-up step the board waits for, as its last SETUP notice said it ("": none), or
+    # its done notice while it waits for the hand to leave the last place (wait=, until ready)
 
 
 # The names a UI gives the sides of a game nobody named (Logger.name_sides): replaced when the side's player
@@ -399,7 +400,8 @@ class Logger:
         if typ == "BADFRAME":
             self.say("warn", f"the board dropped a bad frame from the host ({payload})")
         elif typ == "SETUP":  # the set-up's steps: the UIs say them in words (bao_host.ui.setup_words)
-            step = "" if payload.split(" ", 1)[0] in ("done", "off") else payload
+            first = payload.split(" ", 1)[0]  # (done with wait=: the game's lights come on at ready)
+            step = "" if first in ("off", "ready") or (first == "done" and " wait=" not in payload) else payload
             if step != self.view.setup:
                 self.view.setup = step
                 self._changed()

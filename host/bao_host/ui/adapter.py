@@ -159,6 +159,7 @@ class SimBoard:
         # person has laid them out so far (the board's counts are the position before the set-up until its end)
         self.setup_step: setup_words.SetupStep | None = None
         self._setup_counts: list[int] | None = None
+        self.setup_wait = ""  # the set-up done, the pit the board waits for the hand to leave (N0 SETUP ready)
         notice = session.link.on_notice
 
         def on_notice(typ: str, payload: str, line: bytes) -> None:
@@ -180,7 +181,9 @@ class SimBoard:
 
         session.link.on_hello = on_hello
 
-    def _on_setup(self, said: setup_words.SetupStep | setup_words.SetupEnd | None) -> None:
+    def _on_setup(self, said: setup_words.SetupStep | setup_words.SetupEnd | setup_words.SetupReady | None) -> None:
+        if said is not None:  # the wait after a set-up (the hand to leave its last place) ends with any notice
+            self.setup_wait = said.wait if isinstance(said, setup_words.SetupEnd) else ""
         last = self.setup_step
         if (
             last is not None
@@ -347,6 +350,8 @@ class SimBoard:
         if self.setup_step is not None:
             return setup_words.step_words(self.setup_step)
         state, rules = self._said()
+        if self.setup_wait and (state is None or state.stage == IDLE):  # (a move begun: ready was lost)
+            return setup_words.wait_words(self.setup_wait)
         said = steps.step_guidance(state, rules, self._opponent(state))
         p = self._position()
         adv = self._advice

@@ -69,18 +69,32 @@ class SetupEnd:
     touches: int = 0
     refused: int = 0
     why: str = ""  # "cut": a set-up after a power cut in the middle of a move
+    wait: str = ""  # the pit touched last: the game's lights come on once the hand has been away from it (ready)
 
 
-def parse(payload: str) -> SetupStep | SetupEnd | None:
+@dataclass(frozen=True)
+class SetupReady:
+    """The set-up's wait is over: the hand has been away from the place put right last, the game's lights are
+    on and every touch is play's (`N0 SETUP ready`)."""
+
+
+def parse(payload: str) -> SetupStep | SetupEnd | SetupReady | None:
     """A SETUP notice's payload read; None if it is not one the host understands (a newer board's)."""
     words = payload.split()
     fields = dict(w.split("=", 1) for w in words if "=" in w)
     try:
         if words[:1] == ["off"]:
             return SetupEnd(False)
+        if words[:1] == ["ready"]:
+            return SetupReady()
         if words[:1] == ["done"]:
             return SetupEnd(
-                True, int(fields["steps"]), int(fields["touches"]), int(fields["refused"]), fields.get("why", "")
+                True,
+                int(fields["steps"]),
+                int(fields["touches"]),
+                int(fields["refused"]),
+                fields.get("why", ""),
+                fields.get("wait", ""),
             )
         have = fields["have"]
         return SetupStep(
@@ -129,13 +143,27 @@ def end_words(e: SetupEnd) -> str:
     refused = f", {e.refused} refused" if e.refused else ""
     places = f"{e.steps} place{'s' if e.steps != 1 else ''}"
     touches = f"{e.touches} touch{'es' if e.touches != 1 else ''}"
+    done = f"{places} put right in {touches}{refused}"
     if e.why == "cut":
+        hands_off = f"{_hands_off(e.wait)}; then" if e.wait else "Then"
         return (
-            f"The board is set up again after the power cut: {places} put right in {touches}{refused}. "
-            "Take the hand off the board for two seconds (a touch of the place put right last is still taken "
-            "for the set-up until then), then play the move that was cut short again from its start."
+            f"The board is set up again after the power cut: {done}. {hands_off} play the move that was cut "
+            "short again from its start."
         )
-    return f"The board is set up: {places} put right in {touches}{refused}."
+    return f"The board is set up: {done}." + (f" {_hands_off(e.wait)}." if e.wait else "")
+
+
+def _hands_off(pit: str) -> str:
+    """What the board waits for after the last place (docs/leds.md, "Set-up mode"), without a full stop."""
+    return (
+        f"Take your hand off {pit}: the game's lights come on two seconds after your last touch there (until "
+        f"then {pit} glows dim white, and a touch of it is seeds still going in)"
+    )
+
+
+def wait_words(pit: str) -> str:
+    """The guidance line while the board waits for the hand to leave the place put right last."""
+    return f"The board is set up. {_hands_off(pit)}."
 
 
 def cut_words(s: SetupStep) -> str:

@@ -98,7 +98,7 @@ def _step(s: BoardState, p: core.Position, opponent: str = "") -> str:
         then = f"then {opponent} plays" if opponent else f"{other} plays on"  # (the computer's move is lit)
         return (
             f"2.5b house decision: stop in the house (touch any of {other}'s pits: {then}) or "
-            f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber) to play it"
+            f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber and yellow, blinking) to play it"
         )
     lifted = f"{core.pit_name(s.lifted)} lifted: " if s.lifted >= 0 and not p.store(side) else ""
     said: list[str] = []

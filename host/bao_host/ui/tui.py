@@ -171,8 +171,9 @@ is drawn in its LED's colour:
   red            the opponent's pit to capture (1.4)
   cyan           the kichwa the captured seeds go in from
   yellow         lift that pit and sow on (1.6)
-  amber, blinking  your house: stop there, or lift it to play it
-                 (2.5b); in the kuu games, the kuu (M15)
+  amber and yellow, blinking  your house: stop there (amber), or
+                 lift it to play it (yellow, as a relay) (2.5b); in
+                 the kuu games, the kuu (M15)
   purple         the takasia-ed pit (4.1), or a threatened pit
                  (M18); blinking: capture it now (M19)
   gold           the winner's pits; dim red, the loser's
@@ -187,7 +188,7 @@ is drawn in its LED's colour:
                  not recorded, the board's journal is full)
   magenta        a pit whose sensor is faulty: the board ignores it
 
-[b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber, blinking) you may stop there \
+[b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber and yellow, blinking) you may stop there \
 (touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it). The \
 kuu games' kuu (M15) is decided the same way: lift it to relay, or let the opponent play.
 
@@ -207,8 +208,12 @@ board says it: sow it for the computer, pit by pit, as the LEDs show. \
 [b]Hint[/b] (h): the engine's best move for the side to move lights bright green ★ and is said in words.
 
 [b]Set-up[/b] (k): the board guides you to lay out a position (`--setup FILE`: a position's JSON), or \
-without one to check its own, one pit at a time: sky blue, put seeds in; orange, take some out; white, \
-count them; the line under the board says how many. Touch the pit when it is right; k again leaves.
+without one to check its own, one place at a time: sky blue, put seeds into this pit; orange, take seeds \
+out; white, make it hold the count said (count them); a side's two back-row ends lit (B1 and B8, or b1 and b8): its \
+store, or a pit whose sensor is faulty, touch either end when it is right; pink, blinking: that touch was \
+not the lit place, put back what you moved there; dim white: done, take your hand off that pit; the game's \
+lights come on two seconds after your last touch there. The line under the board says how many. Touch \
+the pit when it is right; k again leaves.
 
 [b]Moves[/b] are written in Donkers' notation: the pit (its row letter left out while the stores hold \
 seeds), then L or R, the way the hand sows as you see the row: towards pit 1 or pit 8 (G6; in a capture while \

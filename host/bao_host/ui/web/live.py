@@ -28,6 +28,7 @@ from bao_host import lessons
 from bao_host.lessons import LessonRun
 from bao_host.record.logger import Logger, View, side_name
 from bao_host.record.session import LinkSession
+from bao_host.record.state import IDLE
 from bao_host.record.store import StoreError
 from bao_host.ui import setup_words, steps
 from bao_host.ui.adapter import BoardAdapter, players_words
@@ -44,6 +45,9 @@ def _guide(v: View) -> str:
     said = setup_words.parse(v.setup) if v.setup else None
     if isinstance(said, setup_words.SetupStep):
         return setup_words.step_words(said)
+    if isinstance(said, setup_words.SetupEnd) and said.wait and (v.state is None or v.state.stage == IDLE):
+        # done: the hand to leave the last place first (a move begun: the ready notice was lost on the line)
+        return setup_words.wait_words(said.wait)
     if v.state is None:
         return ""
     return steps.step_guidance(v.state, v.position.rules if v.position is not None else None)
