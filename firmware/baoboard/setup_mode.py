@@ -268,7 +268,7 @@ class Setup:
         c = self.current()
         if c < 0:
             g._px(self.last_pit, _WAIT)
-            return g.frame  # type: ignore[no-any-return]
+            return g.frame
         h = self.have[c]
         rgb = CHECK if h == _UNKNOWN else (PUT if h < self.want[c] else TAKE)
         if c < 32:
