@@ -9,7 +9,8 @@ from baoboard import guide as G
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# (title, {pit: colour}) — pits by global index: South 0..15 (A1..A8 = 0..7, B8..B1 = 8..15), North 16..31
+# (title, {pit: colour, or the two colours of a pit that blinks between them}) — pits by global index:
+# South 0..15 (A1..A8 = 0..7, B8..B1 = 8..15), North 16..31
 SCENES = [
     (
         "teach, between moves: legal starts (green), takasia-ed pit (purple)",
@@ -20,7 +21,7 @@ SCENES = [
     ("capture: empty the opponent's pit (red)", {16 + 2: G.CAPTURE}),
     ("namua capture: choose the kichwa (cyan)", {0: G.KICHWA_C, 7: G.KICHWA_C}),
     ("relay: lift this pit (yellow)", {9: G.RELAY}),
-    ("2.5b house: amber and yellow, blinking; lift = play on, opponent moves = stop", {4: G.HOUSE}),
+    ("2.5b house: amber and yellow, blinking; lift = play on, opponent moves = stop", {4: (G.HOUSE, G.RELAY)}),
     ("wrong pit (pink, blinking) and the legal pits again", {12: G.WRONG, 5: G.START, 6: G.START}),
     ("after an undo: restore these pits (orange, blinking)", {3: G.RESTORE, 4: G.RESTORE, 21: G.RESTORE}),
     ("game over: winner gold, loser dim red", {**{i: G.WIN for i in range(16)}, **{i: G.LOSE for i in range(16, 32)}}),
@@ -79,11 +80,15 @@ def main() -> None:
         y0 += 14
         for pit in range(32):
             c, r = cell(pit)
-            fill = colour(lit[pit]) if pit in lit else "#5a3d1e"
-            out.append(
-                f'<circle cx="{x0 + 14 + c * 28}" cy="{y0 + 22 + r * 24 + (8 if r >= 2 else 0)}" r="10" '
-                f'fill="{fill}" stroke="#000"/>'
-            )
+            x, y = x0 + 14 + c * 28, y0 + 22 + r * 24 + (8 if r >= 2 else 0)
+            shown = lit.get(pit, 0x5A3D1E)
+            if isinstance(shown, tuple):  # blinking between two colours: one in each half
+                first, second = (colour(x) for x in shown)
+                out.append(f'<path d="M {x} {y - 10} A 10 10 0 0 0 {x} {y + 10} Z" fill="{first}"/>')
+                out.append(f'<path d="M {x} {y - 10} A 10 10 0 0 1 {x} {y + 10} Z" fill="{second}"/>')
+                out.append(f'<circle cx="{x}" cy="{y}" r="10" fill="none" stroke="#000"/>')
+            else:
+                out.append(f'<circle cx="{x}" cy="{y}" r="10" fill="{colour(shown)}" stroke="#000"/>')
         out.append(f'<text x="{x0}" y="{y0 + 124}" fill="#aaa">North (a, b) top, South (A, B) bottom</text>')
     out.append("</svg>")
     (ROOT / "docs/leds.svg").write_text("\n".join(out) + "\n")
