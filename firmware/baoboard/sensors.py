@@ -87,7 +87,8 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             break
         suspect = chip
     same = [x for x in range(32) if wiring[x] >> 3 == suspect]
-    if suspect < 0 or any(kind[x] for x in same):
+    # (a pit of it found dead may be the first the silent chip showed: no bar to the chip's evidence)
+    if suspect < 0 or any(kind[x] and not (kind[x] & _SILENT and kind[32 + x] >= _DEAD_MARK) for x in same):
         _weigh_pit(a, pit)  # (no chip to blame: one input of a working chip?)
         return
     if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
