@@ -89,7 +89,9 @@ class App:
         self.owner = get_ident()  # the thread that runs the steps: only its long work is served (App.serve)
         self.served = self.serve  # (bound once: bao.sowing.serve during each step, allocated once)
         self.bitmap = bytearray(4)
-        self.rx = bytearray(64)
+        self.rx = bytearray(64)  # the link's last read: rx[rx_i:rx_n] still to be taken, a line a step (listen)
+        self.rx_i = 0
+        self.rx_n = 0
         self.deb = Debouncer(stable)  # and the sensors' health: a faulty pit is ignored, lit, reported
         self.rec = R.Recogniser()
         self.rec.deb = self.deb  # (noise makes no gesture; drops into ignored pits are taken as made)
@@ -101,7 +103,8 @@ class App:
         hello = f"fw={fw} rules={RULES_VERSION} board={board_id}"
         self.outbox = Outbox(self.journal, hw.serial_write, hw.ticks_ms, hello=hello)
         self.outbox.on_command = self.command
-        self.outbox.defer = True  # (commands run at the step's top: App.step)
+        self.outbox.defer = True  # (commands run in the scan, one a scan: App.scan)
+        self.outbox.paced = True  # (the events a pass sends again: one a scan, App.listen)
         self.state_line = StateLine()  # the STATE notice, for a host of protocol 3 (baoboard.state)
         self.state_due = False  # the guide drew a new state (not a blink): tell the host at the scan's end
         self.hellos = 0  # the outbox's HELLOs seen: a new host is told the state
@@ -237,15 +240,6 @@ class App:
         finally:
             sowing.serve = was
 
-    def commands(self) -> None:
-        """The host's commands that arrived in this scan, in order, each run here (Outbox.defer) rather than
-        inside the link's calls, with a scan between two of them."""
-        ob = self.outbox
-        while ob.pending:
-            ob.run_pending()
-            if ob.pending:
-                self.serve()
-
     def serve(self) -> None:
         """Called every few dozen relays by long work (a never-ending move, M4; bao.sowing.serve,
         recogniser.Sequence.flush): once _SLICE_MS passed since the last scan, or after _SLICE_UNITS calls,
@@ -292,10 +286,13 @@ class App:
             g &= bm[1] | (bm[3] << 8)
         self.gestures(g, now)
         self.activations(now)
-        self.listen(now)
+        # the link: one piece of its work a scan (issue #26: a burst of host lines in one step kept the board
+        # from its sensors past a quick touch): the oldest command that waits (Outbox.defer: run here, not
+        # inside the link's calls), else one line from the host; the rest waits (in rx, the serial buffer)
         ran = bool(self.outbox.pending) and not self.searching  # (in the search's steps they stop it, and wait)
         if ran:
-            self.commands()
+            self.outbox.run_pending()
+        self.listen(now, ran)
         self.press(hw.buttons(), now)
         if self.setup is not None:  # (the set-up's wait for the hand to leave its last place ends in time)
             self.setup.tick(self, now)
@@ -379,11 +376,31 @@ class App:
             if e >= 0 and f[(e & R.PIT) >> 3] & (1 << (e & 7)):
                 self.rare("fault", now)
 
-    def listen(self, now: int) -> None:
-        """The host's frames, and whether a host is there (a valid frame in the last _HOST_MS)."""
-        n = self.hw.serial_read(self.rx)
-        if n:
-            self.outbox.feed(self.rx, n)
+    def take(self) -> None:
+        """One line from the host, at most: the rest of the link's last read, up to its first line's end,
+        else a new read's."""
+        rx = self.rx
+        i = self.rx_i
+        n = self.rx_n
+        j = rx.find(b"\n", i, n) if i < n else -1
+        if j < 0:  # no whole line held: what is held begins one, the next read may end it
+            if i < n:
+                self.outbox.feed(rx, n, i)
+            i = 0
+            n = self.rx_n = self.hw.serial_read(rx)
+            j = rx.find(b"\n", 0, n) if n else -1
+        end = n if j < 0 else j + 1
+        self.rx_i = end
+        if i < end:
+            self.outbox.feed(rx, end, i)
+
+    def listen(self, now: int, ran: bool) -> None:
+        """The host's frames, one line a scan, and one event of a pass sent again (Outbox.paced), unless a
+        command ran in it (the rest of a read waits in rx, later bytes in the serial buffer); and whether a
+        host is there (a valid frame in the last _HOST_MS)."""
+        if not ran:
+            self.take()
+            self.outbox.pump()
         if self.outbox.rx_frames != self.rx_frames:
             self.rx_frames = self.outbox.rx_frames
             self.rx_at = now

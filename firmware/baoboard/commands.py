@@ -19,6 +19,7 @@ except ImportError:
     pass
 
 import json
+from binascii import hexlify
 
 from bao import position_json, sowing
 from bao.layout import pit_name
@@ -164,7 +165,7 @@ def snapshot(a: "App") -> str:
             "brightness": g.brightness,
             "next": nxt,
             "wrong": pit_name(rec.wrong_pit) if rec.wrong_pit >= 0 else None,
-            "leds": "".join("%02x" % b for b in g.frame),
+            "leds": hexlify(bytes(g.frame)).decode(),  # (in C: a loop of formats here kept the board from its sensors)
             "last": j.last,
             "acked": j.acked,
             "cpu": ("SN"[a.cpu] + " " + str(a.level)) if a.cpu >= 0 else "off",  # as the CPU event says it

@@ -22,7 +22,11 @@ _SEEN = const(64)  # kind[64 + b]: the pits that made an activation (as the raw 
 # chip's when the chip is suspect)
 _EVIDENCE = const(68)  # kind[68 + chip]: the touches, in the move under way, where the move would go on past
 # the chip's pits while it sensed no touch (new_move forgets them)
-_LAST = const(72)  # kind[72]: the chip + 1 the last refused touch gave evidence against (0: none)
+_LAST = const(72)  # kind[72]: the chip + 1 the last refused touch gave evidence against (0: none; _ONE: a pit)
+_ONE = const(255)  # ... the pit of kind[73]
+_DEAD = const(73)  # kind[73]: the pit + 1 suspected of a dead input (one pit of a working chip that senses
+# nothing, found in play as a silent chip is: baoboard.sensors), kind[74]: the touches of this move where the
+# move went on right after it while it sensed no touch (new_move forgets them)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
@@ -46,9 +50,10 @@ class Debouncer:
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
         self.blips = bytearray(PITS)  # per pit: pulses shorter than `stable` scans lately (noise), at most 255
         self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
-        self.kind = bytearray(2 * PITS + 9)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
+        self.kind = bytearray(2 * PITS + 11)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
         # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
-        # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72]: _LAST
+        # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72]: _LAST;
+        # [73], [74]: _DEAD
         self._at = 0  # tick of the last check
         self.last_tick = 0  # tick of the activation pop() returned last
 
@@ -112,7 +117,7 @@ class Debouncer:
         kind = self.kind
         for c in range(4):
             kind[_EVIDENCE + c] = 0
-        kind[_LAST] = 0
+        kind[_LAST] = kind[_DEAD] = kind[_DEAD + 1] = 0
 
     def taken_back(self) -> None:
         """The touch refused last was taken back (its pit touched again at once: the seed out again). The
@@ -120,7 +125,10 @@ class Debouncer:
         taken back, made a healthy chip silent and the move the slips pointed to was taken as made)."""
         kind = self.kind
         c = kind[_LAST]
-        if c and kind[_EVIDENCE + c - 1]:
+        if c == _ONE:
+            if kind[_DEAD + 1]:
+                kind[_DEAD + 1] -= 1
+        elif c and kind[_EVIDENCE + c - 1]:
             kind[_EVIDENCE + c - 1] -= 1
         kind[_LAST] = 0
 
@@ -181,5 +189,6 @@ class Debouncer:
                 if kind[i] & _SILENT and kind[PITS + i] == revive:
                     kind[i] = kind[PITS + i] = 0
                     faulty[i >> 3] &= ~(1 << (i & 7))
-            kind[_EVIDENCE + revive - 1] = 0  # (revive: the chip + 1)
+            if revive <= 4:  # (revive: the chip + 1; a dead input's mark is above: baoboard.sensors)
+                kind[_EVIDENCE + revive - 1] = 0
         return found

@@ -3,10 +3,11 @@
 #   ob.on_command = fn(cmd_id, typ, payload) -> (ok, reply_payload)   the application's command handler;
 #                       HELLO and ACK never reach it; a repeated command id gets the cached reply, not a rerun
 #   ob.defer = True; ob.run_pending()   commands wait for the application to run them (PING apart)
+#   ob.paced = True; ob.pump()    a pass's events go out one a pump() call, not all at once
 #   ob.start()                    at boot: the unsolicited H0 HELLO, then every pending event
 #   ob.post(typ, payload) -> seq  journal (durable) first, then send: E<seq> TYPE payload (-1: no room, not sent)
 #   ob.move(notation, position) -> seq     post("MOVE", "notation position")
-#   ob.feed(data, n=-1)           bytes read from the serial link (any split, any garbage)
+#   ob.feed(data, n=-1, i=0)      bytes read from the serial link, data[i:n] (any split, any garbage)
 #   ob.poll()                     call from the main loop: resends unacknowledged events after a timeout
 #   ob.notice(typ, payload)       an unsequenced N0 line (not journalled, never resent)
 #   counters: rx_frames, rx_errors, resent, naks, timeouts; rto: the retransmission timeout (ms)
@@ -80,6 +81,9 @@ class Outbox:
         # computer's search (App.step); up to _WAITING wait, in order, and one more is answered ERR state
         self.defer = False
         self.pending: list[tuple[int, str, str]] = []
+        # paced: a pass (a HELLO's, an ack's, the boot's) leaves its events to pump(), one a call (the
+        # application's: one a scan; each is read back from flash) rather than sending them all at once
+        self.paced = False
         self._asm = LineAssembler(MAX_HOST_LINE, self._line, self._bad)
         self.rx_frames = 0
         self.rx_errors = 0
@@ -198,10 +202,21 @@ class Outbox:
             self._next = seq
         if self._next <= acked:
             self._next = acked + 1
-        while self._next <= j.last and self._next - acked <= self.window:
+        while not self.paced and self._next <= j.last and self._next - acked <= self.window:
             self._resend(self._next)
             self._next += 1
         self._time()
+
+    def pump(self) -> None:
+        """Paced: send the pass's next event, if the window allows it."""
+        j = self.journal
+        seq = self._next
+        if seq <= j.acked:
+            seq = j.acked + 1
+        if seq <= j.last and seq - j.acked <= self.window:
+            self._resend(seq)
+            self._next = seq + 1
+            self._time()
 
     def _time(self) -> int:
         """Set the timer: due when the event in flight that has waited longest since its last sending, of
@@ -253,8 +268,8 @@ class Outbox:
             base += 1
         self._fill()
 
-    def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
-        self._asm.feed(data, n)
+    def feed(self, data: "bytes | bytearray", n: int = -1, i: int = 0) -> None:
+        self._asm.feed(data, n, i)
 
     def _bad(self, code: int) -> None:
         self._reject(ERR_NAMES[code])

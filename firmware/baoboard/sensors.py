@@ -28,6 +28,9 @@ _SEEN = const(64)  # kind[64 + b]: pits that made an activation (since their chi
 _EVIDENCE = const(68)  # kind[68 + chip]: touches of this move where it went on past the chip's pits, none sensed
 _SILENT_AFTER = const(2)  # ... this many: the chip senses nothing (one is a player's slip; time alone is none)
 _LAST = const(72)  # kind[72]: the chip + 1 the last refused touch gave evidence against (Debouncer.taken_back)
+_ONE = const(255)  # ... a dead input's (kind[73])
+_DEAD = const(73)  # kind[73]: the pit + 1 suspected of a dead input, kind[74]: its evidence in this move
+_DEAD_MARK = const(64)  # kind[32 + pit] of a dead input: this + the pit (a silent chip's pits: the chip + 1)
 
 
 def fault(a: "App", now: int, pit: int = -1) -> bool:
@@ -84,18 +87,59 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             break
         suspect = chip
     same = [x for x in range(32) if wiring[x] >> 3 == suspect]
-    if suspect >= 0 and not any(kind[x] for x in same):
-        if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
-            kind[_EVIDENCE + suspect] = 0
-            for x in same:
-                kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
-        kind[_EVIDENCE + suspect] += 1
-        kind[_LAST] = suspect + 1
-        if kind[_EVIDENCE + suspect] >= _SILENT_AFTER:
-            for x in same:
-                kind[x] = _SILENT
-                kind[32 + x] = suspect + 1
-                f[x >> 3] |= 1 << (x & 7)
+    # (a pit of it found dead may be the first the silent chip showed: no bar to the chip's evidence)
+    if suspect < 0 or any(kind[x] and not (kind[x] & _SILENT and kind[32 + x] >= _DEAD_MARK) for x in same):
+        _weigh_pit(a, pit)  # (no chip to blame: one input of a working chip?)
+        return
+    if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
+        kind[_EVIDENCE + suspect] = 0
+        for x in same:
+            kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
+    kind[_EVIDENCE + suspect] += 1
+    kind[_LAST] = suspect + 1
+    if kind[_EVIDENCE + suspect] >= _SILENT_AFTER:
+        for x in same:
+            kind[x] = _SILENT
+            kind[32 + x] = suspect + 1
+            f[x >> 3] |= 1 << (x & 7)
+
+
+def _weigh_pit(a: "App", pit: int) -> None:
+    """A touch refused mid-move, no chip to blame. A dead input (one pit of a working chip that senses
+    nothing)? Each candidate of the move that pit fits waits for a step at the same pit X, untouched in this
+    move, and pit is where it goes on right after X: evidence against X (not at a move's end: the other
+    side's touch there says nothing of where the seeds went; a start pit cannot be told from another move's).
+    The second in one move, with no activation of X since the first and the first not taken back, marks X
+    dead: a slip onto the next pit is mended by touching X (an activation) or taken back at once, and the
+    evidence of a move made to its end is forgotten (Debouncer.new_move): clumsy play does not add up."""
+    kind = a.deb.kind
+    rec = a.rec
+    x = -1
+    for i in range(rec.n):
+        seq = rec.c_seq[i]
+        j = rec.c_pos[i]
+        if j >= len(seq):
+            continue
+        e = seq[j] & R.PIT
+        if j + 1 >= len(seq) or seq[j + 1] & R.PIT != pit or e == pit:
+            continue
+        if (x >= 0 and x != e) or any(s & R.PIT == e for s in seq[:j]):
+            return  # (two pits would explain it, or X sensed a touch in this very move)
+        x = e
+    if x < 0 or kind[x]:
+        return
+    seen = kind[_SEEN + (x >> 3)] & (1 << (x & 7))
+    if kind[_DEAD] != x + 1 or seen:  # a new suspect, or X sensed a touch since the first evidence
+        kind[_DEAD] = x + 1
+        kind[_DEAD + 1] = 0
+        kind[_SEEN + (x >> 3)] &= ~(1 << (x & 7))
+    kind[_DEAD + 1] += 1
+    kind[_LAST] = _ONE
+    if kind[_DEAD + 1] >= _SILENT_AFTER:
+        kind[x] = _SILENT
+        kind[32 + x] = _DEAD_MARK + x
+        a.deb.faulty[x >> 3] |= 1 << (x & 7)
+        kind[_DEAD] = kind[_DEAD + 1] = 0
 
 
 def _report(a: "App", wiring: "Any", i: int) -> None:
@@ -106,7 +150,8 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
         return
     bit = wiring[i]
     same = [j for j in range(32) if wiring[j] >> 3 == bit >> 3]
-    if k & _SILENT or all(kind[j] & _STUCK for j in same):  # the whole chip: one report for its eight pits
+    if k & _SILENT and kind[32 + i] < _DEAD_MARK or all(kind[j] & _STUCK for j in same):  # the whole chip: one
+        # report for its eight pits
         for j in same:
             kind[j] |= _SAID
         names = json.dumps([pit_name(j) for j in same])
@@ -130,7 +175,7 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
             '{"code": "sensor", "fault": "%s", "pit": "%s", "chip": "U%d", "input": "D%d", "msg": "%s '
             '(74HC165 U%d input D%d) %s; drops into it are taken as made"}'
             % (
-                "stuck" if k & _STUCK else "flicker",
+                "stuck" if k & _STUCK else "dead" if k & _SILENT else "flicker",
                 name,
                 (bit >> 3) + 1,
                 bit & 7,
@@ -140,6 +185,9 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
                 "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
                 "(hardware/README.md); ignored until it reads idle for 2 s"
                 if k & _STUCK
+                else "has sensed no touch while a move went on right after it, twice: a dead sensor or input; "
+                "ignored until it senses a touch"
+                if k & _SILENT
                 else "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a restart",
             )
         )

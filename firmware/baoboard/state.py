@@ -214,10 +214,14 @@ class StateLine:
 
     @micropython.native  # (as bytecode, its frame is too large for the C stack: on the heap at each call)
     def hexes(self, data: "bytes | bytearray", digits: bytes) -> None:
+        buf = self.buf  # (straight into the buffer: a call a digit made the LEDs' field a long piece of a scan)
+        n = self.n
         for i in range(len(data)):
             v = data[i]
-            self.byte(digits[v >> 4])
-            self.byte(digits[v & 15])
+            buf[n] = digits[v >> 4]
+            buf[n + 1] = digits[v & 15]
+            n += 2
+        self.n = n
 
     def trailer(self) -> None:
         """ " *CRC\\n": the frame's check (baoproto.frames), of the line so far."""

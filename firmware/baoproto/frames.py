@@ -8,7 +8,7 @@
 #   words(payload) -> list[str]      split at spaces; a word starting with "{" or "[" runs to the end (JSON)
 #   fields(payload) -> dict[str, str]   "k=v k2=v2" words as a dict (the handshake)
 #   move_payload(notation, position) -> str;  split_move(payload) -> (notation, position)   a MOVE event's payload
-#   LineAssembler(max_line, on_line, on_error).feed(data, n=-1)
+#   LineAssembler(max_line, on_line, on_error).feed(data, n=-1, i=0)   data[i:n] (n < 0: to its end)
 #       takes bytes as they arrive; calls on_line(bytes) per complete non-empty line (EOL stripped) and
 #       on_error(ERR_LONG) once per overlong line, which is discarded up to its "\n". One buffer, allocated once.
 try:
@@ -148,11 +148,10 @@ class LineAssembler:
         self._n = 0
         self._skip = False
 
-    def feed(self, data: "bytes | bytearray", n: int = -1) -> None:
+    def feed(self, data: "bytes | bytearray", n: int = -1, i: int = 0) -> None:
         if n < 0:
             n = len(data)
         cap = len(self._buf)
-        i = 0
         while i < n:
             j = data.find(b"\n", i, n)
             end = n if j < 0 else j

@@ -286,3 +286,66 @@ def test_slips_taken_back_in_one_move_never_make_a_chip_silent():
     assert _illegal(host) == 2
     assert host.moves() == want
     st.close()
+
+
+def test_a_dead_input_is_found_in_play_reported_lit_and_play_goes_on():
+    """One input of a working chip goes dead (B5's sensor or its wire: the rest of U1 senses). The next
+    move that sows through B5 stops there: the drop into B5 is not sensed, and the touch at the pit after it
+    is refused, once, and again after a look: with no touch sensed at B5 in between, B5 is dead. One ERROR
+    names the pit and its chip, B5 lights magenta, the drop is taken as made and play goes on with every
+    move as played; the first touch B5 senses again takes it back."""
+    b, hw, host, hands, st = _board()
+    b5 = 11  # (B5: byte 1, bit 3, on U1)
+
+    def wire_off(ply):
+        if ply == 3:
+            hw.dead[1] = 1 << (b5 & 7)
+
+    want = _play_as_a_person(b, hands, host, 12, wire_off)
+    assert host.moves() == want
+    errs = _errors(host)
+    assert len(errs) == 1, errs
+    for word in ('"dead"', '"B5"', '"U1"'):
+        assert word in errs[0][2], (word, errs[0][2])
+    assert _illegal(host) == 1
+    assert _magenta(hw, b5) and bytes(b.app.deb.faulty) == b"\x00\x08\x00\x00"
+    hw.dead[1] = 0  # mended: its first touch takes it back
+    hw.set_pit(b5, True)
+    hands.scan(40)
+    hw.set_pit(b5, False)
+    hands.scan(40)
+    assert bytes(b.app.deb.faulty) == bytes(4) and not _magenta(hw, b5)
+    st.close()
+
+
+def test_slips_onto_the_next_pit_never_make_a_healthy_input_dead():
+    """The signature of a dead input is a touch at the pit right after the one the move waits for: a
+    player's commonest slip too. In every move of 12 plies the player slips onto the pit after the third
+    step's (or a later one's) and takes the seed back out, twice in every other move, with a look at the
+    board between; then sows on.
+    Each slip is refused; no input is found dead, nothing is ignored, every move is as played."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    p = core.initial(core.ZANZIBAR)
+    want = []
+    slips = 0
+    for ply, text in enumerate(_CLUMSY_GAME[:12]):
+        m = find_move(p, text)
+        acts = activations(p, m)
+        slip = [i for i in range(2, len(acts) - 1) if acts[i + 1] != acts[i]][:1]
+        for i, pit in enumerate(acts):
+            if i in slip:
+                for _ in range(2 if ply % 2 else 1):
+                    hands.tap(acts[i + 1])  # the slip onto the next pit...
+                    hands.tap(acts[i + 1])  # ... and the seed taken back out
+                    hands.scan(2500 // hands.scan_ms)  # a look at the board
+                    slips += 1
+            hands.tap(pit)
+        want.append(format_move(m, p.d[core.TO_MOVE]))
+        p = core.play(p, m)
+        host.poll()
+    assert slips >= 12 and _illegal(host) == slips, (slips, _illegal(host))
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert host.moves() == want
+    st.close()

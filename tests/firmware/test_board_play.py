@@ -172,7 +172,7 @@ def test_host_engine_plays_through_show_and_hint_command():
     assert app.rec.hint < 0 and len(app.rec.codes) > 1
     host.command(2, "SHOW", "5R")
     host.command(3, "HINT")  # North is the computer's: no hint
-    hands.scan(3)
+    hands.scan(4)  # (a line a scan, each command in a scan of its own)
     host.poll()
     assert (2, "OK", "5R") in host.replies
     assert host.replies[-1][:2] == (3, "ERR")

@@ -63,7 +63,7 @@ def test_commands():
     host.command(7, "NEW", "malawi")
     host.command(8, "PING")
     host.command(9, "STOP")
-    hands.scan(10)  # the board reads at most 64 bytes a scan
+    hands.scan(22)  # the board takes one line a scan, and runs a command in a scan of its own
     host.poll()
     r = dict((n, (t, pl)) for n, t, pl in host.replies)
     assert r[1] == ("OK", "") and app.guide.mode == 1

@@ -1,7 +1,6 @@
 """The fuzzers of bao_testkit.picofuzz, short, against the Bao-board image on the emulated Pico (`make
 test-pico`, marked pico; the long form: `python tools/bench_soak.py --runtime pico`, docs/benchmarks.md).
-Each is deterministic: the emulated Pico's time runs only when the test says, the inputs come from a seed.
-One, marked xfail, shows a defect of issue #26 still open."""
+Each is deterministic: the emulated Pico's time runs only when the test says, the inputs come from a seed."""
 
 from __future__ import annotations
 
@@ -74,16 +73,13 @@ def test_a_power_cut_after_ten_seconds_of_pico_time_boots_the_board_again(tmp_pa
         board.close()
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue #26: a burst of host lines keeps the board from its sensors past a 50 ms touch"
-)
 def test_a_burst_of_host_lines_in_a_move_loses_no_touch(tmp_path: Path) -> None:
-    # The early Malawi stall of the campaign on the image, reproduced: a burst of host lines before every other
-    # touch (a reconnecting logger's HELLO, line noise, a NAK, a PING, a UI's SNAP, as the fault proxy delivers
-    # them) keeps the board from its sensors for up to 62 ms (each kind alone: at most 34 ms); a 50 ms touch
-    # goes unseen, the board waits at that step and refuses the hands' next touches: a8L of the seed-4 Malawi
-    # game, 19 steps, is never recorded. Strict: once the board reads its sensors often enough through such a
-    # burst, this passes and so fails here: then drop the mark.
+    # The early Malawi stall of the campaign on the image, reproduced (issue #26): a burst of host lines before
+    # every other touch (a reconnecting logger's HELLO, line noise, a NAK, a PING, a UI's SNAP, as the fault
+    # proxy delivers them). Taken in one or two steps, it kept the board from its sensors past a 50 ms touch:
+    # the touch went unseen, the board waited at that step and refused the hands' next touches, and a7L was
+    # never recorded. The board takes one piece of the link's work a scan (App.scan: a line, a command, an
+    # event sent again), so it reads its sensors often enough through the burst (docs/benchmarks.md).
     import json
     import random
 
