@@ -231,8 +231,9 @@ def _wait_shown(hw, hands, host, pit, touch_at=-1):
     nothing else, no touch read as play's (touch_at: the scan at which the hand drops a seed more into it).
     Returns the board's time from the hand's last touch there to the board's ready."""
     last = hw.t
-    for k in range(2 * LINGER_MS // hands.scan_ms):
+    for k in range(2 * LINGER_MS // hands.scan_ms):  # (the notices are read as written: no poll, no collection)
         if "ready" in host.said:
+            host.poll()
             return hw.t - last
         lit = _lit(hw)
         assert list(lit) == [pit], {core.pit_name(i): hex(c) for i, c in lit.items()}
@@ -242,7 +243,6 @@ def _wait_shown(hw, hands, host, pit, touch_at=-1):
             last = hw.t - hands.gap * hands.scan_ms
         else:
             hands.scan(1)
-        host.poll()
     raise AssertionError("the board never said ready: %r" % host.said)
 
 

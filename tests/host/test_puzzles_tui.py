@@ -15,6 +15,15 @@ from bao_host.record.store import Store
 from bao_host.ui.puzzles_tui import PuzzleApp
 from bao_testkit import puzzlerig
 from textual.pilot import Pilot
+from textual.widgets import Input
+
+
+async def _steady_cursor(pilot: Pilot[int]) -> None:
+    """The move field's cursor shown without blinking: a snapshot taken in its off phase would differ from one
+    taken in its on phase (it did, under load)."""
+    await pilot.pause()
+    pilot.app.query_one(Input).cursor_blink = False
+    await pilot.pause()
 
 
 @pytest.mark.parametrize(("typed", "solved"), [("8", True), ("6L", False), ("B9", None)])
@@ -26,7 +35,7 @@ def test_a_puzzle_solved_failed_and_a_bad_move_in_the_terminal(
     app: PuzzleApp
 
     async def answer(pilot: Pilot[int]) -> None:
-        await pilot.pause()
+        await _steady_cursor(pilot)
         await pilot.press(*typed, "enter")
         await pilot.pause()
 
@@ -50,7 +59,7 @@ def test_a_line_in_the_terminal_plays_the_replies_and_asks_the_next_move(snap_co
     app: PuzzleApp
 
     async def answer(pilot: Pilot[int]) -> None:
-        await pilot.pause()
+        await _steady_cursor(pilot)
         for typed in ("4L", "3L"):
             await pilot.press(*typed, "enter")
             await pilot.pause()
