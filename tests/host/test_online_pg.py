@@ -279,6 +279,36 @@ def test_a_takeback_and_the_lobby_are_shared_by_two_processes(pg: pgrig.Cluster,
 
 
 @needs_pg
+def test_a_process_listening_late_reads_again_what_it_holds(pg: pgrig.Cluster) -> None:
+    # CI: a server process killed and started again read a game for its client before its LISTEN was up; the
+    # other process stored the opponent's move in between, and the board never lit it. Once it listens, the
+    # store reports ANY_GAME: the process reads again every game it holds.
+    import asyncio
+
+    from bao_host.online.store import ANY_GAME
+    from bao_host.online.store_pg import PostgresStore
+
+    st = PostgresStore(pg.database("late_listener"))
+    heard: list[str] = []
+
+    async def listening() -> None:
+        task = asyncio.get_running_loop().create_task(st.listen(lambda gid, *_: heard.append(gid)))
+        try:
+            for _ in range(200):
+                if heard:
+                    return
+                await asyncio.sleep(0.05)
+        finally:
+            task.cancel()
+
+    try:
+        asyncio.run(listening())
+    finally:
+        st.close()
+    assert heard[:1] == [ANY_GAME]
+
+
+@needs_pg
 def test_a_database_of_the_first_online_schema_is_migrated(pg: pgrig.Cluster) -> None:
     import psycopg
     from bao_host.online import store as online_store

@@ -4,8 +4,8 @@ The same tables and SQL as SQLite's (bao_host.online.store); psycopg 3 runs them
 what it changed with pg_notify in its own transaction, so the announcement goes out when (and only if) it
 commits, on the channel CHANNEL: {"o": origin, "g": game, "k": kind, "p": ply, "m": [[ply, move, received],
 ...]}, origin being the store that wrote (a process ignores its own), m the moves stored (a follower
-needs no query for them). listen() holds a second connection that LISTENs; when that connection is lost
-it connects again and reports ANY_GAME (whatever came in between is read from the tables)."""
+needs no query for them). listen() holds a second connection that LISTENs; once it listens, at the start
+and after a lost connection, it reports ANY_GAME (whatever came before is read from the tables)."""
 
 from __future__ import annotations
 
@@ -99,18 +99,17 @@ class PostgresStore(GameStore):
 
     async def listen(self, on_change: OnChange) -> None:
         assert psycopg is not None
-        first = True
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
-                    if not first:  # (what changed while nobody listened)
-                        on_change(ANY_GAME, "", 0, [])
-                    first = False
+                    # what changed while nobody listened: after a lost connection, and at the start too (a
+                    # process started again serves its clients at once: a game read before its LISTEN, a move
+                    # another process stored meanwhile, and that game waited for a next move that never came)
+                    on_change(ANY_GAME, "", 0, [])
                     async for n in conn.notifies():
                         self._heard(n.payload, on_change)
             except psycopg.OperationalError:
-                first = False
                 await asyncio.sleep(RETRY)
 
     def _heard(self, payload: str, on_change: OnChange) -> None:
