@@ -169,17 +169,7 @@ def test_the_pit_filled_last_is_the_games_first_touch_once_the_hand_is_away():
     # B2 last, and the answer starts from B2 again. Touches of B2 right after it was confirmed are the hand
     # still putting seeds in (absorbed); once the hand has been away for setup_mode._LINGER_MS, a touch of B2
     # is the game's first: the move is made and reported (the board took no touch at all before).
-    p = positions((44,))[0]
-    app, hw, hands, host, st = board()
-    host = SetupHost(hw, host)
-    host.command(40, "SETPOS", position_json.dumps(p, False))
-    hands.scan(40)
-    m = find_move(p, "B2L")
-    hands.perform(p, m)
-    host.poll()
-    seeds = list(app.p.d[:34])
-    assert start(app, hands, host, p, 41)[1] == "OK"
-    follow(app, hw, hands, host, seeds, hand=[0])
+    p, m, app, hw, hands, host, st = _set_up_again_after_b2l()
     hands.scan(4)
     host.poll()
     assert "done" in host.said and host.last_at == "B2" and app.p.d == p.d

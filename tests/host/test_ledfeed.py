@@ -20,6 +20,14 @@ from baoboard.recogniser import PIT, activations
 from baoproto.frames import MAX_BOARD_LINE, LineAssembler, decode
 
 
+def _thinking(view: Any) -> bool:
+    """The board's computer searching, as the board says it (not as the feed judges): South has moved, the
+    computer's move is not lit yet."""
+    s, p = view.state, view.position  # (the board's STATE comes after its search; the MOVE before it)
+    lit = s is not None and p is not None and s.pos == bytes(p.d) and s.shown >= 0
+    return p is not None and p.to_move == core.NORTH and len(view.plies) == 1 and not lit
+
+
 def test_the_computer_answers_a_ui_that_reads_the_frame_at_every_tick(tmp_path: Path) -> None:
     store = Store(tmp_path / "data")
     board, pump, _ = make_board(Logger(store), tmp_path / "flash")
@@ -30,9 +38,7 @@ def test_the_computer_answers_a_ui_that_reads_the_frame_at_every_tick(tmp_path: 
     interrupted: list[str] = []  # the commands sent after South's move, before the computer's was lit
 
     def counted(typ: str, payload: str = "", timeout: float | None = None) -> Any:
-        s, p = view.state, view.position  # (the board's STATE comes after its search; the MOVE before it)
-        lit = s is not None and p is not None and s.pos == bytes(p.d) and s.shown >= 0
-        if p is not None and p.to_move == core.NORTH and len(view.plies) == 1 and not lit:
+        if _thinking(view):
             interrupted.append(typ)
         return command(typ, payload, timeout)
 
@@ -103,13 +109,8 @@ def test_a_ui_reading_the_frame_often_does_not_restart_the_boards_search(
     sent_while_thinking: list[str] = []  # the commands the UI sent while the board said it searched
     frames_while_thinking: set[bytes] = set()  # the frames the UI showed then
 
-    def thinking() -> bool:  # (as the board says it, not as the feed judges: South moved, nothing lit yet)
-        s, p = view.state, view.position
-        lit = s is not None and p is not None and s.pos == bytes(p.d) and s.shown >= 0
-        return p is not None and p.to_move == core.NORTH and len(view.plies) == 1 and not lit
-
     def counted(typ: str, payload: str = "", timeout: float | None = None) -> Any:
-        if thinking():
+        if _thinking(view):
             sent_while_thinking.append(typ)
         return command(typ, payload, timeout)
 
@@ -119,7 +120,7 @@ def test_a_ui_reading_the_frame_often_does_not_restart_the_boards_search(
         pump()
         board.poll()
         shown = bytes(board.leds())
-        if thinking():
+        if _thinking(view):
             frames_while_thinking.add(shown)
 
     def computers_move() -> Any:

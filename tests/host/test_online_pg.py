@@ -292,12 +292,17 @@ def test_a_process_listening_late_reads_again_what_it_holds(pg: pgrig.Cluster) -
     heard: list[str] = []
 
     async def listening() -> None:
-        task = asyncio.get_running_loop().create_task(st.listen(lambda gid, *_: heard.append(gid)))
+        first = asyncio.Event()
+
+        def on_change(gid: str, *_: object) -> None:
+            heard.append(gid)
+            first.set()
+
+        task = asyncio.get_running_loop().create_task(st.listen(on_change))
         try:
-            for _ in range(200):
-                if heard:
-                    return
-                await asyncio.sleep(0.05)
+            await asyncio.wait_for(first.wait(), 10)  # (bounded: no report at all fails below)
+        except TimeoutError:
+            pass
         finally:
             task.cancel()
 
