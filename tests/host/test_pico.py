@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 from pathlib import Path
 
 import pytest
@@ -258,6 +259,27 @@ def test_the_image_over_a_half_played_game_keeps_it_and_retires_the_old_files(tm
     after = _flash_files(tmp_path / "pico-flash.img")
     assert not [f for f in after if f.startswith(("/bao/", "/baoboard/")) or f in ("/bao", "/baoboard")]
     assert set(before) - set(after) == {f for f in before if f.startswith(("/bao", "/baoboard"))}
+
+
+@pytest.mark.pico
+def test_a_host_whose_terminal_is_closed_leaves_the_board_its_flash(tmp_path: Path) -> None:
+    """`make run --runtime pico` in a terminal that is closed: the host and the emulated Pico get SIGHUP. A
+    real board's flash keeps every write, so the emulated one must too: the next start has the moves."""
+    g = game_1994()
+    board = PicoBoard(str(tmp_path), flash_timing=False)
+    try:
+        for p, m in g.moves[:2]:
+            perform(board, p, m)
+        board.proc.send_signal(signal.SIGHUP)
+        assert board.proc.wait(timeout=60) == 0
+    finally:
+        board.close()
+    board = PicoBoard(str(tmp_path), flash_timing=False)
+    try:
+        snap = json.loads(Snap(board).command("SNAP").split(" ", 1)[1])
+        assert snap["moves"] == 2 and position_json.from_dict(snap["position"]).d == g.moves[2][0].d
+    finally:
+        board.close()
 
 
 def _selftest(board: PicoBoard, host: Snap, wait_ms: int) -> dict[str, object]:

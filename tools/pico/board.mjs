@@ -19,7 +19,8 @@
 //                   E <text>          an error in the emulator itself (the process then exits 3)
 //                   X <misses>        (with --xip-cache) after each L and D: the misses so far of a model of the
 //                                     XIP cache (xipcache.mjs; the time does not change)
-// Options: --fs-image IMG (the flash's filesystem; required), --save-fs IMG (written at Q),
+// Options: --fs-image IMG (the flash's filesystem; required), --save-fs IMG (written at Q, at the end of
+//          the input, at SIGHUP and SIGTERM),
 //          --fault swap-latch-clock | reverse-chain (a wrongly wired sensor chain; repeatable),
 //          --no-flash-timing, --latches (a K line per sensor read), --xip-cache, --uf2 FILE, --bootrom FILE.
 import fs from 'node:fs';
@@ -111,6 +112,22 @@ function attach(p) {
 }
 attach(pico);
 
+// The flash kept as a file (--save-fs): written whole through a new file, so that a host killed while it is
+// written finds the previous image, never half of one.
+function saveFlash() {
+  if (!opt.saveFs) return;
+  fs.writeFileSync(opt.saveFs + '.new', pico.fsImage());
+  fs.renameSync(opt.saveFs + '.new', opt.saveFs);
+}
+// A real board's flash keeps every write: a host whose terminal is closed (SIGHUP) or that is stopped must not
+// cost the emulated board what it wrote since the last Q.
+for (const signal of ['SIGHUP', 'SIGTERM']) {
+  process.on(signal, () => {
+    saveFlash();
+    process.exit(0);
+  });
+}
+
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
 for await (const line of rl) {
   const w = line.trim().split(/\s+/);
@@ -156,5 +173,5 @@ for await (const line of rl) {
   flush();
 }
 flush();
-if (opt.saveFs) fs.writeFileSync(opt.saveFs, pico.fsImage());
+saveFlash();
 process.exit(0);

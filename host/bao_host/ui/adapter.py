@@ -23,7 +23,7 @@ from bao_host.record.logger import SIDE_NAMES, Logger, side_name
 from bao_host.record.session import LinkSession
 from bao_host.record.state import IDLE, BoardState
 from bao_host.ui import setup_words, steps
-from bao_host.ui.ledfeed import LedFeed
+from bao_host.ui.ledfeed import EMULATED_TIMEOUT, TIMEOUT, LedFeed
 
 
 class BoardAdapter(Protocol):
@@ -426,4 +426,5 @@ def make_board(
     def connection() -> str:
         return f"{logger.view.connection} (simulated board)"  # (its device: the messages, --verbose)
 
-    return SimBoard(runner, session), pump, connection
+    feed = LedFeed(logger, session, timeout=EMULATED_TIMEOUT if runtime == "pico" else TIMEOUT)
+    return SimBoard(runner, session, feed), pump, connection

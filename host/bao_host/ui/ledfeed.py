@@ -36,6 +36,8 @@ from bao_host.record.state import IDLE, BoardState
 
 EVERY = 0.25  # seconds between two reads of the frame (SNAP): about one of the board's blink phases
 TIMEOUT = 0.3  # a board answers SNAP within milliseconds; a UI waits no longer than this
+# the emulated Pico runs its scans slower than a Pico does, the more so on a loaded machine: its SNAP takes longer
+EMULATED_TIMEOUT = 2.0
 
 
 class LedFeed:
@@ -45,8 +47,10 @@ class LedFeed:
         session: LinkSession,
         every: float | None = EVERY,
         clock: Callable[[], float] = time.monotonic,
+        timeout: float = TIMEOUT,
     ) -> None:
         self.logger = logger
+        self.timeout = timeout  # how long a read waits for the board's SNAP reply
         self.session = session
         self.every = every
         self.clock = clock
@@ -105,7 +109,7 @@ class LedFeed:
         if not self.session.connected:
             return None
         try:
-            reply = self.session.link.command("SNAP", timeout=TIMEOUT)
+            reply = self.session.link.command("SNAP", timeout=self.timeout)
             snap = json.loads(reply.payload) if reply.ok else {}
             leds = bytes.fromhex(str(snap["leds"])) if reply.ok else b""
         except Exception as e:  # a board that does not answer, or answers nonsense
