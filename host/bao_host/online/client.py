@@ -399,6 +399,8 @@ class Bridge:
             return False  # (the moves are still coming: nothing is decided on part of them)
         if not self.session.link.caught_up:
             return False  # (nor on part of the board's events: a NEW sent then would drop a game just begun)
+        if self._mid_move():
+            return False  # (a CPU, or a NEW, now would drop the move under way: the game is taken once it is made)
         view = self.logger.view
         if (
             self._new_sent_from == -1
@@ -621,6 +623,20 @@ class Bridge:
                 self.say(f"the board lights {who}'s move {text} (ply {nb + 1}): sow it")
             else:
                 self._next_show = now + self.retry
+
+    def _mid_move(self) -> bool:
+        """A move is under way on the board (a hand sowing it, or its house decision): the board starts a move
+        over at a boundary, and CPU makes one, so the game is taken once the move is made (said once)."""
+        r = self.session.command("SNAP")
+        try:
+            phase = json.loads(r.payload).get("phase") if r is not None and r.ok else None
+        except (ValueError, AttributeError):
+            phase = None
+        if phase == "decision":
+            self._note("2.5b: your move may stop in the house: lift the house to play on, or type stop")
+        elif phase == "moving":
+            self._note("a move is under way on the board: the online game takes it once it is made")
+        return phase in ("moving", "decision")
 
     def _look_for_decision(self) -> None:
         """The player's move may stop in the house (2.5b): at a board, the opponent's next touch says stop;
