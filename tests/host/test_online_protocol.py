@@ -243,3 +243,20 @@ def test_the_server_keeps_the_clocks_and_decides_a_flag(tmp_path: Path) -> None:
     with Store(tmp_path / "server", readonly=True) as st:
         g = st.game(f"online-{made['game']}")
         assert (g.plies, g.result, g.headers()["termination"]) == (["7L*"], "South wins", "North's time ran out")
+
+
+def test_the_moves_offered_in_the_browser_say_each_sowing_once(tmp_path: Path) -> None:
+    """The words beside each move a page offers (two directions from one pit, ply 4 of 1994): each sowing
+    said once, as a player reads it, not once per seed ("sow 3 seeds: a7 a8 b8" three times before)."""
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        for side, ply, text in (("S", 1, "7L*"), ("N", 2, "5R"), ("S", 3, "6R*")):
+            assert send(web.url, "POST", move, g[side], json.dumps({"ply": ply, "move": text}))[0] == 200
+        status, view = send(web.url, "GET", f"/online/game/{g['game']}/ply/3")
+        assert status == 200
+        words = {x["move"]: x["words"] for x in view["legal"]}
+        assert words["6L*"] == "sow 3 seeds: a5 a4 a3; the last seed fell into an empty pit: the move ends", words
+        for w in words.values():
+            said = w.split("; ")
+            assert len(said) == len(set(said)), w
