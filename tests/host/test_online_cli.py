@@ -5,6 +5,7 @@ South resigns at the end, as in the transcript. And `bao online`'s one-line refu
 
 from __future__ import annotations
 
+import http.server
 import os
 import queue
 import socket
@@ -162,7 +163,11 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
 
 def test_bao_online_refuses_in_one_line(tmp_path: Path) -> None:
     dead = f"http://127.0.0.1:{free_port()}/"
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()  # a web server that is not bao's
+    not_bao = f"http://127.0.0.1:{other.server_address[1]}/some/page"
     for args, status, said in (
+        (["online", not_bao, "--new", "zanzibar", "--board", "socket://127.0.0.1:1"], 1, "is no bao server"),
         (["online", "notaurl", "--new", "zanzibar", "--board", "socket://127.0.0.1:1"], 2, "is no server address"),
         (["online", dead, "--join", "ABCDEFGHIJKLMNOPQRSTUV", "--board", "socket://127.0.0.1:1"], 1, "does not answer"),
         (["online", dead, "--resume", "../../etc", "--board", "socket://127.0.0.1:1"], 1, "a game id is letters"),
@@ -176,6 +181,7 @@ def test_bao_online_refuses_in_one_line(tmp_path: Path) -> None:
         r = subprocess.run([*BAO, *args, "--data", str(tmp_path / "lib")], capture_output=True, text=True, timeout=60)
         assert r.returncode == status and said in r.stderr and len(r.stderr.splitlines()) == 1, (args, r.stderr)
         assert "Traceback" not in r.stderr
+    other.shutdown()
 
 
 def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:

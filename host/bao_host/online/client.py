@@ -72,7 +72,16 @@ class Api:
                 obj = json.loads(e.read(1 << 16))
             except ValueError:
                 obj = {}
-            msg = str(obj.get("error") or e.reason) if isinstance(obj, dict) else str(e.reason)
+            if not isinstance(obj, dict) or not obj.get("error"):  # (not a bao server's refusal)
+                if e.code in (404, 405):
+                    raise OnlineError(
+                        f"{self.base} is no bao server for online play (it answered {e.code} {e.reason}): give"
+                        " the address `bao serve` prints, http://HOST:PORT/",
+                        e.code,
+                    ) from None
+                # (a reverse proxy whose server is away: as an unreachable server, asked again)
+                raise OnlineError(f"the server at {self.base} answered {e.code} {e.reason}") from None
+            msg = str(obj["error"])
             rule = str(obj.get("rule", "")) if isinstance(obj, dict) else ""
             raise OnlineError(msg, e.code, rule) from None
         except (urllib.error.URLError, OSError, ValueError) as e:
