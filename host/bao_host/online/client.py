@@ -73,7 +73,7 @@ class Api:
             except ValueError:
                 obj = {}
             if not isinstance(obj, dict) or not obj.get("error"):  # (not a bao server's refusal)
-                if e.code in (404, 405):
+                if e.code < 500 or e.code == 501:  # (no such address, no such method here)
                     raise OnlineError(
                         f"{self.base} is no bao server for online play (it answered {e.code} {e.reason}): give"
                         " the address `bao serve` prints, http://HOST:PORT/",
