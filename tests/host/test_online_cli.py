@@ -145,7 +145,8 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
         bob.wait_line("the board lights South's move A7L (ply 51)", 60)
         alice.type("resign")
         for client in (alice, bob):
-            client.wait_line("bao online: the game is over: North wins (South resigned); in the library as game ", 60)
+            client.wait_line("bao online: the game is over: North wins (South resigned)", 60)
+            client.wait_line("bao online: the game is in the library as game ", 60)
             client.wait_line("type rematch for another game (the sides swapped), or quit", 60)
             client.type("quit")
             assert client.p.wait(60) == 0, client.lines[-5:]
@@ -224,9 +225,11 @@ def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:
         procs.append(bob)
         for client in (alice, bob):
             client.wait_line("the board plays this game (local game", 60)
+        assert f"bao online: spectators watch the game at {url}online/game/{first}/watch" in alice.lines
         alice.type("resign")
         for client in (alice, bob):
             client.wait_line("type rematch for another game (the sides swapped), or quit", 60)
+            assert sum("the game is over" in x for x in client.lines) == 1, client.lines[-4:]  # (said once)
         alice.type("rematch")
         second = alice.wait_line("bao online: rematch: game ", 60).split()[4].rstrip(",")
         assert second != first and "you play North" in alice.lines[-1]
@@ -254,3 +257,4 @@ def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:
                 (second, "Bob", "Alice"),
             ], lib
             assert [g.status for g in tagged] == ["over", "abandoned"]
+            assert [g.headers().get("termination") for g in tagged] == ["South resigned", "aborted by South"], lib

@@ -221,13 +221,19 @@ def _clock_text(ms: object) -> str:
 def _tag_op(gid: int, online_id: str, base: int = 0) -> Op:
     """The local game's header `online game: <id>` (the server's game): one game id in every library; a game
     the board was set up for mid-way (a re-synchronisation) also says the ply it starts after."""
+    fields = {"online game": online_id}
+    if base:
+        fields["online from ply"] = str(base)
+    return _headers_op(gid, fields)
+
+
+def _headers_op(gid: int, fields: dict[str, str]) -> Op:
+    """Headers added to the local game `gid` (its extra fields), as the server's library writes them."""
 
     def run(db: Any) -> tuple[int | None, str]:
         row = db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()
         extra = loads_object(row[0] if row else None)
-        extra["online game"] = online_id
-        if base:
-            extra["online from ply"] = str(base)
+        extra.update(fields)
         db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
         return gid, ""
 
@@ -711,6 +717,15 @@ class Bridge:
                     "ONLINE",
                     json.dumps({"result": result, "reason": reason}),
                     store.op_end(self.local, result),
+                )
+            if reason:  # (how it ended, as the server's library says it: termination)
+                store.ingest(
+                    self.logger.board_id or "unknown",
+                    f"online-{self.seat.game}",
+                    3,
+                    "ONLINE",
+                    json.dumps({"termination": reason}),
+                    _headers_op(self.local, {"termination": reason}),
                 )
         except StoreError as e:
             self.say(f"the local library: {e}")
