@@ -260,3 +260,52 @@ def test_the_moves_offered_in_the_browser_say_each_sowing_once(tmp_path: Path) -
         for w in words.values():
             said = w.split("; ")
             assert len(said) == len(set(said)), w
+
+
+def test_behind_a_tls_proxy_the_public_name_is_answered(tmp_path: Path) -> None:
+    """docs/online.md, "Behind TLS": a proxy (Caddy) passes the public name on (Host: club.example) with the
+    scheme it was reached by (X-Forwarded-Proto) to a loopback `bao serve`. Without --public-host the loopback
+    server refused it (400, DNS rebinding), so the documented set-up answered nothing; with it the pages and
+    online play work, a browser's request from the public page's Origin included, another site's still not."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    args = [sys.executable, "-m", "bao_host.cli", "serve", "--sim", "0", "--port", str(port), "--data", str(tmp_path)]
+    proc = subprocess.Popen([*args, "--public-host", "club.example"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = []
+        while not any("Ctrl-C to stop" in x for x in lines):
+            line = proc.stdout.readline()
+            assert line, lines
+            lines.append(line)
+        assert any(x.startswith("bao serve: players open https://club.example/?token=") for x in lines), lines
+        url = f"http://127.0.0.1:{port}"
+        proxied = {"Host": "club.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
+        body = json.dumps({"ruleset": "zanzibar", "name": "Asha"})
+        status, made = send(url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://club.example"})
+        assert status == 201, made
+        status, _ = send(url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://evil.example"})
+        assert status == 403
+        status, got = send(url, "GET", f"/online/v1/games/{made['game']}", headers=proxied)
+        assert status == 200 and got["seats"]["S"] == "Asha"
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    # the same proxy in front of a loopback server that was not told the name: refused
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        while "Ctrl-C to stop" not in (line := proc.stdout.readline()):
+            assert line
+        u = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        u.request("GET", "/online/v1/games", headers={"Host": "club.example"})
+        assert u.getresponse().status == 400
+        u.close()
+    finally:
+        proc.terminate()
+        proc.wait(20)
