@@ -233,7 +233,12 @@ def test_two_browsers_play_through_an_invitation_link(tmp_path: Path, pages: Pag
         other.goto(f"{server.url}/online/game/{game}")
         other.wait_for_selector("#board[data-ply='4']")
         assert "holds no seat" in other.inner_text("#who") and other.locator('[data-start="yes"]').count() == 0
-        # South takes back her last move (ply 3, and North's answer): North accepts; both pages go back
+        # South asks to take back her last move: North declines, and South's page says so
+        south.click("#takeback")
+        north.wait_for_selector("#accept-takeback:visible")
+        north.click("#decline-takeback")
+        simrig.wait_for(lambda: "North declined the takeback" in south.inner_text("#messages"), 30, None, "no")
+        # South asks again (ply 3, and North's answer): North accepts; both pages go back
         south.click("#takeback")
         north.wait_for_selector("#accept-takeback:visible")
         assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2}

@@ -253,6 +253,10 @@ function onState(s) {
   }
   const asked = s.takeback;
   if (asked && !(before && before.takeback)) say(SIDE[asked.by] + " asks to take back to " + asked.plies + " moves");
+  const was = before && before.takeback;
+  if (was && !asked && s.plies === before.plies && s.status === "playing") {  // (no move made: an answer, no)
+    say(SIDE[was.by === "S" ? "N" : "S"] + " declined the takeback");
+  }
   known = Math.max(known, s.plies);
   const invitation = document.getElementById("invitation");
   if (invitation && held && held.invite) {
