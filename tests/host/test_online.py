@@ -155,12 +155,16 @@ def test_a_takeback_asked_and_accepted_is_undone_on_both_boards(tmp_path: Path) 
     step = lambda: onlinerig.pump_all([a, b])  # noqa: E731
     try:
         onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:4]), [a, b], server)
+        a.bridge.ask_takeback()  # asked once, and Bob says no: Alice is told
+        simrig.wait_for(lambda: server.api.state(game)["takeback"] is not None, 30, step, "the takeback asked")
+        b.bridge.api.takeback(b.bridge.seat, None)  # (Bob types no)
+        simrig.wait_for(lambda: "North declined the takeback" in a.said, 30, step, "Alice told of the no")
         a.bridge.ask_takeback()  # her last move is ply 3: back to 2 moves
         simrig.wait_for(
-            lambda: any("South asks to take back to 2 moves" in x for x in b.said),
+            lambda: sum("South asks to take back to 2 moves" in x for x in b.said) == 2,
             30,
             step,
-            "Bob told of the takeback asked",
+            "Bob told of the takeback asked again",
         )
         assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2} and server.moves(game) == g.plies[:4]
         b.bridge.ask_takeback()  # (asked of him: he accepts)

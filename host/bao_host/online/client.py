@@ -343,7 +343,9 @@ class Bridge:
                 f"{P.side_name(self.remote)} asks to take back to {asked.get('plies')} moves: type takeback"
                 " to accept, or no"
             )
-        self._asked = asked if isinstance(asked, dict) else None
+        was, self._asked = self._asked, asked if isinstance(asked, dict) else None
+        if was is not None and was.get("by") == self.seat.side and self._asked is None and plies == len(self.moves):
+            self.say(f"{P.side_name(self.remote)} declined the takeback")  # (no move came: the answer is no)
         if plies >= len(self.moves):
             return
         del self.moves[plies:]
