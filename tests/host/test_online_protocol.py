@@ -287,9 +287,13 @@ def test_behind_a_tls_proxy_the_public_name_is_answered(tmp_path: Path) -> None:
         url = f"http://127.0.0.1:{port}"
         proxied = {"Host": "club.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
         body = json.dumps({"ruleset": "zanzibar", "name": "Asha"})
-        status, made = send(url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://club.example"})
+        status, made = send(
+            url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://club.example"}
+        )
         assert status == 201, made
-        status, _ = send(url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://evil.example"})
+        status, _ = send(
+            url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://evil.example"}
+        )
         assert status == 403
         status, got = send(url, "GET", f"/online/v1/games/{made['game']}", headers=proxied)
         assert status == 200 and got["seats"]["S"] == "Asha"
