@@ -313,3 +313,18 @@ def test_behind_a_tls_proxy_the_public_name_is_answered(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_a_players_name_is_text_on_every_online_page(tmp_path: Path) -> None:
+    """A name is data: the lobby, the game's page and the spectator's show it escaped, never as markup."""
+    evil = "<img src=x onerror=alert(1)>&amp;"
+    with serving(tmp_path / "server", sims=0) as web:
+        status, made = send(web.url, "POST", "/online/v1/games", body=json.dumps({"name": evil}))
+        assert status == 201
+        for path in ("/online", f"/online/game/{made['game']}", f"/online/game/{made['game']}/watch"):
+            u = urllib.parse.urlsplit(web.url)
+            conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=10)
+            conn.request("GET", path)
+            html = conn.getresponse().read().decode()
+            conn.close()
+            assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;&amp;amp;" in html, path
