@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import gc
 import ipaddress
+import logging
 import re
 import secrets
 import socket
@@ -147,9 +148,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = WebServer(
         app, on_listening=started, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2
     )
+    # (a port in use is said once, in bao serve's words below: uvicorn's own line for it is dropped)
+    logging.getLogger("uvicorn.error").addFilter(lambda r: "while attempting to bind" not in r.getMessage())
     try:
         server.run()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):  # (uvicorn exits when it cannot listen)
         pass
     if not server.started:
         print(f"bao serve: could not listen on {shown}:{args.port} (in use, or not an address here)", file=sys.stderr)
