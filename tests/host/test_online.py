@@ -155,12 +155,16 @@ def test_a_takeback_asked_and_accepted_is_undone_on_both_boards(tmp_path: Path) 
     step = lambda: onlinerig.pump_all([a, b])  # noqa: E731
     try:
         onlinerig.play_remote(simrig.Played(g.ruleset, g.moves[:4]), [a, b], server)
+        a.bridge.ask_takeback()  # asked once, and Bob says no: Alice is told
+        simrig.wait_for(lambda: server.api.state(game)["takeback"] is not None, 30, step, "the takeback asked")
+        b.bridge.api.takeback(b.bridge.seat, None)  # (Bob types no)
+        simrig.wait_for(lambda: "North declined the takeback" in a.said, 30, step, "Alice told of the no")
         a.bridge.ask_takeback()  # her last move is ply 3: back to 2 moves
         simrig.wait_for(
-            lambda: any("South asks to take back to 2 moves" in x for x in b.said),
+            lambda: sum("South asks to take back to 2 moves" in x for x in b.said) == 2,
             30,
             step,
-            "Bob told of the takeback asked",
+            "Bob told of the takeback asked again",
         )
         assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2} and server.moves(game) == g.plies[:4]
         b.bridge.ask_takeback()  # (asked of him: he accepts)
@@ -324,4 +328,41 @@ def test_a_move_made_before_the_client_first_connects_is_sent_not_dropped(tmp_pa
     finally:
         a.close()
         b.close()
+        server.stop()
+
+
+def test_a_move_half_made_when_the_game_starts_is_not_dropped(tmp_path: Path) -> None:
+    """Alice starts her first move on her board while Bob is joining: the client takes the board's game
+    (and hands North to the host, CPU) only once the move is made. A CPU in the middle of the move drops
+    it (the board starts the move over): the rest of the sowing was flagged, and both players waited."""
+    from itertools import islice
+
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    api = onlinerig.Api(server.url)
+    seat_a = api.create(core.ZANZIBAR, "S", "Alice")
+    a = onlinerig.player("alice", api, seat_a, tmp_path / "alice")
+    b: onlinerig.Player | None = None
+    try:
+        simrig.wait_for(lambda: a.bridge.status == "waiting", 30, a.pump, "Alice's client to wait for North")
+        (p, m) = g.moves[0]
+        hands = a.runner.hands.steps(p, m)
+        job = a.runner.submit(islice(hands, 3))  # the lift and two drops: the move under way
+        simrig.wait_for(job.done.is_set, 30, what="Alice's first touches")
+        b = onlinerig.player("bob", api, api.join(seat_a.invite, "Bob"), tmp_path / "bob")
+        step = lambda: onlinerig.pump_all([a, b] if b else [a])  # noqa: E731
+        simrig.wait_for(
+            lambda: a.bridge.local is not None or any("a move is under way" in x for x in a.said),
+            30,
+            step,
+            "Alice's client to look at her board once the game starts",
+        )
+        job = a.runner.submit(hands)  # the rest of the move
+        simrig.wait_for(job.done.is_set, 30, step, "Alice's hands, the rest of ply 1")
+        simrig.wait_for(lambda: server.moves(seat_a.game) == g.plies[:1], 30, step, "the server's ply 1")
+        assert a.session.logger.view.plies == g.plies[:1], a.said
+    finally:
+        a.close()
+        if b is not None:
+            b.close()
         server.stop()

@@ -7,6 +7,7 @@ tests/host/screenshots (BAO_UPDATE_SCREENSHOTS=1 writes them anew)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -232,7 +233,12 @@ def test_two_browsers_play_through_an_invitation_link(tmp_path: Path, pages: Pag
         other.goto(f"{server.url}/online/game/{game}")
         other.wait_for_selector("#board[data-ply='4']")
         assert "holds no seat" in other.inner_text("#who") and other.locator('[data-start="yes"]').count() == 0
-        # South takes back her last move (ply 3, and North's answer): North accepts; both pages go back
+        # South asks to take back her last move: North declines, and South's page says so
+        south.click("#takeback")
+        north.wait_for_selector("#accept-takeback:visible")
+        north.click("#decline-takeback")
+        simrig.wait_for(lambda: "North declined the takeback" in south.inner_text("#messages"), 30, None, "no")
+        # South asks again (ply 3, and North's answer): North accepts; both pages go back
         south.click("#takeback")
         north.wait_for_selector("#accept-takeback:visible")
         assert server.api.state(game)["takeback"] == {"by": "S", "plies": 2}
@@ -280,6 +286,53 @@ def test_a_seat_token_is_kept_in_the_browser_only(tmp_path: Path, pages: Pages) 
         html = page.content()
         assert seat.token not in html and seat.invite not in html
         assert page.locator("#seat-controls").count() == 0
+    finally:
+        pages.close()
+        server.stop()
+
+
+def test_the_pages_show_the_clocks_the_server_keeps(tmp_path: Path, pages: Pages) -> None:
+    """A game with clocks made in the page (5 min + 3 s a move): both players' pages and a spectator's show the
+    two clocks, the side to move's counting down, and the increment once a move is made."""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    try:
+        south = pages.new()
+        south.goto(server.url + "/online?speed=5")
+        south.fill("#name", "Zuhura")
+        south.select_option("#clock", "300+3")
+        south.click("#create")
+        south.wait_for_selector("#invitation:not([hidden])")
+        simrig.wait_for(lambda: south.inner_text("#clocks") == "clocks: South 5:00 · North 5:00", 30, None, "clocks")
+        north = pages.new()
+        north.goto(str(south.get_attribute("#invite-link", "href")))
+        north.fill("#name", "Baraka")
+        north.click("#join-game")
+        north.wait_for_url("**/online/game/**")
+        game = north.url.rsplit("/", 1)[1].split("?")[0]
+        spectator = pages.new()
+        spectator.goto(f"{server.url}/online/game/{game}/watch")
+        for page in (south, north, spectator):  # the game started: South's clock runs, on every page
+            simrig.wait_for(
+                lambda pg=page: re.fullmatch(r"clocks: South 4:5\d · North 5:00", pg.inner_text("#clocks")),
+                30,
+                None,
+                "South's clock running",
+            )
+        assert south.locator("#clock-S.running").count() == 1 and south.locator("#clock-N.running").count() == 0
+        p, _ = g.moves[0]
+        _click_move(south, p, g.plies[0], None, 1)
+        for page in (south, north, spectator):  # South gained 3 s for her move; North's clock runs
+            simrig.wait_for(
+                lambda pg=page: re.fullmatch(r"clocks: South 5:0[0-3] · North 4:5\d", pg.inner_text("#clocks")),
+                30,
+                None,
+                "North's clock running",
+            )
+        assert north.locator("#clock-N.running").count() == 1
+        north.screenshot(path=str(tmp_path / "online-clocks.png"))
+        state = server.api.state(game)
+        assert (state["clock"]["base"], state["clock"]["increment"], state["clock"]["running"]) == (300.0, 3.0, "N")
     finally:
         pages.close()
         server.stop()

@@ -5,6 +5,7 @@ South resigns at the end, as in the transcript. And `bao online`'s one-line refu
 
 from __future__ import annotations
 
+import http.server
 import os
 import queue
 import socket
@@ -144,7 +145,8 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
         bob.wait_line("the board lights South's move A7L (ply 51)", 60)
         alice.type("resign")
         for client in (alice, bob):
-            client.wait_line("bao online: the game is over: North wins (South resigned); in the library as game ", 60)
+            client.wait_line("bao online: the game is over: North wins (South resigned)", 60)
+            client.wait_line("bao online: the game is in the library as game ", 60)
             client.wait_line("type rematch for another game (the sides swapped), or quit", 60)
             client.type("quit")
             assert client.p.wait(60) == 0, client.lines[-5:]
@@ -162,7 +164,11 @@ def test_two_boards_and_two_clients_play_the_1994_game_to_the_end(tmp_path: Path
 
 def test_bao_online_refuses_in_one_line(tmp_path: Path) -> None:
     dead = f"http://127.0.0.1:{free_port()}/"
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()  # a web server that is not bao's
+    not_bao = f"http://127.0.0.1:{other.server_address[1]}/some/page"
     for args, status, said in (
+        (["online", not_bao, "--new", "zanzibar", "--board", "socket://127.0.0.1:1"], 1, "is no bao server"),
         (["online", "notaurl", "--new", "zanzibar", "--board", "socket://127.0.0.1:1"], 2, "is no server address"),
         (["online", dead, "--join", "ABCDEFGHIJKLMNOPQRSTUV", "--board", "socket://127.0.0.1:1"], 1, "does not answer"),
         (["online", dead, "--resume", "../../etc", "--board", "socket://127.0.0.1:1"], 1, "a game id is letters"),
@@ -176,6 +182,7 @@ def test_bao_online_refuses_in_one_line(tmp_path: Path) -> None:
         r = subprocess.run([*BAO, *args, "--data", str(tmp_path / "lib")], capture_output=True, text=True, timeout=60)
         assert r.returncode == status and said in r.stderr and len(r.stderr.splitlines()) == 1, (args, r.stderr)
         assert "Traceback" not in r.stderr
+    other.shutdown()
 
 
 def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:
@@ -218,9 +225,11 @@ def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:
         procs.append(bob)
         for client in (alice, bob):
             client.wait_line("the board plays this game (local game", 60)
+        assert f"bao online: spectators watch the game at {url}online/game/{first}/watch" in alice.lines
         alice.type("resign")
         for client in (alice, bob):
             client.wait_line("type rematch for another game (the sides swapped), or quit", 60)
+            assert sum("the game is over" in x for x in client.lines) == 1, client.lines[-4:]  # (said once)
         alice.type("rematch")
         second = alice.wait_line("bao online: rematch: game ", 60).split()[4].rstrip(",")
         assert second != first and "you play North" in alice.lines[-1]
@@ -248,3 +257,4 @@ def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:
                 (second, "Bob", "Alice"),
             ], lib
             assert [g.status for g in tagged] == ["over", "abandoned"]
+            assert [g.headers().get("termination") for g in tagged] == ["South resigned", "aborted by South"], lib

@@ -243,3 +243,88 @@ def test_the_server_keeps_the_clocks_and_decides_a_flag(tmp_path: Path) -> None:
     with Store(tmp_path / "server", readonly=True) as st:
         g = st.game(f"online-{made['game']}")
         assert (g.plies, g.result, g.headers()["termination"]) == (["7L*"], "South wins", "North's time ran out")
+
+
+def test_the_moves_offered_in_the_browser_say_each_sowing_once(tmp_path: Path) -> None:
+    """The words beside each move a page offers (two directions from one pit, ply 4 of 1994): each sowing
+    said once, as a player reads it, not once per seed ("sow 3 seeds: a7 a8 b8" three times before)."""
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        for side, ply, text in (("S", 1, "7L*"), ("N", 2, "5R"), ("S", 3, "6R*")):
+            assert send(web.url, "POST", move, g[side], json.dumps({"ply": ply, "move": text}))[0] == 200
+        status, view = send(web.url, "GET", f"/online/game/{g['game']}/ply/3")
+        assert status == 200
+        words = {x["move"]: x["words"] for x in view["legal"]}
+        assert words["6L*"] == "sow 3 seeds: a5 a4 a3; the last seed fell into an empty pit: the move ends", words
+        for w in words.values():
+            said = w.split("; ")
+            assert len(said) == len(set(said)), w
+
+
+def test_behind_a_tls_proxy_the_public_name_is_answered(tmp_path: Path) -> None:
+    """docs/online.md, "Behind TLS": a proxy (Caddy) passes the public name on (Host: club.example) with the
+    scheme it was reached by (X-Forwarded-Proto) to a loopback `bao serve`. Without --public-host the loopback
+    server refused it (400, DNS rebinding), so the documented set-up answered nothing; with it the pages and
+    online play work, a browser's request from the public page's Origin included, another site's still not."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    args = [sys.executable, "-m", "bao_host.cli", "serve", "--sim", "0", "--port", str(port), "--data", str(tmp_path)]
+    proc = subprocess.Popen([*args, "--public-host", "club.example"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = []
+        while not any("Ctrl-C to stop" in x for x in lines):
+            line = proc.stdout.readline()
+            assert line, lines
+            lines.append(line)
+        assert any(x.startswith("bao serve: players open https://club.example/?token=") for x in lines), lines
+        url = f"http://127.0.0.1:{port}"
+        proxied = {"Host": "club.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
+        body = json.dumps({"ruleset": "zanzibar", "name": "Asha"})
+        status, made = send(
+            url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://club.example"}
+        )
+        assert status == 201, made
+        status, _ = send(
+            url, "POST", "/online/v1/games", body=body, headers={**proxied, "Origin": "https://evil.example"}
+        )
+        assert status == 403
+        status, got = send(url, "GET", f"/online/v1/games/{made['game']}", headers=proxied)
+        assert status == 200 and got["seats"]["S"] == "Asha"
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    # the same proxy in front of a loopback server that was not told the name: refused
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        while "Ctrl-C to stop" not in (line := proc.stdout.readline()):
+            assert line
+        u = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        u.request("GET", "/online/v1/games", headers={"Host": "club.example"})
+        assert u.getresponse().status == 400
+        u.close()
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_a_players_name_is_text_on_every_online_page(tmp_path: Path) -> None:
+    """A name is data: the lobby, the game's page and the spectator's show it escaped, never as markup."""
+    evil = "<img src=x onerror=alert(1)>&amp;"
+    with serving(tmp_path / "server", sims=0) as web:
+        status, made = send(web.url, "POST", "/online/v1/games", body=json.dumps({"name": evil}))
+        assert status == 201
+        for path in ("/online", f"/online/game/{made['game']}", f"/online/game/{made['game']}/watch"):
+            u = urllib.parse.urlsplit(web.url)
+            conn = http.client.HTTPConnection(u.hostname or "127.0.0.1", u.port, timeout=10)
+            conn.request("GET", path)
+            html = conn.getresponse().read().decode()
+            conn.close()
+            assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;&amp;amp;" in html, path

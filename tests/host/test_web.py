@@ -407,3 +407,23 @@ def test_the_web_board_shows_the_seeds_left_to_place(tmp_path: Path) -> None:
             assert c.post("/board/sim-1/touch", json={"pit": pit & PIT}, headers=hdr).status_code == 200
         wait_for(lambda: golden() == [24, 25, 26, 27], "four left")
         wait_for(lambda: c.get("/board/sim-1/state").json()["plies"] == ["@A4"], "the drop logged")
+
+
+def test_bao_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    """Another program holds the port: one line of bao serve's, nothing claiming it serves there."""
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        r = subprocess.run(
+            [sys.executable, "-m", "bao_host.cli", "serve", "--sim", "0", "--port", str(port), "--data", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr)
+    assert r.stderr.splitlines() == [
+        f"bao serve: could not listen on 127.0.0.1:{port} (in use, or not an address here)"
+    ]

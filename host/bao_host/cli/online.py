@@ -82,7 +82,7 @@ def _announce(args: argparse.Namespace, api: Api, seat: Seat) -> None:
     if seat.invite:
         _say(f"invitation code: {seat.invite}")
         _say(f"the other player runs: bao online {args.url} --join {seat.invite}")
-    _say(f"spectators: {api.base}{P.PREFIX}/games/{seat.game}/events")
+    _say(f"spectators watch the game at {api.base}/online/game/{seat.game}/watch")
 
 
 def _typed(api: Api, seat: Seat, session: LinkSession, what: str, bridge: Bridge) -> None:
@@ -143,10 +143,7 @@ def _play(args: argparse.Namespace, api: Api, bridge: Bridge, root: Path) -> Bri
             bridge.tick()
             if bridge.done and not told:
                 told = True
-                _say(
-                    f"the game is over: {bridge.state.get('result') or 'no result'} ({bridge.state.get('reason')});"
-                    f" in the library as game {bridge.local}"
-                )
+                _say(f"the game is in the library as game {bridge.local}")  # (how it ended is said: Bridge)
                 if not typing:
                     break
                 _say("type rematch for another game (the sides swapped), or quit")

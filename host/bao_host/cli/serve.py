@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import gc
 import ipaddress
+import logging
+import re
 import secrets
 import socket
 import sqlite3
@@ -58,11 +60,12 @@ def reachable(host: str) -> list[str]:
     return [f"[{a}]" if ":" in a else a for a in ordered]
 
 
-def allowed_hosts(host: str) -> list[str]:
+def allowed_hosts(host: str, public: list[str] | None = None) -> list[str]:
     """The Host headers a loopback server answers (a web page elsewhere cannot reach it by another name:
-    DNS rebinding); a server on other addresses answers any."""
+    DNS rebinding), and the names a reverse proxy in front of it passes on (`public`: club.example); a
+    server on other addresses answers any."""
     if is_loopback(host):
-        return ["127.0.0.1", "localhost", "::1", "[::1]", host]
+        return ["127.0.0.1", "localhost", "::1", "[::1]", host, *(public or [])]
     return ["*"]
 
 
@@ -108,13 +111,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if why:
         print(f"bao serve: {why}", file=sys.stderr)
         return 1
-    token = None if is_loopback(args.host) else (args.token or secrets.token_urlsafe(18))
+    public = list(args.public_host or [])
+    bad = next((n for n in public if not re.fullmatch(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?", n)), None)
+    if bad is not None:
+        print(f"bao serve: error: --public-host takes a host name (club.example), not {bad[:60]!r}", file=sys.stderr)
+        return 2
+    # (reached from elsewhere through a proxy, a loopback server is as public as one off the loopback: a token)
+    token = None if is_loopback(args.host) and not public else (args.token or secrets.token_urlsafe(18))
     settings = Settings(
         data=data,
         sims=args.sim,
         ports=list(args.port_url or []),
         token=token,
-        allowed_hosts=allowed_hosts(args.host),
+        allowed_hosts=allowed_hosts(args.host, public),
         south=args.south,
         north=args.north,
         online_rate=args.online_rate,
@@ -122,24 +131,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     shown = f"[{args.host}]" if ":" in args.host else args.host
 
-    def started(server: Any) -> None:
+    def started() -> None:  # (once the socket listens: a client told the address may connect at once)
         bases = [f"http://{h}:{args.port}" for h in reachable(args.host)]
         print(f"bao serve: the boards and the library on {bases[0]}/ (library in {data})", flush=True)
         for more in bases[1:]:
             print(f"bao serve: also on {more}/", flush=True)
         if token is not None:
-            for base in bases:
+            for base in [f"https://{name}" for name in public] + bases:
                 print(f"bao serve: players open {base}/?token={token} (spectators need no token)", flush=True)
         print("bao serve: Ctrl-C to stop", flush=True)
         # Everything loaded so far lives as long as the server: out of the collector's sight, so that a full
         # collection (which stops the event loop) walks only what came since (docs/benchmarks.md, "Online play").
         gc.freeze()
 
-    app = create_app(settings, on_start=started)
-    server = WebServer(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2)
+    app = create_app(settings)
+    server = WebServer(
+        app, on_listening=started, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2
+    )
+    # (a port in use is said once, in bao serve's words below: uvicorn's own line for it is dropped)
+    logging.getLogger("uvicorn.error").addFilter(lambda r: "while attempting to bind" not in r.getMessage())
     try:
         server.run()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):  # (uvicorn exits when it cannot listen)
         pass
     if not server.started:
         print(f"bao serve: could not listen on {shown}:{args.port} (in use, or not an address here)", file=sys.stderr)
@@ -169,6 +182,13 @@ def register(sub: Any) -> None:
         action="append",
         metavar="URL",
         help="a real board to follow: serial device, pseudo-terminal or socket://host:port (repeatable)",
+    )
+    p.add_argument(
+        "--public-host",
+        action="append",
+        metavar="NAME",
+        help="a name a reverse proxy in front of this server is reached by (club.example, for TLS: docs/online.md);"
+        " its requests are answered, and the boards and the library need the printed token (repeatable)",
     )
     p.add_argument("--token", default=None, help="the token to use instead of a new random one (off the loopback)")
     p.add_argument("--south", metavar="NAME", help="South's player in the games logged")

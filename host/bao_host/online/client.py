@@ -72,7 +72,16 @@ class Api:
                 obj = json.loads(e.read(1 << 16))
             except ValueError:
                 obj = {}
-            msg = str(obj.get("error") or e.reason) if isinstance(obj, dict) else str(e.reason)
+            if not isinstance(obj, dict) or not obj.get("error"):  # (not a bao server's refusal)
+                if e.code < 500 or e.code == 501:  # (no such address, no such method here)
+                    raise OnlineError(
+                        f"{self.base} is no bao server for online play (it answered {e.code} {e.reason}): give"
+                        " the address `bao serve` prints, http://HOST:PORT/",
+                        e.code,
+                    ) from None
+                # (a reverse proxy whose server is away: as an unreachable server, asked again)
+                raise OnlineError(f"the server at {self.base} answered {e.code} {e.reason}") from None
+            msg = str(obj["error"])
             rule = str(obj.get("rule", "")) if isinstance(obj, dict) else ""
             raise OnlineError(msg, e.code, rule) from None
         except (urllib.error.URLError, OSError, ValueError) as e:
@@ -212,13 +221,19 @@ def _clock_text(ms: object) -> str:
 def _tag_op(gid: int, online_id: str, base: int = 0) -> Op:
     """The local game's header `online game: <id>` (the server's game): one game id in every library; a game
     the board was set up for mid-way (a re-synchronisation) also says the ply it starts after."""
+    fields = {"online game": online_id}
+    if base:
+        fields["online from ply"] = str(base)
+    return _headers_op(gid, fields)
+
+
+def _headers_op(gid: int, fields: dict[str, str]) -> Op:
+    """Headers added to the local game `gid` (its extra fields), as the server's library writes them."""
 
     def run(db: Any) -> tuple[int | None, str]:
         row = db.execute("SELECT extra FROM games WHERE id=?", (gid,)).fetchone()
         extra = loads_object(row[0] if row else None)
-        extra["online game"] = online_id
-        if base:
-            extra["online from ply"] = str(base)
+        extra.update(fields)
         db.execute("UPDATE games SET extra=? WHERE id=?", (json.dumps(extra), gid))
         return gid, ""
 
@@ -328,7 +343,9 @@ class Bridge:
                 f"{P.side_name(self.remote)} asks to take back to {asked.get('plies')} moves: type takeback"
                 " to accept, or no"
             )
-        self._asked = asked if isinstance(asked, dict) else None
+        was, self._asked = self._asked, asked if isinstance(asked, dict) else None
+        if was is not None and was.get("by") == self.seat.side and self._asked is None and plies == len(self.moves):
+            self.say(f"{P.side_name(self.remote)} declined the takeback")  # (no move came: the answer is no)
         if plies >= len(self.moves):
             return
         del self.moves[plies:]
@@ -399,6 +416,8 @@ class Bridge:
             return False  # (the moves are still coming: nothing is decided on part of them)
         if not self.session.link.caught_up:
             return False  # (nor on part of the board's events: a NEW sent then would drop a game just begun)
+        if self._mid_move():
+            return False  # (a CPU, or a NEW, now would drop the move under way: the game is taken once it is made)
         view = self.logger.view
         if (
             self._new_sent_from == -1
@@ -622,6 +641,20 @@ class Bridge:
             else:
                 self._next_show = now + self.retry
 
+    def _mid_move(self) -> bool:
+        """A move is under way on the board (a hand sowing it, or its house decision): the board starts a move
+        over at a boundary, and CPU makes one, so the game is taken once the move is made (said once)."""
+        r = self.session.command("SNAP")
+        try:
+            phase = json.loads(r.payload).get("phase") if r is not None and r.ok else None
+        except (ValueError, AttributeError):
+            phase = None
+        if phase == "decision":
+            self._note("2.5b: your move may stop in the house: lift the house to play on, or type stop")
+        elif phase == "moving":
+            self._note("a move is under way on the board: the online game takes it once it is made")
+        return phase in ("moving", "decision")
+
     def _look_for_decision(self) -> None:
         """The player's move may stop in the house (2.5b): at a board, the opponent's next touch says stop;
         this opponent is far away, so the player says it (`stop`) or lifts the house to play on."""
@@ -686,6 +719,15 @@ class Bridge:
                     "ONLINE",
                     json.dumps({"result": result, "reason": reason}),
                     store.op_end(self.local, result),
+                )
+            if reason:  # (how it ended, as the server's library says it: termination)
+                store.ingest(
+                    self.logger.board_id or "unknown",
+                    f"online-{self.seat.game}",
+                    3,
+                    "ONLINE",
+                    json.dumps({"termination": reason}),
+                    _headers_op(self.local, {"termination": reason}),
                 )
         except StoreError as e:
             self.say(f"the local library: {e}")

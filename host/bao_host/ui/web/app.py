@@ -374,9 +374,15 @@ class WebServer(uvicorn.Server):
     """uvicorn for `bao serve`: when it stops it first ends the pages' event streams, which would otherwise
     hold it up until its graceful-shutdown timeout (and be cancelled with a traceback)."""
 
-    def __init__(self, app: Starlette, **config: Any) -> None:
+    def __init__(self, app: Starlette, on_listening: Callable[[], None] | None = None, **config: Any) -> None:
         super().__init__(uvicorn.Config(app, **config))
         self.web: Server = app.state.server
+        self.on_listening = on_listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.on_listening is not None:  # (the app starts before its socket listens)
+            self.on_listening()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.web.hub.close()

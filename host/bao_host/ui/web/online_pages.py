@@ -53,8 +53,12 @@ def legal_choices(p: core.Position) -> list[dict[str, Any]]:
     out = []
     for m, _ in core.legal_moves(p):
         text = notation.format_move(m, p.to_move)
-        steps = [f["text"] for f in ply_frames(p, m)]
-        words = "; ".join(s.split(" (")[0] for s in steps if not s.startswith(("a seed from the store", "lift")))
+        said: list[str] = []
+        for f in ply_frames(p, m):  # (each drop's sentence ends with its count, "(2 of 3)": one said per sowing)
+            step = str(f["text"]).split(" (")[0]
+            if not step.startswith(("a seed from the store", "lift")) and (not said or said[-1] != step):
+                said.append(step)
+        words = "; ".join(said)
         out.append({"move": text, "pit": p.to_move * 16 + (m & core.RING), "words": words[:200]})
     return out
 

@@ -203,9 +203,39 @@ function myLastMove() {
 
 function first() { return game && game.start && game.start.to_move === "N" ? "N" : "S"; }
 
+// Fischer clocks, kept by the server (docs/online.md, "Clocks"): each side's time left as the server last
+// said it (a state, or a move's event), the running side's counted down here until the server says more.
+let clock = null;  // { S: ms, N: ms, running: "S" | "N" | null, at: when it was said (performance.now()) }
+
+function clockText(ms) {
+  const sec = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(sec / 3600), m = Math.floor(sec / 60) % 60, s = sec % 60;
+  return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(s).padStart(2, "0");
+}
+
+function setClock(c) {
+  clock = c ? { S: c.S, N: c.N, running: c.running, at: performance.now() } : null;
+  showClocks();
+}
+
+function showClocks() {
+  const box = document.getElementById("clocks");
+  box.hidden = clock === null;
+  if (clock === null) return;
+  const playing = game !== null && game.status === "playing";
+  for (const side of ["S", "N"]) {
+    let ms = clock[side];
+    if (playing && clock.running === side) ms -= performance.now() - clock.at;
+    setText("clock-" + side, SIDE[side] + " " + clockText(ms));
+    document.getElementById("clock-" + side).classList.toggle("running", playing && clock.running === side);
+  }
+}
+setInterval(() => { if (clock !== null && clock.running) showClocks(); }, 250);
+
 function onState(s) {
   const before = game;
   game = s;
+  setClock(s.clock);
   setText("name-s", s.seats.S || "?");
   setText("name-n", s.seats.N || "?");
   if (before !== null && before.status !== s.status) {
@@ -223,6 +253,10 @@ function onState(s) {
   }
   const asked = s.takeback;
   if (asked && !(before && before.takeback)) say(SIDE[asked.by] + " asks to take back to " + asked.plies + " moves");
+  const was = before && before.takeback;
+  if (was && !asked && s.plies === before.plies && s.status === "playing") {  // (no move made: an answer, no)
+    say(SIDE[was.by === "S" ? "N" : "S"] + " declined the takeback");
+  }
   known = Math.max(known, s.plies);
   const invitation = document.getElementById("invitation");
   if (invitation && held && held.invite) {
@@ -249,6 +283,7 @@ events.addEventListener("state", (e) => onState(JSON.parse(e.data)));
 events.addEventListener("move", (e) => {
   const m = JSON.parse(e.data);
   moves[m.ply - 1] = m.move;
+  if (m.clock) setClock(m.clock);  // (the clocks as this move was made: the other side's now runs)
   known = Math.max(known, m.ply);
   if (game !== null) game.plies = Math.max(game.plies, m.ply);
   listMoves();

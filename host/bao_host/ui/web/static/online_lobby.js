@@ -30,8 +30,11 @@ const made = document.getElementById("new-online");
 if (made) {
   made.addEventListener("submit", (e) => {
     e.preventDefault();
-    ask("/games", { ruleset: document.getElementById("ruleset").value, side: document.getElementById("side").value,
-                    name: document.getElementById("name").value.trim() })
+    const body = { ruleset: document.getElementById("ruleset").value, side: document.getElementById("side").value,
+                   name: document.getElementById("name").value.trim() };
+    const clock = document.getElementById("clock").value;  // "base+increment" in seconds, or "" for none
+    if (clock) body.clock = { base: Number(clock.split("+")[0]), increment: Number(clock.split("+")[1]) };
+    ask("/games", body)
       .then(keepSeat).catch((err) => showError(err.message));
   });
   document.getElementById("join-code").addEventListener("submit", (e) => {
