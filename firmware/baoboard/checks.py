@@ -100,13 +100,13 @@ def computer(a: "App", typ: str, payload: str, now: int) -> "tuple[bool, str]":
 
         words = payload.split()
         if words == ["off"]:
-            setup(a, -1, a.level, now)
+            setup(a, -1, a.level, now, keep_move=True)
             return True, "off"
         side = "SN".find(words[0]) if len(words) in (1, 2) and len(words[0]) == 1 else -1
         level = int(words[1]) if len(words) == 2 and words[1].isdigit() else (1 if len(words) == 1 else -1)
         if side < 0 or not 0 <= level <= LEVELS:
             return False, "badarg CPU off | CPU S|N [level 0..%d] (0: the host's engine, through SHOW)" % LEVELS
-        setup(a, side, level, now)
+        setup(a, side, level, now, keep_move=True)
         return True, "%s %d" % ("SN"[side], level)
     # HINT
     if a.rec.phase != R.IDLE or a.p.d[TO_MOVE] == a.cpu:

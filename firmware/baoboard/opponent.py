@@ -127,18 +127,23 @@ def light(a: "App", move: int, lead: bool) -> None:
     a.dirty = True
 
 
-def setup(a: "App", side: int, level: int, now: int) -> None:
+def setup(a: "App", side: int, level: int, now: int, keep_move: bool = False) -> None:
     """The computer plays `side` (-1: nobody) at `level`; if it is its turn, it thinks at the end of the
     step. The level is shown for a few seconds: that many front pits of the computer's side blink violet.
     A change is a CPU event: journalled, so that the board still plays the computer after a restart
-    (baoboard.commands.restore), and reported to the host."""
+    (baoboard.commands.restore), and reported to the host. keep_move (the host's CPU command): a move half
+    made goes on when the side to move was and stays a player's."""
+    was = a.cpu
     a.cpu = side
     a.level = level
     mode = "off" if side < 0 else "%s %d" % ("SN"[side], level)
     if mode != (a.journal.cpu or "off"):
         a.outbox.post("CPU", mode)
     a.rec.hint = -1
-    a.boundary(a.p, now)  # the moves followed are all legal moves again, or the computer's turn begins
+    # a host taking the game for a remote player as the hand sows must not drop the move (keep_move); a
+    # gesture's own touches are no move and go with the boundary
+    if not keep_move or a.p is None or a.p.d[TO_MOVE] in (was, side):
+        a.boundary(a.p, now)  # the moves followed are all legal moves again, or the computer's turn begins
     marks = bytearray(32)
     if side >= 0:
         for i in range(level if level else 8):  # (2: blinking violet; 3: the host's side, a walk: baoboard.guide)

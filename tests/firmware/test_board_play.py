@@ -224,6 +224,29 @@ def test_show_during_a_move_is_refused_and_the_move_goes_on():
     st.close()
 
 
+def test_the_other_side_given_to_the_computer_mid_move_keeps_the_move():
+    """`bao online` takes the board's game (CPU N 0: the remote player plays North) while South's hand is
+    sowing: who moves now does not change, so the move half made is kept and ends as made."""
+    app, hw, hands, host, st = board()
+    p = app.p
+    m = legal_move_codes(p)[0]
+    pits = activations(p, m)
+    for pit in pits[:2]:
+        hands.tap(pit)
+    host.command(1, "CPU", "N 0")
+    hands.scan(2)
+    host.poll()
+    assert host.replies[-1][:2] == (1, "OK"), host.replies[-1]
+    for pit in pits[2:]:
+        hands.tap(pit)
+    if app.rec.phase == 2:
+        host.command(2, "STOP")
+    hands.scan(2)
+    host.poll()
+    assert host.moves() == [format_move(m, 0)]
+    st.close()
+
+
 def test_the_remote_sides_level_shows_apart_from_a_lit_move():
     """CPU N 0 (the host's engine, or a player far away) shows apart from the bright green of a lit move:
     one front pit of that side at a time, walking along the row, never the move's green."""
