@@ -49,7 +49,7 @@ def fault(a: "App", now: int, pit: int = -1) -> bool:
     for i in range(32):
         _report(a, wiring, i)
     a.dirty = True
-    if pit >= 0 and not _skip_to(a, pit, now):
+    if pit >= 0 and not (_skip_to(a, pit, now) or _restart(a, pit, now)):
         return False
     _follow(a, now)
     return pit >= 0
@@ -126,6 +126,10 @@ def _weigh_pit(a: "App", pit: int) -> None:
         if (x >= 0 and x != e) or any(s & R.PIT == e for s in seq[:j]):
             return  # (two pits would explain it, or X sensed a touch in this very move)
         x = e
+    if x < 0:
+        x = _last_fit(a, pit)
+    if x < 0 and _history(a) is not None:
+        x = _start_fit(a, _history(a), pit, False)
     if x < 0 or kind[x]:
         return
     seen = kind[_SEEN + (x >> 3)] & (1 << (x & 7))
@@ -140,6 +144,81 @@ def _weigh_pit(a: "App", pit: int) -> None:
         kind[32 + x] = _DEAD_MARK + x
         a.deb.faulty[x >> 3] |= 1 << (x & 7)
         kind[_DEAD] = kind[_DEAD + 1] = 0
+
+
+def _history(a: "App") -> "list | None":
+    """The touches this move has taken, when they are at most its first: [] between moves, [the start pit]
+    after one (a dead start pit's move is taken for the move of the pit sown next when that pit starts one
+    too); None later."""
+    rec = a.rec
+    if rec.phase == R.IDLE:
+        return []
+    return [rec.start_pit] if rec.phase == R.MOVING and rec.steps == 1 else None
+
+
+def _start_fit(a: "App", hist: list, pit: int, dead: bool) -> int:
+    """The start pit X of the legal moves whose touches, those at X at their start left out, begin with
+    hist, then pit: the touches a move from X makes when X senses nothing. -1 if none, -2 if two pits fit.
+    dead: X among the pits found dead (a move from one: App's restart), else among the sound ones (evidence).
+    Between moves only a touch of the mover's own side: the other side's says nothing of a start (a slip,
+    an early hand)."""
+    rec = a.rec
+    kind = a.deb.kind
+    if not hist and pit >> 4 != a.p.d[TO_MOVE]:
+        return -1
+    x = -1
+    seq = R.Sequence()
+    for m in rec.codes:
+        s = rec.first_pit(m)
+        if s == x or s == pit or s in hist or (kind[s] & _SILENT != 0) != dead or not dead and kind[s]:
+            continue
+        b = R.sequence(rec.p, m, seq)
+        j = 0
+        while j < len(b) and b[j] & R.PIT == s:
+            j += 1
+        if j + len(hist) >= len(b) or b[j + len(hist)] & R.PIT != pit:
+            continue
+        if any(b[j + k] & R.PIT != hist[k] for k in range(len(hist))):
+            continue
+        if x >= 0:
+            return -2  # (two pits would explain it: no evidence for either)
+        x = s
+    return x
+
+
+def _last_fit(a: "App", pit: int) -> int:
+    """The other side's touch while the move waits only for steps at one pit X (its last drop, or a lift
+    there), untouched in this move: a dead X would leave the move there (the next move's hand goes on).
+    X, or -1 (-2: two pits)."""
+    rec = a.rec
+    if rec.phase != R.MOVING or pit >> 4 == a.p.d[TO_MOVE]:
+        return -1
+    x = -1
+    for i in range(rec.n):
+        seq = rec.c_seq[i]
+        j = rec.c_pos[i]
+        if j >= len(seq):
+            continue
+        e = seq[j] & R.PIT
+        if any(s & R.PIT != e for s in seq[j:]) or any(s & R.PIT == e for s in seq[:j]):
+            continue
+        if x >= 0 and x != e:
+            return -2
+        x = e
+    return x
+
+
+def _restart(a: "App", pit: int, now: int) -> bool:
+    """A move from a pit found dead, its first sensed touches hist + pit: the move they began is dropped
+    and they are taken again, the dead start pit's moves among their candidates (Recogniser._first)."""
+    hist = _history(a)
+    if hist is None or _start_fit(a, hist, pit, True) < 0:
+        return False
+    a.boundary(a.p, now)
+    for h in hist:
+        a.activation(h, now)
+    a.activation(pit, now)
+    return True
 
 
 def _report(a: "App", wiring: "Any", i: int) -> None:
