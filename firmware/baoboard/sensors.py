@@ -78,6 +78,7 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             j += 1
         if (
             not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side))
+            or all(e & R.PIT == seq[start] & R.PIT for e in seq[start:j])  # (one pit: one dead input explains it)
             or wiring[pit] >> 3 == chip
             or any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start])
         ):
@@ -193,6 +194,7 @@ def _last_fit(a: "App", pit: int) -> int:
     rec = a.rec
     if rec.phase != R.MOVING or pit >> 4 == a.p.d[TO_MOVE]:
         return -1
+    seen = a.deb.kind
     x = -1
     for i in range(rec.n):
         seq = rec.c_seq[i]
@@ -202,8 +204,13 @@ def _last_fit(a: "App", pit: int) -> int:
         e = seq[j] & R.PIT
         if any(s & R.PIT != e for s in seq[j:]) or any(s & R.PIT == e for s in seq[:j]):
             continue
-        if x >= 0 and x != e:
-            return -2
+        if x >= 0 and x != e:  # two moves that end at different pits (a kichwa's two sides, 1.4a): a pit
+            # that sensed a touch since its last evidence works; the other, if it never did, is the suspect
+            ux = not seen[_SEEN + (x >> 3)] & (1 << (x & 7))
+            if ux == (not seen[_SEEN + (e >> 3)] & (1 << (e & 7))):
+                return -2
+            x = x if ux else e
+            continue
         x = e
     return x
 

@@ -349,3 +349,88 @@ def test_slips_onto_the_next_pit_never_make_a_healthy_input_dead():
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     assert host.moves() == want
     st.close()
+
+
+def _dead_from(pit, ply):
+    """A game of 12 plies played as a person does, pit's input dead from ply `ply` on: (board's moves, the
+    moves played, the hardware, the host, the board)."""
+    b, hw, host, hands, st = _board()
+
+    def wire_off(k):
+        if k == ply:
+            hw.dead[pit >> 3] = 1 << (pit & 7)
+
+    want = _play_as_a_person(b, hands, host, 12, wire_off)
+    st.close()
+    return host.moves(), want, hw, host, b
+
+
+def test_a_dead_start_pit_is_found_in_play_and_its_chip_is_not_called_silent():
+    """Issue #26: A7's input dies at ply 2; South's 5th move starts there (7R*: A7 twice, then A8, B8...).
+    A7 senses nothing, so the move shows first at A8, which starts moves of its own: taken for 8R*, the next
+    touch (B8 again, 7R*'s second drop) is refused, and again after a look. Only a move from the untouched A7
+    explains those touches: A7 is dead. One ERROR names A7 and its chip U2, A7 lights magenta, 7R* is taken
+    from its first sensed touch and every move is as played; no chip is called silent (before: A7's moves
+    were never recognised, the game went astray and U4 was declared silent)."""
+    got, want, hw, host, b = _dead_from(6, 2)  # (A7: byte 0, bit 6, on U2)
+    assert got == want
+    errs = _errors(host)
+    assert len(errs) == 1, errs
+    for word in ('"dead"', '"A7"', '"U2"'):
+        assert word in errs[0][2], (word, errs[0][2])
+    assert _illegal(host) == 1
+    assert _magenta(hw, 6) and bytes(b.app.deb.faulty) == b"\x40\x00\x00\x00"
+
+
+def test_a_dead_last_pit_is_found_when_the_next_move_begins_and_its_chip_is_not_called_silent():
+    """Issue #26: b8's input dies at ply 2; North's 4th move ends there (6R*: ... a7, a8, b8). The last drop
+    is not sensed and South's next touch is refused, once, and again after a look: the move waits for a
+    step at b8 alone, untouched in it, so b8 is dead (one input: U4's other pits sense; before, U4 was
+    declared silent). One ERROR names b8 and U4, the drop is taken as made, South's touch starts its move,
+    and every move is as played."""
+    got, want, hw, host, b = _dead_from(24, 2)  # (b8: byte 3, bit 0, on U4)
+    assert got == want
+    errs = _errors(host)
+    assert len(errs) == 1, errs
+    for word in ('"dead"', '"b8"', '"U4"'):
+        assert word in errs[0][2], (word, errs[0][2])
+    assert _illegal(host) == 1
+    assert _magenta(hw, 24) and bytes(b.app.deb.faulty) == b"\x00\x00\x00\x01"
+
+
+def test_early_touches_at_a_move_s_start_and_end_never_make_a_healthy_pit_dead():
+    """The signatures of a dead start pit and a dead last pit are a player's and an opponent's commonest
+    slips too. In every move of 12 plies the player first touches the pit the move sows next (before its
+    start) and takes the seed back out, twice, with a look between; and before the last step the other side
+    touches its next start pit and puts the seeds back, twice. Each slip is refused; no input is dead,
+    nothing is ignored, every move is as played."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    p = core.initial(core.ZANZIBAR)
+    want = []
+    games = _CLUMSY_GAME[:12]
+    slips = 0
+    for ply, text in enumerate(games):
+        m = find_move(p, text)
+        acts = activations(p, m)
+        child = core.play(p, m)
+        nxt = activations(child, find_move(child, games[ply + 1]))[0] if ply + 1 < len(games) else acts[0] ^ 16
+        after = [x for x in acts if x != acts[0]][0]
+        if after in [activations(p, x)[0] for x in core.legal_move_codes(p)]:
+            after = -1  # (a touch there would start a move of its own, no slip)
+        for i, pit in enumerate(acts):
+            for slip in (after,) if i == 0 and after >= 0 else (nxt,) if i == len(acts) - 1 else ():
+                slips += 2
+                for _ in range(2):
+                    hands.tap(slip)
+                    hands.tap(slip)  # ... taken back at once
+                    hands.scan(2500 // hands.scan_ms)  # a look at the board
+            hands.tap(pit)
+        want.append(format_move(m, p.d[core.TO_MOVE]))
+        p = child
+        host.poll()
+    assert slips >= 30 and _illegal(host) == slips, (slips, _illegal(host))
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert host.moves() == want
+    st.close()
