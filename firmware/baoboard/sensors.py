@@ -4,8 +4,9 @@
 # senses nothing at all (its byte of the chain stuck at 0, from power-up or from the middle of a game: only
 # moves show it), and plays on without them:
 #   fault(app, now, pit=-1) -> bool   report the new faults (ERROR events), take the steps in ignored pits as
-#                                     made; pit: a touch refused mid-move, evidence of a silent chip and where the
-#                                     move went on
+#                                     made; pit: a touch refused mid-move or at a move's first touch, evidence of
+#                                     a silent chip or a dead input (mid-sowing, start or last pit) and where
+#                                     the move went on
 try:  # for the annotations only
     from typing import Any  # noqa: F401
 
@@ -36,9 +37,9 @@ _DEAD_MARK = const(64)  # kind[32 + pit] of a dead input: this + the pit (a sile
 def fault(a: "App", now: int, pit: int = -1) -> bool:
     """Report each pit the debouncer found faulty (an ERROR event naming the pit and its chip; one event for
     a whole chip stuck or silent), then go on without the faulty pits: drops into them, and lifts the rules
-    require there, are taken as made (the rules know where each seed goes; a move's start cannot be guessed:
-    the host's SHOW and STOP remain). pit: a touch the recogniser refused in the middle of a move
-    (baoboard.app): evidence of a silent chip when it is where the move goes on after the steps in that chip's
+    require there, are taken as made (the rules know where each seed goes; a move from an ignored
+    start pit is taken from its first sensed touch: Recogniser._first, _restart). pit: a touch the
+    recogniser refused in the middle of a move or at its first touch (baoboard.app): evidence of a silent chip when it is where the move goes on after the steps in that chip's
     pits; True when it is where one candidate goes on after steps in ignored pits: those taken as made, then
     it."""
     wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
@@ -108,8 +109,9 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
 def _weigh_pit(a: "App", pit: int) -> None:
     """A touch refused mid-move, no chip to blame. A dead input (one pit of a working chip that senses
     nothing)? Each candidate of the move that pit fits waits for a step at the same pit X, untouched in this
-    move, and pit is where it goes on right after X: evidence against X (not at a move's end: the other
-    side's touch there says nothing of where the seeds went; a start pit cannot be told from another move's).
+    move, and pit is where it goes on right after X: evidence against X. Else, at a move's end, the other
+    side's touch while the move waits only for steps at X (_last_fit); at its start, a touch only a move from
+    X explains, X's own steps left out (_start_fit).
     The second in one move, with no activation of X since the first and the first not taken back, marks X
     dead: a slip onto the next pit is mended by touching X (an activation) or taken back at once, and the
     evidence of a move made to its end is forgotten (Debouncer.new_move): clumsy play does not add up."""
