@@ -39,9 +39,9 @@ def fault(a: "App", now: int, pit: int = -1) -> bool:
     a whole chip stuck or silent), then go on without the faulty pits: drops into them, and lifts the rules
     require there, are taken as made (the rules know where each seed goes; a move from an ignored
     start pit is taken from its first sensed touch: Recogniser._first, _restart). pit: a touch the
-    recogniser refused in the middle of a move or at its first touch (baoboard.app): evidence of a silent chip when it is where the move goes on after the steps in that chip's
-    pits; True when it is where one candidate goes on after steps in ignored pits: those taken as made, then
-    it."""
+    recogniser refused in the middle of a move or at its first touch (baoboard.app): evidence of a silent
+    chip or a dead input (where the move goes on after steps at them); True when it is where one candidate
+    goes on after steps in ignored pits (those taken as made, then it), or a move from a dead start pit."""
     wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
     if wiring is None:  # (the simulated board: the reference wiring)
         from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
