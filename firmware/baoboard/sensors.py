@@ -131,8 +131,9 @@ def _weigh_pit(a: "App", pit: int) -> None:
         x = e
     if x < 0:
         x = _last_fit(a, pit)
-    if x < 0 and _history(a) is not None:
-        x = _start_fit(a, _history(a), pit, False)
+    hist = _history(a) if x < 0 else None
+    if hist is not None:
+        x = _start_fit(a, hist, pit, False)
     if x < 0 or kind[x]:
         return
     seen = kind[_SEEN + (x >> 3)] & (1 << (x & 7))
