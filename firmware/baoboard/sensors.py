@@ -171,11 +171,17 @@ def _start_fit(a: "App", hist: list, pit: int, dead: bool) -> int:
     if not hist and pit >> 4 != a.p.d[TO_MOVE]:
         return -1
     x = -1
-    seq = R.Sequence()
-    for m in rec.codes:
+    seq = None  # type: Any
+    first = hist[0] if hist else pit  # the first touch after X's own steps: a neighbour of X on the ring (a
+    cap = first >> 4 != a.p.d[TO_MOVE]  # sowing), or the other side's pit (a capture, 1.4a); no other X is
+    for m in rec.codes:  # built (a never-ending move's sequence is long)
         s = rec.first_pit(m)
         if s == x or s == pit or s in hist or (kind[s] & _SILENT != 0) != dead or not dead and kind[s]:
             continue
+        if not cap and (first - s) & 15 not in (1, 15):
+            continue
+        if seq is None:
+            seq = R.Sequence()
         b = R.sequence(rec.p, m, seq)
         j = 0
         while j < len(b) and b[j] & R.PIT == s:
