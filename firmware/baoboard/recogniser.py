@@ -47,6 +47,8 @@ KICHWA = const(128)  # the first drop of captured seeds
 _DROP = const(512)  # layout.DROP
 _PLACING = const(40)  # layout.PLACING
 
+_TOUCHED = const(8)  # a move's first touches kept (Recogniser.touched)
+
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start
 MOVING = const(1)  # a move is under way
@@ -203,6 +205,7 @@ class Recogniser:
         self.c_pos = []  # type: list  # next index into c_seq
         self.n = 0  # alive candidates: the first n entries
         self.steps = 0  # activations accepted in the current move
+        self.touched = bytearray(_TOUCHED)  # their pits, the first _TOUCHED (a dead start pit: baoboard.sensors)
         self.start_pit = -1
         self.wrong_pit = -1
         self.wrong_rule = ""
@@ -312,7 +315,7 @@ class Recogniser:
         self.n = len(c_move)
         self.phase = MOVING
         self.steps = 1
-        self.start_pit = pit
+        self.start_pit = self.touched[0] = pit
         self.clear_wrong()
         return self._settle()
 
@@ -354,7 +357,7 @@ class Recogniser:
             self.n = len(moves)
             self.phase = MOVING
             self.steps = 1
-            self.start_pit = pit
+            self.start_pit = self.touched[0] = pit
             self.clear_wrong()
         return bool(moves)
 
@@ -392,6 +395,8 @@ class Recogniser:
                 self.c_pos[k] = j
                 k += 1
         self.n = k
+        if self.steps < _TOUCHED:
+            self.touched[self.steps] = pit
         self.steps += 1
         self.clear_wrong()
         return self._settle()

@@ -151,13 +151,14 @@ def _weigh_pit(a: "App", pit: int) -> None:
 
 
 def _history(a: "App") -> "list | None":
-    """The touches this move has taken, when they are at most its first: [] between moves, [the start pit]
-    after one (a dead start pit's move is taken for the move of the pit sown next when that pit starts one
-    too); None later."""
+    """The touches this move has taken: [] between moves; a dead start pit's move is taken for the move of
+    the pit sown next when that pit starts one too, and goes on while their paths agree. None when the
+    recogniser kept too few of them (Recogniser.touched) or in a house decision."""
     rec = a.rec
     if rec.phase == R.IDLE:
         return []
-    return [rec.start_pit] if rec.phase == R.MOVING and rec.steps == 1 else None
+    n = rec.steps
+    return list(rec.touched[:n]) if rec.phase == R.MOVING and n <= len(rec.touched) else None
 
 
 def _start_fit(a: "App", hist: list, pit: int, dead: bool) -> int:
