@@ -124,7 +124,10 @@ def _weigh_pit(a: "App", pit: int) -> None:
         if j >= len(seq):
             continue
         e = seq[j] & R.PIT
-        if j + 1 >= len(seq) or seq[j + 1] & R.PIT != pit or e == pit:
+        k = j + 1
+        while k < len(seq) and seq[k] & R.PIT == e:  # (X's steps: a drop and a relay's lift there, 1.3)
+            k += 1
+        if k >= len(seq) or seq[k] & R.PIT != pit or e == pit:
             continue
         if (x >= 0 and x != e) or any(s & R.PIT == e for s in seq[:j]):
             return  # (two pits would explain it, or X sensed a touch in this very move)
