@@ -365,37 +365,53 @@ def _dead_from(pit, ply):
     return host.moves(), want, hw, host, b
 
 
-def test_a_dead_start_pit_is_found_in_play_and_its_chip_is_not_called_silent():
-    """Issue #26: A7's input dies at ply 2; South's 5th move starts there (7R*: A7 twice, then A8, B8...).
-    A7 senses nothing, so the move shows first at A8, which starts moves of its own: taken for 8R*, the next
-    touch (B8 again, 7R*'s second drop) is refused, and again after a look. Only a move from the untouched A7
-    explains those touches: A7 is dead. One ERROR names A7 and its chip U2, A7 lights magenta, 7R* is taken
-    from its first sensed touch and every move is as played; no chip is called silent (before: A7's moves
-    were never recognised, the game went astray and U4 was declared silent)."""
-    got, want, hw, host, b = _dead_from(6, 2)  # (A7: byte 0, bit 6, on U2)
+def _dead_found(pit, ply, name, chip):
+    """pit's input dies at ply `ply` of the 1994 game, played as a person does (each flagged touch made
+    again after a look): every move is as played, one touch is refused, and one ERROR names the pit dead and
+    its chip (no chip called silent); the pit lights magenta and alone is ignored."""
+    got, want, hw, host, b = _dead_from(pit, ply)
     assert got == want
     errs = _errors(host)
     assert len(errs) == 1, errs
-    for word in ('"dead"', '"A7"', '"U2"'):
+    for word in ('"dead"', '"%s"' % name, '"%s"' % chip):
         assert word in errs[0][2], (word, errs[0][2])
     assert _illegal(host) == 1
-    assert _magenta(hw, 6) and bytes(b.app.deb.faulty) == b"\x40\x00\x00\x00"
+    bits = bytearray(4)
+    bits[pit >> 3] = 1 << (pit & 7)
+    assert _magenta(hw, pit) and bytes(b.app.deb.faulty) == bytes(bits)
 
 
-def test_a_dead_last_pit_is_found_when_the_next_move_begins_and_its_chip_is_not_called_silent():
-    """Issue #26: b8's input dies at ply 2; North's 4th move ends there (6R*: ... a7, a8, b8). The last drop
-    is not sensed and South's next touch is refused, once, and again after a look: the move waits for a
-    step at b8 alone, untouched in it, so b8 is dead (one input: U4's other pits sense; before, U4 was
-    declared silent). One ERROR names b8 and U4, the drop is taken as made, South's touch starts its move,
-    and every move is as played."""
-    got, want, hw, host, b = _dead_from(24, 2)  # (b8: byte 3, bit 0, on U4)
-    assert got == want
-    errs = _errors(host)
-    assert len(errs) == 1, errs
-    for word in ('"dead"', '"b8"', '"U4"'):
-        assert word in errs[0][2], (word, errs[0][2])
-    assert _illegal(host) == 1
-    assert _magenta(hw, 24) and bytes(b.app.deb.faulty) == b"\x00\x00\x00\x01"
+def test_a_dead_start_pit_is_found_from_the_touch_after_it():
+    """Issue #26: A5's input dies at ply 2; South's 9th move starts there (5R*: the store seed into A5, its
+    seeds lifted, then A6, A7). A5 senses nothing, so the move shows first at A6, which starts no move: it is
+    refused, and again after a look. Only a move from the untouched A5 explains that touch: A5 is dead, and
+    5R* is taken from its first sensed touch (before: never recognised)."""
+    _dead_found(4, 2, "A5", "U2")
+
+
+def test_a_dead_start_pit_is_found_when_the_pit_sown_next_starts_a_move_of_its_own():
+    """A7's input dies at ply 3; South's 5th move starts there (7R*: A7, A7, then A8, B8, B8...). Its first
+    sensed touch, A8, starts moves of its own and is taken as one; the next, B8, is taken too (the paths
+    agree); the second B8 is refused, and again after a look: only a move from the untouched A7 explains the
+    touches of the move, so A7 is dead, the move taken from A8 is dropped and its touches are taken again as
+    7R*'s. Every later move from A7 is taken from its first sensed touch (before: B5 was found dead, and
+    moves recorded that were not played)."""
+    _dead_found(6, 3, "A7", "U2")
+
+
+def test_a_dead_pit_with_a_drop_and_a_relay_s_lift_is_found():
+    """B6's input dies at ply 6, the move that sows into B6 and lifts its seeds there to sow on (8R*: ...
+    B7, B6, B6, B5, B4): the touch at B5 after both steps at B6 is refused twice: B6 is dead."""
+    _dead_found(10, 6, "B6", "U1")
+
+
+def test_one_dead_input_never_makes_its_chip_silent():
+    """Issue #26: A7's input dies at ply 2 (found in the middle of a sowing, then every move from A7 taken
+    from its first sensed touch); and b8's at ply 2, the last drop of North's 4th move (6R*: ... a8, b8):
+    South's next touch is refused twice while the move waits only for b8, untouched, so b8 is dead, the drop
+    taken as made. One input is never its whole chip (before: U4 declared silent both times)."""
+    _dead_found(6, 2, "A7", "U2")
+    _dead_found(24, 2, "b8", "U4")
 
 
 def test_early_touches_at_a_move_s_start_and_end_never_make_a_healthy_pit_dead():
