@@ -134,7 +134,7 @@ def _weigh_pit(a: "App", pit: int) -> None:
         x = e
     if x < 0:
         x = _last_fit(a, pit)
-    hist = _history(a) if x < 0 else None
+    hist = _history(a) if x == -1 else None  # (-2: two pits would explain it)
     if hist is not None:
         x = _start_fit(a, hist, pit, False)
     if x < 0 or kind[x]:
