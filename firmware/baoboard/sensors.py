@@ -284,7 +284,7 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
                 "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
                 "(hardware/README.md); ignored until it reads idle for 2 s"
                 if k & _STUCK
-                else "has sensed no touch while a move went on right after it, twice: a dead sensor or input; "
+                else "has sensed no touch while a move went on past it, twice: a dead sensor or input; "
                 "ignored until it senses a touch"
                 if k & _SILENT
                 else "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a restart",
