@@ -509,8 +509,10 @@ class App:
                 # it is the player's touch, only the stop: the computer has not chosen its move yet
                 self.activation(again, now)
         elif r == R.R_WRONG:
-            if rec.n and not self.deb.blips[pit] and self.rare("fault", now, pit):  # (refused mid-move; noise
-                # never counts: a hand makes no pulse shorter than the debounce)
+            first = rec.phase == R.IDLE and pit >> 4 == self.p.d[TO_MOVE]  # (a move's first touch, the mover's:
+            # a dead start pit's move shows first at the pit sown next; the other side's early hand says nothing)
+            if (rec.n or first) and not self.deb.blips[pit] and self.rare("fault", now, pit):  # (refused mid-move;
+                # noise never counts: a hand makes no pulse shorter than the debounce)
                 return  # the move went on past ignored pits, or a chip that senses nothing (baoboard.sensors)
             self.guide.request_show(now)
             reason = rec.wrong_reason

@@ -26,7 +26,8 @@ _LAST = const(72)  # kind[72]: the chip + 1 the last refused touch gave evidence
 _ONE = const(255)  # ... the pit of kind[73]
 _DEAD = const(73)  # kind[73]: the pit + 1 suspected of a dead input (one pit of a working chip that senses
 # nothing, found in play as a silent chip is: baoboard.sensors), kind[74]: the touches of this move where the
-# move went on right after it while it sensed no touch (new_move forgets them)
+# move went on past it (mid-sowing, from it as its start, or the next move after it as its end) while it
+# sensed no touch (new_move forgets them)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the

@@ -47,6 +47,8 @@ KICHWA = const(128)  # the first drop of captured seeds
 _DROP = const(512)  # layout.DROP
 _PLACING = const(40)  # layout.PLACING
 
+_TOUCHED = const(8)  # a move's first touches kept (Recogniser.touched)
+
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start
 MOVING = const(1)  # a move is under way
@@ -203,6 +205,7 @@ class Recogniser:
         self.c_pos = []  # type: list  # next index into c_seq
         self.n = 0  # alive candidates: the first n entries
         self.steps = 0  # activations accepted in the current move
+        self.touched = bytearray(_TOUCHED)  # their pits, the first _TOUCHED (a dead start pit: baoboard.sensors)
         self.start_pit = -1
         self.wrong_pit = -1
         self.wrong_rule = ""
@@ -280,10 +283,14 @@ class Recogniser:
         d = self.p.d
         side = d[TO_MOVE]
         c_move = []
+        dead = self._dead_starts(side)
         for m in self.codes:
-            if self.first_pit(m) == pit:
+            s = self.first_pit(m)
+            if s == pit or dead & (1 << (s & 15)):
                 c_move.append(m)
-        if not c_move:
+        if dead and self._after_dead(c_move, pit):
+            return self._settle()
+        if dead or not c_move:
             if (pit >> 4) != side:
                 who = "South" if side == 0 else "North"
                 return self._wrong(pit, now, "1.1", "it is " + who + "'s turn", True)
@@ -308,9 +315,51 @@ class Recogniser:
         self.n = len(c_move)
         self.phase = MOVING
         self.steps = 1
-        self.start_pit = pit
+        self.start_pit = self.touched[0] = pit
         self.clear_wrong()
         return self._settle()
+
+    def _dead_starts(self, side: int) -> int:
+        """The mover's pits whose sensor is ignored (bit pit & 15): a move from one shows first at the pit
+        sown after it (baoboard.sensors: a dead start pit)."""
+        deb = self.deb
+        if deb is None:
+            return 0
+        f = deb.faulty
+        return f[2 * side] | (f[2 * side + 1] << 8)
+
+    def _after_dead(self, c_move: list, pit: int) -> bool:
+        """The candidates of a first touch when some of the mover's pits are ignored: the moves from pit, and
+        those from an ignored pit whose first touch after that pit's own steps is at pit (those taken as
+        made). False when none: the state is left as it was (the touch refused)."""
+        moves = []
+        seqs = []
+        pos = []
+        seq = Sequence()
+        for m in c_move:
+            s = self.first_pit(m)
+            b = sequence(self.p, m, seq)
+            j = 1
+            if s != pit:
+                j = 0
+                while j < len(b) and b[j] & PIT == s:
+                    j += 1
+                if j >= len(b) or b[j] & PIT != pit:
+                    continue
+                j += 1
+            moves.append(m)
+            seqs.append(b)
+            pos.append(j)
+        if moves:
+            self.c_move = moves
+            self.c_seq = seqs
+            self.c_pos = pos
+            self.n = len(moves)
+            self.phase = MOVING
+            self.steps = 1
+            self.start_pit = self.touched[0] = pit
+            self.clear_wrong()
+        return bool(moves)
 
     def _next(self, seq: "bytearray", j: int, pit: int) -> int:
         """Where a candidate's sequence goes on if this activation is its next one (an optional step may be
@@ -346,6 +395,8 @@ class Recogniser:
                 self.c_pos[k] = j
                 k += 1
         self.n = k
+        if self.steps < _TOUCHED:
+            self.touched[self.steps] = pit
         self.steps += 1
         self.clear_wrong()
         return self._settle()

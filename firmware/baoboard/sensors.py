@@ -4,8 +4,9 @@
 # senses nothing at all (its byte of the chain stuck at 0, from power-up or from the middle of a game: only
 # moves show it), and plays on without them:
 #   fault(app, now, pit=-1) -> bool   report the new faults (ERROR events), take the steps in ignored pits as
-#                                     made; pit: a touch refused mid-move, evidence of a silent chip and where the
-#                                     move went on
+#                                     made; pit: a touch refused mid-move or at a move's first touch, evidence of
+#                                     a silent chip or a dead input (mid-sowing, start or last pit) and where
+#                                     the move went on
 try:  # for the annotations only
     from typing import Any  # noqa: F401
 
@@ -36,11 +37,11 @@ _DEAD_MARK = const(64)  # kind[32 + pit] of a dead input: this + the pit (a sile
 def fault(a: "App", now: int, pit: int = -1) -> bool:
     """Report each pit the debouncer found faulty (an ERROR event naming the pit and its chip; one event for
     a whole chip stuck or silent), then go on without the faulty pits: drops into them, and lifts the rules
-    require there, are taken as made (the rules know where each seed goes; a move's start cannot be guessed:
-    the host's SHOW and STOP remain). pit: a touch the recogniser refused in the middle of a move
-    (baoboard.app): evidence of a silent chip when it is where the move goes on after the steps in that chip's
-    pits; True when it is where one candidate goes on after steps in ignored pits: those taken as made, then
-    it."""
+    require there, are taken as made (the rules know where each seed goes; a move from an ignored
+    start pit is taken from its first sensed touch: Recogniser._first, _restart). pit: a touch the
+    recogniser refused in the middle of a move or at its first touch (baoboard.app): evidence of a silent
+    chip or a dead input (where the move goes on after steps at them); True when it is where one candidate
+    goes on after steps in ignored pits (those taken as made, then it), or a move from a dead start pit."""
     wiring = getattr(a.hw, "pit_sensor_bit", None)  # type: Any
     if wiring is None:  # (the simulated board: the reference wiring)
         from baoboard.drivers.board_config import PIT_SENSOR_BIT as wiring
@@ -49,7 +50,7 @@ def fault(a: "App", now: int, pit: int = -1) -> bool:
     for i in range(32):
         _report(a, wiring, i)
     a.dirty = True
-    if pit >= 0 and not _skip_to(a, pit, now):
+    if pit >= 0 and not (_skip_to(a, pit, now) or _restart(a, pit, now)):
         return False
     _follow(a, now)
     return pit >= 0
@@ -78,6 +79,7 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             j += 1
         if (
             not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side))
+            or all(e & R.PIT == seq[start] & R.PIT for e in seq[start:j])  # (one pit: one dead input explains it)
             or wiring[pit] >> 3 == chip
             or any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start])
         ):
@@ -107,8 +109,9 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
 def _weigh_pit(a: "App", pit: int) -> None:
     """A touch refused mid-move, no chip to blame. A dead input (one pit of a working chip that senses
     nothing)? Each candidate of the move that pit fits waits for a step at the same pit X, untouched in this
-    move, and pit is where it goes on right after X: evidence against X (not at a move's end: the other
-    side's touch there says nothing of where the seeds went; a start pit cannot be told from another move's).
+    move, and pit is where it goes on right after X: evidence against X. Else, at a move's end, the other
+    side's touch while the move waits only for steps at X (_last_fit); at its start, a touch only a move from
+    X explains, X's own steps left out (_start_fit).
     The second in one move, with no activation of X since the first and the first not taken back, marks X
     dead: a slip onto the next pit is mended by touching X (an activation) or taken back at once, and the
     evidence of a move made to its end is forgotten (Debouncer.new_move): clumsy play does not add up."""
@@ -121,11 +124,19 @@ def _weigh_pit(a: "App", pit: int) -> None:
         if j >= len(seq):
             continue
         e = seq[j] & R.PIT
-        if j + 1 >= len(seq) or seq[j + 1] & R.PIT != pit or e == pit:
+        k = j + 1
+        while k < len(seq) and seq[k] & R.PIT == e:  # (X's steps: a drop and a relay's lift there, 1.3)
+            k += 1
+        if k >= len(seq) or seq[k] & R.PIT != pit or e == pit:
             continue
         if (x >= 0 and x != e) or any(s & R.PIT == e for s in seq[:j]):
             return  # (two pits would explain it, or X sensed a touch in this very move)
         x = e
+    if x < 0:
+        x = _last_fit(a, pit)
+    hist = _history(a) if x == -1 else None  # (-2: two pits would explain it)
+    if hist is not None:
+        x = _start_fit(a, hist, pit, False)
     if x < 0 or kind[x]:
         return
     seen = kind[_SEEN + (x >> 3)] & (1 << (x & 7))
@@ -140,6 +151,94 @@ def _weigh_pit(a: "App", pit: int) -> None:
         kind[32 + x] = _DEAD_MARK + x
         a.deb.faulty[x >> 3] |= 1 << (x & 7)
         kind[_DEAD] = kind[_DEAD + 1] = 0
+
+
+def _history(a: "App") -> "list | None":
+    """The touches this move has taken: [] between moves; a dead start pit's move is taken for the move of
+    the pit sown next when that pit starts one too, and goes on while their paths agree. None when the
+    recogniser kept too few of them (Recogniser.touched) or in a house decision."""
+    rec = a.rec
+    if rec.phase == R.IDLE:
+        return []
+    n = rec.steps
+    return list(rec.touched[:n]) if rec.phase == R.MOVING and n <= len(rec.touched) else None
+
+
+def _start_fit(a: "App", hist: list, pit: int, dead: bool) -> int:
+    """The start pit X of the legal moves whose touches, those at X at their start left out, begin with
+    hist, then pit: the touches a move from X makes when X senses nothing. -1 if none, -2 if two pits fit.
+    dead: X among the pits found dead (a move from one: App's restart), else among the sound ones (evidence).
+    Between moves only a touch of the mover's own side: the other side's says nothing of a start (a slip,
+    an early hand)."""
+    rec = a.rec
+    kind = a.deb.kind
+    if not hist and pit >> 4 != a.p.d[TO_MOVE]:
+        return -1
+    x = -1
+    seq = None  # type: Any
+    first = hist[0] if hist else pit  # the first touch after X's own steps: a neighbour of X on the ring (a
+    cap = first >> 4 != a.p.d[TO_MOVE]  # sowing), or the other side's pit (a capture, 1.4a); no other X is
+    for m in rec.codes:  # built (a never-ending move's sequence is long)
+        s = rec.first_pit(m)
+        if s == x or s == pit or s in hist or (kind[s] & _SILENT != 0) != dead or not dead and kind[s]:
+            continue
+        if not cap and (first - s) & 15 not in (1, 15):
+            continue
+        if seq is None:
+            seq = R.Sequence()
+        b = R.sequence(rec.p, m, seq)
+        j = 0
+        while j < len(b) and b[j] & R.PIT == s:
+            j += 1
+        if j + len(hist) >= len(b) or b[j + len(hist)] & R.PIT != pit:
+            continue
+        if any(b[j + k] & R.PIT != hist[k] for k in range(len(hist))):
+            continue
+        if x >= 0:
+            return -2  # (two pits would explain it: no evidence for either)
+        x = s
+    return x
+
+
+def _last_fit(a: "App", pit: int) -> int:
+    """The other side's touch while the move waits only for steps at one pit X (its last drop, or a lift
+    there), untouched in this move: a dead X would leave the move there (the next move's hand goes on).
+    X, or -1 (-2: two pits)."""
+    rec = a.rec
+    if rec.phase != R.MOVING or pit >> 4 == a.p.d[TO_MOVE]:
+        return -1
+    seen = a.deb.kind
+    x = -1
+    for i in range(rec.n):
+        seq = rec.c_seq[i]
+        j = rec.c_pos[i]
+        if j >= len(seq):
+            continue
+        e = seq[j] & R.PIT
+        if any(s & R.PIT != e for s in seq[j:]) or any(s & R.PIT == e for s in seq[:j]):
+            continue
+        if x >= 0 and x != e:  # two moves that end at different pits (a kichwa's two sides, 1.4a): a pit
+            # that sensed a touch since its last evidence works; the other, if it never did, is the suspect
+            ux = not seen[_SEEN + (x >> 3)] & (1 << (x & 7))
+            if ux == (not seen[_SEEN + (e >> 3)] & (1 << (e & 7))):
+                return -2
+            x = x if ux else e
+            continue
+        x = e
+    return x
+
+
+def _restart(a: "App", pit: int, now: int) -> bool:
+    """A move from a pit found dead, its first sensed touches hist + pit: the move they began is dropped
+    and they are taken again, the dead start pit's moves among their candidates (Recogniser._first)."""
+    hist = _history(a)
+    if hist is None or _start_fit(a, hist, pit, True) < 0:
+        return False
+    a.boundary(a.p, now)
+    for h in hist:
+        a.activation(h, now)
+    a.activation(pit, now)
+    return True
 
 
 def _report(a: "App", wiring: "Any", i: int) -> None:
@@ -185,7 +284,7 @@ def _report(a: "App", wiring: "Any", i: int) -> None:
                 "has sensed a hand for 20 s: a stuck sensor, or one touched at power-up "
                 "(hardware/README.md); ignored until it reads idle for 2 s"
                 if k & _STUCK
-                else "has sensed no touch while a move went on right after it, twice: a dead sensor or input; "
+                else "has sensed no touch while a move went on past it, twice: a dead sensor or input; "
                 "ignored until it senses a touch"
                 if k & _SILENT
                 else "switches far faster than a hand can: a loose wire or a failing sensor; ignored until a restart",

@@ -349,3 +349,104 @@ def test_slips_onto_the_next_pit_never_make_a_healthy_input_dead():
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     assert host.moves() == want
     st.close()
+
+
+def _dead_from(pit, ply):
+    """A game of 12 plies played as a person does, pit's input dead from ply `ply` on: (board's moves, the
+    moves played, the hardware, the host, the board)."""
+    b, hw, host, hands, st = _board()
+
+    def wire_off(k):
+        if k == ply:
+            hw.dead[pit >> 3] = 1 << (pit & 7)
+
+    want = _play_as_a_person(b, hands, host, 12, wire_off)
+    st.close()
+    return host.moves(), want, hw, host, b
+
+
+def _dead_found(pit, ply, name, chip):
+    """pit's input dies at ply `ply` of the 1994 game, played as a person does (each flagged touch made
+    again after a look): every move is as played, one touch is refused, and one ERROR names the pit dead and
+    its chip (no chip called silent); the pit lights magenta and alone is ignored."""
+    got, want, hw, host, b = _dead_from(pit, ply)
+    assert got == want
+    errs = _errors(host)
+    assert len(errs) == 1, errs
+    for word in ('"dead"', '"%s"' % name, '"%s"' % chip):
+        assert word in errs[0][2], (word, errs[0][2])
+    assert _illegal(host) == 1
+    bits = bytearray(4)
+    bits[pit >> 3] = 1 << (pit & 7)
+    assert _magenta(hw, pit) and bytes(b.app.deb.faulty) == bytes(bits)
+
+
+def test_a_dead_start_pit_is_found_from_the_touch_after_it():
+    """Issue #26: A5's input dies at ply 2; South's 9th move starts there (5R*: the store seed into A5, its
+    seeds lifted, then A6, A7). A5 senses nothing, so the move shows first at A6, which starts no move: it is
+    refused, and again after a look. Only a move from the untouched A5 explains that touch: A5 is dead, and
+    5R* is taken from its first sensed touch (before: never recognised)."""
+    _dead_found(4, 2, "A5", "U2")
+
+
+def test_a_dead_start_pit_is_found_when_the_pit_sown_next_starts_a_move_of_its_own():
+    """A7's input dies at ply 3; South's 5th move starts there (7R*: A7, A7, then A8, B8, B8...). Its first
+    sensed touch, A8, starts moves of its own and is taken as one; the next, B8, is taken too (the paths
+    agree); the second B8 is refused, and again after a look: only a move from the untouched A7 explains the
+    touches of the move, so A7 is dead, the move taken from A8 is dropped and its touches are taken again as
+    7R*'s. Every later move from A7 is taken from its first sensed touch (before: B5 was found dead, and
+    moves recorded that were not played)."""
+    _dead_found(6, 3, "A7", "U2")
+
+
+def test_a_dead_pit_with_a_drop_and_a_relay_s_lift_is_found():
+    """B6's input dies at ply 6, the move that sows into B6 and lifts its seeds there to sow on (8R*: ...
+    B7, B6, B6, B5, B4): the touch at B5 after both steps at B6 is refused twice: B6 is dead."""
+    _dead_found(10, 6, "B6", "U1")
+
+
+def test_one_dead_input_never_makes_its_chip_silent():
+    """Issue #26: A7's input dies at ply 2 (found in the middle of a sowing, then every move from A7 taken
+    from its first sensed touch); and b8's at ply 2, the last drop of North's 4th move (6R*: ... a8, b8):
+    South's next touch is refused twice while the move waits only for b8, untouched, so b8 is dead, the drop
+    taken as made. One input is never its whole chip (before: U4 declared silent both times)."""
+    _dead_found(6, 2, "A7", "U2")
+    _dead_found(24, 2, "b8", "U4")
+
+
+def test_early_touches_at_a_move_s_start_and_end_never_make_a_healthy_pit_dead():
+    """The signatures of a dead start pit and a dead last pit are a player's and an opponent's commonest
+    slips too. In every move of 12 plies the player first touches the pit the move sows next (before its
+    start) and takes the seed back out, twice, with a look between; and before the last step the other side
+    touches its next start pit and puts the seeds back, twice. Each slip is refused; no input is dead,
+    nothing is ignored, every move is as played."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    p = core.initial(core.ZANZIBAR)
+    want = []
+    games = _CLUMSY_GAME[:12]
+    slips = 0
+    for ply, text in enumerate(games):
+        m = find_move(p, text)
+        acts = activations(p, m)
+        child = core.play(p, m)
+        nxt = activations(child, find_move(child, games[ply + 1]))[0] if ply + 1 < len(games) else acts[0] ^ 16
+        after = [x for x in acts if x != acts[0]][0]
+        if after in [activations(p, x)[0] for x in core.legal_move_codes(p)]:
+            after = -1  # (a touch there would start a move of its own, no slip)
+        for i, pit in enumerate(acts):
+            for slip in (after,) if i == 0 and after >= 0 else (nxt,) if i == len(acts) - 1 else ():
+                slips += 2
+                for _ in range(2):
+                    hands.tap(slip)
+                    hands.tap(slip)  # ... taken back at once
+                    hands.scan(2500 // hands.scan_ms)  # a look at the board
+            hands.tap(pit)
+        want.append(format_move(m, p.d[core.TO_MOVE]))
+        p = child
+        host.poll()
+    assert slips >= 30 and _illegal(host) == slips, (slips, _illegal(host))
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert host.moves() == want
+    st.close()
