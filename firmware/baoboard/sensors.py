@@ -79,9 +79,9 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             j += 1
         if (
             not ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side))
-            or all(e & R.PIT == seq[start] & R.PIT for e in seq[start:j])  # (one pit: one dead input explains it)
+            or _steps_at(seq, start, j, seq[start] & R.PIT)  # (one pit: one dead input explains it)
             or wiring[pit] >> 3 == chip
-            or any(wiring[e & R.PIT] >> 3 == chip for e in seq[:start])
+            or _chip_stepped(wiring, seq, start, chip)
         ):
             continue  # (no evidence; or the chip sensed a touch: this one, or one in this very move)
         if suspect >= 0 and suspect != chip:
@@ -129,7 +129,7 @@ def _weigh_pit(a: "App", pit: int) -> None:
             k += 1
         if k >= len(seq) or seq[k] & R.PIT != pit or e == pit:
             continue
-        if (x >= 0 and x != e) or any(s & R.PIT == e for s in seq[:j]):
+        if (x >= 0 and x != e) or _a_step_at(seq, j, e):
             return  # (two pits would explain it, or X sensed a touch in this very move)
         x = e
     if x < 0:
@@ -200,6 +200,32 @@ def _start_fit(a: "App", hist: list, pit: int, dead: bool) -> int:
     return x
 
 
+# A candidate's steps are read by index, never sliced: a never-ending move's steps are many, and these run
+# on a touch in play (a slice would be a copy of them on the heap).
+def _steps_at(seq: "Any", lo: int, hi: int, e: int) -> bool:
+    """Every step of seq[lo:hi] is at pit e."""
+    for k in range(lo, hi):
+        if seq[k] & R.PIT != e:
+            return False
+    return True
+
+
+def _a_step_at(seq: "Any", hi: int, e: int) -> bool:
+    """A step of seq[:hi] is at pit e."""
+    for k in range(hi):
+        if seq[k] & R.PIT == e:
+            return True
+    return False
+
+
+def _chip_stepped(wiring: "Any", seq: "Any", hi: int, chip: int) -> bool:
+    """A step of seq[:hi] is at a pit of chip."""
+    for k in range(hi):
+        if wiring[seq[k] & R.PIT] >> 3 == chip:
+            return True
+    return False
+
+
 def _last_fit(a: "App", pit: int) -> int:
     """The other side's touch while the move waits only for steps at one pit X (its last drop, or a lift
     there), untouched in this move: a dead X would leave the move there (the next move's hand goes on).
@@ -215,7 +241,7 @@ def _last_fit(a: "App", pit: int) -> int:
         if j >= len(seq):
             continue
         e = seq[j] & R.PIT
-        if any(s & R.PIT != e for s in seq[j:]) or any(s & R.PIT == e for s in seq[:j]):
+        if not _steps_at(seq, j, len(seq), e) or _a_step_at(seq, j, e):
             continue
         if x >= 0 and x != e:  # two moves that end at different pits (a kichwa's two sides, 1.4a): a pit
             # that sensed a touch since its last evidence works; the other, if it never did, is the suspect
