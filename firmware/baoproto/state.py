@@ -1,7 +1,7 @@
 # The STATE notice's names (docs/protocol.md, "State", protocol 3): what the board guides now, one line
 # the board writes whenever it changes and a host reads to say it in words and show it in colours.
 #   N0 STATE stage=moving side=S pos=<hex> steps=2 lifted=A5 drop=A4,A3 lift=b2 kichwa=a1 choice=1
-#            move=<code> at=<n> wrong=a3 rule=1.3 shown=A5 to=A4 setup=wait:B2 leds=<hex> why=<text to the end of the line>
+#            move=<code> at=<n> wrong=a3 rule=1.3 shown=A5 to=A4 setup=wait:B2 leds=<hex> why=<text: the rest>
 # The keys are written as bytes by the board (baoboard.state: into one buffer, allocated once) and read as
 # text by the host (bao_host.record.state). Every key but `stage` and `side` may be absent.
 STATE = "STATE"  # the notice's type

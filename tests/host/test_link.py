@@ -145,7 +145,7 @@ def test_handshake_events_acks(board: FakeBoard) -> None:
     board.post("GAME", '{"ruleset":"zanzibar","options":{}}')
     link = Link(board.url, reply_timeout=PATIENCE)
     info = link.connect()
-    assert (info.proto, info.board, info.epoch, info.last) == (4, "test1", EPOCH, 1)
+    assert (info.proto, info.board, info.epoch, info.last) == (5, "test1", EPOCH, 1)
     for i in range(5):
         board.post("MOVE", f'a{i + 1}> {{"n":{i}}}')
     got = collect(link, 6)
