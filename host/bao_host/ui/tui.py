@@ -215,6 +215,13 @@ not the lit place, put back what you moved there; dim white: done, take your han
 lights come on two seconds after your last touch there. The line under the board says how many. Touch \
 the pit when it is right; k again leaves.
 
+[b]Lessons and puzzles[/b]: `bao lessons` lists the lessons (done or not); `make run \
+ARGS="--lesson zanzibar-01-namua-capture"` starts one (a lesson's name as listed): the board lays its \
+position out, the task is said among the messages, and a wrong answer is explained, then the position is \
+laid out again. `make run ARGS="--puzzles"` (`--ruleset malawi`, `--solver NAME`) sets puzzles out one \
+after another: play the one best move; your rating is kept in the library. In the browser: `bao serve`, \
+the lessons under a simulated board, and /puzzles.
+
 [b]Moves[/b] are written in Donkers' notation: the pit (its row letter left out while the stores hold \
 seeds), then L or R, the way the hand sows as you see the row: towards pit 1 or pit 8 (G6; in a capture while \
 the store holds seeds, the kichwa the captured seeds go in from, G7); * a takasa, a move that captures \
