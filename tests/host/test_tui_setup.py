@@ -422,3 +422,34 @@ def test_a_host_that_connects_during_the_wait_says_it(monkeypatch: pytest.Monkey
         session.close()
     finally:
         rig.close()
+
+
+def test_tui_says_the_game_once_a_lost_ready_is_made_good(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """#28: the terminal's line under the board after the set-up, its ready notice and the STATE after it lost on
+    the line: the next poll of the board (SNAP) says the set-up is over, and the line says the game's step, not
+    "Take your hand off"."""
+
+    async def run(pilot: Pilot[int]) -> None:
+        app = await _start(rig, pilot)
+        for _ in range(40):
+            said = rig.sim.step_guidance()
+            if not said.startswith("Set-up"):
+                break
+            await pilot.press(*said.split("touch ")[-1].rstrip(".").split(" or ")[0])
+            app.step()
+        assert rig.sim.step_guidance().startswith("The board is set up. Take your hand off ")
+        _drop_lines(rig, b"N0 SETUP ready", b"N0 STATE")
+        rig.board.run(450, 5)
+        rig.runner.pump()
+        rig.blink(False)  # the UI's next poll of the board (SNAP), at a steady blink phase
+        app.step()
+        await pilot.pause()
+        assert rig.sim.step_guidance().startswith("South to move"), rig.sim.step_guidance()
+
+    rig, app = _rig(tmp_path, monkeypatch)
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()
