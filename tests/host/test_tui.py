@@ -491,7 +491,7 @@ def test_the_first_messages_are_in_a_players_words(tmp_path: Path, monkeypatch: 
         assert any(m.startswith("new game (zanzibar)") for m in said), said
         technical = [m for m in said if LINK_WORDS.search(m)]
         if verbose:
-            assert any("protocol 4" in m and "acknowledged" in m for m in technical), said
+            assert any("protocol 5" in m and "acknowledged" in m for m in technical), said
         else:
             assert not technical, technical
 
