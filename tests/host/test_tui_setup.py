@@ -453,3 +453,37 @@ def test_tui_says_the_game_once_a_lost_ready_is_made_good(
         assert snap_compare(app, terminal_size=(80, 24), run_before=run)
     finally:
         rig.close()
+
+
+def test_the_house_decision_words_lead_to_a_touch_that_is_not_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """#28, used as a user (the house lesson): the words said "stop in the house (touch any of South's pits: South
+    plays on)"; a learner touched B2, which stopped the move and was then refused as South's first touch (2.4:
+    the namua stage starts on the front row). The words now say that the other side's move begins there, and a
+    touch of one of its starts stops the move with no refusal."""
+    import tui_rig
+    from baoboard import recogniser as R
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        p, acts = tui_rig.find(core.ZANZIBAR, tui_rig.house_decision)
+        rig.set_position(p)
+        for pit in acts:
+            rig.runner.tap(pit)
+        said = rig.sim.step_guidance()
+        other = "North" if p.to_move == core.SOUTH else "South"
+        assert said.startswith(
+            f"2.5b house decision: stop in the house (begin {other}'s move: its first touch stops this one) or lift "
+        ), said
+        stop = next(m for m in core.legal_move_codes(p) if list(R.activations(p, m)) == acts)  # (no more touch)
+        child = core.play(p, stop)
+        start = R.activations(child, core.legal_move_codes(child)[0])[0] & R.PIT
+        rig.runner.tap(start)
+        rig.sim.poll()
+        refused = [m.text for m in rig.logger.messages if m.text.startswith("refused ")]
+        assert not refused and rig.board.position.d == child.d, refused  # stopped in the house, nothing refused
+    finally:
+        rig.close()

@@ -189,7 +189,7 @@ is drawn in its LED's colour:
   magenta        a pit whose sensor is faulty: the board ignores it
 
 [b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber and yellow, blinking) you may stop there \
-(touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it). The \
+(the opponent begins its move: its first touch stops yours) or play the house (touch it: you lift it). The \
 kuu games' kuu (M15) is decided the same way: lift it to relay, or let the opponent play.
 
 [b]Undo[/b] (u): the board takes the last move back; its UNDO event is stored in the game's event log and \
