@@ -200,7 +200,9 @@ class Logger:
         self.board_id = fields.get("board", "") or "unknown"
         self.epoch = fields.get("epoch", "")
         self.firmware = fields.get("fw", "")
-        self.proto = int(proto)
+        speaks = [int(v) for v in fields.get("speaks", "").split(",") if v in SUPPORTED_PROTOCOLS]
+        self.proto = max([int(proto), *speaks])  # (a restarted board's H0 HELLO says proto=1 speaks=5,...:
+        # the link says HELLO again, and the board speaks the newest both do: bao_host.record.link._greet)
         self.store.board_seen(self.board_id, self.firmware, port)
         self.view.board_id = self.board_id
         self.view.firmware = self.firmware
