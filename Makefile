@@ -44,8 +44,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## The main job: play Bao on the simulated board (or log a real board when one is plugged in).
+## Options in ARGS: make run ARGS="--lesson zanzibar-01-namua-capture", make run ARGS="--puzzles".
 run: $(STAMP)
-	$(PY) -m bao_host.cli.run
+	$(PY) -m bao_host.cli.run $(ARGS)
 
 ## The image a maker flashes: build/bao-board-VERSION.uf2 (hold BOOTSEL, plug in, copy it onto RPI-RP2).
 image: $(IMAGE)

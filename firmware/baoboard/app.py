@@ -39,7 +39,7 @@ from bao.movetext import format_move
 from bao.position import initial
 from bao.rules import legal_move_codes, outcome
 from baoproto.frames import move_payload
-from baoproto.state import PROTO_STATE
+from baoproto.state import PROTO_SETUP, PROTO_STATE
 
 from baoboard import recogniser as R
 from baoboard.compat import const, get_ident, modules_now, ticks_diff, unload_new
@@ -417,6 +417,8 @@ class App:
             s = self.setup
             if s is not None and s.current() >= 0:  # and the set-up step it waits for: a host that came after
                 s.say(self)  # it began (the set-up a power cut mid-move boots into) would not know it (#28)
+            elif s is not None:  # or the wait for the hand to leave the place put right last (done wait=)
+                s.say_done(self)
 
     def press(self, b: int, now: int) -> None:
         """The optional buttons (b: those down now): undo, a new game."""
@@ -484,7 +486,8 @@ class App:
         if self.outbox.proto < PROTO_STATE:
             return
         try:
-            self.state_line.send(self.rec, self.guide.frame, self.hw.serial_write)
+            s = self.setup if self.outbox.proto >= PROTO_SETUP else None  # (said to a host of protocol 5)
+            self.state_line.send(self.rec, self.guide.frame, self.hw.serial_write, s)
         except OSError:  # nobody listening: the next host's HELLO is told the state again
             pass
 

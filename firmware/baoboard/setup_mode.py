@@ -164,13 +164,31 @@ class Setup:
             text += " why=cut"
         a.outbox.notice("SETUP", text)
 
-    def state(self) -> "dict | None":
-        """The current step for SNAP (None when done)."""
+    def say_done(self, a: "Any") -> None:
+        """The set-up's end as a notice: N0 SETUP done steps=30 touches=30 refused=0 [wait=b8] [why=cut]; said
+        again to a host whose HELLO comes during the wait (it would not know the game's lights wait)."""
+        a.outbox.notice(
+            "SETUP",
+            "done steps=%d touches=%d refused=%d%s%s"
+            % (
+                self.places,
+                self.touches,
+                self.refused,
+                " wait=" + pit_name(self.last_pit) if self.last_pit >= 0 else "",
+                " why=cut" if self.cut else "",
+            ),
+        )
+
+    def state(self) -> "dict":
+        """The current step for SNAP, or the wait for the hand to leave the place put right last (phase
+        "wait"): a host that lost the ready notice, or came during the wait, reads it (#28)."""
         c = self.current()
         if c < 0:
-            return None
+            return {"phase": "wait", "wait": pit_name(self.last_pit), "why": "cut" if self.cut else ""}
         h = self.have[c]
         return {
+            "phase": "step",
+            "left": self.places - self.step,
             "step": self.step + 1,
             "of": self.places,
             "at": place_name(c),
@@ -238,17 +256,7 @@ class Setup:
         place, `ready`) or, after a re-check, the game goes on where it was."""
         a.setup = None
         wait = self.last_pit >= 0  # a place was touched: wait for the hand to leave it
-        a.outbox.notice(
-            "SETUP",
-            "done steps=%d touches=%d refused=%d%s%s"
-            % (
-                self.places,
-                self.touches,
-                self.refused,
-                " wait=" + pit_name(self.last_pit) if wait else "",
-                " why=cut" if self.cut else "",
-            ),
-        )
+        self.say_done(a)
         a.journal.begin(-1)  # the seeds match the board's position: no move half made is left uncertain
         if self.live:
             a.post_game(self.target, position_json.to_dict(self.target))

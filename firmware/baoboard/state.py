@@ -55,12 +55,17 @@ class StateLine:
         """A new host: the next state is written whatever the last one was."""
         self.last_n = 0
 
-    def send(self, rec: "Recogniser", frame: bytearray, write: "Callable[[memoryview], object]") -> bool:
+    def send(
+        self, rec: "Recogniser", frame: bytearray, write: "Callable[[memoryview], object]", setup: "Any" = None
+    ) -> bool:
         """Write the recogniser's state (rec) as a STATE notice with `frame`, through write(bytes), unless
-        it is the one written last. True if written."""
+        it is the one written last. setup: the set-up under way (baoboard.setup_mode.Setup) for a host of
+        protocol 5, else None. True if written."""
         self.n = 0
         self.put(b"N0 STATE")
         self.fields(rec)
+        if setup is not None:
+            self.setup(setup)
         n = self.n
         why = rec.wrong_reason if rec.wrong_pit >= 0 else ""
         check = self.check
@@ -182,6 +187,18 @@ class StateLine:
                     self.put(S.TO)
                     self.pit(e & PIT)
                 return
+
+    def setup(self, s: "Any") -> None:
+        """The set-up's phase (protocol 5): the places left to put right, or the pit whose hand it waits for
+        to leave (docs/protocol.md, "Set-up mode"): a host that lost a SETUP notice, or came late, reads it."""
+        self.put(S.SETUP)
+        left = s.places - s.step
+        if left > 0:
+            self.put(S.SETUP_STEPS)
+            self.number(left)
+        else:
+            self.put(S.SETUP_WAIT)
+            self.pit(s.last_pit)
 
     # ---- writing into the buffer
     def put(self, b: bytes) -> None:

@@ -28,9 +28,9 @@ except ImportError:  # CPython
         return __expr
 
 
-PROTO = const(4)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK,
-# 3 its bad=<k> form: a damaged frame reported at once, 4 the STATE notice: baoproto.state)
-SPEAKS = "4,3,2,1"  # every version, newest first (the handshake says it)
+PROTO = const(5)  # the newest protocol version this module speaks, and every one before it (2 adds the NAK,
+# 3 its bad=<k> form: a damaged frame reported at once, 4 the STATE notice: baoproto.state, 5 its setup= field)
+SPEAKS = "5,4,3,2,1"  # every version, newest first (the handshake says it)
 MAX_BOARD_LINE = const(4096)  # longest line the board may send, "\n" included
 MAX_HOST_LINE = const(512)  # longest line the host may send
 

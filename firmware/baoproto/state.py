@@ -1,7 +1,7 @@
 # The STATE notice's names (docs/protocol.md, "State", protocol 3): what the board guides now, one line
 # the board writes whenever it changes and a host reads to say it in words and show it in colours.
 #   N0 STATE stage=moving side=S pos=<hex> steps=2 lifted=A5 drop=A4,A3 lift=b2 kichwa=a1 choice=1
-#            move=<code> at=<n> wrong=a3 rule=1.3 shown=A5 to=A4 leds=<hex> why=<text to the end of the line>
+#            move=<code> at=<n> wrong=a3 rule=1.3 shown=A5 to=A4 setup=wait:B2 leds=<hex> why=<text: the rest>
 # The keys are written as bytes by the board (baoboard.state: into one buffer, allocated once) and read as
 # text by the host (bao_host.record.state). Every key but `stage` and `side` may be absent.
 STATE = "STATE"  # the notice's type
@@ -23,4 +23,8 @@ RULE = b" rule="  # ... and the rule it breaks (the text, `why`, closes the line
 SHOWN = b" shown="  # a move lit for the player (the computer's, the host's SHOW, a hint): its start pit ...
 TO = b" to="  # ... and the pit its first seed goes to
 LEDS = b" leds="  # the LED frame as drawn when the state changed (96 bytes, R, G, B per pit), in hex
+SETUP = b" setup="  # (protocol 5) a set-up under way: steps:<places left> or wait:<pit> (the hand to leave it)
+SETUP_STEPS = b"steps:"
+SETUP_WAIT = b"wait:"
+PROTO_SETUP = 5  # the protocol version that adds `setup=`: an older host never sees it
 WHY = b" why="  # the refusal's reason, in words: the rest of the line

@@ -262,14 +262,24 @@ def introduction(lesson: Lesson) -> list[str]:
     return [f"Lesson: {lesson.title}", lesson.text] + [f"  {r} (docs/rules.md): {known[r]}" for r in lesson.rules]
 
 
+def _shortened(did: list[str]) -> list[str]:
+    """A move's account, its start and its end (where a task's point usually is) and every capture on the way
+    (what a move took is what a wrong capture's learner must see), "…" where steps are left out."""
+    n = len(did)
+    keep = [i for i in range(n) if i < 2 or i >= n - 2 or did[i].startswith("capture ")]
+    out: list[str] = []
+    for k, i in enumerate(keep):
+        if k and i != keep[k - 1] + 1:
+            out.append("…")
+        out.append(did[i])
+    return out
+
+
 def judge(task: Task, p: core.Position, move: int) -> tuple[bool, str]:
     """Right or wrong, and the words: what the move did (the rules core's account, with its rules), and for a
     wrong answer why it is wrong and the hint."""
     text = core.format_move(move, p.to_move)
-    did = explain.describe(query.account(p, move))
-    if len(did) > 4:  # its start and its end: where a task's point usually is
-        did = did[:2] + ["…"] + did[-2:]
-    said = "; ".join(did)
+    said = "; ".join(_shortened(explain.describe(query.account(p, move))))
     if task.right(p, move):
         return True, f"Right, {text}: {said}."
     return False, f"Not this one, {text}: {said}. {task.wrong} Hint: {task.hint}".strip()

@@ -19,6 +19,7 @@ class SetupHost(Host):
         self.heard = 0
         self.last_at = ""  # the place of the last step said
         self.done = None  # the last done notice's fields
+        self.setups = []  # each STATE notice's setup= field (protocol 5), "" when it has none
         super().__init__(hw, old)
         self.epoch = old.epoch
 
@@ -30,6 +31,9 @@ class SetupHost(Host):
             if "done" in self.said:
                 self.done = self.said
             self.last_at = self.said.get("at", self.last_at)
+        elif line.startswith(b"N0 STATE "):
+            i = line.find(b" setup=")
+            self.setups.append(line[i + 7 : line.find(b" ", i + 7)].decode() if i > 0 else "")
         super()._line(line)
 
 
@@ -274,6 +278,80 @@ def test_with_the_computer_to_move_a_seed_more_into_the_last_place_is_not_play()
             break
         hands.scan(1)
     assert app.rec.hint >= 0 and _illegal(host) == illegal  # its move lit, nothing of the set-up taken as play
+    st.close()
+
+
+def _snap_setup(host, hands, num):
+    import json
+
+    host.command(num, "SNAP")
+    for _ in range(40):
+        hands.scan(1)
+        got = [r for r in host.replies if r[0] == num]
+        if got:
+            assert got[-1][1] == "OK", got
+            return json.loads(got[-1][2])["setup"]
+    raise AssertionError("no reply to SNAP")
+
+
+def test_a_host_that_comes_during_the_wait_or_loses_ready_reads_the_set_up_phase():
+    # issue #28: the wait after the last place was said once (done wait=B2, then ready): a host that came
+    # during the wait was not told of it at all, and a ready lost on the line left the host saying "take your
+    # hand off B2" until a move began. Now (protocol 5) a HELLO during the wait hears the done notice again,
+    # the STATE says the set-up's phase (setup=wait:B2; none once ready), and SNAP's setup says it too
+    p, m, app, hw, hands, host, st = _set_up_again_after_b2l()
+    late = SetupHost(hw, host)  # a new host, during the wait: it heard nothing of the set-up
+    late.said = None
+    late.command(7, "HELLO", "5,4,3,2,1")
+    hands.scan(3)
+    assert [r for r in late.replies if r[0] == 7][-1][2].startswith("proto=5 "), late.replies
+    assert late.done is not None and late.done.get("wait") == "B2", late.said  # the wait, said again
+    assert late.setups and late.setups[-1] == "wait:B2", late.setups  # the STATE after the HELLO says it
+    assert _snap_setup(late, hands, 8) == {"phase": "wait", "wait": "B2", "why": ""}
+    for _ in range(2 * LINGER_MS // hands.scan_ms):  # the ready notice: ignored here, as if lost on the line
+        if app.setup is None:
+            break
+        hands.scan(1)
+    hands.scan(2)
+    assert app.setup is None and late.setups[-1] == "", late.setups  # the next STATE: no set-up any more
+    assert _snap_setup(late, hands, 9) is None  # and the next poll reads it
+    assert late.setups.count("wait:B2") == 1  # (the same state is not said twice)
+    st.close()
+
+
+def test_snap_and_state_say_the_places_left_during_the_set_up():
+    # issue #28: a host that polls during the set-up reads the step and the places left (SNAP), and the STATE
+    # says how many are left (protocol 5), step by step
+    p = positions((10,))[0]
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    host.command(1, "HELLO", "5,4,3,2,1")
+    hands.scan(3)
+    assert start(app, hands, host, p, 41)[1] == "OK"
+    n = int(host.said["of"])
+    snap = _snap_setup(host, hands, 42)
+    assert snap["phase"] == "step" and snap["left"] == n and snap["step"] == 1 and snap["at"] == host.said["at"]
+    assert host.setups[-1] == "steps:%d" % n, host.setups
+    seeds = list(app.p.d[:34])
+    follow(app, hw, hands, host, seeds, limit=2)
+    hands.scan(2)
+    assert host.setups[-1] == "steps:%d" % (n - 2), host.setups
+    assert _snap_setup(host, hands, 43)["left"] == n - 2
+    st.close()
+
+
+def test_an_older_host_sees_no_setup_field():
+    # protocol 4 (an older host): the STATE has no setup= field, as before
+    p = positions((10,))[0]
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    host.command(1, "HELLO", "4,3,2,1")
+    hands.scan(3)
+    assert start(app, hands, host, p, 41)[1] == "OK"
+    seeds = list(app.p.d[:34])
+    follow(app, hw, hands, host, seeds, limit=2)
+    hands.scan(2)
+    assert host.setups and set(host.setups) == {""}, host.setups
     st.close()
 
 

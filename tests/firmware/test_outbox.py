@@ -63,9 +63,9 @@ def test_hello_handshake_then_pending_resent():
     assert f[0][:3] == ("R", 7, "OK")
     assert f[0][3] == "proto=1 fw=0.1.0 rules=1 board=e661 epoch=0badcafe last=1 acked=0"
     assert f[1] == ("E", 1, "GAME", "{}")
-    ob.feed(encode("C", 8, "HELLO", "5,6"))
+    ob.feed(encode("C", 8, "HELLO", "6,7"))
     f = frames(ser)
-    assert f == [("R", 8, "ERR", "proto speaks=4,3,2,1")]
+    assert f == [("R", 8, "ERR", "proto speaks=5,4,3,2,1")]
     ob.feed(encode("C", 9, "HELLO", "2,1"))  # the newest both speak
     assert frames(ser)[0][3].startswith("proto=2 ")
     ob.feed(encode("C", 10, "HELLO", "4,3,2,1"))

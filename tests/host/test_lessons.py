@@ -296,3 +296,20 @@ def test_make_run_with_a_lesson_that_is_not_one_says_so_in_one_line(
     )
     assert len(said) == 2 and said[1].startswith("--lesson: bad.toml: ")
     assert not (tmp_path / "d").exists()  # nothing started, no library made
+
+
+def test_a_wrong_capture_is_explained_with_what_it_took() -> None:
+    # issue #28, used as a user would: a wrong capture was explained by its start and end only ("lift the 3
+    # seeds of a1; sow 3 seeds: a2 a3 a4; …; sow 4 seeds ..."): the learner told "that capture takes another
+    # pit" could not see which. Every capture of the move is said now, the rest shortened
+    lesson = lessons.load(lessons.LESSONS / "zanzibar-03-mtaji-capture.toml")
+    task = lesson.tasks[0]
+    p = lesson.position_of(task)
+    move, _ = notation.parse_move(p, "a1R")
+    right, said = lessons.judge(task, p, move)
+    assert not right
+    assert said.startswith(
+        "Not this one, a1R: lift the 3 seeds of a1 (1.3); sow 3 seeds: a2 a3 a4; capture the 2 seeds of A5 and "
+        "sow them in from the kichwa a1 towards pit 8 (1.4); …; capture the 1 seed of A7"
+    ), said
+    assert "capture the 2 seeds of A8" in said and said.count("…") == 3, said

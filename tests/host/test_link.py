@@ -145,7 +145,7 @@ def test_handshake_events_acks(board: FakeBoard) -> None:
     board.post("GAME", '{"ruleset":"zanzibar","options":{}}')
     link = Link(board.url, reply_timeout=PATIENCE)
     info = link.connect()
-    assert (info.proto, info.board, info.epoch, info.last) == (4, "test1", EPOCH, 1)
+    assert (info.proto, info.board, info.epoch, info.last) == (5, "test1", EPOCH, 1)
     for i in range(5):
         board.post("MOVE", f'a{i + 1}> {{"n":{i}}}')
     got = collect(link, 6)
@@ -287,3 +287,24 @@ def test_over_a_pseudo_terminal() -> None:
         t.join(2)
         os.close(master)
         os.close(slave)
+
+
+def test_a_host_says_hello_again_to_a_restarted_board_of_version_4(monkeypatch: pytest.MonkeyPatch) -> None:
+    # protocol 5 (issue #28) must keep older boards working: a board of version 4 that restarts on the same line
+    # says H0 HELLO (proto=1 speaks=4,3,2,1); the host says HELLO again so that it settles on 4 and the board
+    # tells it its state (STATE). A host of 5 greeted only a board that speaks 5, and lost STATE after such a
+    # restart
+    from baoboard import outbox
+
+    monkeypatch.setattr(outbox, "PROTO", 4)
+    monkeypatch.setattr(outbox, "SPEAKS", "4,3,2,1")
+    b = FakeBoard()
+    try:
+        link = Link(b.url, reply_timeout=PATIENCE)
+        assert link.connect().proto == 4
+        b.boot()  # a restart, the line kept (H0 HELLO on it)
+        assert b.ob.proto == 0
+        wait_for(lambda: link.poll(0.05) is not None and b.ob.proto == 4, PATIENCE, what="HELLO again, version 4")
+        link.close()
+    finally:
+        b.close()

@@ -200,8 +200,8 @@ def _bao_log(data: Path, url: str, seconds: float, *extra: str) -> subprocess.Co
 
 def test_an_unknown_protocol_version_stops_bao_log_with_one_message(tmp_path: Path) -> None:
     for reply, says in (
-        ("OK " + hello(proto=7, last=1), "board speaks protocol 7, this host 4,3,2,1"),
-        ("ERR proto speaks=7", "board refused protocols 4,3,2,1: proto speaks=7"),
+        ("OK " + hello(proto=7, last=1), "board speaks protocol 7, this host 5,4,3,2,1"),
+        ("ERR proto speaks=7", "board refused protocols 5,4,3,2,1: proto speaks=7"),
     ):
         board = ScriptedBoard(reply, [game_line()])
         try:

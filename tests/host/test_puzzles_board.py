@@ -59,6 +59,10 @@ def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
         assert "North to move: play the one move that is clearly best." in said
         assert any(s.startswith("Not 6L: the move was 8.") for s in said), said
         assert any(s.startswith("Solved: 8 is the move.") for s in said), said
+        # the verdict is said last, just before the next puzzle's line: the terminal's messages panel shows its
+        # last few lines, and the accounts of the two moves said after it pushed it out of sight (#28, used)
+        nxt = [i for i, s in enumerate(said) if s.startswith("Puzzle ")]
+        assert len(nxt) == 2 and said[nxt[1] - 1].startswith("Not 6L: the move was 8."), said
         assert said[-1].startswith("Puzzles done: 2. Ali's rating ")
         ali = rig.logger.store.solver_rating("Ali")
         assert ali is not None and (ali.attempts, ali.solved) == (2, 1)

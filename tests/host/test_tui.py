@@ -457,6 +457,19 @@ def test_the_help_covers_the_keyboard_undo_the_house_the_modes_and_the_library()
         assert words in HELP, words
 
 
+def test_the_help_says_how_to_reach_the_lessons_and_the_puzzles() -> None:
+    # issue #28, used as a user would: `make run` showed no way to the lessons or the puzzles (its help named
+    # neither, and `make run` took no options): a beginner did not know they were there
+    text = re.sub(r"\s+", " ", HELP)
+    for words in (
+        'make run ARGS="--lesson zanzibar-01-namua-capture"',
+        "bao lessons",
+        'make run ARGS="--puzzles"',
+        "bao serve",
+    ):
+        assert words in text, words
+
+
 # the link's words, which a player does not know (the protocol, its events and acknowledgements, a device)
 LINK_WORDS = re.compile(r"protocol|event|acknowledg|bound to|notice|frame|firmware|stepped://|/dev/", re.I)
 
@@ -478,7 +491,7 @@ def test_the_first_messages_are_in_a_players_words(tmp_path: Path, monkeypatch: 
         assert any(m.startswith("new game (zanzibar)") for m in said), said
         technical = [m for m in said if LINK_WORDS.search(m)]
         if verbose:
-            assert any("protocol 4" in m and "acknowledged" in m for m in technical), said
+            assert any("protocol 5" in m and "acknowledged" in m for m in technical), said
         else:
             assert not technical, technical
 

@@ -14,7 +14,7 @@ from bao import core, notation
 from bao_host.ui import setup_words
 from bao_host.ui.tui import BaoApp
 from textual.pilot import Pilot
-from tui_rig import Rig
+from tui_rig import URL, Rig
 
 GAME = Path(__file__).resolve().parent.parent.parent / "games" / "zanzibar-1994.txt"
 
@@ -334,5 +334,163 @@ def test_a_web_page_of_a_board_it_does_not_run_says_the_set_up_after_a_cut(
             if not guide.startswith("The board is set up."):
                 break
         assert guide.startswith("South to move"), guide  # ready: the game's own step again
+    finally:
+        rig.close()
+
+
+def _lay_out(rig: Rig, target: core.Position) -> str:
+    """The set-up of `target` followed by a person doing what the words say; returns the place touched last."""
+    rig.sim.set_up(target)
+    rig.runner.pump()
+    pit = ""
+    for _ in range(40):
+        said = rig.sim.step_guidance()
+        if not said.startswith("Set-up"):
+            break
+        pit = said.split("touch ")[-1].rstrip(".").split(" or ")[0]
+        rig.runner.tap(core.pit_index(pit))
+    return pit
+
+
+def _drop_lines(rig: Rig, *kinds: bytes) -> None:
+    """From now on the board's lines that start with one of `kinds` are lost on the line (never reach the host)."""
+    import re
+
+    pattern = re.compile(rb"(?:" + b"|".join(re.escape(k) for k in kinds) + rb")[^\n]*\n")
+    rig.board.on_serial = lambda data: rig.serial.buf.extend(pattern.sub(b"", data))
+
+
+@pytest.mark.parametrize("lost", ["ready", "ready and state", "ready and state, after a restart"])
+def test_a_lost_ready_is_made_good_by_the_next_state_or_poll(
+    lost: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """#28: the set-up done, the board waits for the hand to leave the place put right last, then says ready. That
+    notice lost on the line left the words "Take your hand off ..." until a move began. Now the board's STATE
+    (protocol 5) says the set-up is over, and if that is lost too, the next poll (SNAP) does; also after the
+    board restarted on the same line (its H0 HELLO says proto=1 speaks=5,...: the host says HELLO again)."""
+    from bao_host.ui.web.live import LiveBoard
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        if lost.endswith("after a restart"):
+            rig.board.power_cut()
+            for _ in range(10):
+                rig.board.run(4, 5)
+                rig.runner.pump()
+                rig.sim.poll()
+        live = LiveBoard("board", rig.logger)  # a page beside a board it does not run: the logger's view
+        pit = _lay_out(rig, _mtaji())
+        wait = f"The board is set up. Take your hand off {pit}: "
+        assert rig.sim.step_guidance().startswith(wait), rig.sim.step_guidance()
+        assert live.snapshot()["guide"].startswith(wait)
+        _drop_lines(rig, b"N0 SETUP ready", *([b"N0 STATE"] if lost.startswith("ready and state") else []))
+        rig.board.run(450, 5)  # the hand away from the place set up last: the board says ready, lit for play
+        rig.runner.pump()
+        if lost.startswith("ready and state"):
+            assert rig.sim.step_guidance().startswith(wait)  # nothing heard yet
+            rig.feed.read()  # the UI's next poll of the board (SNAP)
+        assert rig.sim.step_guidance().startswith("South to move"), rig.sim.step_guidance()
+        assert live.snapshot()["guide"].startswith("South to move"), live.snapshot()["guide"]
+    finally:
+        rig.close()
+
+
+def test_a_host_that_connects_during_the_wait_says_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """#28: a host (the logger, its web page) that connects while the board waits for the hand to leave the place
+    set up last is told of the wait (its HELLO hears it again), then of the game once the board is ready."""
+    from bao_host.record.logger import Logger
+    from bao_host.record.session import LinkSession
+    from bao_host.ui.web.live import LiveBoard
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        pit = _lay_out(rig, _mtaji())
+        rig.session.close()  # the first host goes; another comes during the wait
+        rig.serial.is_open = True
+        logger = Logger(rig.store)
+        session = LinkSession(URL, logger)
+        for _ in range(5):
+            session.poll(0)
+            if session.connected:
+                break
+        assert session.connected
+        live = LiveBoard("board", logger)
+        guide = live.snapshot()["guide"]
+        assert guide.startswith(f"The board is set up. Take your hand off {pit}: "), guide
+        rig.board.run(450, 5)
+        for _ in range(5):
+            if not session.poll(0):
+                break
+        assert live.snapshot()["guide"].startswith("South to move"), live.snapshot()["guide"]
+        session.close()
+    finally:
+        rig.close()
+
+
+def test_tui_says_the_game_once_a_lost_ready_is_made_good(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """#28: the terminal's line under the board after the set-up, its ready notice and the STATE after it lost on
+    the line: the next poll of the board (SNAP) says the set-up is over, and the line says the game's step, not
+    "Take your hand off"."""
+
+    async def run(pilot: Pilot[int]) -> None:
+        app = await _start(rig, pilot)
+        for _ in range(40):
+            said = rig.sim.step_guidance()
+            if not said.startswith("Set-up"):
+                break
+            await pilot.press(*said.split("touch ")[-1].rstrip(".").split(" or ")[0])
+            app.step()
+        assert rig.sim.step_guidance().startswith("The board is set up. Take your hand off ")
+        _drop_lines(rig, b"N0 SETUP ready", b"N0 STATE")
+        rig.board.run(450, 5)
+        rig.runner.pump()
+        rig.blink(False)  # the UI's next poll of the board (SNAP), at a steady blink phase
+        app.step()
+        await pilot.pause()
+        assert rig.sim.step_guidance().startswith("South to move"), rig.sim.step_guidance()
+
+    rig, app = _rig(tmp_path, monkeypatch)
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()
+
+
+def test_the_house_decision_words_lead_to_a_touch_that_is_not_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """#28, used as a user (the house lesson): the words said "stop in the house (touch any of South's pits: South
+    plays on)"; a learner touched B2, which stopped the move and was then refused as South's first touch (2.4:
+    the namua stage starts on the front row). The words now say that the other side's move begins there, and a
+    touch of one of its starts stops the move with no refusal."""
+    import tui_rig
+    from baoboard import recogniser as R
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        p, acts = tui_rig.find(core.ZANZIBAR, tui_rig.house_decision)
+        rig.set_position(p)
+        for pit in acts:
+            rig.runner.tap(pit)
+        said = rig.sim.step_guidance()
+        other = "North" if p.to_move == core.SOUTH else "South"
+        assert said.startswith(
+            f"2.5b house decision: stop in the house (begin {other}'s move: its first touch stops this one) or lift "
+        ), said
+        stop = next(m for m in core.legal_move_codes(p) if list(R.activations(p, m)) == acts)  # (no more touch)
+        child = core.play(p, stop)
+        start = R.activations(child, core.legal_move_codes(child)[0])[0] & R.PIT
+        rig.runner.tap(start)
+        rig.sim.poll()
+        refused = [m.text for m in rig.logger.messages if m.text.startswith("refused ")]
+        assert not refused and rig.board.position.d == child.d, refused  # stopped in the house, nothing refused
     finally:
         rig.close()

@@ -427,3 +427,24 @@ def test_bao_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
     assert r.stderr.splitlines() == [
         f"bao serve: could not listen on 127.0.0.1:{port} (in use, or not an address here)"
     ]
+
+
+def test_the_puzzle_page_says_how_a_move_is_written(tmp_path: Path) -> None:
+    # issue #28, used as a user would: the puzzle page asks for a move in notation ("your move", placeholder
+    # "e.g. A5R or b3L*", gone once typing) and said nowhere what L, R, a lone number or * mean: a beginner did
+    # not know what to type. The page says it under the field, with the rule numbers of docs/rules.md
+    from bao_testkit import puzzlerig
+
+    sets = puzzlerig.write_sets(tmp_path / "sets")
+    app = create_app(Settings(data=tmp_path / "data", sims=0, allowed_hosts=["testserver"], puzzles=sets))
+    with TestClient(app) as c:
+        html = c.get(f"/puzzles/{puzzlerig.ZANZIBAR_ID}").text
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    for words in (
+        "the pit you start from, then L or R",
+        "towards pit 1 (L) or pit 8 (R)",
+        "while the store holds seeds, the pit's number only",
+        "G6, G7",
+        "a takasa",
+    ):
+        assert words in said, words

@@ -86,7 +86,8 @@ class PuzzleRun:
                 return result.lines() + self._show(result.reply, result.replier)
             self.done += 1
             self.puzzle = None
-            return result.lines() + self._next()
+            said = result.lines()  # the verdict last: a terminal's messages panel keeps the last few lines in
+            return said[1:] + said[:1] + self._next()  # sight, and the next puzzle's set-up begins at once
         elif self.state == "reply" and pz is not None and len(v.plies) > self._plies:
             return self._replied(pz, v.plies[self._plies])
         return []

@@ -44,6 +44,7 @@ from baoproto.frames import (
     fields,
     words,
 )
+from baoproto.state import PROTO_STATE
 
 
 class LinkError(Exception):
@@ -135,7 +136,6 @@ class Stats:
         self.bad[reason] = self.bad.get(reason, 0) + 1
 
 
-PROTOS = ",".join(str(v) for v in range(PROTO, 0, -1))  # every version this host speaks, newest first
 _LinkDown = (serial.SerialException, OSError)
 # The board lights "no host connected" when no frame has come from the host for a while (baoboard.app's
 # _HOST_MS); an idle host sends a PING well within that, so the board's LEDs agree with the host's
@@ -285,11 +285,12 @@ class Link:
         raise CommandTimeout(self._error(f"no answer to HELLO from {self.url}"))
 
     def _greet(self) -> None:
-        """HELLO again to a board that restarted and speaks this host's newest version: it then speaks it
-        (protocol 4: it tells its state, the STATE notice). Its answer is not waited for (as a keepalive's)."""
+        """HELLO again to a board that restarted and speaks a version of 4 or more that this host speaks: it
+        then speaks the newest both do (4: it tells its state, the STATE notice; 5: with the set-up's phase).
+        Its answer is not waited for (as a keepalive's)."""
         self._cmd_id += 1
         self._pings.add(self._cmd_id)
-        self._send(encode("C", self._cmd_id, "HELLO", PROTOS))
+        self._send(encode("C", self._cmd_id, "HELLO", self.protos))
 
     def _hello(self, payload: str) -> BoardInfo:
         f = fields(payload)
@@ -399,8 +400,9 @@ class Link:
                 except LinkError:
                     self._drop()
                     return
-                if str(PROTO) in fields(payload).get("speaks", "").split(","):
-                    self._greet()
+                speaks = fields(payload).get("speaks", "").split(",")
+                if any(v in speaks for v in self.protos.split(",") if int(v) >= PROTO_STATE):  # it tells its
+                    self._greet()  # state (STATE, version 4 on) to a host that said HELLO with it
             elif kind == "N":
                 self.stats.notices += 1
                 if self.on_notice is not None:

@@ -39,7 +39,8 @@ from bao_host.record.state import BoardState
 from bao_host.record.state import parse as parse_state
 from bao_host.record.store import Op, Store
 
-SUPPORTED_PROTOCOLS = ("1", "2", "3", "4")  # docs/protocol.md: 2 adds the NAK, 3 its bad= form, 4 the STATE notice
+SUPPORTED_PROTOCOLS = ("1", "2", "3", "4", "5")  # docs/protocol.md: 2 adds the NAK, 3 its bad= form, 4 the STATE
+# notice, 5 the set-up's phase in STATE and SNAP
 
 
 def side_name(side: int) -> str:
@@ -122,6 +123,14 @@ class View:
 SIDE_NAMES = re.compile(r"a person|computer [1-4]|host engine")
 
 
+def _waiting(now: str, pit: str) -> str:
+    """The set-up's done notice (its wait for the hand to leave `pit`) as the view keeps it: the one heard,
+    or, when it was lost, one that says the wait (its counts unknown)."""
+    if now.startswith("done ") and f" wait={pit}" in now:
+        return now
+    return f"done steps=0 touches=0 refused=0 wait={pit}"
+
+
 class ProtocolError(Exception):
     """The board speaks a protocol this host does not: one-line message."""
 
@@ -150,6 +159,7 @@ class Logger:
         self.board_id = ""
         self.epoch = ""
         self.firmware = ""
+        self.proto = 0  # the protocol version the board's handshake settled on (5: it says the set-up's phase)
         self.reanchor = False  # after a gap: the next MOVE that does not follow starts a continued game
         self.leaving: int | None = None  # the game a GAME event being stored leaves 'playing' (abandoned)
         for p in store.problems:
@@ -190,6 +200,9 @@ class Logger:
         self.board_id = fields.get("board", "") or "unknown"
         self.epoch = fields.get("epoch", "")
         self.firmware = fields.get("fw", "")
+        speaks = [int(v) for v in fields.get("speaks", "").split(",") if v in SUPPORTED_PROTOCOLS]
+        self.proto = max([int(proto), *speaks])  # (a restarted board's H0 HELLO says proto=1 speaks=5,...:
+        # the link says HELLO again, and the board speaks the newest both do: bao_host.record.link._greet)
         self.store.board_seen(self.board_id, self.firmware, port)
         self.view.board_id = self.board_id
         self.view.firmware = self.firmware
@@ -394,6 +407,8 @@ class Logger:
             elif said != self.view.state:
                 self.view.state = said
                 self._changed()
+                if self.proto >= 5:  # (an older board's STATE says nothing of a set-up)
+                    self._setup_phase(said.setup)
             return
         self.counters.notices += 1
         self.store.log_unsequenced(self.board_id, raw)
@@ -416,6 +431,47 @@ class Logger:
             )
         else:
             self._said_notice(typ, payload)
+
+    def _setup_phase(self, phase: str) -> None:
+        """The set-up's phase as the board's STATE says it (protocol 5: "", "steps:<n>", "wait:<pit>"): a
+        SETUP notice lost on the line (ready, done) or said before this host came is made good (#28)."""
+        now = self.view.setup
+        if not phase:
+            new = ""
+        elif phase.startswith("wait:"):
+            new = _waiting(now, phase[5:])
+        else:
+            new = now  # (the step itself: its notice, said again at the HELLO, or SNAP's, setup_polled)
+        if new != now:
+            self.view.setup = new
+            self._changed()
+
+    def setup_polled(self, setup: object) -> None:
+        """The set-up's phase as the board's SNAP says it ("setup": null, or a step or the wait: protocol 5),
+        read at each poll of the board (bao_host.ui.ledfeed): a lost SETUP notice is made good by the next."""
+        if self.proto < 5:  # (an older board's SNAP says null during the wait too)
+            return
+        now = self.view.setup
+        if not isinstance(setup, dict):
+            new = ""
+        elif setup.get("phase") == "wait":
+            new = _waiting(now, str(setup.get("wait", "")))
+        else:
+            try:
+                have = setup.get("have")
+                held = "?" if have is None else str(int(have))
+                why = " why=cut" if setup.get("why") == "cut" else ""
+                new = (
+                    f"step={int(setup['step'])} of={int(setup['of'])} at={setup['at']} have={held} "
+                    f"want={int(setup['want'])}{why}"
+                )
+            except (KeyError, TypeError, ValueError):
+                return
+            if now.startswith(new.split(" why=")[0]):  # (the notice said it, maybe with wrong=: keep it)
+                return
+        if new != now:
+            self.view.setup = new
+            self._changed()
 
     def _said_notice(self, typ: str, payload: str) -> None:
         """A notice of the board (docs/protocol.md) in a player's words; one the host has no words for is the

@@ -47,6 +47,7 @@ class BoardState:
     shown: int = -1  # a move lit for the player: its start pit, or -1
     to: int = -1  # ... and the pit its first seed goes to
     leds: bytes = b""  # the LED frame as drawn when the state changed
+    setup: str = ""  # (protocol 5) a set-up under way: "steps:<places left>", "wait:<pit>"; "" none (or older)
 
     def position(self, rules: core.Rules | None = None) -> core.Position | None:
         """The position the board guides from, under `rules` (the game's; the default ruleset's if None)."""
@@ -89,8 +90,8 @@ def parse(payload: str) -> BoardState | None:
                 values[k] = bytes.fromhex(v)
             elif k == "choice":
                 values["choice"] = v == "1"
-            elif k == "rule":
-                values["rule"] = v
+            elif k in ("rule", "setup"):
+                values[k] = v
             elif k in _PITS:
                 values[_PITS[k]] = _pits(v)
             elif k in _PIT:

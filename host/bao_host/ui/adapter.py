@@ -159,17 +159,18 @@ class SimBoard:
         # person has laid them out so far (the board's counts are the position before the set-up until its end)
         self.setup_step: setup_words.SetupStep | None = None
         self._setup_counts: list[int] | None = None
-        self.setup_wait = ""  # the set-up done, the pit the board waits for the hand to leave (N0 SETUP ready)
+        self._setup_seen = ""  # the logger's view of the set-up (a SETUP notice's payload) this host said last
         notice = session.link.on_notice
 
         def on_notice(typ: str, payload: str, line: bytes) -> None:
+            if notice is not None:  # (the logger's view first: it is never older than what is said here)
+                notice(typ, payload, line)
             if typ in ("CPU", "HINT") and payload.split():
                 self._advice = (typ, payload.split()[0], self._position_key())
-            if typ == "SETUP":
+            if typ == "SETUP" and payload != self._setup_seen:
+                self._setup_seen = payload
                 self._on_setup(setup_words.parse(payload))
                 self.feed.due()  # (a set-up step lights other places, and says no STATE: SNAP reads them)
-            if notice is not None:
-                notice(typ, payload, line)
 
         session.link.on_notice = on_notice
         hello = session.link.on_hello
@@ -181,9 +182,33 @@ class SimBoard:
 
         session.link.on_hello = on_hello
 
+    @property
+    def setup_wait(self) -> str:
+        """The set-up done, the pit the board waits for the hand to leave (until N0 SETUP ready), as the
+        logger's view keeps it: its SETUP notices, and (protocol 5) its STATE and SNAP, which make good a
+        notice lost on the line (#28)."""
+        said = setup_words.parse(self.session.logger.view.setup) if self.session.logger.view.setup else None
+        return said.wait if isinstance(said, setup_words.SetupEnd) else ""
+
+    def _setup_lost(self) -> None:
+        """The set-up's step as this host shows it, made good from the logger's view when a board of protocol 5
+        says (STATE, SNAP) what a lost notice did not: the set-up over, or at another step."""
+        if self.session.logger.proto < 5:
+            return
+        v = self.session.logger.view.setup
+        said = setup_words.parse(v) if v else None
+        if isinstance(said, setup_words.SetupStep):
+            last = self.setup_step
+            if last is None or (last.step, last.of, last.at) != (said.step, said.of, said.at):
+                self._on_setup(said)
+        elif isinstance(said, setup_words.SetupEnd) and self.setup_step is not None:  # its done lost: said here
+            self._on_setup(said)
+        elif self.setup_step is not None:  # over (ready, off: the view says none): the notice says how, if heard
+            self.setup_step = None
+            self._setup_counts = None
+        self._setup_seen = v  # (the same notice, when it comes, is not said twice)
+
     def _on_setup(self, said: setup_words.SetupStep | setup_words.SetupEnd | setup_words.SetupReady | None) -> None:
-        if said is not None:  # the wait after a set-up (the hand to leave its last place) ends with any notice
-            self.setup_wait = said.wait if isinstance(said, setup_words.SetupEnd) else ""
         last = self.setup_step
         if (
             last is not None
@@ -347,11 +372,13 @@ class SimBoard:
         return "the host's engine" if level == "0" else "the computer"
 
     def step_guidance(self) -> str:
+        self._setup_lost()
         if self.setup_step is not None:
             return setup_words.step_words(self.setup_step)
         state, rules = self._said()
-        if self.setup_wait and (state is None or state.stage == IDLE):  # (a move begun: ready was lost)
-            return setup_words.wait_words(self.setup_wait)
+        wait = self.setup_wait
+        if wait and (state is None or state.stage == IDLE):  # (a move begun: ready was lost, an older board)
+            return setup_words.wait_words(wait)
         said = steps.step_guidance(state, rules, self._opponent(state))
         p = self._position()
         adv = self._advice

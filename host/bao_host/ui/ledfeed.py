@@ -122,4 +122,6 @@ class LedFeed:
         if len(leds) == 96:
             self.leds = leds
         self.cpu = str(snap.get("cpu", self.cpu))
+        if "setup" in snap:  # the set-up's phase: a SETUP notice lost on the line is made good here (#28)
+            self.logger.setup_polled(snap["setup"])
         return dict(snap)

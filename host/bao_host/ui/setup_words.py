@@ -140,6 +140,8 @@ def step_words(s: SetupStep) -> str:
 def end_words(e: SetupEnd) -> str:
     if not e.done:
         return "Set-up left: the game goes on from the position before it."
+    if e.wait and not e.steps:  # (the done notice lost, its wait read from the board's STATE or SNAP: no counts)
+        return wait_words(e.wait)
     refused = f", {e.refused} refused" if e.refused else ""
     places = f"{e.steps} place{'s' if e.steps != 1 else ''}"
     touches = f"{e.touches} touch{'es' if e.touches != 1 else ''}"

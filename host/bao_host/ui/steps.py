@@ -95,9 +95,15 @@ def _step(s: BoardState, p: core.Position, opponent: str = "") -> str:
     captures = [b for b in s.lift if b >> 4 != side]
     if s.stage == DECISION:
         other = _side(1 - side)  # (against the computer too: it waits for the decision, so a touch makes it)
-        then = f"then {opponent} plays" if opponent else f"{other} plays on"  # (the computer's move is lit)
+        # (a touch of the other side's pits stops the move and is that side's first: a pit it cannot start from
+        # is then refused, so the words ask for the start of its move; against the computer, its move is lit)
+        stop = (
+            f"touch any of {other}'s pits: then {opponent} plays"
+            if opponent
+            else (f"begin {other}'s move: its first touch stops this one")
+        )
         return (
-            f"2.5b house decision: stop in the house (touch any of {other}'s pits: {then}) or "
+            f"2.5b house decision: stop in the house ({stop}) or "
             f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber and yellow, blinking) to play it"
         )
     lifted = f"{core.pit_name(s.lifted)} lifted: " if s.lifted >= 0 and not p.store(side) else ""

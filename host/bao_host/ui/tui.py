@@ -189,7 +189,7 @@ is drawn in its LED's colour:
   magenta        a pit whose sensor is faulty: the board ignores it
 
 [b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber and yellow, blinking) you may stop there \
-(touch any of the opponent's pits: the opponent plays on) or play the house (touch it: you lift it). The \
+(the opponent begins its move: its first touch stops yours) or play the house (touch it: you lift it). The \
 kuu games' kuu (M15) is decided the same way: lift it to relay, or let the opponent play.
 
 [b]Undo[/b] (u): the board takes the last move back; its UNDO event is stored in the game's event log and \
@@ -214,6 +214,13 @@ store, or a pit whose sensor is faulty, touch either end when it is right; pink,
 not the lit place, put back what you moved there; dim white: done, take your hand off that pit; the game's \
 lights come on two seconds after your last touch there. The line under the board says how many. Touch \
 the pit when it is right; k again leaves.
+
+[b]Lessons and puzzles[/b]: `bao lessons` lists the lessons (done or not); `make run \
+ARGS="--lesson zanzibar-01-namua-capture"` starts one (a lesson's name as listed): the board lays its \
+position out, the task is said among the messages, and a wrong answer is explained, then the position is \
+laid out again. `make run ARGS="--puzzles"` (`--ruleset malawi`, `--solver NAME`) sets puzzles out one \
+after another: play the one best move; your rating is kept in the library. In the browser: `bao serve`, \
+the lessons under a simulated board, and /puzzles.
 
 [b]Moves[/b] are written in Donkers' notation: the pit (its row letter left out while the stores hold \
 seeds), then L or R, the way the hand sows as you see the row: towards pit 1 or pit 8 (G6; in a capture while \
