@@ -276,16 +276,21 @@ class App:
         bm = self.bitmap
         hw.read_pits(bm)
         deb = self.deb
-        if deb.poll(bm, now):  # a sensor found faulty: the job reports it (an ERROR event)
-            self.rare("fault", now)
-        g = self.gesture_pits(bm)
+        # (the scan loop's period is in every touch's latency, three scans of it: each call below is made only
+        # when it has work; docs/benchmarks.md, Emulated Pico)
+        if ticks_diff(now, deb.check_at) >= 0 and deb.poll(bm, now):  # a sensor found faulty: the job
+            self.rare("fault", now)  # reports it (an ERROR event)
+        held = bm[1] & 0x81 == 0x81 or bm[3] & 0x81 == 0x81  # a gesture's pair of pits (or a hold's end)
+        g = self.gesture_pits(bm) if held else 0
         f = deb.faulty
         if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
                 bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
             g &= bm[1] | (bm[3] << 8)
-        self.gestures(g, now)
-        self.activations(now)
+        if held or self.corners_at != -1 or self.pair_at != -1:
+            self.gestures(g, now)
+        if not deb.quiet(bm):
+            self.activations(now)
         # the link: one piece of its work a scan (issue #26: a burst of host lines in one step kept the board
         # from its sensors past a quick touch): the oldest command that waits (Outbox.defer: run here, not
         # inside the link's calls), else one line from the host; the rest waits (in rx, the serial buffer)
@@ -293,7 +298,9 @@ class App:
         if ran:
             self.outbox.run_pending()
         self.listen(now, ran)
-        self.press(hw.buttons(), now)
+        b = hw.buttons()
+        if b != self.buttons:
+            self.press(b, now)
         if self.setup is not None:  # (the set-up's wait for the hand to leave its last place ends in time)
             self.setup.tick(self, now)
         ph = self.guide.phase(now)
@@ -419,9 +426,7 @@ class App:
                 s.say(self)  # it began (the set-up a power cut mid-move boots into) would not know it (#28)
 
     def press(self, b: int, now: int) -> None:
-        """The optional buttons (b: those down now): undo, a new game."""
-        if b == self.buttons:
-            return
+        """The optional buttons (b: those down now, not those down before): undo, a new game."""
         pressed = b & ~self.buttons
         self.buttons = b
         if pressed & _BUTTON_UNDO:
