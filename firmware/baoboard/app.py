@@ -291,6 +291,9 @@ class App:
             self.gestures(g, now)
         if not deb.quiet(bm):
             self.activations(now)
+        ph = self.guide.phase(now)  # the LEDs as soon as the touches are taken (the link's work is no part of
+        if self.dirty or ph != self.shown_phase:  # a touch's latency), again below if the rest changed them
+            self.show(now, ph)
         # the link: one piece of its work a scan (issue #26: a burst of host lines in one step kept the board
         # from its sensors past a quick touch): the oldest command that waits (Outbox.defer: run here, not
         # inside the link's calls), else one line from the host; the rest waits (in rx, the serial buffer)
@@ -303,10 +306,10 @@ class App:
             self.press(b, now)
         if self.setup is not None:  # (the set-up's wait for the hand to leave its last place ends in time)
             self.setup.tick(self, now)
-        ph = self.guide.phase(now)
-        if self.dirty or ph != self.shown_phase:
+        if self.dirty:  # (a host's command, a button, the set-up's end)
             self.show(now, ph)
-        self.work(now, ran)
+        if self.selftest_due or self.think_due or not (ran or self.rec.steps or bm[0] | bm[1] | bm[2] | bm[3]):
+            self.work(now, ran)  # (else, a hand on the board or a move under way: work would find nothing)
         if self.state_due:
             self.tell()
         self.loops += 1
@@ -405,11 +408,12 @@ class App:
         """The host's frames, one line a scan, and one event of a pass sent again (Outbox.paced), unless a
         command ran in it (the rest of a read waits in rx, later bytes in the serial buffer); and whether a
         host is there (a valid frame in the last _HOST_MS)."""
+        ob = self.outbox
         if not ran:
             self.take()
-            self.outbox.pump()
-        if self.outbox.rx_frames != self.rx_frames:
-            self.rx_frames = self.outbox.rx_frames
+            ob.pump()
+        if ob.rx_frames != self.rx_frames:
+            self.rx_frames = ob.rx_frames
             self.rx_at = now
             if not self.guide.host:
                 self.guide.host = True
@@ -417,8 +421,8 @@ class App:
         elif self.guide.host and ticks_diff(now, self.rx_at) > _HOST_MS:
             self.guide.host = False
             self.dirty = True
-        if self.outbox.hellos != self.hellos:  # a host said HELLO: it is told the state, whatever was said
-            self.hellos = self.outbox.hellos
+        if ob.hellos != self.hellos:  # a host said HELLO: it is told the state, whatever was said
+            self.hellos = ob.hellos
             self.state_line.forget()
             self.state_due = True
             s = self.setup

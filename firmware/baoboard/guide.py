@@ -173,10 +173,14 @@ class Guide:
             self._px(r.start_pit, LIFTED)
         first = -1
         many = False  # candidates want different pits next: a choice (direction, kichwa)
+        seqs = r.c_seq  # (each candidate's next byte read here, as Recogniser.expected reads it: a call less
+        at = r.c_pos  # for each, in the frame of every touch)
         for i in range(n):
-            e = r.expected(i)
-            if e < 0:
+            seq = seqs[i]
+            j = at[i]
+            if j >= len(seq):
                 continue
+            e = seq[j]
             if e & OPT:
                 e = r.after_optional(i)
             if first < 0:
@@ -184,9 +188,11 @@ class Guide:
             elif e & PIT != first:
                 many = True
         for i in range(n):
-            e = r.expected(i)
-            if e < 0:
+            seq = seqs[i]
+            j = at[i]
+            if j >= len(seq):
                 continue
+            e = seq[j]
             if e & OPT:
                 e2 = r.after_optional(i)
                 if e2 >= 0:
