@@ -576,8 +576,10 @@ class App:
             self.recording()
         if self.guide.winner >= 0:
             self.post_end()
-        if not small and hasattr(gc, "mem_free"):  # a Pico: after them (touches as fast as without the policy)
-            gc.collect()
+        if not small and hasattr(gc, "mem_free"):  # a Pico: at the next quiet moment, in a step of its own
+            # (App.work): here, deep in the step, the collection also marks what the C stack's stale words
+            # still point to, a large part of the move's step (docs/benchmarks.md, Emulated Pico)
+            self.collect_due = True
 
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""
