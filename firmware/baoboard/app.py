@@ -276,16 +276,24 @@ class App:
         bm = self.bitmap
         hw.read_pits(bm)
         deb = self.deb
-        if deb.poll(bm, now):  # a sensor found faulty: the job reports it (an ERROR event)
-            self.rare("fault", now)
-        g = self.gesture_pits(bm)
+        # (the scan loop's period is in every touch's latency, three scans of it: each call below is made only
+        # when it has work; docs/benchmarks.md, Emulated Pico)
+        if ticks_diff(now, deb.check_at) >= 0 and deb.poll(bm, now):  # a sensor found faulty: the job
+            self.rare("fault", now)  # reports it (an ERROR event)
+        held = bm[1] & 0x81 == 0x81 or bm[3] & 0x81 == 0x81  # a gesture's pair of pits (or a hold's end)
+        g = self.gesture_pits(bm) if held else 0
         f = deb.faulty
         if f[0] | f[1] | f[2] | f[3]:
             for b in range(4):
                 bm[b] &= ~f[b]  # a faulty pit is ignored: play goes on without it
             g &= bm[1] | (bm[3] << 8)
-        self.gestures(g, now)
-        self.activations(now)
+        if held or self.corners_at != -1 or self.pair_at != -1:
+            self.gestures(g, now)
+        if not deb.quiet(bm):
+            self.activations(now)
+        ph = self.guide.phase(now)  # the LEDs as soon as the touches are taken (the link's work is no part of
+        if self.dirty or ph != self.shown_phase:  # a touch's latency), again below if the rest changed them
+            self.show(now, ph)
         # the link: one piece of its work a scan (issue #26: a burst of host lines in one step kept the board
         # from its sensors past a quick touch): the oldest command that waits (Outbox.defer: run here, not
         # inside the link's calls), else one line from the host; the rest waits (in rx, the serial buffer)
@@ -293,13 +301,15 @@ class App:
         if ran:
             self.outbox.run_pending()
         self.listen(now, ran)
-        self.press(hw.buttons(), now)
+        b = hw.buttons()
+        if b != self.buttons:
+            self.press(b, now)
         if self.setup is not None:  # (the set-up's wait for the hand to leave its last place ends in time)
             self.setup.tick(self, now)
-        ph = self.guide.phase(now)
-        if self.dirty or ph != self.shown_phase:
+        if self.dirty:  # (a host's command, a button, the set-up's end)
             self.show(now, ph)
-        self.work(now, ran)
+        if self.selftest_due or self.think_due or not (ran or self.rec.steps or bm[0] | bm[1] | bm[2] | bm[3]):
+            self.work(now, ran)  # (else, a hand on the board or a move under way: work would find nothing)
         if self.state_due:
             self.tell()
         self.loops += 1
@@ -398,11 +408,12 @@ class App:
         """The host's frames, one line a scan, and one event of a pass sent again (Outbox.paced), unless a
         command ran in it (the rest of a read waits in rx, later bytes in the serial buffer); and whether a
         host is there (a valid frame in the last _HOST_MS)."""
+        ob = self.outbox
         if not ran:
             self.take()
-            self.outbox.pump()
-        if self.outbox.rx_frames != self.rx_frames:
-            self.rx_frames = self.outbox.rx_frames
+            ob.pump()
+        if ob.rx_frames != self.rx_frames:
+            self.rx_frames = ob.rx_frames
             self.rx_at = now
             if not self.guide.host:
                 self.guide.host = True
@@ -410,8 +421,8 @@ class App:
         elif self.guide.host and ticks_diff(now, self.rx_at) > _HOST_MS:
             self.guide.host = False
             self.dirty = True
-        if self.outbox.hellos != self.hellos:  # a host said HELLO: it is told the state, whatever was said
-            self.hellos = self.outbox.hellos
+        if ob.hellos != self.hellos:  # a host said HELLO: it is told the state, whatever was said
+            self.hellos = ob.hellos
             self.state_line.forget()
             self.state_due = True
             s = self.setup
@@ -421,9 +432,7 @@ class App:
                 s.say_done(self)
 
     def press(self, b: int, now: int) -> None:
-        """The optional buttons (b: those down now): undo, a new game."""
-        if b == self.buttons:
-            return
+        """The optional buttons (b: those down now, not those down before): undo, a new game."""
         pressed = b & ~self.buttons
         self.buttons = b
         if pressed & _BUTTON_UNDO:
@@ -572,8 +581,10 @@ class App:
             self.recording()
         if self.guide.winner >= 0:
             self.post_end()
-        if not small and hasattr(gc, "mem_free"):  # a Pico: after them (touches as fast as without the policy)
-            gc.collect()
+        if not small and hasattr(gc, "mem_free"):  # a Pico: at the next quiet moment, in a step of its own
+            # (App.work): here, deep in the step, the collection also marks what the C stack's stale words
+            # still point to, a large part of the move's step (docs/benchmarks.md, Emulated Pico)
+            self.collect_due = True
 
     def undo(self, now: int) -> bool:
         """Take the last move back (the gesture, a button, the host): False if there is none."""

@@ -55,7 +55,8 @@ class Debouncer:
         # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
         # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72]: _LAST;
         # [73], [74]: _DEAD
-        self._at = 0  # tick of the last check
+        self.check_at = _CHECK_MS  # tick of the next check (poll(): the scan loop calls it only once it is due)
+        self.settling = 0  # some pit's raw level differs from its debounced one, not yet stable (busy non-zero)
         self.last_tick = 0  # tick of the activation pop() returned last
 
     def reset(self, bitmap: "bytearray | None" = None) -> None:
@@ -66,6 +67,12 @@ class Debouncer:
         for i in range(PITS):
             self.count[i] = 0
         self.head = self.tail = 0
+        self.settling = 0
+
+    def quiet(self, raw: bytearray) -> bool:
+        """Whether scan(raw) would do nothing: every pit at its debounced level, none settling, no activation
+        waiting (the scan loop's common case, told without scan()'s loop)."""
+        return not self.settling and self.head == self.tail and raw == self.level
 
     def scan(self, raw: bytearray, now: int = 0) -> int:
         """Take one raw bitmap; returns how many activations it confirmed."""
@@ -99,6 +106,7 @@ class Debouncer:
                     busy[b] &= ~bit
                     if self.blips[i] < 255:
                         self.blips[i] += 1
+        self.settling = busy[0] | busy[1] | busy[2] | busy[3]
         return found
 
     def _push(self, pit: int, now: int) -> None:
@@ -147,12 +155,13 @@ class Debouncer:
 
     def poll(self, raw: bytearray, now: int) -> bool:
         """Each scan, with the raw bitmap (before `faulty` is masked out of it): every _CHECK_MS, judge the
-        sensors. True when a pit was found faulty (kind[pit] without _SAID: to be reported)."""
-        if ticks_diff(now, self._at) < _CHECK_MS:
+        sensors. True when a pit was found faulty (kind[pit] without _SAID: to be reported). The scan loop
+        calls it only once check_at is reached (a call less a scan)."""
+        if ticks_diff(now, self.check_at) < 0:
             return False
         found = False
         decay = (now // _CHECK_MS) & 1
-        self._at = now
+        self.check_at = now + _CHECK_MS
         blips = self.blips
         kind = self.kind
         faulty = self.faulty

@@ -51,6 +51,7 @@ _STORE = const(32)  # layout.STORE
 _MUST = const(39)  # layout.MUST
 _PLACING = const(40)  # layout.PLACING
 _NEMO = const(20)  # the seeds in a store before the first drop of the advanced placement (M20)
+_DARK = bytes(FRAME_BYTES)  # every LED off
 CORNERS = (8, 15, 24, 31)  # B1, B8... the back-row ends: never confused with play on the front row
 
 
@@ -93,9 +94,8 @@ class Guide:
         f[k + 2] = (rgb & 255) * b >> 8
 
     def clear(self) -> None:
-        f = self.frame
-        for i in range(FRAME_BYTES):
-            f[i] = 0
+        self.frame[0:FRAME_BYTES] = _DARK  # (one copy, not a loop of bytecode; an explicit slice allocates
+        # nothing on MicroPython)
 
     def render(self, rec: "Recogniser", now: int) -> bytearray:  # noqa: C901, PLR0912
         self.clear()
@@ -173,10 +173,14 @@ class Guide:
             self._px(r.start_pit, LIFTED)
         first = -1
         many = False  # candidates want different pits next: a choice (direction, kichwa)
+        seqs = r.c_seq  # (each candidate's next byte read here, as Recogniser.expected reads it: a call less
+        at = r.c_pos  # for each, in the frame of every touch)
         for i in range(n):
-            e = r.expected(i)
-            if e < 0:
+            seq = seqs[i]
+            j = at[i]
+            if j >= len(seq):
                 continue
+            e = seq[j]
             if e & OPT:
                 e = r.after_optional(i)
             if first < 0:
@@ -184,9 +188,11 @@ class Guide:
             elif e & PIT != first:
                 many = True
         for i in range(n):
-            e = r.expected(i)
-            if e < 0:
+            seq = seqs[i]
+            j = at[i]
+            if j >= len(seq):
                 continue
+            e = seq[j]
             if e & OPT:
                 e2 = r.after_optional(i)
                 if e2 >= 0:
