@@ -2,11 +2,14 @@
 
 with serving(data_dir, sims=1, token=None) as web:     # web.url, web.server (bao_host.ui.web.app.Server)
     web.board("sim-1")        the simulated board (SimBoard): its runner performs moves as hands do
+    web.call(fn)              fn() run on the server's loop, its value returned: a board's link and state are the
+                              loop's alone (a command sent from the test's thread would race the loop's polls)
 browser(): a headless Chromium (Debian's package) through Playwright, or None with the reason why not
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import shutil
@@ -30,6 +33,15 @@ CHROMIUM_NAMES = ("chromium", "chromium-browser")
 class Web:
     url: str
     server: Server
+    loop: asyncio.AbstractEventLoop
+
+    def call(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
+        """fn() on the server's event loop (between two of its steps), its value here."""
+
+        async def run() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
 
     def board(self, name: str = "sim-1") -> SimBoard:
         b = self.server.hub.boards[name].board
@@ -57,6 +69,12 @@ def serving(
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     started: list[Server] = []
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    def on_start(server: Server) -> None:
+        loops.append(asyncio.get_running_loop())
+        started.append(server)
+
     app = create_app(
         Settings(
             data=data,
@@ -68,14 +86,14 @@ def serving(
             puzzles=puzzles,
             allowed_hosts=["127.0.0.1", "localhost"],
         ),
-        on_start=started.append,
+        on_start=on_start,
     )
     server = WebServer(app, log_level="warning", timeout_graceful_shutdown=5, lifespan="on")
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="web-server", daemon=True)
     thread.start()
     try:
         wait_for(lambda: started and server.started, "the web server to start")
-        web = Web(f"http://127.0.0.1:{port}", started[0])
+        web = Web(f"http://127.0.0.1:{port}", started[0], loops[0])
         for name in list(web.server.hub.boards)[:sims]:  # the simulated boards' handshakes (asked over
             # HTTP: the boards' state is the server loop's alone)
             wait_for(lambda n=name: state(web, n)["game"] is not None, f"{name}'s first game")

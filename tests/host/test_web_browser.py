@@ -533,7 +533,7 @@ def test_the_legend_names_the_set_up_colours(tmp_path: Path, page: Any) -> None:
     with serving(tmp_path / "d") as web:
         _open(page, web.url + "/board/sim-1")
         wait_for(lambda: "green pit" in page.inner_text("#guide"), "the game")
-        web.board().set_up(POSITIONS[20])
+        web.call(lambda: web.board().set_up(POSITIONS[20]))  # (on the server's loop: the link is its alone)
         wait_for(lambda: page.inner_text("#guide").startswith("Set-up, step 1 of"), "the set-up's first step")
         wait_for(lambda: _shows_the_leds(page, web), "its place lit")
         # each entry's words, after its swatch
