@@ -141,7 +141,23 @@ def from_dict(obj: object) -> Position:
         rules.kuu.check_position(p, obj)  # stores, placement (M7, M8, M22), M19
     elif obj.get("must_capture") is not None:
         raise InvalidPositionError("must_capture is set but only the kuu games have it (M19)")
+    _derived_winner(p)
     return p
+
+
+def _derived_winner(p: Position) -> None:
+    """A winner the rules derive (the side to move has no legal move, 1.2, M23) is no mark of the position's:
+    to_dict writes it, and the position read back must be the one written."""
+    d = p.d
+    w = d[WINNER]
+    if w == NONE or d[IN_HAND]:
+        return  # (no winner given; or a move ended the game half-way: the position keeps its winner)
+    for i in (0, 1):
+        if not any(d[(i << 4) + r] for r in range(8)):
+            return  # (a front row emptied: a move ended the game, and the position keeps its winner)
+    d[WINNER] = NONE
+    if outcome(p) != w:
+        d[WINNER] = w
 
 
 def _stores(obj: dict, p: Position, tm: str) -> int:
