@@ -641,14 +641,19 @@ class Bridge:
             else:
                 self._next_show = now + self.retry
 
-    def _mid_move(self) -> bool:
-        """A move is under way on the board (a hand sowing it, or its house decision): the board starts a move
-        over at a boundary, and CPU makes one, so the game is taken once the move is made (said once)."""
+    def _board_phase(self) -> str | None:
+        """The board's phase as its SNAP says it ("idle", "moving", "decision", ...), None when it does not say."""
         r = self.session.command("SNAP")
         try:
             phase = json.loads(r.payload).get("phase") if r is not None and r.ok else None
         except (ValueError, AttributeError):
-            phase = None
+            return None
+        return phase if isinstance(phase, str) else None
+
+    def _mid_move(self) -> bool:
+        """A move is under way on the board (a hand sowing it, or its house decision): the board starts a move
+        over at a boundary, and CPU makes one, so the game is taken once the move is made (said once)."""
+        phase = self._board_phase()
         if phase == "decision":
             self._note("2.5b: your move may stop in the house: lift the house to play on, or type stop")
         elif phase == "moving":
@@ -658,11 +663,7 @@ class Bridge:
     def _look_for_decision(self) -> None:
         """The player's move may stop in the house (2.5b): at a board, the opponent's next touch says stop;
         this opponent is far away, so the player says it (`stop`) or lifts the house to play on."""
-        r = self.session.command("SNAP")
-        try:
-            phase = json.loads(r.payload).get("phase") if r is not None and r.ok else None
-        except (ValueError, AttributeError):
-            phase = None
+        phase = self._board_phase()
         if phase == "decision":
             self._note("2.5b: your move may stop in the house: lift the house to play on, or type stop")
 
