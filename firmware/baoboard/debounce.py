@@ -31,8 +31,10 @@ _DEAD = const(73)  # kind[73]: the pit + 1 suspected of a dead input (one pit of
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
-# first touch one of them senses. Checked every _CHECK_MS, not every scan.
+# first touch one of them senses. Each pit is checked every _CHECK_MS, not every scan, and one chip's eight
+# pits at a time (every _CHECK_MS / 4): a scan never does all 32 pits' checks at once.
 _CHECK_MS = const(100)
+_CHIP_CHECK_MS = const(25)  # _CHECK_MS / 4 chips
 _STUCK_CHECKS = const(200)  # active at every check for 20 s: no hand stays so long (the self-test: 2 s)
 _CLEAR_CHECKS = const(20)  # idle at every check for 2 s: a stuck pit reads normally again
 _FLICKER_BLIPS = const(8)  # blips counted, one forgotten every other check (5 a second): a hand makes none
@@ -56,6 +58,7 @@ class Debouncer:
         # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72]: _LAST;
         # [73], [74]: _DEAD
         self.check_at = _CHECK_MS  # tick of the next check (poll(): the scan loop calls it only once it is due)
+        self.chip = 0  # the chip the next check judges
         self.settling = 0  # some pit's raw level differs from its debounced one, not yet stable (busy non-zero)
         self.last_tick = 0  # tick of the activation pop() returned last
 
@@ -154,19 +157,32 @@ class Debouncer:
         return self.q[h]
 
     def poll(self, raw: bytearray, now: int) -> bool:
-        """Each scan, with the raw bitmap (before `faulty` is masked out of it): every _CHECK_MS, judge the
-        sensors. True when a pit was found faulty (kind[pit] without _SAID: to be reported). The scan loop
-        calls it only once check_at is reached (a call less a scan)."""
-        if ticks_diff(now, self.check_at) < 0:
-            return False
+        """Each scan, with the raw bitmap (before `faulty` is masked out of it): every _CHIP_CHECK_MS, judge
+        the sensors of the next chip, so each pit every _CHECK_MS (a slow scan judges every chip that is due).
+        True when a pit was found faulty (kind[pit] without _SAID: to be reported). The scan loop calls it only
+        once check_at is reached (a call less a scan)."""
         found = False
-        decay = (now // _CHECK_MS) & 1
-        self.check_at = now + _CHECK_MS
+        for _ in range(4):
+            if ticks_diff(now, self.check_at) < 0:
+                return found
+            if self._check_chip(raw, self.check_at):
+                found = True
+            self.check_at += _CHIP_CHECK_MS
+        if ticks_diff(now, self.check_at) >= 0:  # (far behind: a long step; the checks go on from now)
+            self.check_at = now + _CHIP_CHECK_MS
+        return found
+
+    def _check_chip(self, raw: bytearray, tick: int) -> bool:
+        """One chip's eight pits judged, at their check of tick: True when one was found faulty."""
+        found = False
+        decay = (tick // _CHECK_MS) & 1
+        first = self.chip << 3
+        self.chip = (self.chip + 1) & 3
         blips = self.blips
         kind = self.kind
         faulty = self.faulty
         revive = 0
-        for i in range(PITS):
+        for i in range(first, first + 8):
             b = i >> 3
             bit = 1 << (i & 7)
             on = raw[b] & bit
