@@ -100,10 +100,13 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             suspect = -2  # two chips would explain it: no evidence for either
             break
         suspect = chip
+        first = seq[start] & R.PIT
     same = [x for x in range(32) if wiring[x] >> 3 == suspect]
     # (a pit of it found dead may be the first the silent chip showed: no bar to the chip's evidence)
     if suspect < 0 or any(kind[x] and not (kind[x] & _SILENT and kind[32 + x] >= _DEAD_MARK) for x in same):
         _weigh_pit(a, pit)  # (no chip to blame: one input of a working chip?)
+        return
+    if _start_too(a, pit, first):
         return
     if any(kind[_SEEN + (x >> 3)] & (1 << (x & 7)) for x in same):  # it sensed a touch since
         kind[_EVIDENCE + suspect] = 0
@@ -116,6 +119,21 @@ def _weigh(a: "App", wiring: "Any", pit: int) -> None:
             kind[x] = _SILENT
             kind[32 + x] = suspect + 1
             f[x >> 3] |= 1 << (x & 7)
+
+
+def _start_too(a: "App", pit: int, first: int) -> bool:
+    """A chip's evidence that a dead start pit X explains as well (its move's touches, X's own left out):
+    no evidence for the chip; one against X or the chip's first pit, `first` (named in the refusal when it
+    stays two: _suspect). False when no start pit fits."""
+    n = _history(a)
+    if n < 0:
+        return False
+    x, y = _start_fit(a, n, pit, False)
+    if x == -1:
+        return False
+    if x >= 0 and y < 0 and not a.deb.kind[x] and not a.deb.kind[first]:
+        _suspect(a, x, first, -1)
+    return True
 
 
 def _weigh_pit(a: "App", pit: int) -> None:
