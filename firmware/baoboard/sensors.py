@@ -480,21 +480,34 @@ def _skip_to(a: "App", pit: int, now: int) -> bool:
     f = a.deb.faulty
     rec = a.rec
     side = a.p.d[TO_MOVE]
-    skip = None  # type: Any
+    skip = None  # type: Any  # the candidate's steps skip[lo:hi], read by index (no copy of them)
+    lo = hi = 0
     for i in range(rec.n):
         seq = rec.c_seq[i]
         j = start = rec.c_pos[i]
         while j < len(seq) and f[(seq[j] & R.PIT) >> 3] & (1 << (seq[j] & 7)):
             j += 1
         if j > start and ((seq[j] & R.PIT == pit) if j < len(seq) else (pit >> 4 != side)):
-            if skip is not None and skip != seq[start:j]:
+            if skip is not None and not _same_steps(skip, lo, hi, seq, start, j):
                 return False
-            skip = seq[start:j]
+            skip = seq
+            lo = start
+            hi = j
     if skip is None:
         return False
-    for e in skip:
-        a.activation(e & R.PIT, now)
+    for k in range(lo, hi):  # (the candidate's bytes stay as they are while the steps are taken)
+        a.activation(skip[k] & R.PIT, now)
     a.activation(pit, now)
+    return True
+
+
+def _same_steps(a: "Any", lo: int, hi: int, b: "Any", start: int, end: int) -> bool:
+    """a[lo:hi] and b[start:end] are the same steps."""
+    if hi - lo != end - start:
+        return False
+    for k in range(hi - lo):
+        if a[lo + k] != b[start + k]:
+            return False
     return True
 
 

@@ -490,3 +490,15 @@ def test_a_dead_start_pit_or_a_dead_last_pit_the_board_cannot_tell_records_neith
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
     assert len(reasons) >= 2 and all("b7 or a6 senses nothing" in r for r in reasons[1:]), reasons
+
+
+def test_a_dead_start_pit_s_move_that_another_takes_into_a_chip_makes_no_chip_silent():
+    """Issue #26: a6's input dies at ply 6; North's 6R* at ply 7 (a6 a6 a7 a8) shows as a7 a8, which is also
+    7R* up to its steps in row b (U4: b8, b7, ...). South's touch is refused, and again after a look: a dead
+    a6 (6R* made) explains it as well as a silent U4. No chip is called silent, no pit dead, no move
+    recorded for North's, and the refusal names a6 and b8 (before: U4 called silent, its pits ignored)."""
+    got, want, hw, host, b = _dead_from(21, 6, 9)
+    assert got == want[:7], (got, want)
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
+    assert len(reasons) >= 2 and all("a6 or b8 senses nothing" in r for r in reasons[1:]), reasons
