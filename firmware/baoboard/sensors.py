@@ -234,10 +234,27 @@ def _resolve(a: "App", pit: int) -> int:
     if at < 0 or y < 0 or kind[_DEAD + 1] < _SILENT_AFTER or a.rec.steps != 1 or pit != x and pit != y:
         return -1
     dead = y if pit == x else x
-    if _seen(kind, dead) or kind[dead]:
+    if _seen(kind, dead) or kind[dead] or not _goes(a, dead, at, pit):
         return -1
     _mark_dead(a, dead)
     return at
+
+
+def _goes(a: "App", x: int, at: int, pit: int) -> bool:
+    """A legal move from x shows first at `at`, then at pit, x's own steps left out: the player's touches
+    are a move from a dead x, not a slip and then a move of pit's."""
+    rec = a.rec
+    seq = R.Sequence()
+    for m in rec.codes:
+        if rec.first_pit(m) != x:
+            continue
+        b = R.sequence(rec.p, m, seq)
+        j = 0
+        while j < len(b) and b[j] & R.PIT == x:
+            j += 1
+        if j + 1 < len(b) and b[j] & R.PIT == at and b[j + 1] & R.PIT == pit:
+            return True
+    return False
 
 
 def _mark_dead(a: "App", x: int) -> None:

@@ -502,3 +502,30 @@ def test_a_dead_start_pit_s_move_that_another_takes_into_a_chip_makes_no_chip_si
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
     assert len(reasons) >= 2 and all("a6 or b8 senses nothing" in r for r in reasons[1:]), reasons
+
+
+def test_slips_between_two_start_pits_taken_back_make_no_pit_dead():
+    """The touch between two start pits (A7, between A6 and A8 at ply 12 of the 1994 game: a move from either
+    would show first there) is a player's slip too. South slips onto A7 and takes the seed back out, looks,
+    does it again, then plays 8R* from A8: no pit is dead, 8R* is recorded as played."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    want = _play(b, hands, host, 12)
+    gen = plies()
+    for _ in range(12):
+        next(gen)
+    p, _, _ = next(gen)
+    m = find_move(p, "8R*")
+    for _ in range(2):
+        hands.tap(6)  # A7: the slip...
+        hands.tap(6)  # ... and the seed taken back out
+        hands.scan(2500 // hands.scan_ms)  # a look at the board
+    for pit in activations(p, m):
+        hands.tap(pit)
+    host.poll()
+    want.append("8R*")
+    assert _illegal(host) == 2
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert host.moves() == want
+    st.close()
