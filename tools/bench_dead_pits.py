@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         "refused for good). The runs left: "
         + ("; ".join(left) if left else "none")
         + '. (a6: a dead a6 and a dead b7, or a silent U4, explain its 6R* alike, docs/leds.md "What the '
-        'dead-input rule cannot tell": the board records neither and names both in its refusals, for about 20 '
+        'dead-input rule cannot tell": the board records neither and names both in its refusals, for up to 20 '
         "plies of this person's refused touches, until a later move of North's touches b7, the pit the board "
         "lights; its record then differs from the game, and touches of the game's later moves look like dead "
         "pits.) Before (the same script, main at 8f4279d): 119 / 128 as played, 9 with a move not played "

@@ -49,6 +49,15 @@ def _board():
     return b, hw, Host(hw), Hands(b), st
 
 
+def _blinks_magenta(hw, hands, pit):
+    """pit lights magenta at some moment of a second (a blink shows at one phase)."""
+    for _ in range(1000 // hands.scan_ms):
+        if _magenta(hw, pit):
+            return True
+        hands.scan(1)
+    return False
+
+
 def _errors(host):
     return [e for e in host.events if e[1] == "ERROR"]
 
@@ -351,9 +360,10 @@ def test_slips_onto_the_next_pit_never_make_a_healthy_input_dead():
     st.close()
 
 
-def _dead_from(pit, ply, n=12):
+def _dead_from(pit, ply, n=12, lit=()):
     """A game of n plies played as a person does, pit's input dead from ply `ply` on: (board's moves, the
-    moves played, the hardware, the host, the board)."""
+    moves played, the hardware, the host, the board); and then whether each pit of `lit` blinks magenta (a
+    list appended to the tuple when lit is given)."""
     b, hw, host, hands, st = _board()
 
     def wire_off(k):
@@ -361,8 +371,9 @@ def _dead_from(pit, ply, n=12):
             hw.dead[pit >> 3] = 1 << (pit & 7)
 
     want = _play_as_a_person(b, hands, host, n, wire_off)
+    blinks = [_blinks_magenta(hw, hands, x) for x in lit]
     st.close()
-    return host.moves(), want, hw, host, b
+    return (host.moves(), want, hw, host, b) + ((blinks,) if lit else ())
 
 
 def _dead_found(pit, ply, name, chip, n=12, refused=1):
@@ -485,11 +496,12 @@ def test_a_dead_start_pit_or_a_dead_last_pit_the_board_cannot_tell_records_neith
     after a look: a dead a6 (6R* made) or a dead b7 (7R*'s last drop) explain it alike. The board records
     neither move, calls no pit dead and no chip silent, and its refusal names both pits (before: b7 found
     dead, 7R* recorded, later U4 called silent)."""
-    got, want, hw, host, b = _dead_from(21, 2, 5)
+    got, want, hw, host, b, blinks = _dead_from(21, 2, 5, (21, 25))
     assert got == want[:3] and b.app.rec.steps == 3, (got, want)
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
     assert len(reasons) >= 2 and all("b7 or a6 senses nothing" in r for r in reasons[1:]), reasons
+    assert blinks == [True, True]  # the board asks: a6 or b7, blinking magenta
 
 
 def test_a_dead_start_pit_s_move_that_another_takes_into_a_chip_makes_no_chip_silent():
@@ -497,11 +509,12 @@ def test_a_dead_start_pit_s_move_that_another_takes_into_a_chip_makes_no_chip_si
     7R* up to its steps in row b (U4: b8, b7, ...). South's touch is refused, and again after a look: a dead
     a6 (6R* made) explains it as well as a silent U4. No chip is called silent, no pit dead, no move
     recorded for North's, and the refusal names a6 and b8 (before: U4 called silent, its pits ignored)."""
-    got, want, hw, host, b = _dead_from(21, 6, 9)
+    got, want, hw, host, b, blinks = _dead_from(21, 6, 9, (21, 24))
     assert got == want[:7], (got, want)
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
     assert len(reasons) >= 2 and all("a6 or b8 senses nothing" in r for r in reasons[1:]), reasons
+    assert blinks == [True, True]
 
 
 def test_slips_between_two_start_pits_taken_back_make_no_pit_dead():
