@@ -166,11 +166,15 @@ def _weigh_pit(a: "App", pit: int) -> None:
         x = _last_fit(a, pit)
     y = -1
     n = _history(a)
-    if x != -2:  # (a dead start pit may explain the touches too: two pits would, each a suspect)
-        if n >= 0:
-            s, y = _start_fit(a, n, pit, False)
-            if s != -1:
-                x, y = (s, y) if x == -1 else (x, s if s >= 0 and y < 0 else -2)
+    if x != -2 and n >= 0:  # (a dead start pit may explain the touches too: two pits would, each a suspect)
+        s, t = _start_fit(a, n, pit, False)
+        if x == -1:
+            x = s
+            y = t
+        elif s == -2 or t >= 0:
+            y = -2  # (three pits would explain it)
+        elif s >= 0 and s != x:
+            y = s
     if x < 0 or y == -2 or kind[x] or y >= 0 and kind[y]:
         return
     _suspect(a, x, y, pit if n == 0 else -1)
