@@ -542,3 +542,44 @@ def test_slips_between_two_start_pits_taken_back_make_no_pit_dead():
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     assert host.moves() == want
     st.close()
+
+
+# A random Zanzibar game's 61st position (seed 78 of tests/bao_testkit/simrig.random_game): South's A3R* sows
+# A4..A8, B8..B4 and relays from B4; A4R*, from the pit sown next, sows the same pits up to B4
+_LONG_AGREE = (
+    '{"ruleset": "zanzibar", "to_move": "S", "A": [0, 1, 10, 11, 1, 0, 1, 1], "B": [0, 2, 1, 3, 0, 2, 4, 0], '
+    '"a": [0, 0, 1, 2, 1, 1, 2, 0], "b": [2, 3, 2, 4, 2, 0, 0, 7], "store": {"S": 0, "N": 0}, '
+    '"house": {"S": false, "N": false}, "takasia": null}'
+)
+
+
+def test_a_dead_start_pit_whose_move_agrees_long_with_another_is_found():
+    """Issue #26: A3's input is dead; South plays A3R* (A3 lifted, A4..A8, B8..B4, B4 lifted: a relay, B3..).
+    Its first sensed touch, A4, starts A4R*, whose path agrees for 10 touches; the relay's lift at B4 is
+    refused, and again after a look. The evidence reads the move's touches so far (before: only the first 8
+    were kept, so A3 was never found and the move never recorded)."""
+    from bao import position_json
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    host.command(1, "SETPOS", _LONG_AGREE)
+    hands.scan(3)
+    host.poll()
+    p = position_json.loads(_LONG_AGREE)
+    m = find_move(p, "A3R*")
+    hw.dead[0] = 1 << 2  # A3
+    for pit in activations(p, m):
+        for _ in range(3):
+            flagged = _illegal(host)
+            hands.tap(pit)
+            host.poll()
+            if _illegal(host) == flagged:
+                break
+            hands.scan(3000 // hands.scan_ms)
+    hands.scan(10)
+    host.poll()
+    errs = _errors(host)
+    assert len(errs) == 1 and '"dead"' in errs[0][2] and '"A3"' in errs[0][2], errs
+    assert _illegal(host) == 1
+    assert host.moves() == ["A3R*"]
+    st.close()
