@@ -27,7 +27,9 @@ _ONE = const(255)  # ... the pit of kind[73]
 _DEAD = const(73)  # kind[73]: the pit + 1 suspected of a dead input (one pit of a working chip that senses
 # nothing, found in play as a silent chip is: baoboard.sensors), kind[74]: the touches of this move where the
 # move went on past it (mid-sowing, from it as its start, or the next move after it as its end) while it
-# sensed no touch (new_move forgets them)
+# sensed no touch (new_move forgets them); kind[75]: the other pit + 1 when two explain that evidence alike,
+# kind[76]: the touch + 1 that gave it between moves (baoboard.sensors)
+_PAIR = const(75)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
@@ -53,10 +55,10 @@ class Debouncer:
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
         self.blips = bytearray(PITS)  # per pit: pulses shorter than `stable` scans lately (noise), at most 255
         self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
-        self.kind = bytearray(2 * PITS + 11)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
+        self.kind = bytearray(2 * PITS + 13)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
         # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
         # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72]: _LAST;
-        # [73], [74]: _DEAD
+        # [73], [74]: _DEAD; [75], [76]: _PAIR
         self.check_at = _CHECK_MS  # tick of the next check (poll(): the scan loop calls it only once it is due)
         self.chip = 0  # the chip the next check judges
         self.settling = 0  # some pit's raw level differs from its debounced one, not yet stable (busy non-zero)
@@ -129,7 +131,7 @@ class Debouncer:
         kind = self.kind
         for c in range(4):
             kind[_EVIDENCE + c] = 0
-        kind[_LAST] = kind[_DEAD] = kind[_DEAD + 1] = 0
+        kind[_LAST] = kind[_DEAD] = kind[_DEAD + 1] = kind[_PAIR] = kind[_PAIR + 1] = 0
 
     def taken_back(self) -> None:
         """The touch refused last was taken back (its pit touched again at once: the seed out again). The
