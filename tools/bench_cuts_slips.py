@@ -25,6 +25,19 @@ from baoboard.recogniser import DECISION
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def set_up_again(board: CPythonBoard, hands: Hands) -> None:
+    """A cut in the middle of a move: the board boots into the set-up of the pits the move may have changed
+    (#28, docs/leds.md); the hands put each right and touch it (a store: its side's back-row end), as a person
+    does, then stay away a while (a touch at the place set up last is absorbed)."""
+    s = board.app.setup
+    if s is None:
+        return
+    while s.current() >= 0:
+        c = s.current()
+        hands.tap(c if c < 32 else 15 if c == 32 else 31)
+    board.run(450, 5)
+
+
 def one_seed(seed: int, games: int, mistakes: float, cuts: float) -> tuple[int, int, list[str]]:
     """(moves followed, power cuts, what went wrong) for one seed."""
     rng = random.Random(seed)
@@ -54,6 +67,7 @@ def one_seed(seed: int, games: int, mistakes: float, cuts: float) -> tuple[int, 
             now = board.app.p
             if board.power_cuts != before:
                 board.storage.budget = -1
+                set_up_again(board, hands)
                 for j in (i + 1, i, i - 1, i - 2):
                     if 0 <= j < len(positions) and same_position(now, positions[j]):
                         i = j
