@@ -113,7 +113,7 @@ class Guide:
             if showing or r.hint >= 0:
                 self._starts(r)
             p = r.p
-            if showing and p is not None and p.d[TAKASIA] != NONE:  # and M18's threatened pit
+            if showing and p.d[TAKASIA] != NONE:  # and M18's threatened pit
                 self._px((p.d[TO_MOVE] << 4) + p.d[TAKASIA], TAKASIA_C)
         elif phase == MOVING or phase == DECISION:
             if showing or r.hint >= 0:  # a shown move: its path too
@@ -121,7 +121,7 @@ class Guide:
             if phase == DECISION and blink:  # (at the other phase the house shows what _next lit there: the
                 self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # relay's yellow, lift it to play on)
         p = r.p
-        if showing and phase != OVER and p is not None and p.rules.kuu:
+        if showing and phase != OVER and p.rules.kuu:
             # the kuu games' state a player cannot see in the seeds (docs/leds.md; inline: no new names)
             d = p.d
             me = d[TO_MOVE] << 4
