@@ -57,6 +57,7 @@ _SELFTEST_HOLD_MS = const(2000)  # the four corner pits held this long: the self
 _HINT_HOLD_MS = const(1000)  # one side's two back-row ends held this long, then let go: a hint (docs/leds.md)
 _CPU_HOLD_MS = const(3000)  # ... held this long: play the computer, one level up (off after the last)
 _QUIET_MS = const(150)  # no activation for this long, no hand on the board: the journal's work is done
+_PAIR = const(75)  # baoboard.debounce: kind[_PAIR], two start pits suspect of a dead input (baoboard.sensors)
 # Long work (a never-ending move's candidates, M4: their accounts when its start pit is lifted, its listing
 # at a move boundary, the move played) serves the scan loop: at least every _SLICE_MS of its ticks, or
 # every _SLICE_UNITS calls of App.serve whatever the clock says (a simulated clock stands still while the
@@ -511,6 +512,8 @@ class App:
         if r == R.R_PROGRESS and rec.steps == 1:  # a move begun: journalled before its seeds go further,
             self.show(now, self.guide.phase(now))  # so that a power cut leaves no pit guessed (the LEDs first)
             self.journal.begin(pit)
+            if self.deb.kind[_PAIR] and self.rare("fault", now, pit, True):  # (a start pit of two suspects: the
+                return  # other is dead, the move taken again from the touch they explained; baoboard.sensors)
         elif r == R.R_PUTBACK or r == R.R_CANCEL:
             self.journal.begin(-1)  # the seeds are back where they were: no move is begun
         if r == R.R_DONE:

@@ -27,12 +27,16 @@ _ONE = const(255)  # ... the pit of kind[73]
 _DEAD = const(73)  # kind[73]: the pit + 1 suspected of a dead input (one pit of a working chip that senses
 # nothing, found in play as a silent chip is: baoboard.sensors), kind[74]: the touches of this move where the
 # move went on past it (mid-sowing, from it as its start, or the next move after it as its end) while it
-# sensed no touch (new_move forgets them)
+# sensed no touch (new_move forgets them); kind[75]: the other pit + 1 when two explain that evidence alike,
+# kind[76]: the touch + 1 that gave it between moves (baoboard.sensors)
+_PAIR = const(75)
 # A faulty pit is ignored (the application masks `faulty` out of every scan) and lit (baoboard.guide). A
 # stuck pit that reads idle again for _CLEAR_CHECKS checks is taken back; a flickering one stays ignored
 # until the board restarts (masked, it can no longer be watched); a silent chip's pits are taken back at the
-# first touch one of them senses. Checked every _CHECK_MS, not every scan.
+# first touch one of them senses. Each pit is checked every _CHECK_MS, not every scan, and one chip's eight
+# pits at a time (every _CHECK_MS / 4): a scan never does all 32 pits' checks at once.
 _CHECK_MS = const(100)
+_CHIP_CHECK_MS = const(25)  # _CHECK_MS / 4 chips
 _STUCK_CHECKS = const(200)  # active at every check for 20 s: no hand stays so long (the self-test: 2 s)
 _CLEAR_CHECKS = const(20)  # idle at every check for 2 s: a stuck pit reads normally again
 _FLICKER_BLIPS = const(8)  # blips counted, one forgotten every other check (5 a second): a hand makes none
@@ -51,11 +55,12 @@ class Debouncer:
         self.overflow = 0  # activations lost because nobody popped them (a fault counter)
         self.blips = bytearray(PITS)  # per pit: pulses shorter than `stable` scans lately (noise), at most 255
         self.faulty = bytearray(4)  # the pits whose sensor is faulty, ignored: as the raw bitmap
-        self.kind = bytearray(2 * PITS + 11)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
+        self.kind = bytearray(2 * PITS + 13)  # [pit]: _STUCK, _FLICKER or _SILENT (| _SAID), 0: sound; [32 + pit]:
         # checks in a row a sound pit was active (a stuck one: idle); [64..67]: _SEEN; [68 + chip]: the moves
         # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72]: _LAST;
-        # [73], [74]: _DEAD
+        # [73], [74]: _DEAD; [75], [76]: _PAIR
         self.check_at = _CHECK_MS  # tick of the next check (poll(): the scan loop calls it only once it is due)
+        self.chip = 0  # the chip the next check judges
         self.settling = 0  # some pit's raw level differs from its debounced one, not yet stable (busy non-zero)
         self.last_tick = 0  # tick of the activation pop() returned last
 
@@ -126,7 +131,7 @@ class Debouncer:
         kind = self.kind
         for c in range(4):
             kind[_EVIDENCE + c] = 0
-        kind[_LAST] = kind[_DEAD] = kind[_DEAD + 1] = 0
+        kind[_LAST] = kind[_DEAD] = kind[_DEAD + 1] = kind[_PAIR] = kind[_PAIR + 1] = 0
 
     def taken_back(self) -> None:
         """The touch refused last was taken back (its pit touched again at once: the seed out again). The
@@ -154,19 +159,32 @@ class Debouncer:
         return self.q[h]
 
     def poll(self, raw: bytearray, now: int) -> bool:
-        """Each scan, with the raw bitmap (before `faulty` is masked out of it): every _CHECK_MS, judge the
-        sensors. True when a pit was found faulty (kind[pit] without _SAID: to be reported). The scan loop
-        calls it only once check_at is reached (a call less a scan)."""
-        if ticks_diff(now, self.check_at) < 0:
-            return False
+        """Each scan, with the raw bitmap (before `faulty` is masked out of it): every _CHIP_CHECK_MS, judge
+        the sensors of the next chip, so each pit every _CHECK_MS (a slow scan judges every chip that is due).
+        True when a pit was found faulty (kind[pit] without _SAID: to be reported). The scan loop calls it only
+        once check_at is reached (a call less a scan)."""
         found = False
-        decay = (now // _CHECK_MS) & 1
-        self.check_at = now + _CHECK_MS
+        for _ in range(4):
+            if ticks_diff(now, self.check_at) < 0:
+                return found
+            if self._check_chip(raw, self.check_at):
+                found = True
+            self.check_at += _CHIP_CHECK_MS
+        if ticks_diff(now, self.check_at) >= 0:  # (far behind: a long step; the checks go on from now)
+            self.check_at = now + _CHIP_CHECK_MS
+        return found
+
+    def _check_chip(self, raw: bytearray, tick: int) -> bool:
+        """One chip's eight pits judged, at their check of tick: True when one was found faulty."""
+        found = False
+        decay = (tick // _CHECK_MS) & 1
+        first = self.chip << 3
+        self.chip = (self.chip + 1) & 3
         blips = self.blips
         kind = self.kind
         faulty = self.faulty
         revive = 0
-        for i in range(PITS):
+        for i in range(first, first + 8):
             b = i >> 3
             bit = 1 << (i & 7)
             on = raw[b] & bit

@@ -34,6 +34,8 @@ WIN = const(0xFFC000)  # gold: the winner's pits
 LOSE = const(0x200000)  # dim red: the loser's pits
 NOHOST = const(0x000030)  # dim blue, slow blink on the four corner pits: no host connected
 _FAULT = const(0xFF00FF)  # magenta, steady: a pit whose sensor is faulty, ignored (baoboard.debounce)
+_SUSPECT = const(75)  # baoboard.debounce: kind[75], the second of two pits suspect of a dead input (kind[73]:
+# the first, kind[74]: the refused touches they explain alike); blinking magenta once the refusal names them
 _UNRECORDED = const(0x303030)  # dim white instead: nor is this game recorded (the journal is full)
 _SIDE = const(0x6000FF)  # violet: who plays a side just chosen (never a move's green): the computer, as many of
 # its front pits blinking as its level; the host (its engine, or a player far away), one front pit walking
@@ -154,6 +156,10 @@ class Guide:
             for i in range(32):
                 if f[i >> 3] & (1 << (i & 7)):
                     self._px(i, _FAULT)
+        d = r.deb
+        if d is not None and d.kind[_SUSPECT] and d.kind[_SUSPECT - 1] >= 2 and blink:  # (the board asks: one of
+            self._px(d.kind[_SUSPECT] - 1, _FAULT)  # these two senses nothing, it cannot tell which)
+            self._px(d.kind[_SUSPECT - 2] - 1, _FAULT)
         return self.frame
 
     def _starts(self, r: "Recogniser") -> None:

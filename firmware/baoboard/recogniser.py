@@ -46,7 +46,7 @@ KICHWA = const(128)  # the first drop of captured seeds
 _DROP = const(512)  # layout.DROP
 _PLACING = const(40)  # layout.PLACING
 
-_TOUCHED = const(8)  # a move's first touches kept (Recogniser.touched)
+_TOUCHED = const(32)  # a move's first touches kept (Recogniser.touched: a dead start pit's evidence, baoboard.sensors)
 
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start

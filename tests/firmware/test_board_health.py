@@ -49,6 +49,15 @@ def _board():
     return b, hw, Host(hw), Hands(b), st
 
 
+def _blinks_magenta(hw, hands, pit):
+    """pit lights magenta at some moment of a second (a blink shows at one phase)."""
+    for _ in range(1000 // hands.scan_ms):
+        if _magenta(hw, pit):
+            return True
+        hands.scan(1)
+    return False
+
+
 def _errors(host):
     return [e for e in host.events if e[1] == "ERROR"]
 
@@ -351,34 +360,37 @@ def test_slips_onto_the_next_pit_never_make_a_healthy_input_dead():
     st.close()
 
 
-def _dead_from(pit, ply):
-    """A game of 12 plies played as a person does, pit's input dead from ply `ply` on: (board's moves, the
-    moves played, the hardware, the host, the board)."""
+def _dead_from(pit, ply, n=12, lit=()):
+    """A game of n plies played as a person does, pit's input dead from ply `ply` on: (board's moves, the
+    moves played, the hardware, the host, the board); and then whether each pit of `lit` blinks magenta (a
+    list appended to the tuple when lit is given)."""
     b, hw, host, hands, st = _board()
 
     def wire_off(k):
         if k == ply:
             hw.dead[pit >> 3] = 1 << (pit & 7)
 
-    want = _play_as_a_person(b, hands, host, 12, wire_off)
+    want = _play_as_a_person(b, hands, host, n, wire_off)
+    blinks = [_blinks_magenta(hw, hands, x) for x in lit]
     st.close()
-    return host.moves(), want, hw, host, b
+    return (host.moves(), want, hw, host, b) + ((blinks,) if lit else ())
 
 
-def _dead_found(pit, ply, name, chip):
-    """pit's input dies at ply `ply` of the 1994 game, played as a person does (each flagged touch made
-    again after a look): every move is as played, one touch is refused, and one ERROR names the pit dead and
-    its chip (no chip called silent); the pit lights magenta and alone is ignored."""
-    got, want, hw, host, b = _dead_from(pit, ply)
+def _dead_found(pit, ply, name, chip, n=12, refused=1):
+    """pit's input dies at ply `ply` of the 1994 game (n plies), played as a person does (each flagged touch
+    made again after a look): every move is as played, `refused` touches are refused, and one ERROR names the
+    pit dead and its chip (no chip called silent); the pit lights magenta and alone is ignored. The host."""
+    got, want, hw, host, b = _dead_from(pit, ply, n)
     assert got == want
     errs = _errors(host)
     assert len(errs) == 1, errs
     for word in ('"dead"', '"%s"' % name, '"%s"' % chip):
         assert word in errs[0][2], (word, errs[0][2])
-    assert _illegal(host) == 1
+    assert _illegal(host) == refused
     bits = bytearray(4)
     bits[pit >> 3] = 1 << (pit & 7)
     assert _magenta(hw, pit) and bytes(b.app.deb.faulty) == bytes(bits)
+    return host
 
 
 def test_a_dead_start_pit_is_found_from_the_touch_after_it():
@@ -449,4 +461,125 @@ def test_early_touches_at_a_move_s_start_and_end_never_make_a_healthy_pit_dead()
     assert slips >= 30 and _illegal(host) == slips, (slips, _illegal(host))
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
     assert host.moves() == want
+    st.close()
+
+
+def test_a_dead_start_pit_whose_touches_are_a_whole_move_of_the_pit_sown_next_is_found():
+    """Issue #26: a8's input dies at ply 9, North's 8L* (a8 a8 a7 a6): its sensed touches a7 a6 start a move
+    from a7 (7L*), which waits for more; South's next touch is refused, and again after a look. Those
+    touches are the whole of 8L* from the untouched a8, and South's touch the next move: a8 is dead, 8L* is
+    recorded and South's move goes on (before: never found, the game stuck)."""
+    _dead_found(23, 9, "a8", "U3")
+
+
+def test_a_touch_between_two_start_pits_is_settled_by_the_next_touch():
+    """Issue #26: A6's input dies at ply 9; South's 6R* at ply 12 (A6 A6 A7 A8 A8 B8...) shows first at A7,
+    which starts no move, between A6 and A8: a move from either would show there. Refused twice, the
+    refusal says the board cannot tell which; the next touch, A8, shows A8 works: A6 is dead and 6R* is
+    recorded (before: the touches after A7 were taken as 8R*, a move never played)."""
+    host = _dead_found(5, 9, "A6", "U2", 13, 3)
+    reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
+    assert "A6 or A8 senses nothing" in reasons[1] and "A6 or A8 senses nothing" in reasons[2], reasons
+
+
+def test_a_namua_capture_from_a_dead_pit_ends_a_house_decision():
+    """Issue #26: a2's input dies at ply 2 (found dead at ply 21); South's 8 at ply 26 ends in its house
+    (2.5b: stop there or play on); North's 2 (a2 A7 a1, a namua capture from a2) shows first at A7, South's
+    pit. It is where the move from the ignored a2 goes on: South stopped, North's move goes on from A7
+    (before: refused as South's, a1 and A3 then found dead, and South's 3R* recorded as 3L*)."""
+    _dead_found(17, 2, "a2", "U3", 29)
+
+
+def test_a_dead_start_pit_or_a_dead_last_pit_the_board_cannot_tell_records_neither():
+    """Issue #26: a6's input dies at ply 2; North's 6R* (a6 a6 a7 a8 b8) shows as a7 a8 b8, which is also
+    7R* (its drop and lift at a7 in one touch) up to its last drop, b7. South's touch is refused, and again
+    after a look: a dead a6 (6R* made) or a dead b7 (7R*'s last drop) explain it alike. The board records
+    neither move, calls no pit dead and no chip silent, and its refusal names both pits (before: b7 found
+    dead, 7R* recorded, later U4 called silent)."""
+    got, want, hw, host, b, blinks = _dead_from(21, 2, 5, (21, 25))
+    assert got == want[:3] and b.app.rec.steps == 3, (got, want)
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
+    assert len(reasons) >= 2 and all("b7 or a6 senses nothing" in r for r in reasons[1:]), reasons
+    assert blinks == [True, True]  # the board asks: a6 or b7, blinking magenta
+
+
+def test_a_dead_start_pit_s_move_that_another_takes_into_a_chip_makes_no_chip_silent():
+    """Issue #26: a6's input dies at ply 6; North's 6R* at ply 7 (a6 a6 a7 a8) shows as a7 a8, which is also
+    7R* up to its steps in row b (U4: b8, b7, ...). South's touch is refused, and again after a look: a dead
+    a6 (6R* made) explains it as well as a silent U4. No chip is called silent, no pit dead, no move
+    recorded for North's, and the refusal names a6 and b8 (before: U4 called silent, its pits ignored)."""
+    got, want, hw, host, b, blinks = _dead_from(21, 6, 9, (21, 24))
+    assert got == want[:7], (got, want)
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
+    assert len(reasons) >= 2 and all("a6 or b8 senses nothing" in r for r in reasons[1:]), reasons
+    assert blinks == [True, True]
+
+
+def test_slips_between_two_start_pits_taken_back_make_no_pit_dead():
+    """The touch between two start pits (A7, between A6 and A8 at ply 12 of the 1994 game: a move from either
+    would show first there) is a player's slip too. South slips onto A7 and takes the seed back out, looks,
+    does it again, then plays 8R* from A8: no pit is dead, 8R* is recorded as played."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    want = _play(b, hands, host, 12)
+    gen = plies()
+    for _ in range(12):
+        next(gen)
+    p, _, _ = next(gen)
+    m = find_move(p, "8R*")
+    for _ in range(2):
+        hands.tap(6)  # A7: the slip...
+        hands.tap(6)  # ... and the seed taken back out
+        hands.scan(2500 // hands.scan_ms)  # a look at the board
+    for pit in activations(p, m):
+        hands.tap(pit)
+    host.poll()
+    want.append("8R*")
+    assert _illegal(host) == 2
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert host.moves() == want
+    st.close()
+
+
+# A random Zanzibar game's 61st position (seed 78 of tests/bao_testkit/simrig.random_game): South's A3R* sows
+# A4..A8, B8..B4 and relays from B4; A4R*, from the pit sown next, sows the same pits up to B4
+_LONG_AGREE = (
+    '{"ruleset": "zanzibar", "to_move": "S", "A": [0, 1, 10, 11, 1, 0, 1, 1], "B": [0, 2, 1, 3, 0, 2, 4, 0], '
+    '"a": [0, 0, 1, 2, 1, 1, 2, 0], "b": [2, 3, 2, 4, 2, 0, 0, 7], "store": {"S": 0, "N": 0}, '
+    '"house": {"S": false, "N": false}, "takasia": null}'
+)
+
+
+def test_a_dead_start_pit_whose_move_agrees_long_with_another_is_found():
+    """Issue #26: A3's input is dead; South plays A3R* (A3 lifted, A4..A8, B8..B4, B4 lifted: a relay, B3..).
+    Its first sensed touch, A4, starts A4R*, whose path agrees for 10 touches; the relay's lift at B4 is
+    refused, and again after a look. The evidence reads the move's touches so far (before: only the first 8
+    were kept, so A3 was never found and the move never recorded)."""
+    from bao import position_json
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    host.command(1, "SETPOS", _LONG_AGREE)
+    hands.scan(3)
+    host.poll()
+    p = position_json.loads(_LONG_AGREE)
+    m = find_move(p, "A3R*")
+    hw.dead[0] = 1 << 2  # A3
+    for pit in activations(p, m):
+        for _ in range(3):
+            flagged = _illegal(host)
+            hands.tap(pit)
+            host.poll()
+            if _illegal(host) == flagged:
+                break
+            hands.scan(3000 // hands.scan_ms)
+    hands.scan(10)
+    host.poll()
+    errs = _errors(host)
+    assert len(errs) == 1 and '"dead"' in errs[0][2] and '"A3"' in errs[0][2], errs
+    assert _illegal(host) == 1
+    assert host.moves() == ["A3R*"]
     st.close()

@@ -336,3 +336,38 @@ def test_the_pages_show_the_clocks_the_server_keeps(tmp_path: Path, pages: Pages
     finally:
         pages.close()
         server.stop()
+
+
+def test_a_move_taken_back_while_a_page_sows_it_is_not_sown_on(tmp_path: Path, pages: Pages) -> None:
+    """A spectator's page sowing a move slowly when the move is taken back stops at once and draws the
+    position the game went back to: it never finishes sowing a move that is gone."""
+    g = simrig.game_1994()
+    server = onlinerig.Server(tmp_path / "server").start()
+    try:
+        south = pages.new()
+        _make_game(south, server.url, "Zuhura", "S")
+        north = pages.new()
+        north.goto(str(south.get_attribute("#invite-link", "href")))
+        north.fill("#name", "Baraka")
+        north.click("#join-game")
+        north.wait_for_url("**/online/game/**")
+        game = north.url.rsplit("/", 1)[1].split("?")[0]
+        for i, (p, _) in enumerate(g.moves[:2]):
+            _click_move(south if p.to_move == core.SOUTH else north, p, g.plies[i], None, i + 1)
+            simrig.wait_for(lambda n=i + 1: len(server.moves(game)) >= n, 30, None, f"the server's ply {i + 1}")
+        spectator = pages.new(record=True)
+        spectator.goto(f"{server.url}/online/game/{game}?speed=60000")  # a drop a minute: still sowing
+        spectator.wait_for_selector('#board[data-ply="2"][data-frame="end"]')
+        _click_move(south, g.moves[2][0], g.plies[2], None, 3)
+        spectator.wait_for_selector('#board[data-ply="3"][data-frame="0"]')
+        south.click("#takeback")
+        north.wait_for_selector("#accept-takeback:visible")
+        north.click("#accept-takeback")
+        spectator.wait_for_selector('#board[data-ply="2"][data-frame="end"]', timeout=30_000)
+        assert "takeback: the game goes back to 2 moves" in spectator.inner_text("#messages")
+        seen = [s["frame"] for s in spectator.evaluate("window.baoSeen") if s["ply"] == 3]
+        assert seen == [0], f"the page drew ply 3's drops {seen} after it was taken back"
+        assert spectator.inner_text("#moves").split() == g.plies[:2]
+    finally:
+        pages.close()
+        server.stop()

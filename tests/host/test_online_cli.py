@@ -6,13 +6,16 @@ South resigns at the end, as in the transcript. And `bao online`'s one-line refu
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import IO
 
@@ -258,3 +261,33 @@ def test_a_rematch_from_bao_online_on_the_same_boards(tmp_path: Path) -> None:
             ], lib
             assert [g.status for g in tagged] == ["over", "abandoned"]
             assert [g.headers().get("termination") for g in tagged] == ["South resigned", "aborted by South"], lib
+
+
+def test_bao_online_makes_its_game_once_the_board_is_there(tmp_path: Path) -> None:
+    """A client started before its board says it waits and makes no game on the server; Ctrl-C then leaves
+    nothing behind. Started again, it makes the game when the board (started late) answers."""
+    port, pa = free_port(), free_port()
+    url = f"http://127.0.0.1:{port}/"
+    args = ["online", url, "--new", "zanzibar", "--name", "Alice", "--board", f"socket://127.0.0.1:{pa}"]
+    procs: list[Proc] = []
+    try:
+        server = Proc(["serve", "--sim", "0", "--port", str(port), "--data", "club"], tmp_path)
+        procs.append(server)
+        server.wait_line("Ctrl-C to stop", 60)
+        early = Proc([*args, "--data", "alice"], tmp_path)
+        procs.append(early)
+        early.wait_line(f"waiting for the board at socket://127.0.0.1:{pa}", 60)
+        assert not any("invitation code" in x for x in early.lines)
+        early.p.send_signal(signal.SIGINT)
+        assert early.p.wait(30) == 1
+        early.wait_line("bao online: no board came: no game was made", 10)
+        with urllib.request.urlopen(f"{url}online/v1/games", timeout=10) as r:
+            assert json.loads(r.read())["games"] == [], "a game was made on the server with no board to play it"
+        late = Proc([*args, "--data", "alice"], tmp_path)
+        procs.append(late)
+        late.wait_line("waiting for the board", 60)
+        procs.append(Proc(["sim", "--port", f"socket://127.0.0.1:{pa}"], tmp_path))
+        late.wait_line("invitation code:", 60)
+    finally:
+        for p in reversed(procs):
+            p.stop()

@@ -16,6 +16,7 @@ import queue
 import re
 import sys
 import threading
+import time
 from pathlib import Path
 
 from bao import core
@@ -75,6 +76,28 @@ def _take_seat(args: argparse.Namespace, api: Api, root: Path) -> Seat:
     if args.join:
         return api.join(args.join.strip(), args.name or "")
     return _read_seat(root, args.resume)
+
+
+def _check_request(args: argparse.Namespace, api: Api, root: Path) -> None:
+    """OnlineError for what can be refused before the board is waited for: a bad --clock or --resume, a
+    server that does not answer or is not bao's (so nothing is made on the server in vain)."""
+    if args.new:
+        _clock(args.clock)
+    elif args.resume:
+        _read_seat(root, args.resume)
+    api.check()
+
+
+def _wait_for_board(session: LinkSession) -> bool:
+    """True once the board has said HELLO; False when its link failed for good. The game is made on the server
+    only then: a client with no board makes no game that waits for it (Ctrl-C gives up, nothing made)."""
+    tell_at = time.monotonic() + 1.0  # (a board that is there answers before: nothing said)
+    while not session.connected and not session.fatal:
+        session.poll(0.1)
+        if tell_at and time.monotonic() > tell_at and not session.connected:
+            tell_at = 0.0
+            _say(f"waiting for the board at {session.url} (plug it in or start it; Ctrl-C gives up)")
+    return not session.fatal
 
 
 def _announce(args: argparse.Namespace, api: Api, seat: Seat) -> None:
@@ -184,13 +207,11 @@ def cmd_online(args: argparse.Namespace) -> int:
         return 1
     api = Api(args.url)
     try:
-        seat = _take_seat(args, api, root)
+        _check_request(args, api, root)
     except OnlineError as e:
         print(f"bao online: {e}", file=sys.stderr)
         return 1
     root.mkdir(parents=True, exist_ok=True)
-    _keep_seat(root, args.url, seat)
-    _announce(args, api, seat)
     lock = LibraryLock(root)
     try:
         store = open_library(root, lock, None, what="bao online")
@@ -204,6 +225,21 @@ def cmd_online(args: argparse.Namespace) -> int:
             _say(f"board: {m.text}")
 
     session = LinkSession(args.board, Logger(store, on_message=show))
+    seat: Seat | str
+    try:
+        seat = _take_seat(args, api, root) if _wait_for_board(session) else session.fatal
+    except OnlineError as e:
+        seat = str(e)
+    except KeyboardInterrupt:
+        seat = "no board came: no game was made"
+    if isinstance(seat, str):  # (nothing to play: the reason why)
+        session.close()
+        store.close()
+        lock.release()
+        print(f"bao online: {seat}", file=sys.stderr)
+        return 1
+    _keep_seat(root, args.url, seat)
+    _announce(args, api, seat)
     bridge = Bridge(api, seat, session, say=_say)
     try:
         bridge = _play(args, api, bridge, root)

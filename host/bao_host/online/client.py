@@ -88,6 +88,12 @@ class Api:
             why = getattr(e, "reason", e)
             raise OnlineError(f"the server at {self.base} does not answer ({why})") from None
 
+    def check(self) -> None:
+        """OnlineError unless a bao server for online play answers at the address (its list of open games)."""
+        r = self.request("GET", "/games")
+        if not isinstance(r, dict) or "games" not in r:
+            raise OnlineError(f"{self.base} is no bao server for online play: give the address `bao serve` prints")
+
     def create(self, ruleset: str, side: str = "S", name: str = "", clock: tuple[float, float] | None = None) -> Seat:
         body: dict[str, Any] = {"ruleset": ruleset, "side": side, "name": name}
         if clock is not None:

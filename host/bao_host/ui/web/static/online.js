@@ -24,6 +24,9 @@ let view = null;  // the drawn position (its legal moves when it is the last)
 let busy = false;
 let stale = false;  // the drawn position's view is to be asked again (the game started or ended)
 let posting = false;
+let epoch = 0;  // raised by a takeback of the move being fetched or sown: it is dropped, not finished
+let drawing = -1;  // the moves the position being fetched or sown follows
+let stopSowing = null;  // ends the sowing being drawn at once
 
 function setText(id, text) {
   const el = document.getElementById(id);
@@ -92,12 +95,14 @@ function frame(ply, i, f) {
 
 function sow(done) {
   let i = 0;
+  const stop = () => { clearInterval(timer); stopSowing = null; done(); };
   const step = () => {
-    if (i >= view.frames.length) { clearInterval(timer); done(); return; }
+    if (i >= view.frames.length) { stop(); return; }
     frame(view.ply, i, view.frames[i]);
     i++;
   };
   const timer = setInterval(step, DROP_MS);
+  stopSowing = stop;
   step();
 }
 
@@ -116,9 +121,14 @@ function pump() {
   stale = false;
   const target = shown >= known ? shown : (known - shown > CATCH_UP || STILL) ? known : shown + 1;
   const animate = target === shown + 1 && !STILL;
+  const mine = epoch;
+  drawing = target;
+  const dropped = () => { busy = false; pump(); };  // (a takeback came meanwhile: draw what is left)
   fetchView(target).then((v) => {
+    if (mine !== epoch) { dropped(); return; }
     view = v;
     const finish = () => {
+      if (mine !== epoch) { dropped(); return; }
       shown = target;
       if (shown > known) { shown = known; stale = true; }  // (a takeback came meanwhile)
       drawView();
@@ -245,11 +255,16 @@ function onState(s) {
   if (before === null || before.status !== s.status) stale = true;
   if (s.plies < known) {  // a takeback accepted: the moves after it are gone, the position drawn at once
     say("takeback: the game goes back to " + s.plies + " moves");
+    const cut = busy && drawing > s.plies;  // (the move being drawn is gone: stop drawing it)
     moves.length = s.plies;
     known = s.plies;
     shown = Math.min(shown, s.plies);
     stale = true;
     listMoves();
+    if (cut) {
+      epoch++;
+      if (stopSowing) stopSowing();
+    }
   }
   const asked = s.takeback;
   if (asked && !(before && before.takeback)) say(SIDE[asked.by] + " asks to take back to " + asked.plies + " moves");
