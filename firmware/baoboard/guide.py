@@ -156,10 +156,10 @@ class Guide:
             for i in range(32):
                 if f[i >> 3] & (1 << (i & 7)):
                     self._px(i, _FAULT)
-        d = r.deb
-        if d is not None and d.kind[_SUSPECT] and d.kind[_SUSPECT - 1] >= 2 and blink:  # (the board asks: one of
-            self._px(d.kind[_SUSPECT] - 1, _FAULT)  # these two senses nothing, it cannot tell which)
-            self._px(d.kind[_SUSPECT - 2] - 1, _FAULT)
+        deb = r.deb
+        if deb is not None and deb.kind[_SUSPECT] and deb.kind[_SUSPECT - 1] >= 2 and blink:  # (the board asks:
+            self._px(deb.kind[_SUSPECT] - 1, _FAULT)  # one of these two senses nothing, it cannot tell which)
+            self._px(deb.kind[_SUSPECT - 2] - 1, _FAULT)
         return self.frame
 
     def _starts(self, r: "Recogniser") -> None:
