@@ -52,8 +52,9 @@ def main():
         board_id = hexlify(machine.unique_id()).decode()
     except Exception:
         pass
-    # A scan every ~1.8 ms on the emulated Pico (runtime._SCAN_MS): 3 agreeing scans make an activation, so a
-    # touch reaches the LEDs in 7.8 ms (median). KeyboardInterrupt (raw_serial off) leaves to the REPL.
+    # A scan, then the pause runtime._SCAN_MS: 3 agreeing scans make an activation (the scan loop's period and
+    # a touch's latency on the emulated Pico: docs/benchmarks.md). KeyboardInterrupt (raw_serial off) leaves to
+    # the REPL.
     # The journal on flash sectors of its own: an append programs pages, never erases. baoboard.flashres
     # runs once, at boot, and is dropped after (its storage's modules stay).
     import baoboard.flashlog  # noqa: F401

@@ -147,6 +147,7 @@ MODULES = [
     "bao.core",
     "bao.position_json",
     "baoproto.frames",
+    "baoboard.journal_io",
     "baoboard.journal",
     "baoboard.outbox",
     "baoboard.debounce",
@@ -158,7 +159,6 @@ MODULES = [
     "baoboard.simhw",
 ]
 LAZY = [
-    "baoboard.journal_io",
     "baoboard.gameinfo",
     "baoboard.commands",
     "baoboard.checks",

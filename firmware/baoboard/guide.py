@@ -115,7 +115,7 @@ class Guide:
             if showing or r.hint >= 0:
                 self._starts(r)
             p = r.p
-            if showing and p is not None and p.d[TAKASIA] != NONE:  # and M18's threatened pit
+            if showing and p.d[TAKASIA] != NONE:  # and M18's threatened pit
                 self._px((p.d[TO_MOVE] << 4) + p.d[TAKASIA], TAKASIA_C)
         elif phase == MOVING or phase == DECISION:
             if showing or r.hint >= 0:  # a shown move: its path too
@@ -123,7 +123,7 @@ class Guide:
             if phase == DECISION and blink:  # (at the other phase the house shows what _next lit there: the
                 self._px(((r.p.d[TO_MOVE]) << 4) + 4, HOUSE)  # relay's yellow, lift it to play on)
         p = r.p
-        if showing and phase != OVER and p is not None and p.rules.kuu:
+        if showing and phase != OVER and p.rules.kuu:
             # the kuu games' state a player cannot see in the seeds (docs/leds.md; inline: no new names)
             d = p.d
             me = d[TO_MOVE] << 4
@@ -156,10 +156,10 @@ class Guide:
             for i in range(32):
                 if f[i >> 3] & (1 << (i & 7)):
                     self._px(i, _FAULT)
-        d = r.deb
-        if d is not None and d.kind[_SUSPECT] and d.kind[_SUSPECT - 1] >= 2 and blink:  # (the board asks: one of
-            self._px(d.kind[_SUSPECT] - 1, _FAULT)  # these two senses nothing, it cannot tell which)
-            self._px(d.kind[_SUSPECT - 2] - 1, _FAULT)
+        deb = r.deb
+        if deb is not None and deb.kind[_SUSPECT] and deb.kind[_SUSPECT - 1] >= 2 and blink:  # (the board asks:
+            self._px(deb.kind[_SUSPECT] - 1, _FAULT)  # one of these two senses nothing, it cannot tell which)
+            self._px(deb.kind[_SUSPECT - 2] - 1, _FAULT)
         return self.frame
 
     def _starts(self, r: "Recogniser") -> None:

@@ -23,14 +23,13 @@ from bao.layout import (
     STORE,
     TO_MOVE,
 )
+from bao.position import Position
 from bao.rules import play
 
 from baoboard.compat import const, modules_now, unload_new
 
 try:  # for the annotations only (MicroPython has no typing and does not evaluate them)
     from typing import Any  # noqa: F401
-
-    from bao.position import Position
 
     from baoboard.debounce import Debouncer  # noqa: F401
 except ImportError:
@@ -196,7 +195,8 @@ def sequence(p: "Position", move: int, seq: "Sequence | None" = None) -> bytearr
 
 class Recogniser:
     def __init__(self) -> None:
-        self.p = None  # type: Any  # the position (bao.position.Position) once started, else None
+        # the position: an empty board until start() (phase OVER: no activation reaches it), so never None
+        self.p = Position()
         self.moves = []  # type: list  # as given to start()
         self.codes = []  # type: list  # the legal moves (ints, with their descriptive bits)
         self.phase = OVER

@@ -89,14 +89,12 @@ class StateLine:
         write(self.mv[: self.n])
         return True
 
-    def fields(self, r: "Any") -> None:
+    def fields(self, r: "Recogniser") -> None:
         """The state's fields of the Recogniser r (send's rec)."""
         ph = r.phase
         p = r.p
         self.put(S.STAGE)
         self.put(S.STAGES[ph])
-        if p is None:
-            return
         d = p.d
         self.put(S.SIDE)
         self.byte(78 if d[TO_MOVE] else 83)  # N, S

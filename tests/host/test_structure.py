@@ -41,6 +41,7 @@ GENERATED = {
     ROOT / "firmware" / "bao" / "engine_weights.py",  # tools/tune_engine.py writes it
     ROOT / "firmware" / "baoboard" / "drivers" / "board_config.py",
 }  # from hardware/board.json
+SCRIPTS = {"main": ROOT / "firmware" / "main.py"}  # the board's entry point, beside the packages
 LONGEST = 80  # lines of a function, its docstring included
 
 _NUM = r"(?<![\w.])\d[\d,]*(?:\.\d+)?"
@@ -61,6 +62,8 @@ def modules() -> dict[str, tuple[Path, ast.Module]]:
             parts = [pkg, *path.relative_to(base).with_suffix("").parts]
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             out[name] = (path, ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    for name, path in SCRIPTS.items():
+        out[name] = (path, ast.parse(path.read_text(encoding="utf-8"), str(path)))
     return out
 
 

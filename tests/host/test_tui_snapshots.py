@@ -348,7 +348,7 @@ def test_tui_lights_the_pits_the_serial_line_says(
 
 
 def _south_house_decision(rec: Any) -> bool:
-    return tui_rig.house_decision(rec) and rec.p is not None and rec.p.to_move == core.SOUTH
+    return tui_rig.house_decision(rec) and rec.p.to_move == core.SOUTH
 
 
 @pytest.mark.parametrize("what", ["decision", "stopped"])

@@ -206,7 +206,7 @@ def kichwa_choice(rec: R.Recogniser) -> bool:
 
 
 def capture(rec: R.Recogniser) -> bool:
-    side = rec.p.to_move if rec.p is not None else 0  # type: ignore[attr-defined]
+    side = rec.p.to_move
     nxt = _next(rec)
     return rec.phase == R.MOVING and len(nxt) == 1 and bool(nxt[0] & R.LIFT) and (nxt[0] & R.PIT) >> 4 != side
 

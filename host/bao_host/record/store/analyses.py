@@ -6,7 +6,7 @@ import json
 import sqlite3
 from typing import Any
 
-from bao_host.record.store.errors import StoreError, StoreReadOnly, guarded, reading
+from bao_host.record.store.errors import StoreError, StoreReadOnly, guarded, missing_table, reading
 from bao_host.record.store.queries import Queries
 from bao_host.record.store.rows import Game, now
 from bao_host.record.store.schema import legacy_analysis
@@ -32,7 +32,7 @@ class Analyses(Queries):
         try:
             row = self.db.execute("SELECT plies, json FROM analyses WHERE game=?", (game.id,)).fetchone()
         except sqlite3.OperationalError as e:
-            if "no such table" not in str(e):
+            if not missing_table(e):
                 raise
             data = legacy_analysis(self.root, game.key)
             return None if data is None else (min(len(data["plies"]), len(game.plies)), data)

@@ -39,6 +39,12 @@ _FULL_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 _READONLY_ERRNO = {errno.EROFS, errno.EACCES, errno.EPERM}
 
 
+def missing_table(e: sqlite3.OperationalError) -> bool:
+    """Whether sqlite's error is a table the database does not have: a library of an older schema, read
+    before a writer migrated it (or a database emptied by a lost -wal file)."""
+    return "no such table" in str(e)
+
+
 def classify(e: BaseException, where: Path | str = "") -> StoreError:
     """The StoreError an OSError or sqlite3.Error means (busy, read-only, full, damaged, other), one line."""
     if isinstance(e, StoreError):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bao_host.record.lock import LibraryLock, LockHeld
-from bao_host.record.store.errors import StoreBusy, StoreDamaged, StoreError, classify
+from bao_host.record.store.errors import StoreBusy, StoreDamaged, StoreError, classify, missing_table
 from bao_host.record.store.files import rename
 from bao_host.record.store.puzzle_ratings import PuzzleRatings
 from bao_host.record.store.recovery import Recovery
@@ -121,7 +121,7 @@ class Store(Recovery, PuzzleRatings):
                 db.execute("SELECT COUNT(*) FROM games").fetchone()  # reads the schema: busy or damaged here
             except sqlite3.OperationalError as e:
                 db.close()
-                if "no such table" not in str(e):
+                if not missing_table(e):
                     raise
                 # (a database whose every commit was in its WAL file, that file deleted: an empty file)
                 raise StoreError(

@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bao_host.record.store.analyses import Analyses
-from bao_host.record.store.errors import StoreReadOnly, guarded, reading
+from bao_host.record.store.errors import StoreReadOnly, guarded, missing_table, reading
 from bao_host.record.store.rows import now
 
 
@@ -49,7 +49,7 @@ class Progress(Analyses):
                 "SELECT name, learner, tasks, tasks_done, wrong, done FROM lessons WHERE learner=?", (learner,)
             ).fetchall()
         except sqlite3.OperationalError as e:
-            if "no such table" not in str(e):
+            if not missing_table(e):
                 raise
             return {}
         return {

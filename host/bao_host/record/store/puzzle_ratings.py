@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from bao_host.record.store.errors import StoreReadOnly, guarded, reading
+from bao_host.record.store.errors import StoreReadOnly, guarded, missing_table, reading
 from bao_host.record.store.queries import Queries
 from bao_host.record.store.rows import now
 
@@ -37,7 +37,7 @@ class PuzzleRatings(Queries):
         try:
             row = self.db.execute(sql, (key,)).fetchone()
         except sqlite3.OperationalError as e:  # a library of schema 2 read before a writer migrated it
-            if "no such table" not in str(e):
+            if not missing_table(e):
                 raise
             return None
         if row is None:
@@ -52,7 +52,7 @@ class PuzzleRatings(Queries):
                 "SELECT puzzle, correct FROM puzzle_attempts WHERE solver=? ORDER BY id", (name,)
             ).fetchall()
         except sqlite3.OperationalError as e:
-            if "no such table" not in str(e):
+            if not missing_table(e):
                 raise
             return {}
         return {str(r[0]): bool(r[1]) for r in rows}
