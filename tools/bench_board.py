@@ -147,7 +147,6 @@ MODULES = [
     "bao.core",
     "bao.position_json",
     "baoproto.frames",
-    "baoboard.journal_io",
     "baoboard.journal",
     "baoboard.outbox",
     "baoboard.debounce",
@@ -159,6 +158,7 @@ MODULES = [
     "baoboard.simhw",
 ]
 LAZY = [
+    "baoboard.journal_io",
     "baoboard.gameinfo",
     "baoboard.commands",
     "baoboard.checks",

@@ -1,7 +1,6 @@
-# The journal's file below baoboard.journal: its records' kinds, declared here once, and the recovery at boot
-# (Journal.open), the code of the journal that runs once. Imported with the journal, not loaded and dropped
-# around the recovery: in the image its code is in flash, and the journal needs the kinds in play. The file
-# format is described in baoboard.journal.
+# The journal's recovery at boot: the code of baoboard.journal that runs once. Journal.open() loads this
+# module while it runs and drops it after, so it is not in the board's RAM during play. The file format is
+# described in baoboard.journal.
 try:
     from typing import Any
 except ImportError:
@@ -9,16 +8,16 @@ except ImportError:
 
 from baoboard.compat import const, crc32
 
-# The file's records (baoboard.journal describes the format): the magic byte each starts with, then its kind
-MAGIC = const(0xB7)
-REC_CHECKPOINT = const(0x4B)  # K "epoch next acked count[ 1]": the checkpoint, first in the file
-REC_CPU = const(0x43)  # C cpu: the last CPU event's payload
-REC_GAME = const(0x47)  # G info: the current game
-REC_MOVE = const(0x4D)  # M "notation position": one move of it
-REC_END = const(0x58)  # X payload: its end
-REC_BEGUN = const(0x42)  # B "pit": a move begun from pit (-1: none)
-REC_PENDING = const(0x51)  # Q "seq typ payload": an event copied into the checkpoint, not yet acknowledged
-REC_EVENT = const(0x45)  # E "seq acked typ payload": an event appended after the checkpoint
+# record kinds (baoboard.journal's, private there: MicroPython inlines them and keeps no name)
+_MAGIC = const(0xB7)
+_K = const(0x4B)  # K
+_G = const(0x47)  # G
+_M = const(0x4D)  # M
+_X = const(0x58)  # X
+_Q = const(0x51)  # Q
+_E = const(0x45)  # E
+_C = const(0x43)  # C
+_B = const(0x42)  # B
 
 
 def _new_epoch() -> str:
@@ -47,7 +46,7 @@ def recover(j: "Any", max_record: int) -> int:
                 if len(hdr) < 4:  # the end, or a header torn by a power cut
                     break
                 n = hdr[2] | (hdr[3] << 8)
-                if hdr[0] != MAGIC or n > max_record:
+                if hdr[0] != _MAGIC or n > max_record:
                     corrupt = True
                     break
                 if good + 8 + n > total:  # a record torn by a power cut (never read past the end)
@@ -112,16 +111,16 @@ def _cut(j: "Any", good: int) -> bool:
 def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
     try:
         body = str(raw, "utf-8")
-        if (off == 0) != (kind == REC_CHECKPOINT):
+        if (off == 0) != (kind == _K):
             return False
-        if kind == REC_EVENT:
+        if kind == _E:
             a = body.split(" ", 3)
             seq = int(a[0])
             if len(a) < 3 or (seq and (seq != j.next_seq or j.acked + j._np != seq - 1)):
                 return False
             j._ack(int(a[1]))
             j._apply(seq, a[2], a[3] if len(a) > 3 else "", off, 8 + len(raw))
-        elif kind == REC_PENDING:
+        elif kind == _Q:
             a = body.split(" ", 2)
             seq = int(a[0])
             if seq >= j.next_seq or len(a) < 2 or seq != j.acked + 1 + j._np:
@@ -130,17 +129,17 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
                 j._p0 = off
             j._np += 1
             j.pending_bytes += 8 + len(raw)
-        elif kind == REC_MOVE:
+        elif kind == _M:
             j._mv.append(off)
-        elif kind == REC_GAME:
+        elif kind == _G:
             j.game = body
-        elif kind == REC_END:
+        elif kind == _X:
             j.ended = body
-        elif kind == REC_CPU:
+        elif kind == _C:
             j.cpu = body
-        elif kind == REC_BEGUN:
+        elif kind == _B:
             j.begun = int(body)
-        elif kind == REC_CHECKPOINT:
+        elif kind == _K:
             a = body.split(" ")
             j.epoch = a[0]
             j.next_seq = int(a[1])

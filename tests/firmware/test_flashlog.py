@@ -2,6 +2,7 @@
 # torn pages, appends that never wait for an erase. Runs on CPython (pytest) and on the MicroPython unix port.
 import gc
 
+import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.flashlog import FlashLog
 from baoboard.journal import Journal
 from baoboard.storage import PowerCut

@@ -1,8 +1,8 @@
 # The journal: recovery after a power cut at every byte of every write, torn and corrupt tails, compaction.
 # Runs on CPython (pytest) and on the MicroPython unix port (tests/mprun.py).
+import baoboard.journal_io  # noqa: F401  (kept loaded: Journal.open would load and drop it at every recovery)
 from baoboard.compat import crc32
 from baoboard.journal import Journal, record
-from baoboard.journal_io import REC_EVENT
 from baoboard.memstorage import FakeStorage
 from baoboard.storage import FileStorage, PowerCut
 from baoproto.frames import encode, move_payload, split_move
@@ -78,7 +78,7 @@ def _power_cuts(pending_budget):
 def test_cut_during_recovery_then_recover():
     fs0, states, pendings, events = reference()
     # a torn last record, then the recovery's own compaction cut at every byte
-    torn = fs0.files["journal"] + [record(REC_EVENT, b"%d 0 MOVE a1> {}" % states[-1][1])[:-3]]
+    torn = fs0.files["journal"] + [record(0x45, b"%d 0 MOVE a1> {}" % states[-1][1])[:-3]]
     for budget in cut_points(fs0.size("journal") + 1):
         fs = FakeStorage()
         fs.files["journal"] = list(torn)
@@ -123,7 +123,7 @@ def test_corruption_anywhere_yields_a_prefix():
 
 
 def test_garbage_and_empty_files():
-    for junk in (b"", b"\x00" * 50, b"\xff" * 300, Lcg(1).bytes(500), record(REC_EVENT, b"1 0 MOVE x")):
+    for junk in (b"", b"\x00" * 50, b"\xff" * 300, Lcg(1).bytes(500), record(0x45, b"1 0 MOVE x")):
         fs = FakeStorage()
         fs.put("journal", junk)
         j = new_journal(fs)
