@@ -64,14 +64,16 @@ from baoboard.compat import const, crc32, modules_now, unload_new
 
 _MAGIC = const(0xB7)
 MAX_RECORD = const(4200)  # longest record body: an event frame (4096) and its header fit
-_K = const(0x4B)  # K
-_G = const(0x47)  # G
-_M = const(0x4D)  # M
-_X = const(0x58)  # X
-_Q = const(0x51)  # Q
-_E = const(0x45)  # E
-_C = const(0x43)  # C
-_B = const(0x42)  # B
+# The record kinds (the file format: above), private so that MicroPython inlines them and keeps no name in
+# RAM; baoboard.journal_io, loaded only for the recovery, declares the same (test_structure checks they agree).
+_REC_CHECKPOINT = const(0x4B)  # K
+_REC_GAME = const(0x47)  # G
+_REC_MOVE = const(0x4D)  # M
+_REC_END = const(0x58)  # X
+_REC_PENDING = const(0x51)  # Q
+_REC_EVENT = const(0x45)  # E
+_REC_CPU = const(0x43)  # C
+_REC_BEGUN = const(0x42)  # B
 BUDGET = const(16384)  # bytes of events waiting for a host past which a new game is not recorded
 _ENOSPC = const(28)  # OSError: no room left on the flash (append returns -1 then: Journal.full)
 _HARD = const(2)  # with a storage that erases ahead, an append compacts only past limit * _HARD
@@ -188,7 +190,7 @@ class Journal:
             r.seek(off)
             hdr = r.read(6)
             size = 8 + (hdr[2] | (hdr[3] << 8))
-            if hdr[4:6] != b"0 " and hdr[1] != _B:
+            if hdr[4:6] != b"0 " and hdr[1] != _REC_BEGUN:
                 if not k:
                     break
                 k -= 1
@@ -208,15 +210,15 @@ class Journal:
     def move(self, k: int) -> str:
         """The payload of move k of the current game ("notation position"); k < 0 counts from the end."""
         kind, body = self._at(self._mv[k])
-        return str(body if kind == _M else _field(body, 3), "utf-8")
+        return str(body if kind == _REC_MOVE else _field(body, 3), "utf-8")
 
     def event(self, i: int) -> "tuple[int, str, str]":
         """The i-th pending event (0: the oldest not acknowledged) as (seq, typ, payload)."""
         if not 0 <= i < self._np:
             raise IndexError("no pending event %d" % i)
         kind, body = self._at(self._p0, i)
-        a = str(body, "utf-8").split(" ", 2 if kind == _Q else 3)
-        if kind == _E:
+        a = str(body, "utf-8").split(" ", 2 if kind == _REC_PENDING else 3)
+        if kind == _REC_EVENT:
             a.pop(1)  # the ack level
         return (int(a[0]), a[1], a[2] if len(a) > 2 else "")
 
@@ -276,7 +278,7 @@ class Journal:
             self.recording = self.pending_bytes <= self.budget
         seq = self.next_seq if self.recording else 0
         # ("seq acked typ ", then the payload: a string of 10 characters or less would be one more name)
-        rec = record(_E, "%d %d %s %s" % (seq, self.acked, typ, ""), payload)
+        rec = record(_REC_EVENT, "%d %d %s %s" % (seq, self.acked, typ, ""), payload)
         for attempt in (0, 1):  # (a write the flash has no room for: a compaction, then once again)
             if self._broken and not self.compact():  # an earlier write failed half way: a clean checkpoint first
                 break
@@ -313,7 +315,7 @@ class Journal:
         False if it could not be written (no room on the flash): the board goes on without it."""
         if pit == self.begun:
             return True
-        rec = record(_B, "%d" % pit)
+        rec = record(_REC_BEGUN, "%d" % pit)
         if self._broken and not self.compact():
             return False
         try:
@@ -365,31 +367,32 @@ class Journal:
         count = 1 + len(self._mv) + self._np + (self.game is not None) + (self.ended is not None) + (self.cpu != "")
         count += self.begun >= 0
         rec = record(
-            _K, "%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count, "" if self.recording else " 1")
+            _REC_CHECKPOINT,
+            "%s %d %d %d%s" % (self.epoch, self.next_seq, self.acked, count, "" if self.recording else " 1"),
         )
         off = len(rec)
         yield rec
         if self.cpu:
-            rec = record(_C, self.cpu)
+            rec = record(_REC_CPU, self.cpu)
             off += len(rec)
             yield rec
         if self.game is not None:
-            rec = record(_G, self.game)
+            rec = record(_REC_GAME, self.game)
             off += len(rec)
             yield rec
         for o in self._mv:
             _serve()
             kind, body = self._read(r, o)
-            rec = record(_M, body if kind == _M else _field(body, 3))
+            rec = record(_REC_MOVE, body if kind == _REC_MOVE else _field(body, 3))
             mv.append(off)
             off += len(rec)
             yield rec
         if self.ended is not None:
-            rec = record(_X, self.ended)
+            rec = record(_REC_END, self.ended)
             off += len(rec)
             yield rec
         if self.begun >= 0:
-            rec = record(_B, "%d" % self.begun)
+            rec = record(_REC_BEGUN, "%d" % self.begun)
             off += len(rec)
             yield rec
         o = self._p0
@@ -400,10 +403,10 @@ class Journal:
             if i:
                 o = self._skip(r, o, 1)
             kind, body = self._read(r, o)
-            if kind == _E:  # "seq acked typ payload" -> "seq typ payload"
-                rec = record(_Q, body[: body.find(b" ") + 1], _field(body, 2))
+            if kind == _REC_EVENT:  # "seq acked typ payload" -> "seq typ payload"
+                rec = record(_REC_PENDING, body[: body.find(b" ") + 1], _field(body, 2))
             else:
-                rec = record(_Q, body)
+                rec = record(_REC_PENDING, body)
             off += len(rec)
             self._cbytes += len(rec)
             yield rec

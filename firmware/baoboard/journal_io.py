@@ -8,16 +8,17 @@ except ImportError:
 
 from baoboard.compat import const, crc32
 
-# record kinds (baoboard.journal's, private there: MicroPython inlines them and keeps no name)
+# The record kinds, baoboard.journal's: private in both modules, so that MicroPython inlines them and keeps no
+# name; imported from one module they would keep this one in RAM during play (test_structure: they agree).
 _MAGIC = const(0xB7)
-_K = const(0x4B)  # K
-_G = const(0x47)  # G
-_M = const(0x4D)  # M
-_X = const(0x58)  # X
-_Q = const(0x51)  # Q
-_E = const(0x45)  # E
-_C = const(0x43)  # C
-_B = const(0x42)  # B
+_REC_CHECKPOINT = const(0x4B)  # K
+_REC_GAME = const(0x47)  # G
+_REC_MOVE = const(0x4D)  # M
+_REC_END = const(0x58)  # X
+_REC_PENDING = const(0x51)  # Q
+_REC_EVENT = const(0x45)  # E
+_REC_CPU = const(0x43)  # C
+_REC_BEGUN = const(0x42)  # B
 
 
 def _new_epoch() -> str:
@@ -111,16 +112,16 @@ def _cut(j: "Any", good: int) -> bool:
 def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
     try:
         body = str(raw, "utf-8")
-        if (off == 0) != (kind == _K):
+        if (off == 0) != (kind == _REC_CHECKPOINT):
             return False
-        if kind == _E:
+        if kind == _REC_EVENT:
             a = body.split(" ", 3)
             seq = int(a[0])
             if len(a) < 3 or (seq and (seq != j.next_seq or j.acked + j._np != seq - 1)):
                 return False
             j._ack(int(a[1]))
             j._apply(seq, a[2], a[3] if len(a) > 3 else "", off, 8 + len(raw))
-        elif kind == _Q:
+        elif kind == _REC_PENDING:
             a = body.split(" ", 2)
             seq = int(a[0])
             if seq >= j.next_seq or len(a) < 2 or seq != j.acked + 1 + j._np:
@@ -129,17 +130,17 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
                 j._p0 = off
             j._np += 1
             j.pending_bytes += 8 + len(raw)
-        elif kind == _M:
+        elif kind == _REC_MOVE:
             j._mv.append(off)
-        elif kind == _G:
+        elif kind == _REC_GAME:
             j.game = body
-        elif kind == _X:
+        elif kind == _REC_END:
             j.ended = body
-        elif kind == _C:
+        elif kind == _REC_CPU:
             j.cpu = body
-        elif kind == _B:
+        elif kind == _REC_BEGUN:
             j.begun = int(body)
-        elif kind == _K:
+        elif kind == _REC_CHECKPOINT:
             a = body.split(" ")
             j.epoch = a[0]
             j.next_seq = int(a[1])

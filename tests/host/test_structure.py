@@ -286,3 +286,22 @@ def test_no_measured_figure_in_a_comment() -> None:
         for m in FIGURE.finditer(text)
     ]
     assert found == []
+
+
+def journal_record_kinds(name: str) -> dict[str, int]:
+    """The record kinds a journal module declares (`_REC_X = const(0x..)`, `_MAGIC`)."""
+    tree = ast.parse((ROOT / "firmware" / "baoboard" / name).read_text())
+    return {
+        t.id: ast.literal_eval(node.value.args[0])
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+        for t in node.targets
+        if isinstance(t, ast.Name) and (t.id.startswith("_REC_") or t.id == "_MAGIC")
+    }
+
+
+def test_the_journal_and_its_recovery_agree_on_the_record_kinds() -> None:
+    # declared in both, private (inlined on MicroPython): the recovery module stays out of RAM during play
+    kinds = journal_record_kinds("journal.py")
+    assert len(kinds) == 9 and len(set(kinds.values())) == 9, kinds
+    assert journal_record_kinds("journal_io.py") == kinds
