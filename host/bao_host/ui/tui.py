@@ -187,6 +187,8 @@ is drawn in its LED's colour:
                  (marked ⊘; dim white there, marked !: this game is
                  not recorded, the board's journal is full)
   magenta        a pit whose sensor is faulty: the board ignores it
+  magenta, blinking  two pits: one of them senses nothing, the board
+                 cannot tell which (the line under the board says so)
 
 [b]The house decision (2.5b)[/b]: when a sowing ends in your house (amber and yellow, blinking) you may stop there \
 (the opponent begins its move: its first touch stops yours) or play the house (touch it: you lift it). The \
