@@ -60,7 +60,6 @@ class Debouncer:
         # that went on past the chip's pits while it sensed no touch (baoboard.sensors.fault); [72]: _LAST;
         # [73], [74]: _DEAD; [75], [76]: _PAIR
         self.check_at = _CHECK_MS  # tick of the next check (poll(): the scan loop calls it only once it is due)
-        self.chip = 0  # the chip the next check judges
         self.settling = 0  # some pit's raw level differs from its debounced one, not yet stable (busy non-zero)
         self.last_tick = 0  # tick of the activation pop() returned last
 
@@ -163,28 +162,22 @@ class Debouncer:
         the sensors of the next chip, so each pit every _CHECK_MS (a slow scan judges every chip that is due).
         True when a pit was found faulty (kind[pit] without _SAID: to be reported). The scan loop calls it only
         once check_at is reached (a call less a scan)."""
-        found = False
-        for _ in range(4):
-            if ticks_diff(now, self.check_at) < 0:
-                return found
-            if self._check_chip(raw, self.check_at):
-                found = True
-            self.check_at += _CHIP_CHECK_MS
-        if ticks_diff(now, self.check_at) >= 0:  # (far behind: a long step; the checks go on from now)
-            self.check_at = now + _CHIP_CHECK_MS
-        return found
-
-    def _check_chip(self, raw: bytearray, tick: int) -> bool:
-        """One chip's eight pits judged, at their check of tick: True when one was found faulty."""
+        late = ticks_diff(now, self.check_at)
+        if late < 0:
+            return False
+        chips = late // _CHIP_CHECK_MS + 1 if late < 3 * _CHIP_CHECK_MS else 4
+        tick = self.check_at
+        first = ((tick // _CHIP_CHECK_MS) & 3) << 3  # the chips in turn, one a slot of the checks' clock
+        # (far behind, after a long step, the checks go on from now)
+        self.check_at = tick + chips * _CHIP_CHECK_MS if late < 4 * _CHIP_CHECK_MS else now + _CHIP_CHECK_MS
         found = False
         decay = (tick // _CHECK_MS) & 1
-        first = self.chip << 3
-        self.chip = (self.chip + 1) & 3
         blips = self.blips
         kind = self.kind
         faulty = self.faulty
         revive = 0
-        for i in range(first, first + 8):
+        for j in range(chips << 3):
+            i = (first + j) & 31
             b = i >> 3
             bit = 1 << (i & 7)
             on = raw[b] & bit
