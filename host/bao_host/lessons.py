@@ -310,6 +310,11 @@ class LessonRun:
         self._game: int | None = None
         self._plies = 0
 
+    def kind(self) -> str:
+        """What a position this run lays out is for (the logger's `practice`): the library keeps a lesson's
+        tasks apart from its games."""
+        return "lesson" if self.state != "done" else ""
+
     @property
     def position(self) -> core.Position:
         """The position of the task at hand (laid out by the set-up mode)."""

@@ -104,6 +104,53 @@ def cmd_make(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_recheck(args: argparse.Namespace) -> int:
+    """The final check (generate.final_check) on a set made before it: puzzles it rejects are dropped, a line
+    whose later move it rejects is cut. Resumable: the set's `about` keeps the last id checked, so a run
+    stopped by --minutes, SIGTERM or Ctrl+C goes on from there the next time."""
+    ruleset = args.ruleset
+    out = Path(args.out) if args.out else set_path(ruleset)
+    puzzles = sorted(model.load(out), key=lambda q: q.id)
+    about = model.about(out)
+    gen = generate.Generator(ruleset)
+    done = about.get("rechecked", {})
+    if done.get("depth") != gen.depths.final:
+        done = {"depth": gen.depths.final, "through": "", "dropped": [], "cut": []}
+    about["rechecked"] = done
+    deadline = time.monotonic() + args.minutes * 60 if args.minutes else float("inf")
+    kept = {pz.id: pz for pz in puzzles}
+    checked = 0
+    _Stop()
+    try:
+        for pz in puzzles:
+            if pz.id <= done["through"]:
+                continue
+            if time.monotonic() > deadline:
+                break
+            new, said = gen.recheck(pz)
+            if new is None:
+                del kept[pz.id]
+                done["dropped"].append(pz.id)
+            elif new.moves != pz.moves:
+                kept[pz.id] = new
+                done["cut"].append(pz.id)
+            done["through"] = pz.id
+            checked += 1
+            about["count"] = len(kept)
+            model.dump(out, list(kept.values()), about)
+            if not args.quiet:
+                print(f"{pz.id}: {'; '.join(said)}{'' if new else ' - dropped'}", flush=True)
+    except KeyboardInterrupt:
+        pass
+    left = sum(1 for pz in kept.values() if pz.id > done["through"])
+    print(
+        f"{ruleset}: {checked} puzzles checked at {done['depth']} plies below each move; {len(done['dropped'])} "
+        f"dropped, {len(done['cut'])} lines cut so far; {len(kept)} in {out}; {left} left to check",
+        flush=True,
+    )
+    return 0
+
+
 def _sets(args: argparse.Namespace) -> list[model.Puzzle]:
     """The puzzles of --from (a set file), or else of the shipped sets; of --ruleset when it is given."""
     found = model.load(args.source) if args.source else load_sets()
@@ -178,7 +225,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
             return cmd_solve(args)
         if args.ruleset is None:
             args.ruleset = core.ZANZIBAR
-        return cmd_make(args)
+        return cmd_recheck(args) if args.recheck else cmd_make(args)
     except (model.PuzzleFormatError, model.UnknownPuzzleError, StoreError) as e:
         return _err(str(e).strip("'\""))
 
@@ -211,6 +258,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         nargs=2,
         help="answer one puzzle with a move (a line: its moves in one argument, '4L 3L 5R'; status 0 solved, 3 "
         "not, 4 the line goes on)",
+    )
+    act.add_argument(
+        "--recheck",
+        action="store_true",
+        help="put a set (--ruleset's, or --out) through the final check: drop what it rejects (resumable)",
     )
     p.add_argument("--solver", default="you", help="whose rating an answer changes (default: you)")
     p.add_argument(

@@ -44,6 +44,11 @@ class PuzzleRun:
         self._game: int | None = None
         self._plies = 0
 
+    def kind(self) -> str:
+        """What a position this run lays out is for (the logger's `practice`): the library keeps the puzzles
+        played on the board apart from its games."""
+        return "puzzle" if self.state != "done" else ""
+
     def _next(self) -> list[str]:
         if self.limit and self.done >= self.limit:
             self.state = "done"

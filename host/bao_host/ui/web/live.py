@@ -280,9 +280,10 @@ class LiveBoard:
             except StoreError as e:  # the lesson goes on; the page says why its progress was not kept
                 self.messages.append(f"! the lesson's progress was not kept: {e}")
 
-        self.lesson = lessons.LessonRun(
+        run = self.lesson = lessons.LessonRun(
             lesson, session.command, self.logger.view, progress, "SETPOS" if self.board is not None else "SETUP"
         )
+        self.logger.practice = run.kind  # its tasks are kept apart from the library's games
         self._lesson_intro = set(lessons.introduction(lesson))
 
     def undo(self) -> None:
