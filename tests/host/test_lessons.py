@@ -201,6 +201,43 @@ def _library_after_a_lesson(rig: Rig, data: Path, laid_out: int, capsys: pytest.
     assert [r["source"] for r in rows[1:]] == ["lesson"] * laid_out and "abandoned" not in {r["status"] for r in rows[1:]}
 
 
+RULE_NUMBER = re.compile(r"(?<![\w.])(\d\.\d[a-c]?(?:\(\d\))?|[GRM]\d{1,2})(?![\w.])")
+SECTIONS = {  # the sections of docs/rules.md ("What the numbers mean") whose numbers each ruleset's words cite
+    core.ZANZIBAR: ("Donkers", "geometry and notation", "rulings: Zanzibar"),
+    core.MALAWI: ("geometry and notation", "the Malawi basic game"),
+    core.MALAWI_INTERMEDIATE: ("geometry and notation", "the Malawi basic game", "intermediate and advanced"),
+    core.MALAWI_ADVANCED: ("geometry and notation", "the Malawi basic game", "intermediate and advanced"),
+}
+
+
+def _numbers_explained(ruleset: str) -> set[str]:
+    """The rule numbers docs/rules.md explains for a ruleset: those of its sections, each a rule's bullet or named
+    in the section's words (the basic game names M23, its end, written with the kuu games' rulings)."""
+    text = lessons.RULES_MD.read_text(encoding="utf-8").split("## What the numbers mean", 1)[1]
+    out: set[str] = set()
+    for part in text.split("\n### ")[1:]:
+        head = part.split("\n", 1)[0]
+        if any(name in head for name in SECTIONS[ruleset]):
+            out |= set(RULE_NUMBER.findall(part))
+    return out
+
+
+@pytest.mark.parametrize("name", [f.stem for f in sorted(lessons.LESSONS.glob("*.toml"))])
+def test_every_number_a_lesson_cites_is_its_rulesets(name: str) -> None:
+    """Every rule number a lesson says (its rules, words, prompts, hints, the wrong answers' words, and what each
+    legal answer did in the rules core's words) is one docs/rules.md explains for the lesson's ruleset: a Malawi
+    lesson cites M-numbers, not Zanzibar's "(1.2, R9)" (#28, used)."""
+    lesson = lessons.load(lessons.LESSONS / f"{name}.toml")
+    said = [lesson.text, *lesson.rules, *lessons.introduction(lesson)]
+    for task in lesson.tasks:
+        p = lesson.position_of(task)
+        said += [task.said(), task.hint, task.wrong]
+        said += [lessons.judge(task, p, m)[1] for m in core.legal_move_codes(p)]
+    cited = {n for s in said for n in RULE_NUMBER.findall(s)}
+    known = _numbers_explained(lesson.ruleset)
+    assert cited and cited <= known, f"{lesson.ruleset}: {sorted(cited - known)} not explained for it"
+
+
 # Every rule docs/rules.md explains for the Zanzibar game (Donkers' parts 1-4, the geometry and notation
 # rulings, the Zanzibar rulings) is taught by some lesson (issue #28).
 def test_every_zanzibar_rule_is_taught_by_a_lesson() -> None:

@@ -291,7 +291,7 @@ class Generator:
             round(analysis.seeds(scored[1].score), 2),
             self.depths.deeper + 1,
             source,
-            explain.describe(query.account(p, best.move)),
+            explain.describe(query.account(p, best.move), p.rules.ruleset),
             moves,
         )
 

@@ -130,7 +130,7 @@ def advice_words(p: core.Position, kind: str, text: str) -> str:
     rules core (bao.explain)."""
     try:
         move, _ = notation.parse_move(p, text)
-        said = explain.describe(query.account(p, move))
+        said = explain.describe(query.account(p, move), p.rules.ruleset)
     except (core.BaoError, ValueError):
         said = []
     who = "Hint:" if kind == "HINT" else "The host's engine plays" if kind == "SHOW" else "The computer plays"
