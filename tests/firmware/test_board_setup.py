@@ -154,7 +154,14 @@ def test_setup_between_positions_of_the_1994_game():
         host.poll()
         assert (touches, refused) == (n, 0), (a, b, touches)
         assert seeds == list(dst.d[:34]), (a, b)  # the person's seeds are the target
-        said = {"done": "", "steps": str(n), "touches": str(n), "refused": "0", "wait": touched_last(host)}
+        said = {
+            "done": "",
+            "steps": str(n),
+            "touches": str(n),
+            "refused": "0",
+            "rules": "zanzibar",
+            "wait": touched_last(host),
+        }
         assert host.said == said, host.said  # (the game once the hand is away from the place set up last)
         assert sum(1 for e in host.events if e[1] == "GAME") == games + 1  # live: a GAME event, as SETPOS
         assert app.p.d == dst.d
@@ -165,6 +172,31 @@ def test_setup_between_positions_of_the_1994_game():
     hands.perform(p, m)
     host.poll()
     assert host.moves()[before:] == ["7L*"]
+    st.close()
+
+
+def test_a_set_up_names_the_ruleset_of_the_position_it_lays_out():
+    """A Malawi lesson's position laid out on a board playing Zanzibar: each step, SNAP during the steps and the
+    done notice say rules=malawi, so a host names the ruleset before the GAME event comes (#28, used)."""
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    assert app.p.rules.ruleset == "zanzibar"
+    seeds = list(app.p.d[:34])
+    target = core.initial("malawi")
+    r = start(app, hands, host, target, 60)
+    assert r[1] == "OK" and host.said["rules"] == "malawi", host.said
+    host.command(61, "SNAP")
+    hands.scan(8)
+    snap = [x for x in host.replies if x[0] == 61][-1]
+    assert '"rules": "malawi"' in snap[2], snap
+    rules = set()
+    while host.said is not None and "step" in host.said:
+        rules.add(host.said["rules"])
+        follow(app, hw, hands, host, seeds, limit=1)
+    hands.scan(4)
+    host.poll()
+    assert rules == {"malawi"} and host.done is not None and host.done["rules"] == "malawi", host.done
+    assert app.p.rules.ruleset == "malawi"
     st.close()
 
 
@@ -307,7 +339,7 @@ def test_a_host_that_comes_during_the_wait_or_loses_ready_reads_the_set_up_phase
     assert [r for r in late.replies if r[0] == 7][-1][2].startswith("proto=5 "), late.replies
     assert late.done is not None and late.done.get("wait") == "B2", late.said  # the wait, said again
     assert late.setups and late.setups[-1] == "wait:B2", late.setups  # the STATE after the HELLO says it
-    assert _snap_setup(late, hands, 8) == {"phase": "wait", "wait": "B2", "why": ""}
+    assert _snap_setup(late, hands, 8) == {"phase": "wait", "wait": "B2", "why": "", "rules": "zanzibar"}
     for _ in range(2 * LINGER_MS // hands.scan_ms):  # the ready notice: ignored here, as if lost on the line
         if app.setup is None:
             break
@@ -558,6 +590,7 @@ def test_a_power_cut_mid_move_sets_up_the_pits_it_left_uncertain():
             "steps": str(len(uncertain)),
             "touches": str(touches),
             "refused": "0",
+            "rules": "zanzibar",
             "wait": touched_last(host),
             "why": "cut",
         }, host.said

@@ -73,6 +73,28 @@ def test_tui_says_each_set_up_step_in_words(
         rig.close()
 
 
+def test_tui_names_the_ruleset_of_the_position_being_laid_out(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A Malawi position laid out on a board that played Zanzibar (a Malawi lesson's, #28 used): from the first
+    step the header and the status line name Malawi, as the board's SETUP notice says it (rules=), not the
+    Zanzibar game the board holds until the set-up's GAME event."""
+
+    async def run(pilot: Pilot[int]) -> None:
+        app = await _start(rig, pilot)
+        assert rig.sim.setup_step is not None and rig.board.position.rules.ruleset == core.ZANZIBAR
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    app = rig.app()
+    app.setup = core.initial(core.MALAWI)
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()
+
+
 def test_a_person_following_the_words_lays_out_the_position(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Only the guidance line and the lit pit: the person does what the words say, touches the lit pit (a store:
     a back-row end), and at the end the UI shows the target's seeds and play starts from it."""

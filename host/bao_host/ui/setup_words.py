@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bao import core
+
 _ONES = (
     "no",
     "one",
@@ -58,6 +60,7 @@ class SetupStep:
     wrong: str = ""
     touch: str = ""  # the pits that confirm it when not its own (its sensor is faulty): "B1,B8"
     why: str = ""  # "cut": the board came back from a power cut in the middle of a move (its pits re-checked)
+    rules: str = ""  # the ruleset of the position laid out ("": a board that does not say it)
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,7 @@ class SetupEnd:
     refused: int = 0
     why: str = ""  # "cut": a set-up after a power cut in the middle of a move
     wait: str = ""  # the pit touched last: the game's lights come on once the hand has been away from it (ready)
+    rules: str = ""  # the ruleset of the position laid out ("": a board that does not say it)
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ def parse(payload: str) -> SetupStep | SetupEnd | SetupReady | None:
                 int(fields["refused"]),
                 fields.get("why", ""),
                 fields.get("wait", ""),
+                fields.get("rules", ""),
             )
         have = fields["have"]
         return SetupStep(
@@ -106,9 +111,20 @@ def parse(payload: str) -> SetupStep | SetupEnd | SetupReady | None:
             fields.get("wrong", ""),
             fields.get("touch", ""),
             fields.get("why", ""),
+            fields.get("rules", ""),
         )
     except (KeyError, ValueError):
         return None
+
+
+def ruleset_shown(setup: str, position: core.Position | None) -> str:
+    """The ruleset a UI names for the board (its header, the web page's ruleset): while a set-up lays out a
+    position, that position's as the board's SETUP notice says it (the game before it is still the board's
+    until the GAME event: a Malawi lesson on a board that played Zanzibar, #28); else the game's; "" none."""
+    said = parse(setup) if setup else None
+    if isinstance(said, (SetupStep, SetupEnd)) and said.rules in core.RULESETS:
+        return said.rules
+    return position.rules.ruleset if position is not None else ""
 
 
 def step_words(s: SetupStep) -> str:

@@ -164,6 +164,8 @@ class LiveBoard:
             "south": v.south,
             "north": v.north,
             "turn": turn,
+            # the board's ruleset (a set-up's, while one lays a position out): the page's ruleset choice follows
+            "ruleset": setup_words.ruleset_shown(v.setup, v.position),
             # the same words as the terminal UI: the step the board waits for, the computer's move or a
             # hint, who plays which side
             "guide": self.board.step_guidance() if self.board is not None else _guide(v),
