@@ -137,8 +137,9 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
             j.ended = body
         elif kind == _C:
             j.cpu = body
-        elif kind == _B:
-            j.begun = int(body)
+        elif kind == _B:  # "pit", or "pit s": left by a switch-off on purpose (Journal.stop)
+            j.stopped = body.endswith(" s")
+            j.begun = int(body[:-2] if j.stopped else body)
         elif kind == _K:
             a = body.split(" ")
             j.epoch = a[0]

@@ -72,7 +72,8 @@ class Setup:
         self.wrong_pit = -1  # the pit refused last (blinks pink until the next accepted touch), or -1
         self.touches = 0  # touches that confirmed a place
         self.refused = 0  # touches refused
-        self.cut = False  # a re-check after a power cut mid-move (after_cut): the notices say why=cut
+        self.why = ""  # a re-check at boot of a move left half made (after_cut): the notices say why=cut, or
+        # why=stop when the board was switched off on purpose (a simulated board's host quit, Journal.stop)
         self.faulty = bytearray(4)  # the debouncer's: pits whose sensor is ignored (App.deb.faulty, set at SETUP)
         d = target.d
         for i in range(_PLACES):
@@ -163,8 +164,8 @@ class Setup:
             text += " touch=%s,%s" % (pit_name(15 + 16 * e), pit_name(8 + 16 * e))
         if wrong >= 0:
             text += " wrong=" + pit_name(wrong)
-        if self.cut:
-            text += " why=cut"
+        if self.why:
+            text += " why=" + self.why
         a.outbox.notice("SETUP", text)
 
     def say_done(self, a: "Any") -> None:
@@ -180,7 +181,7 @@ class Setup:
                 self.refused,
                 self.target.rules.ruleset,
                 " wait=" + pit_name(self.last_pit) if self.last_pit >= 0 else "",
-                " why=cut" if self.cut else "",
+                " why=" + self.why if self.why else "",
             ),
         )
 
@@ -192,7 +193,7 @@ class Setup:
             return {
                 "phase": "wait",
                 "wait": pit_name(self.last_pit),
-                "why": "cut" if self.cut else "",
+                "why": self.why,
                 "rules": self.target.rules.ruleset,
             }
         h = self.have[c]
@@ -204,7 +205,7 @@ class Setup:
             "at": place_name(c),
             "have": None if h == _UNKNOWN else h,
             "want": self.want[c],
-            "why": "cut" if self.cut else "",
+            "why": self.why,
             "rules": self.target.rules.ruleset,
         }
 
@@ -388,7 +389,7 @@ def after_cut(a: "Any", now: int) -> None:
             if child.d[i] != d[i]:  # a store seed put in first (2.2, namua)
                 have[i] = _UNKNOWN
     s = Setup(p, False)
-    s.cut = True
+    s.why = "stop" if a.journal.stopped else "cut"
     s.faulty = a.deb.faulty
     s.plan(have, lifted)
     a.setup = s

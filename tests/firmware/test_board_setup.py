@@ -528,7 +528,7 @@ def test_a_pit_whose_sensor_is_faulty_is_confirmed_from_its_sides_back_row_end()
     st.close()
 
 
-def _cut_mid_move(ply, done):
+def _cut_mid_move(ply, done, switched_off=False):
     """The 1994 game played to `ply`, then that ply's move begun, `done` of its activations made, and the power
     cut. Returns (position, move, seeds as the person's hands left them, the seeds in the hand, app, hw, hands,
     host of the board booted again on the same flash)."""
@@ -557,6 +557,8 @@ def _cut_mid_move(ply, done):
             hand -= 1
         hands.tap(pit)
     assert app.rec.steps == done
+    if switched_off:  # not a power cut: the board switched off on purpose (a simulated board's host quits)
+        app.switch_off()
     app = hands = hw = None  # the power goes: the board's RAM with it
     hw = SimHardware()
     host = SetupHost(hw, host)
@@ -605,6 +607,35 @@ def test_a_power_cut_mid_move_sets_up_the_pits_it_left_uncertain():
         assert host.moves() == moves + [core.format_move(m, p.d[core.TO_MOVE])]
         assert app.p.d == core.play(p, m).d
         st.close()
+
+
+def test_a_switch_off_mid_move_is_not_said_as_a_power_cut():
+    """A simulated board whose host quits in the middle of a move (make run's q) is switched off on purpose: the
+    next boot sets up the pits that move may have changed as after a power cut, but says why=stop, not why=cut
+    (#28, used: "Power cut mid-move" after a q). The move played again, a real cut in the next one is a cut."""
+    from baoboard.recogniser import activations
+    from baoboard.simhw import Hands, SimHardware, SimulatedBoard
+
+    p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(6, 3, switched_off=True)
+    hands.scan(5)
+    assert host.said is not None and host.said.get("why") == "stop" and host.said["have"] == "?", host.said
+    follow(app, hw, hands, host, seeds, hand=[hand])
+    assert host.said.get("done") == "" and host.said.get("why") == "stop", host.said
+    hands.scan(600)
+    hands.perform(p, m)  # the move played again from its start
+    host.poll()
+    q = app.p
+    assert q.d == core.play(p, m).d and app.journal.begun == -1
+    m2 = core.legal_move_codes(q)[0]
+    for pit in activations(q, m2)[:2]:  # the next move begun, and the power cut this time
+        hands.tap(pit)
+    app = hands = hw = None
+    hw = SimHardware()
+    host = SetupHost(hw, host)
+    b = SimulatedBoard(st, "test", 3, hw=hw)
+    Hands(b, hold=4, gap=4).scan(5)
+    assert host.said is not None and host.said.get("why") == "cut", host.said
+    st.close()
 
 
 def test_a_host_that_comes_after_the_cut_hears_the_set_up_step():

@@ -257,6 +257,36 @@ def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.Monke
         rig.close()
 
 
+def test_a_quit_mid_move_is_said_plainly_not_as_a_power_cut(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`q` in the middle of a move (the simulated board switched off on purpose, its flash kept), then the board
+    started again: the pits the move may have changed are set up again, said as the last session's end, not as
+    a power cut (#28, used: "Power cut mid-move" after a q)."""
+    from baoboard.recogniser import activations
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        p = core.initial()
+        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+        for pit in activations(p, m)[:3]:
+            rig.runner.tap(pit)
+        rig.board.restart()  # quit (switched off on purpose), started again
+        said: list[str] = []
+        for _ in range(10):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            said += rig.sim.poll()
+            if rig.sim.step_guidance().startswith("Set-up after"):
+                break
+        guide = rig.sim.step_guidance()
+        assert guide.startswith("Set-up after the last session ended mid-move, step 1 of "), guide
+        assert any(s.startswith("The last session ended in the middle of a move: the board keeps") for s in said)
+        assert not any("ower cut" in s for s in said), said
+    finally:
+        rig.close()
+
+
 async def _cut_mid_move(rig: Rig, pilot: Pilot[int]) -> tuple[BaoApp, core.Position, int]:
     """The first game's first move with more than four activations begun (three made) when the power goes;
     the terminal UI steps until it says the set-up the board booted into."""

@@ -471,10 +471,11 @@ class Logger:
             try:
                 have = setup.get("have")
                 held = "?" if have is None else str(int(have))
-                why = " why=cut" if setup.get("why") == "cut" else ""
+                why = f" why={setup['why']}" if setup.get("why") in ("cut", "stop") else ""
+                rules = f" rules={setup['rules']}" if setup.get("rules") in core.RULESETS else ""
                 new = (
                     f"step={int(setup['step'])} of={int(setup['of'])} at={setup['at']} have={held} "
-                    f"want={int(setup['want'])}{why}"
+                    f"want={int(setup['want'])}{rules}{why}"
                 )
             except (KeyError, TypeError, ValueError):
                 return

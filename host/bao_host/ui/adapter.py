@@ -220,7 +220,7 @@ class SimBoard:
             if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
                 p = self._position() or self.session.logger.view.position
                 self._setup_counts = p.counts() if p is not None else [0] * 34
-            if said.why == "cut" and (last is None or last.why != "cut"):
+            if said.why in setup_words.LEFT and (last is None or last.why != said.why):
                 self.msgs.append(setup_words.cut_words(said))
             if said.wrong:
                 self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")
