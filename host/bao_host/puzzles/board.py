@@ -52,7 +52,7 @@ class PuzzleRun:
     def _next(self) -> list[str]:
         if self.limit and self.done >= self.limit:
             self.state = "done"
-            return [f"Puzzles done: {self.done}. {self.solving.solver}'s rating {self.solving.rating().rating:.0f}."]
+            return [f"Puzzles done: {self.done}. {self.solving.solver}'s rating {self.solving.rating().shown()}."]
         if self.puzzle is None:
             self.puzzle = self.solving.next_puzzle(self.ruleset)
         if self.puzzle is None:
