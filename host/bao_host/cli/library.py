@@ -27,6 +27,8 @@ def _err(msg: str) -> int:
 
 
 def _result_text(g: Game) -> str:
+    if g.source in PRACTICE:  # a lesson's task or a puzzle: left for the next, never "playing" on
+        return g.result
     return g.result or (f"({g.status})" if g.status in ("playing", "abandoned") else "")
 
 
