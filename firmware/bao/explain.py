@@ -150,10 +150,14 @@ def describe_step(step: tuple, malawi: bool = False) -> str:
             return "play the house %s: its seeds are sown on and the house is lost (2.5b, 2.5a)" % pit_name(step[1])
         return "stop in the house %s (2.5b)" % pit_name(step[1])
     if kind == STEP_END:
-        if malawi and step[2] in _MALAWI_ENDS:
-            return _MALAWI_ENDS[step[2]]
-        return _ENDS.get(step[2], "the move ends")
+        return _end_words(step[2], malawi)
     return "step %r" % (step,)
+
+
+def _end_words(end: int, malawi: bool) -> str:
+    if malawi and end in _MALAWI_ENDS:
+        return _MALAWI_ENDS[end]
+    return _ENDS.get(end, "the move ends")
 
 
 def _describe_capture(step: tuple, rule: str) -> str:

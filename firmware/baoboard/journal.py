@@ -41,11 +41,12 @@
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact() with
 # Storage.replace) starts the file: K "epoch next acked count", C cpu (if any), G info, M move..., X end, B pit (a
 # move begun), Q "seq typ payload" per pending event; then live events E "seq acked typ payload" and B "pit" records
-# (a move begun from pit; "-1": none; "pit s": that move left by a switch-off on purpose, stop). A MOVE, UNDO or GAME ends the move begun. Recovery reads records until the
-# first bad one and keeps that prefix; a torn tail is removed by compacting at once. A record that is whole but wrong
-# (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
-# runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below checkpoint + limit
-# + one record; it copies the moves and pending events from the old file into the new.
+# (a move begun from pit; "-1": none; "pit s": that move left by a switch-off on purpose, stop). A MOVE, UNDO or
+# GAME ends the move begun. Recovery reads records until the first bad one and keeps that prefix; a torn tail is
+# removed by compacting at once. A record that is whole but wrong (or an incomplete checkpoint) is corruption,
+# not a power cut: the prefix is kept under a new epoch. Compaction also runs when the file has grown by `limit`
+# bytes since the last checkpoint, so flash use stays below checkpoint + limit + one record; it copies the moves
+# and pending events from the old file into the new.
 # On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
 # append compacts only once the file has grown 2 * limit), so that no move waits for it.
 # An event of an unrecorded game is an E record with seq 0 ("0 acked typ payload"): it changes the game

@@ -198,7 +198,8 @@ def _library_after_a_lesson(rig: Rig, data: Path, laid_out: int, capsys: pytest.
     assert main(["games", "--data", str(data), "--practice", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["source"], r["moves"]) for r in rows][0] == ("board", 0)
-    assert [r["source"] for r in rows[1:]] == ["lesson"] * laid_out and "abandoned" not in {r["status"] for r in rows[1:]}
+    assert [r["source"] for r in rows[1:]] == ["lesson"] * laid_out
+    assert "abandoned" not in {r["status"] for r in rows[1:]}
 
 
 RULE_NUMBER = re.compile(r"(?<![\w.])(\d\.\d[a-c]?(?:\(\d\))?|[GRM]\d{1,2})(?![\w.])")

@@ -81,7 +81,7 @@ def test_tui_names_the_ruleset_of_the_position_being_laid_out(
     Zanzibar game the board holds until the set-up's GAME event."""
 
     async def run(pilot: Pilot[int]) -> None:
-        app = await _start(rig, pilot)
+        await _start(rig, pilot)
         assert rig.sim.setup_step is not None and rig.board.position.rules.ruleset == core.ZANZIBAR
         await pilot.pause()
 

@@ -56,6 +56,7 @@ __all__ = [
     "COMMENTS",
     "DB_NAME",
     "HEADER_ORDER",
+    "PRACTICE",
     "SCHEMA_VERSION",
     "DamagedRow",
     "Game",
