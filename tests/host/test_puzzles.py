@@ -93,6 +93,30 @@ def test_an_answer_changes_the_solvers_rating_in_the_library(tmp_path: Path) -> 
         assert z is not None and z.rating < 1300  # solved: the puzzle looks easier than the engines said
 
 
+def test_recheck_drops_a_puzzle_whose_solution_is_not_the_best_deeper(tmp_path: Path) -> None:
+    """`bao puzzles --recheck` puts a set through the final check (two plies below the deeper one): a puzzle
+    whose solution is not the best move there (here one spoilt on purpose: its solution made 6L, a move the
+    engines find clearly worse) is dropped and named in the set's `about`; the others stay. A second run has
+    nothing left to check (#28: m-acef25eb and mi-3793fa74 had another best move two plies deeper)."""
+    import dataclasses
+
+    good = next(pz for pz in puzzlerig.example() if pz.id == puzzlerig.ZANZIBAR_ID)
+    spoilt = dataclasses.replace(good, id="z-spoilt", solution="6L", line=["6L"])
+    out = tmp_path / "zanzibar.json"
+    model.dump(out, [spoilt, good], {"ruleset": "zanzibar"})
+    run = _bao("--recheck", "--ruleset", "zanzibar", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert f"{good.id}: 8 unique, lead " in run.stdout and "z-spoilt: 6L other best, lead " in run.stdout
+    assert run.stdout.splitlines()[-1] == (
+        f"zanzibar: 2 puzzles checked at 6 plies below each move; 1 dropped, 0 lines cut so far; 1 in {out}; "
+        "0 left to check"
+    )
+    assert [pz.id for pz in model.load(out)] == [good.id]
+    assert model.about(out)["rechecked"] == {"depth": 6, "through": "z-spoilt", "dropped": ["z-spoilt"], "cut": []}
+    again = _bao("--recheck", "--ruleset", "zanzibar", "--out", str(out))
+    assert again.stdout.startswith("zanzibar: 0 puzzles checked"), again.stdout
+
+
 def test_a_new_solvers_rating_is_shown_provisional(tmp_path: Path) -> None:
     """A new solver's rating moves by hundreds after one puzzle (Glicko-2 at deviation 350; #28 used: 1557 ->
     1215). It is shown with a "?" while its deviation is high, as lichess shows one, and the swing is said as

@@ -5,13 +5,14 @@ answer one (with the solver's Glicko-2 rating kept in the library) and solve the
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 import time
 from pathlib import Path
 from types import FrameType
 
-from bao import core, notation
+from bao import core, explain, notation, query
 
 from bao_host.cli.inputs import InputError, read_text
 from bao_host.puzzles import generate, model
@@ -118,7 +119,7 @@ def cmd_recheck(args: argparse.Namespace) -> int:
         done = {"depth": gen.depths.final, "through": "", "dropped": [], "cut": []}
     about["rechecked"] = done
     deadline = time.monotonic() + args.minutes * 60 if args.minutes else float("inf")
-    kept = {pz.id: pz for pz in puzzles}
+    kept = {pz.id: _reworded(pz) for pz in puzzles}  # (the solution's words as the rules core says them today)
     checked = 0
     _Stop()
     try:
@@ -127,7 +128,7 @@ def cmd_recheck(args: argparse.Namespace) -> int:
                 continue
             if time.monotonic() > deadline:
                 break
-            new, said = gen.recheck(pz)
+            new, said = gen.recheck(kept[pz.id])
             if new is None:
                 del kept[pz.id]
                 done["dropped"].append(pz.id)
@@ -142,6 +143,8 @@ def cmd_recheck(args: argparse.Namespace) -> int:
                 print(f"{pz.id}: {'; '.join(said)}{'' if new else ' - dropped'}", flush=True)
     except KeyboardInterrupt:
         pass
+    about["count"] = len(kept)
+    model.dump(out, list(kept.values()), about)  # (the words reworded even when nothing was left to check)
     left = sum(1 for pz in kept.values() if pz.id > done["through"])
     print(
         f"{ruleset}: {checked} puzzles checked at {done['depth']} plies below each move; {len(done['dropped'])} "
@@ -149,6 +152,13 @@ def cmd_recheck(args: argparse.Namespace) -> int:
         flush=True,
     )
     return 0
+
+
+def _reworded(pz: model.Puzzle) -> model.Puzzle:
+    """The puzzle with its solution's account in today's words (a Malawi move cites the Malawi rulings)."""
+    p = pz.start()
+    move, _ = notation.parse_move(p, pz.solution)
+    return dataclasses.replace(pz, account=explain.describe(query.account(p, move), pz.ruleset))
 
 
 def _sets(args: argparse.Namespace) -> list[model.Puzzle]:
