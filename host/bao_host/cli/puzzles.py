@@ -118,6 +118,9 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     if done.get("depth") != gen.depths.final:
         done = {"depth": gen.depths.final, "through": "", "dropped": [], "cut": []}
     about["rechecked"] = done
+    runs = about.get("made_by", [])  # the run is named with the runs that made the set
+    this = " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None else args.command_line
+    about["made_by"] = ([runs] if isinstance(runs, str) else list(runs)) + [this]
     deadline = time.monotonic() + args.minutes * 60 if args.minutes else float("inf")
     kept = {pz.id: _reworded(pz) for pz in puzzles}  # (the solution's words as the rules core says them today)
     checked = 0
