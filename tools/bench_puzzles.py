@@ -1,7 +1,8 @@
 """Puzzle benchmark (issue #28): the shipped sets (puzzles/RULESET.json) counted by theme and difficulty, and
-the uniqueness of a seeded sample of each checked again by a search deeper than the generator's deeper check:
-every legal move's reply searched DEPTH plies (the generator's deeper check: generate.DEPTHS[...].deeper), the
-solution must still be the best move and lead the next best by generate.GAP seeds. Writes the "Puzzles" section
+the uniqueness of a seeded sample of each checked again as the generator's final check does (generate.final_check,
+two plies deeper than its deeper check; a set made before the final check is put through it by `bao puzzles
+--recheck`): every legal move's reply searched DEPTH plies, the solution must still be the best move, no other
+move equal in seeds (`unique` when it leads by generate.GAP seeds, `narrower` by less). Writes the "Puzzles" section
 of docs/benchmarks.md (`python tools/bench_puzzles.py [--sample N] [--depth D] [--no-write]`)."""
 
 from __future__ import annotations
@@ -17,29 +18,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host"), str(ROOT / "tools")]
 
-from bao import core, engine, notation  # noqa: E402
+from bao import core, engine  # noqa: E402
 from bao_host.puzzles import generate, model  # noqa: E402
 from bao_host.puzzles.sets import SET_DIR, set_path  # noqa: E402
 from bench_common import Table, replace_section  # noqa: E402
 
 
 def recheck(pz: model.Puzzle, depth: int, nodes: int, eng: engine.Engine) -> tuple[str, float]:
-    """('unique' | 'narrower' | 'other best' | 'not finished', the lead in seeds) at the deeper search."""
-    p = pz.start()
-    scored = generate.score_moves(eng, p, core.legal_moves(p), depth, nodes)
-    lead = generate.lead(scored)
-    if not all(s.complete for s in scored):
-        return "not finished", lead
-    sol, _ = notation.parse_move(p, pz.solution)
-    if not notation.same_move(scored[0].move, sol):
-        return "other best", lead
-    return ("unique" if lead >= generate.GAP else "narrower"), lead
+    """('unique' | 'narrower' | 'other best' | 'not finished', the lead in seeds) at the deeper search: the
+    generator's final check (generate.final_check; `other best` also when another move is equal in seeds)."""
+    return generate.final_check(eng, pz.start(), pz.solution, depth, nodes)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sample", type=int, default=10, help="puzzles re-checked per ruleset")
-    ap.add_argument("--depth", type=int, default=0, help="plies below each move (default: the deeper check's + 2)")
+    ap.add_argument("--depth", type=int, default=0, help="plies below each move (default: the final check's)")
     ap.add_argument("--nodes", type=int, default=1_000_000, help="node cap per move")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
@@ -70,7 +64,7 @@ def main() -> int:
         )
         if not puzzles:
             continue
-        depth = args.depth or generate.DEPTHS[rs].deeper + 2
+        depth = args.depth or generate.DEPTHS[rs].final
         sample = random.Random(f"bench:{rs}").sample(puzzles, min(args.sample, len(puzzles)))
         eng = engine.Engine(tt_bits=18)
         verdicts: Counter[str] = Counter()

@@ -33,6 +33,16 @@ _ENDS = {
 }
 
 
+# The Malawi games cite their own rulings (docs/rules.md): lifting, sowing, capturing, relaying and a move's
+# end in an empty pit are the Zanzibar mtaji stage's (M2); the game's end is M23 in all three (its text: "as
+# the basic game"), and the lone end pit played back is M3.
+_MALAWI_ENDS = {
+    END_EMPTY: "the last seed fell into an empty pit: the move ends (M2)",
+    END_OWN_FRONT_EMPTY: "the front row is empty: the mover loses at once (M3, M23)",
+    END_OPP_FRONT_EMPTY: "the opponent's front row is empty: the mover wins at once (M23)",
+}
+
+
 _LENGTH = (0, 2, 3, 3, 4, 4, 3, 3, 3)  # a step's items by kind, its mark aside
 
 
@@ -107,7 +117,9 @@ def _them(n: int) -> str:
     return "it" if n == 1 else "them"
 
 
-def describe_step(step: tuple) -> str:
+def describe_step(step: tuple, malawi: bool = False) -> str:
+    """One step in words, citing its rule: a Malawi game's (malawi) its M-number, the Zanzibar game's its
+    section of Donkers' rules and the rulings' R-number."""
     kind = step[0]
     mark = step[-1]
     if isinstance(mark, str):
@@ -119,26 +131,33 @@ def describe_step(step: tuple) -> str:
     if kind == STEP_STORE:
         return "a seed from the store goes into %s (2.2)" % pit_name(step[1])
     if kind == STEP_LIFT:
-        return "lift the %s of %s (1.3)" % (_seeds(step[2]), pit_name(step[1]))
+        return "lift the %s of %s (%s)" % (_seeds(step[2]), pit_name(step[1]), "M2" if malawi else "1.3")
     if kind == STEP_TAX:
         return "take 2 seeds out of the lone house %s; the house stays owned (2.4b)" % pit_name(step[1])
     if kind == STEP_SOW:
         pits = [pit_name(i) for i in sown_pits(step)]
         return "sow %s: %s" % (_seeds(step[3]), " ".join(pits))
     if kind == STEP_CAPTURE:
-        return _describe_capture(step, "1.4")
+        return _describe_capture(step, "M2" if malawi else "1.4")
     if kind == STEP_RELAY:
-        return "endelea: lift the %s of %s and sow on in the same direction (1.6)" % (
+        return "endelea: lift the %s of %s and sow on in the same direction (%s)" % (
             _seeds(step[2]),
             pit_name(step[1]),
+            "M2" if malawi else "1.6",
         )
     if kind == STEP_HOUSE:
         if step[2]:
             return "play the house %s: its seeds are sown on and the house is lost (2.5b, 2.5a)" % pit_name(step[1])
         return "stop in the house %s (2.5b)" % pit_name(step[1])
     if kind == STEP_END:
-        return _ENDS.get(step[2], "the move ends")
+        return _end_words(step[2], malawi)
     return "step %r" % (step,)
+
+
+def _end_words(end: int, malawi: bool) -> str:
+    if malawi and end in _MALAWI_ENDS:
+        return _MALAWI_ENDS[end]
+    return _ENDS.get(end, "the move ends")
 
 
 def _describe_capture(step: tuple, rule: str) -> str:
@@ -153,6 +172,7 @@ def _describe_capture(step: tuple, rule: str) -> str:
     )
 
 
-def describe(steps: list) -> list:
-    """The whole account, one sentence per step."""
-    return [describe_step(s) for s in steps]
+def describe(steps: list, ruleset: str = "zanzibar") -> list:
+    """The whole account, one sentence per step, each citing the rule of the ruleset the move was played in."""
+    malawi = ruleset.startswith("malawi")
+    return [describe_step(s, malawi) for s in steps]

@@ -145,6 +145,11 @@ class App:
                 gc.collect()  # free) only those at each move (App.commit), as fast as without the policy
                 gc.threshold(gc.mem_free() // 2)  # (docs/architecture.md, Memory on the board)
 
+    def switch_off(self) -> None:
+        """Switched off on purpose (a simulated board's host quits; a Pico has no such moment): a move begun is
+        journalled as left so, and the next boot says that, not a power cut (Journal.stop)."""
+        self.journal.stop()
+
     def recording(self, full: bool = False) -> None:
         """Tell the player, and a host, when the game is not recorded (too many events wait for a host), or
         when a move was refused (full: the flash has no room for its record; the guide's 2)."""

@@ -24,6 +24,9 @@
 #                                     none is (-1: put back, cancelled, the board set up again); not an event
 #   j.begun                           that pit, or -1: after a power cut the seeds of the pits that move may
 #                                     have touched are not known (the board sets them up again, #28)
+#   j.stop() -> bool                  the board is switched off on purpose with a move begun (a simulated
+#                                     board whose host quits): j.stopped, read back at boot, tells it from a
+#                                     power cut (the pits are set up again all the same); not an event
 #   j.nmoves, j.move(k) -> payload    the moves of the current game (move(k) reads flash; k < 0 from the end)
 #   j.npending, j.event(i) -> (seq, typ, payload)   the events not yet acknowledged, oldest first (reads flash)
 #   j.moves, j.pending                the same as lists, read from flash (tests and tools)
@@ -38,11 +41,12 @@
 # File: records  B7 kind len16le body crc32le  (crc over magic..body). A checkpoint (written by compact() with
 # Storage.replace) starts the file: K "epoch next acked count", C cpu (if any), G info, M move..., X end, B pit (a
 # move begun), Q "seq typ payload" per pending event; then live events E "seq acked typ payload" and B "pit" records
-# (a move begun from pit; "-1": none). A MOVE, UNDO or GAME ends the move begun. Recovery reads records until the
-# first bad one and keeps that prefix; a torn tail is removed by compacting at once. A record that is whole but wrong
-# (or an incomplete checkpoint) is corruption, not a power cut: the prefix is kept under a new epoch. Compaction also
-# runs when the file has grown by `limit` bytes since the last checkpoint, so flash use stays below checkpoint + limit
-# + one record; it copies the moves and pending events from the old file into the new.
+# (a move begun from pit; "-1": none; "pit s": that move left by a switch-off on purpose, stop). A MOVE, UNDO or
+# GAME ends the move begun. Recovery reads records until the first bad one and keeps that prefix; a torn tail is
+# removed by compacting at once. A record that is whole but wrong (or an incomplete checkpoint) is corruption,
+# not a power cut: the prefix is kept under a new epoch. Compaction also runs when the file has grown by `limit`
+# bytes since the last checkpoint, so flash use stays below checkpoint + limit + one record; it copies the moves
+# and pending events from the old file into the new.
 # On raw flash (baoboard.flashlog) it waits for maintain(), which the board calls when it is idle (an
 # append compacts only once the file has grown 2 * limit), so that no move waits for it.
 # An event of an unrecorded game is an E record with seq 0 ("0 acked typ payload"): it changes the game
@@ -145,6 +149,7 @@ class Journal:
         self.ended: str | None = None
         self.cpu = ""
         self.begun = -1  # the pit a move of the current game was begun from, or -1 (Journal.begin)
+        self.stopped = False  # the move begun was left by a switch-off on purpose, not a power cut (stop)
         self._mv: list[int] = []  # file offset of each move's record (M or E), the current game's moves
         # The pending events (seq acked+1...last) are the last _np event records of the file (Q, then E):
         # RAM holds where the oldest is, not a list, so it does not grow while no host acknowledges.
@@ -313,8 +318,9 @@ class Journal:
         """A move is begun from pit (-1: none is any more), written before its seeds move on: after a power cut
         the board knows the pits it may have touched are uncertain. Not an event (nothing goes to a host).
         False if it could not be written (no room on the flash): the board goes on without it."""
-        if pit == self.begun:
+        if pit == self.begun and not self.stopped:
             return True
+        self.stopped = False
         rec = record(_REC_BEGUN, "%d" % pit)
         if self._broken and not self.compact():
             return False
@@ -327,6 +333,21 @@ class Journal:
         self.begun = pit
         if self.size - self._base > (self.limit if self._ahead is None else _HARD * self.limit) and not self.full:
             self.compact()
+        return True
+
+    def stop(self) -> bool:
+        """The board is switched off on purpose (a simulated board's host quits) with a move begun: the move's B
+        record again, with a second field ("5 s"), so that the next boot tells this from a power cut (the seeds
+        the hands moved are still not known: they are set up again). False if nothing was written."""
+        if self.begun < 0:
+            return False
+        rec = record(_REC_BEGUN, "%d s" % self.begun)
+        try:
+            self.storage.append(self.name, rec)
+        except OSError:
+            return False
+        self.size += len(rec)
+        self.stopped = True
         return True
 
     def maintain(self) -> bool:
@@ -392,7 +413,7 @@ class Journal:
             off += len(rec)
             yield rec
         if self.begun >= 0:
-            rec = record(_REC_BEGUN, "%d" % self.begun)
+            rec = record(_REC_BEGUN, ("%d s" if self.stopped else "%d") % self.begun)
             off += len(rec)
             yield rec
         o = self._p0

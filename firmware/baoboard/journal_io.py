@@ -138,8 +138,9 @@ def _load(j: "Any", kind: int, raw: bytes, off: int) -> bool:
             j.ended = body
         elif kind == _REC_CPU:
             j.cpu = body
-        elif kind == _REC_BEGUN:
-            j.begun = int(body)
+        elif kind == _REC_BEGUN:  # "pit", or "pit s": left by a switch-off on purpose (Journal.stop)
+            j.stopped = body.endswith(" s")
+            j.begun = int(body[:-2] if j.stopped else body)
         elif kind == _REC_CHECKPOINT:
             a = body.split(" ")
             j.epoch = a[0]

@@ -72,7 +72,8 @@ class Setup:
         self.wrong_pit = -1  # the pit refused last (blinks pink until the next accepted touch), or -1
         self.touches = 0  # touches that confirmed a place
         self.refused = 0  # touches refused
-        self.cut = False  # a re-check after a power cut mid-move (after_cut): the notices say why=cut
+        self.why = ""  # a re-check at boot of a move left half made (after_cut): the notices say why=cut, or
+        # why=stop when the board was switched off on purpose (a simulated board's host quit, Journal.stop)
         self.faulty = bytearray(4)  # the debouncer's: pits whose sensor is ignored (App.deb.faulty, set at SETUP)
         d = target.d
         for i in range(_PLACES):
@@ -145,37 +146,42 @@ class Setup:
         return self.order[self.step] if self.step < self.places else -1
 
     def say(self, a: "Any", wrong: int = -1) -> None:
-        """The current step as a notice: N0 SETUP step=3 of=20 at=A5 have=3 want=7 [wrong=b2]."""
+        """The current step as a notice: N0 SETUP step=3 of=20 at=A5 have=3 want=7 rules=malawi [wrong=b2]
+        (rules: the ruleset of the position laid out, which a host names while the game before it is still
+        the board's: a lesson of another ruleset, #28)."""
         c = self.current()
         h = self.have[c]
-        text = "step=%d of=%d at=%s have=%s want=%d" % (
+        text = "step=%d of=%d at=%s have=%s want=%d rules=%s" % (
             self.step + 1,
             self.places,
             place_name(c),
             "?" if h == _UNKNOWN else str(h),
             self.want[c],
+            self.target.rules.ruleset,
         )
         e = self.ends(c)
         if c < 32 and e >= 0:
             text += " touch=%s,%s" % (pit_name(15 + 16 * e), pit_name(8 + 16 * e))
         if wrong >= 0:
             text += " wrong=" + pit_name(wrong)
-        if self.cut:
-            text += " why=cut"
+        if self.why:
+            text += " why=" + self.why
         a.outbox.notice("SETUP", text)
 
     def say_done(self, a: "Any") -> None:
-        """The set-up's end as a notice: N0 SETUP done steps=30 touches=30 refused=0 [wait=b8] [why=cut]; said
-        again to a host whose HELLO comes during the wait (it would not know the game's lights wait)."""
+        """The set-up's end as a notice: N0 SETUP done steps=30 touches=30 refused=0 rules=malawi [wait=b8]
+        [why=cut]; said again to a host whose HELLO comes during the wait (it would not know the game's lights
+        wait)."""
         a.outbox.notice(
             "SETUP",
-            "done steps=%d touches=%d refused=%d%s%s"
+            "done steps=%d touches=%d refused=%d rules=%s%s%s"
             % (
                 self.places,
                 self.touches,
                 self.refused,
+                self.target.rules.ruleset,
                 " wait=" + pit_name(self.last_pit) if self.last_pit >= 0 else "",
-                " why=cut" if self.cut else "",
+                " why=" + self.why if self.why else "",
             ),
         )
 
@@ -184,7 +190,12 @@ class Setup:
         "wait"): a host that lost the ready notice, or came during the wait, reads it (#28)."""
         c = self.current()
         if c < 0:
-            return {"phase": "wait", "wait": pit_name(self.last_pit), "why": "cut" if self.cut else ""}
+            return {
+                "phase": "wait",
+                "wait": pit_name(self.last_pit),
+                "why": self.why,
+                "rules": self.target.rules.ruleset,
+            }
         h = self.have[c]
         return {
             "phase": "step",
@@ -194,7 +205,8 @@ class Setup:
             "at": place_name(c),
             "have": None if h == _UNKNOWN else h,
             "want": self.want[c],
-            "why": "cut" if self.cut else "",
+            "why": self.why,
+            "rules": self.target.rules.ruleset,
         }
 
     def touch(self, a: "Any", pit: int, now: int) -> None:
@@ -377,7 +389,7 @@ def after_cut(a: "Any", now: int) -> None:
             if child.d[i] != d[i]:  # a store seed put in first (2.2, namua)
                 have[i] = _UNKNOWN
     s = Setup(p, False)
-    s.cut = True
+    s.why = "stop" if a.journal.stopped else "cut"
     s.faulty = a.deb.faulty
     s.plan(have, lifted)
     a.setup = s

@@ -118,6 +118,11 @@ class SimulatedBoard:
     def run(self, steps: int, scan_ms: int) -> None:
         self.runtime.run(self.hw.sleep_ms, scan_ms, steps)
 
+    def switch_off(self) -> None:
+        """The host quits (not a power cut): the application is told (App.switch_off)."""
+        if self.runtime.app is not None:
+            self.runtime.app.switch_off()
+
 
 class Hands:
     """Simulated hands on a board (set_pit, run): each activation holds a pit's sensor for `hold` scans,

@@ -46,5 +46,6 @@ def main(root: str, board_id: str = "sim") -> None:
             app = board.app
             pos = "-" if app is None else hexlify(bytes(app.p.d)).decode()
             out.write("D %s %d\n" % (pos, gc.mem_free()))
-        elif w[0] == "Q":
+        elif w[0] == "Q":  # the host quits: switched off on purpose, not a power cut
+            board.switch_off()
             return

@@ -279,7 +279,7 @@ def judge(task: Task, p: core.Position, move: int) -> tuple[bool, str]:
     """Right or wrong, and the words: what the move did (the rules core's account, with its rules), and for a
     wrong answer why it is wrong and the hint."""
     text = core.format_move(move, p.to_move)
-    said = "; ".join(_shortened(explain.describe(query.account(p, move))))
+    said = "; ".join(_shortened(explain.describe(query.account(p, move), p.rules.ruleset)))
     if task.right(p, move):
         return True, f"Right, {text}: {said}."
     return False, f"Not this one, {text}: {said}. {task.wrong} Hint: {task.hint}".strip()
@@ -309,6 +309,11 @@ class LessonRun:
         self.wrong = 0  # wrong answers so far
         self._game: int | None = None
         self._plies = 0
+
+    def kind(self) -> str:
+        """What a position this run lays out is for (the logger's `practice`): the library keeps a lesson's
+        tasks apart from its games."""
+        return "lesson" if self.state != "done" else ""
 
     @property
     def position(self) -> core.Position:

@@ -154,7 +154,14 @@ def test_setup_between_positions_of_the_1994_game():
         host.poll()
         assert (touches, refused) == (n, 0), (a, b, touches)
         assert seeds == list(dst.d[:34]), (a, b)  # the person's seeds are the target
-        said = {"done": "", "steps": str(n), "touches": str(n), "refused": "0", "wait": touched_last(host)}
+        said = {
+            "done": "",
+            "steps": str(n),
+            "touches": str(n),
+            "refused": "0",
+            "rules": "zanzibar",
+            "wait": touched_last(host),
+        }
         assert host.said == said, host.said  # (the game once the hand is away from the place set up last)
         assert sum(1 for e in host.events if e[1] == "GAME") == games + 1  # live: a GAME event, as SETPOS
         assert app.p.d == dst.d
@@ -165,6 +172,31 @@ def test_setup_between_positions_of_the_1994_game():
     hands.perform(p, m)
     host.poll()
     assert host.moves()[before:] == ["7L*"]
+    st.close()
+
+
+def test_a_set_up_names_the_ruleset_of_the_position_it_lays_out():
+    """A Malawi lesson's position laid out on a board playing Zanzibar: each step, SNAP during the steps and the
+    done notice say rules=malawi, so a host names the ruleset before the GAME event comes (#28, used)."""
+    app, hw, hands, host, st = board()
+    host = SetupHost(hw, host)
+    assert app.p.rules.ruleset == "zanzibar"
+    seeds = list(app.p.d[:34])
+    target = core.initial("malawi")
+    r = start(app, hands, host, target, 60)
+    assert r[1] == "OK" and host.said["rules"] == "malawi", host.said
+    host.command(61, "SNAP")
+    hands.scan(8)
+    snap = [x for x in host.replies if x[0] == 61][-1]
+    assert '"rules": "malawi"' in snap[2], snap
+    rules = set()
+    while host.said is not None and "step" in host.said:
+        rules.add(host.said["rules"])
+        follow(app, hw, hands, host, seeds, limit=1)
+    hands.scan(4)
+    host.poll()
+    assert rules == {"malawi"} and host.done is not None and host.done["rules"] == "malawi", host.done
+    assert app.p.rules.ruleset == "malawi"
     st.close()
 
 
@@ -307,7 +339,7 @@ def test_a_host_that_comes_during_the_wait_or_loses_ready_reads_the_set_up_phase
     assert [r for r in late.replies if r[0] == 7][-1][2].startswith("proto=5 "), late.replies
     assert late.done is not None and late.done.get("wait") == "B2", late.said  # the wait, said again
     assert late.setups and late.setups[-1] == "wait:B2", late.setups  # the STATE after the HELLO says it
-    assert _snap_setup(late, hands, 8) == {"phase": "wait", "wait": "B2", "why": ""}
+    assert _snap_setup(late, hands, 8) == {"phase": "wait", "wait": "B2", "why": "", "rules": "zanzibar"}
     for _ in range(2 * LINGER_MS // hands.scan_ms):  # the ready notice: ignored here, as if lost on the line
         if app.setup is None:
             break
@@ -496,7 +528,7 @@ def test_a_pit_whose_sensor_is_faulty_is_confirmed_from_its_sides_back_row_end()
     st.close()
 
 
-def _cut_mid_move(ply, done):
+def _cut_mid_move(ply, done, switched_off=False):
     """The 1994 game played to `ply`, then that ply's move begun, `done` of its activations made, and the power
     cut. Returns (position, move, seeds as the person's hands left them, the seeds in the hand, app, hw, hands,
     host of the board booted again on the same flash)."""
@@ -525,6 +557,8 @@ def _cut_mid_move(ply, done):
             hand -= 1
         hands.tap(pit)
     assert app.rec.steps == done
+    if switched_off:  # not a power cut: the board switched off on purpose (a simulated board's host quits)
+        app.switch_off()
     app = hands = hw = None  # the power goes: the board's RAM with it
     hw = SimHardware()
     host = SetupHost(hw, host)
@@ -558,6 +592,7 @@ def test_a_power_cut_mid_move_sets_up_the_pits_it_left_uncertain():
             "steps": str(len(uncertain)),
             "touches": str(touches),
             "refused": "0",
+            "rules": "zanzibar",
             "wait": touched_last(host),
             "why": "cut",
         }, host.said
@@ -572,6 +607,35 @@ def test_a_power_cut_mid_move_sets_up_the_pits_it_left_uncertain():
         assert host.moves() == moves + [core.format_move(m, p.d[core.TO_MOVE])]
         assert app.p.d == core.play(p, m).d
         st.close()
+
+
+def test_a_switch_off_mid_move_is_not_said_as_a_power_cut():
+    """A simulated board whose host quits in the middle of a move (make run's q) is switched off on purpose: the
+    next boot sets up the pits that move may have changed as after a power cut, but says why=stop, not why=cut
+    (#28, used: "Power cut mid-move" after a q). The move played again, a real cut in the next one is a cut."""
+    from baoboard.recogniser import activations
+    from baoboard.simhw import Hands, SimHardware, SimulatedBoard
+
+    p, m, seeds, hand, app, hw, hands, host, st = _cut_mid_move(6, 3, switched_off=True)
+    hands.scan(5)
+    assert host.said is not None and host.said.get("why") == "stop" and host.said["have"] == "?", host.said
+    follow(app, hw, hands, host, seeds, hand=[hand])
+    assert host.said.get("done") == "" and host.said.get("why") == "stop", host.said
+    hands.scan(600)
+    hands.perform(p, m)  # the move played again from its start
+    host.poll()
+    q = app.p
+    assert q.d == core.play(p, m).d and app.journal.begun == -1
+    m2 = core.legal_move_codes(q)[0]
+    for pit in activations(q, m2)[:2]:  # the next move begun, and the power cut this time
+        hands.tap(pit)
+    app = hands = hw = None
+    hw = SimHardware()
+    host = SetupHost(hw, host)
+    b = SimulatedBoard(st, "test", 3, hw=hw)
+    Hands(b, hold=4, gap=4).scan(5)
+    assert host.said is not None and host.said.get("why") == "cut", host.said
+    st.close()
 
 
 def test_a_host_that_comes_after_the_cut_hears_the_set_up_step():

@@ -139,7 +139,7 @@ def _refused_touches(rig: Rig, p: core.Position, task: lessons.Task) -> list[str
 
 @pytest.mark.parametrize("name", [f.stem for f in sorted(lessons.LESSONS.glob("*.toml"))])
 def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
-    name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
@@ -152,6 +152,7 @@ def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
             store.save_lesson(lesson.name, len(lesson.tasks), done, wrong)
 
         run = lessons.LessonRun(lesson, rig.session.command, rig.logger.view, progress)
+        rig.logger.practice = run.kind  # as `make run --lesson` and the web board tell the logger
         said = _learner(rig, run, wrong_first=True)
         text = "\n".join(said)
         assert said[0] == f"Lesson: {lesson.title}"
@@ -172,8 +173,70 @@ def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
         assert sum(s.startswith("The board is set up:") for s in said) == len(lesson.tasks) + n
         kept = store.lessons_progress()[lesson.name]
         assert (kept.done, kept.tasks_done, kept.wrong) == (True, len(lesson.tasks), n)
+        _library_after_a_lesson(rig, tmp_path / "data", len(lesson.tasks) + n, capsys)
     finally:
         rig.close()
+
+
+def _library_after_a_lesson(rig: Rig, data: Path, laid_out: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """A lesson leaves no games in the club's library list, and no game "abandoned" on the way: each position
+    laid out (every task and retry) is kept as a lesson's, listed by `bao games --practice` (#28, used)."""
+    from bao_host.cli import main
+
+    said = [m.text for m in rig.logger.messages]
+    assert not any("abandoned" in s for s in said), said
+    capsys.readouterr()
+    assert main(["games", "--data", str(data)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == (
+        f"(and {laid_out} lesson task{'s' * (laid_out != 1)} and puzzles played on the board: not listed, "
+        "--practice lists them; `bao lessons` shows the lessons done)"
+    )
+    assert main(["games", "--data", str(data), "--json"]) == 0
+    # the board's new game before the lesson (no move played) is the only game listed
+    assert [(r["id"], r["moves"]) for r in json.loads(capsys.readouterr().out)] == [(1, 0)]
+    assert main(["games", "--data", str(data), "--practice", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["source"], r["moves"]) for r in rows][0] == ("board", 0)
+    assert [r["source"] for r in rows[1:]] == ["lesson"] * laid_out
+    assert "abandoned" not in {r["status"] for r in rows[1:]}
+
+
+RULE_NUMBER = re.compile(r"(?<![\w.])(\d\.\d[a-c]?(?:\(\d\))?|[GRM]\d{1,2})(?![\w.])")
+SECTIONS = {  # the sections of docs/rules.md ("What the numbers mean") whose numbers each ruleset's words cite
+    core.ZANZIBAR: ("Donkers", "geometry and notation", "rulings: Zanzibar"),
+    core.MALAWI: ("geometry and notation", "the Malawi basic game"),
+    core.MALAWI_INTERMEDIATE: ("geometry and notation", "the Malawi basic game", "intermediate and advanced"),
+    core.MALAWI_ADVANCED: ("geometry and notation", "the Malawi basic game", "intermediate and advanced"),
+}
+
+
+def _numbers_explained(ruleset: str) -> set[str]:
+    """The rule numbers docs/rules.md explains for a ruleset: those of its sections, each a rule's bullet or named
+    in the section's words (the basic game names M23, its end, written with the kuu games' rulings)."""
+    text = lessons.RULES_MD.read_text(encoding="utf-8").split("## What the numbers mean", 1)[1]
+    out: set[str] = set()
+    for part in text.split("\n### ")[1:]:
+        head = part.split("\n", 1)[0]
+        if any(name in head for name in SECTIONS[ruleset]):
+            out |= set(RULE_NUMBER.findall(part))
+    return out
+
+
+@pytest.mark.parametrize("name", [f.stem for f in sorted(lessons.LESSONS.glob("*.toml"))])
+def test_every_number_a_lesson_cites_is_its_rulesets(name: str) -> None:
+    """Every rule number a lesson says (its rules, words, prompts, hints, the wrong answers' words, and what each
+    legal answer did in the rules core's words) is one docs/rules.md explains for the lesson's ruleset: a Malawi
+    lesson cites M-numbers, not Zanzibar's "(1.2, R9)" (#28, used)."""
+    lesson = lessons.load(lessons.LESSONS / f"{name}.toml")
+    said = [lesson.text, *lesson.rules, *lessons.introduction(lesson)]
+    for task in lesson.tasks:
+        p = lesson.position_of(task)
+        said += [task.said(), task.hint, task.wrong]
+        said += [lessons.judge(task, p, m)[1] for m in core.legal_move_codes(p)]
+    cited = {n for s in said for n in RULE_NUMBER.findall(s)}
+    known = _numbers_explained(lesson.ruleset)
+    assert cited and cited <= known, f"{lesson.ruleset}: {sorted(cited - known)} not explained for it"
 
 
 # Every rule docs/rules.md explains for the Zanzibar game (Donkers' parts 1-4, the geometry and notation

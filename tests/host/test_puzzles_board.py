@@ -4,11 +4,13 @@ right one, and the rating kept in the library."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import serial
 from bao import core, notation
+from bao_host.cli import main
 from bao_host.puzzles.board import PuzzleRun
 from bao_host.puzzles.session import Solving
 from bao_host.record.state import IDLE
@@ -43,7 +45,7 @@ def _solver(rig: Rig, run: PuzzleRun, answers: list[str], limit: int = 600) -> l
 
 
 def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
@@ -52,6 +54,7 @@ def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
         puzzles = [pz for pz in puzzlerig.example() if pz.moves == 1]  # (the next: the one failed, again)
         solving = Solving(rig.logger.store, puzzles, "Ali")
         run = PuzzleRun(solving, rig.session.command, rig.logger.view, ruleset=core.ZANZIBAR, first=puzzles[0], limit=2)
+        rig.logger.practice = run.kind  # as `make run --puzzles` tells the logger
         said = _solver(rig, run, ["6L", "8"])
         assert said[0] == (
             f"Puzzle {puzzlerig.ZANZIBAR_ID} (zanzibar): the board lays its position out, follow its lights."
@@ -66,6 +69,13 @@ def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
         assert said[-1].startswith("Puzzles done: 2. Ali's rating ")
         ali = rig.logger.store.solver_rating("Ali")
         assert ali is not None and (ali.attempts, ali.solved) == (2, 1)
+        # the two puzzles are kept apart from the library's games, and nothing was "abandoned" (#28, used)
+        assert not any("abandoned" in m.text for m in rig.logger.messages)
+        capsys.readouterr()
+        assert main(["games", "--data", str(tmp_path / "data"), "--json"]) == 0
+        assert [r["moves"] for r in json.loads(capsys.readouterr().out)] == [0]  # the board's game before them
+        assert main(["games", "--data", str(tmp_path / "data")]) == 0
+        assert capsys.readouterr().out.splitlines()[-1].startswith("(and 2 lesson tasks and puzzles played on")
     finally:
         rig.close()
 

@@ -73,6 +73,28 @@ def test_tui_says_each_set_up_step_in_words(
         rig.close()
 
 
+def test_tui_names_the_ruleset_of_the_position_being_laid_out(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A Malawi position laid out on a board that played Zanzibar (a Malawi lesson's, #28 used): from the first
+    step the header and the status line name Malawi, as the board's SETUP notice says it (rules=), not the
+    Zanzibar game the board holds until the set-up's GAME event."""
+
+    async def run(pilot: Pilot[int]) -> None:
+        await _start(rig, pilot)
+        assert rig.sim.setup_step is not None and rig.board.position.rules.ruleset == core.ZANZIBAR
+        await pilot.pause()
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    app = rig.app()
+    app.setup = core.initial(core.MALAWI)
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run)
+    finally:
+        rig.close()
+
+
 def test_a_person_following_the_words_lays_out_the_position(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Only the guidance line and the lit pit: the person does what the words say, touches the lit pit (a store:
     a back-row end), and at the end the UI shows the target's seeds and play starts from it."""
@@ -231,6 +253,36 @@ def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.Monke
         for pit in acts:
             rig.runner.tap(pit)
         assert rig.board.position.d == core.play(p, m).d
+    finally:
+        rig.close()
+
+
+def test_a_quit_mid_move_is_said_plainly_not_as_a_power_cut(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`q` in the middle of a move (the simulated board switched off on purpose, its flash kept), then the board
+    started again: the pits the move may have changed are set up again, said as the last session's end, not as
+    a power cut (#28, used: "Power cut mid-move" after a q)."""
+    from baoboard.recogniser import activations
+
+    rig = Rig(tmp_path / "data")
+    monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
+    try:
+        rig.connect()
+        p = core.initial()
+        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+        for pit in activations(p, m)[:3]:
+            rig.runner.tap(pit)
+        rig.board.restart()  # quit (switched off on purpose), started again
+        said: list[str] = []
+        for _ in range(10):
+            rig.board.run(4, 5)
+            rig.runner.pump()
+            said += rig.sim.poll()
+            if rig.sim.step_guidance().startswith("Set-up after"):
+                break
+        guide = rig.sim.step_guidance()
+        assert guide.startswith("Set-up after the last session ended mid-move, step 1 of "), guide
+        assert any(s.startswith("The last session ended in the middle of a move: the board keeps") for s in said)
+        assert not any("ower cut" in s for s in said), said
     finally:
         rig.close()
 

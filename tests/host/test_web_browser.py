@@ -441,6 +441,26 @@ def test_a_lesson_in_the_browser_alone(tmp_path: Path, page: Any) -> None:
         assert page.inner_text("#lesson-name option:checked") == f"{lesson.title} (done)"
 
 
+def test_a_malawi_lesson_shows_its_ruleset_in_the_page(tmp_path: Path, page: Any) -> None:
+    """Issue #28, used: during a Malawi lesson the page's ruleset said "zanzibar" (the next new game's default).
+    It follows the board's ruleset now: the lesson's once its position is set, unless a person chooses another."""
+    from bao_host import lessons
+
+    lesson = lessons.load(lessons.LESSONS / "malawi-01-basic.toml")
+    with serving(tmp_path / "d") as web:
+        _open(page, web.url + "/board/sim-1?lesson=malawi-01-basic")
+        assert page.input_value("#ruleset") == "zanzibar"  # the board's game before the lesson
+        page.click("#start-lesson")
+        wait_for(lambda: web.board().runner.position == lesson.position, "the lesson's position set")
+        wait_for(lambda: page.input_value("#ruleset") == "malawi", "the page's ruleset: the lesson's")
+        assert state(web)["ruleset"] == "malawi"
+        page.select_option("#ruleset", "malawi-advanced")  # a person's choice for the next new game stays
+        seen = page.get_attribute("#board", "data-version")
+        page.click("#pit-9", force=True)  # (a touch, B7: a move begun, a new state from the board)
+        wait_for(lambda: page.get_attribute("#board", "data-version") != seen, "the page's next state")
+        assert page.input_value("#ruleset") == "malawi-advanced"
+
+
 def test_the_lookalike_lights_are_told_apart(tmp_path: Path, page: Any) -> None:
     # issue #25 (found last session): on the page the start's green and the bright green of the computer's move
     # or a hint looked alike (each pit brought up to full brightness on its own), and the dim white "not

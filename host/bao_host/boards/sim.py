@@ -189,13 +189,23 @@ class CPythonBoard(Board):
                 raise ValueError("a torn write needs a FakeStorage")
             self.storage.budget = max(0, after_bytes)
 
-    def _power_up(self) -> None:
+    def _power_up(self, cut: bool = True) -> None:
         if hasattr(self.storage, "budget"):
             self.storage.budget = -1
-        self.power_cuts += 1
+        self.power_cuts += cut
         self.hw.rx = bytearray()
         self.hw.frame[:] = bytes(len(self.hw.frame))
         self._boot()
+
+    def close(self) -> None:
+        """The host quits: the board is switched off on purpose, not by a power cut (a move half made is
+        journalled as left so: the next start says that, baoboard.journal's stop)."""
+        self.sim.switch_off()
+
+    def restart(self) -> None:
+        """Switched off on purpose and on again (a person quits `make run` and starts it again)."""
+        self.sim.switch_off()
+        self._power_up(cut=False)
 
 
 def first_touch(p: core.Position, move: int) -> int:

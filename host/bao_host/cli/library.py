@@ -15,7 +15,7 @@ from rich.text import Text
 
 from bao_host.cli import inputs
 from bao_host.cli.common import add_data_arg, open_store
-from bao_host.record.store import Game, StoreError
+from bao_host.record.store import PRACTICE, Game, StoreError
 from bao_host.ui.diagram import render_text
 from bao_host.ui.safe import markup, plain
 from bao_host.ui.web.library import iso_date
@@ -27,6 +27,8 @@ def _err(msg: str) -> int:
 
 
 def _result_text(g: Game) -> str:
+    if g.source in PRACTICE:  # a lesson's task or a puzzle: left for the next, never "playing" on
+        return g.result
     return g.result or (f"({g.status})" if g.status in ("playing", "abandoned") else "")
 
 
@@ -37,7 +39,9 @@ def cmd_games(args: argparse.Namespace) -> int:
         return _err(str(e))
     with st:
         try:
-            games = st.games(player=args.player, date=args.date, result=args.result, board=args.board)
+            filters = {"player": args.player, "date": args.date, "result": args.result, "board": args.board}
+            games = st.games(**filters, practice=args.practice)
+            hidden = 0 if args.practice else len(st.games(**filters, practice=True)) - len(games)
         except StoreError as e:
             return _err(str(e))
         if args.json:
@@ -56,6 +60,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                             "status": g.status,
                             "moves": len(g.plies),
                             "board": g.board_id,
+                            "source": g.source,
                         }
                         for g in games
                     ],
@@ -65,6 +70,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             return 0
         if not games:
             print(f"no games in {st.root}")
+            _say_practice(hidden)
             return 0
         console = Console()
         # Under 100 columns the two sides share one column, South's name over North's: two names side by
@@ -89,12 +95,29 @@ def cmd_games(args: argparse.Namespace) -> int:
                         g.ruleset,
                         str(len(g.plies)),
                         _result_text(g),
-                        plain(g.board_id or g.source),
+                        _source(g),
                     )
                 )
             )
         Console().print(t)
+        _say_practice(hidden)
     return 0
+
+
+def _source(g: Game) -> str:
+    if g.source in PRACTICE:
+        return plain(f"{g.source} on {g.board_id}" if g.board_id else g.source)
+    return plain(g.board_id or g.source)
+
+
+def _say_practice(hidden: int) -> None:
+    """The lessons' tasks and puzzles played on the board are kept but not listed: say how many, and where a
+    learner's progress is."""
+    if hidden:
+        print(
+            f"(and {hidden} lesson task{'s' * (hidden != 1)} and puzzles played on the board: not listed, "
+            "--practice lists them; `bao lessons` shows the lessons done)"
+        )
 
 
 def show_game(args: argparse.Namespace) -> int:
@@ -256,6 +279,9 @@ def register(sub: Any) -> None:
     p.add_argument("--date", help="games whose date starts with DATE")
     p.add_argument("--result", help="games whose result contains TEXT (e.g. South, North)")
     p.add_argument("--board", help="games logged from this board id")
+    p.add_argument(
+        "--practice", action="store_true", help="list the lessons' tasks and the puzzles played on the board too"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_games)
 

@@ -5,13 +5,14 @@ answer one (with the solver's Glicko-2 rating kept in the library) and solve the
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 import sys
 import time
 from pathlib import Path
 from types import FrameType
 
-from bao import core, notation
+from bao import core, explain, notation, query
 
 from bao_host.cli.inputs import InputError, read_text
 from bao_host.puzzles import generate, model
@@ -104,6 +105,65 @@ def cmd_make(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_recheck(args: argparse.Namespace) -> int:
+    """The final check (generate.final_check) on a set made before it: puzzles it rejects are dropped, a line
+    whose later move it rejects is cut. Resumable: the set's `about` keeps the last id checked, so a run
+    stopped by --minutes, SIGTERM or Ctrl+C goes on from there the next time."""
+    ruleset = args.ruleset
+    out = Path(args.out) if args.out else set_path(ruleset)
+    puzzles = sorted(model.load(out), key=lambda q: q.id)
+    about = model.about(out)
+    gen = generate.Generator(ruleset)
+    done = about.get("rechecked", {})
+    if done.get("depth") != gen.depths.final:
+        done = {"depth": gen.depths.final, "through": "", "dropped": [], "cut": []}
+    about["rechecked"] = done
+    runs = about.get("made_by", [])  # the run is named with the runs that made the set
+    this = " ".join(["bao", "puzzles"] + sys.argv[2:]) if args.command_line is None else args.command_line
+    about["made_by"] = ([runs] if isinstance(runs, str) else list(runs)) + [this]
+    deadline = time.monotonic() + args.minutes * 60 if args.minutes else float("inf")
+    kept = {pz.id: _reworded(pz) for pz in puzzles}  # (the solution's words as the rules core says them today)
+    checked = 0
+    _Stop()
+    try:
+        for pz in puzzles:
+            if pz.id <= done["through"]:
+                continue
+            if time.monotonic() > deadline:
+                break
+            new, said = gen.recheck(kept[pz.id])
+            if new is None:
+                del kept[pz.id]
+                done["dropped"].append(pz.id)
+            elif new.moves != pz.moves:
+                kept[pz.id] = new
+                done["cut"].append(pz.id)
+            done["through"] = pz.id
+            checked += 1
+            about["count"] = len(kept)
+            model.dump(out, list(kept.values()), about)
+            if not args.quiet:
+                print(f"{pz.id}: {'; '.join(said)}{'' if new else ' - dropped'}", flush=True)
+    except KeyboardInterrupt:
+        pass
+    about["count"] = len(kept)
+    model.dump(out, list(kept.values()), about)  # (the words reworded even when nothing was left to check)
+    left = sum(1 for pz in kept.values() if pz.id > done["through"])
+    print(
+        f"{ruleset}: {checked} puzzles checked at {done['depth']} plies below each move; {len(done['dropped'])} "
+        f"dropped, {len(done['cut'])} lines cut so far; {len(kept)} in {out}; {left} left to check",
+        flush=True,
+    )
+    return 0
+
+
+def _reworded(pz: model.Puzzle) -> model.Puzzle:
+    """The puzzle with its solution's account in today's words (a Malawi move cites the Malawi rulings)."""
+    p = pz.start()
+    move, _ = notation.parse_move(p, pz.solution)
+    return dataclasses.replace(pz, account=explain.describe(query.account(p, move), pz.ruleset))
+
+
 def _sets(args: argparse.Namespace) -> list[model.Puzzle]:
     """The puzzles of --from (a set file), or else of the shipped sets; of --ruleset when it is given."""
     found = model.load(args.source) if args.source else load_sets()
@@ -178,7 +238,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
             return cmd_solve(args)
         if args.ruleset is None:
             args.ruleset = core.ZANZIBAR
-        return cmd_make(args)
+        return cmd_recheck(args) if args.recheck else cmd_make(args)
     except (model.PuzzleFormatError, model.UnknownPuzzleError, StoreError) as e:
         return _err(str(e).strip("'\""))
 
@@ -211,6 +271,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         nargs=2,
         help="answer one puzzle with a move (a line: its moves in one argument, '4L 3L 5R'; status 0 solved, 3 "
         "not, 4 the line goes on)",
+    )
+    act.add_argument(
+        "--recheck",
+        action="store_true",
+        help="put a set (--ruleset's, or --out) through the final check: drop what it rejects (resumable)",
     )
     p.add_argument("--solver", default="you", help="whose rating an answer changes (default: you)")
     p.add_argument(

@@ -82,7 +82,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     except core.BaoError as e:
         return _fail(f"{args.move}: {e}")
     if args.trace:
-        for i, sentence in enumerate(explain.describe(query.account(p, move)), start=1):
+        for i, sentence in enumerate(explain.describe(query.account(p, move), p.rules.ruleset), start=1):
             print(f"{i:3d}. {sentence}")
     print(position_json.dumps(child))
     return 0

@@ -150,6 +150,7 @@ def _lesson(taught: Any, store: Store, board: SimBoard, logger: Logger) -> Calla
             logger.say("warn", f"the lesson's progress was not kept: {e}")
 
     run = lessons.LessonRun(taught, board.session.command, logger.view, progress)
+    logger.practice = run.kind  # its tasks are kept apart from the library's games
     session = board.session
     return lambda: run.poll() if session.connected else []
 
@@ -162,6 +163,7 @@ def _puzzles(args: argparse.Namespace, store: Store, board: SimBoard, logger: Lo
 
     puzzles = [pz for pz in load_sets() if args.ruleset is None or pz.ruleset == args.ruleset]
     run = PuzzleRun(Solving(store, puzzles, args.solver), board.session.command, logger.view)
+    logger.practice = run.kind  # the puzzles played are kept apart from the library's games
     session = board.session
     return lambda: run.poll() if session.connected else []
 

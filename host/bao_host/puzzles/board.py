@@ -44,10 +44,15 @@ class PuzzleRun:
         self._game: int | None = None
         self._plies = 0
 
+    def kind(self) -> str:
+        """What a position this run lays out is for (the logger's `practice`): the library keeps the puzzles
+        played on the board apart from its games."""
+        return "puzzle" if self.state != "done" else ""
+
     def _next(self) -> list[str]:
         if self.limit and self.done >= self.limit:
             self.state = "done"
-            return [f"Puzzles done: {self.done}. {self.solving.solver}'s rating {self.solving.rating().rating:.0f}."]
+            return [f"Puzzles done: {self.done}. {self.solving.solver}'s rating {self.solving.rating().shown()}."]
         if self.puzzle is None:
             self.puzzle = self.solving.next_puzzle(self.ruleset)
         if self.puzzle is None:

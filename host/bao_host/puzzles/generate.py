@@ -6,7 +6,10 @@ than the last, and only a position that passes one goes on to the next:
    CHEAP_GAP seeds (most positions stop here; its search follows captures CHEAP_QDEPTH plies only);
 2. the deep check: the same at the ruleset's deep depth, the lead at least GAP seeds, the best move not
    losing by more than WORST seeds;
-3. the deeper check: again two plies deeper; the same move must still lead by GAP seeds.
+3. the deeper check: again two plies deeper; the same move must still lead by GAP seeds;
+4. the final check: two plies deeper again, with a larger node cap; the same move must still be the best
+   (by any lead: a solution that another move equals or beats deeper is not unique) and every move's
+   search must finish. `bao puzzles --recheck` applies it to a set made before it existed.
 
 A puzzle kept is then lengthened into a line while it can (up to MAX_MOVES of the solver's moves): after the
 solution, the opponent's best reply (the deeper check's line) is played, and the position that follows goes
@@ -19,6 +22,7 @@ the engine levels in SOLVERS, weak to strong, play the solution.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -48,6 +52,11 @@ class Depths:
     cheap_nodes: int = 3_000
     deep_nodes: int = 30_000
     deeper_nodes: int = 100_000
+    final_nodes: int = 1_000_000
+
+    @property
+    def final(self) -> int:
+        return self.deeper + 2
 
 
 # A move whose search hits its node cap is not scored completely and the position is dropped: a long
@@ -93,6 +102,23 @@ def passes(scored: list[Scored], gap: float) -> bool:
         and lead(scored) >= gap
         and analysis.seeds(scored[0].score) >= WORST
     )
+
+
+def final_check(eng: engine.Engine, p: core.Position, move: str, depth: int, nodes: int) -> tuple[str, float]:
+    """The final check of a solution (its notation) in p: ('unique' | 'narrower' | 'other best' | 'not
+    finished', the best move's lead in seeds) with every move's reply searched `depth` plies. The engine's
+    table is cleared first: the verdict on a position does not depend on what was searched before it."""
+    eng.clear()
+    scored = score_moves(eng, p, core.legal_moves(p), depth, nodes)
+    gap = lead(scored) if len(scored) >= 2 else float(analysis.MATE_SEEDS)
+    if not all(s.complete for s in scored):
+        return "not finished", gap
+    if core.format_move(scored[0].move, p.to_move) != move or (len(scored) >= 2 and gap <= 0):
+        return "other best", gap
+    return ("unique" if gap >= GAP else "narrower"), gap
+
+
+KEPT = ("unique", "narrower")  # the final check's verdicts that keep a puzzle
 
 
 def themes(p: core.Position, move: int, best: Scored) -> list[str]:
@@ -185,10 +211,32 @@ class Generator:
             return None
         self.deep_passed += 1
         deeper = score_moves(self.engine, p, moves, d.deeper, d.deeper_nodes)
-        if not passes(deeper, GAP) or deeper[0].move != deep[0].move:
+        if not passes(deeper, GAP) or deeper[0].move != deep[0].move or not self.confirmed(p, deeper[0]):
             return None
         self.kept += 1
         return self.puzzle(p, deeper, source)
+
+    def confirmed(self, p: core.Position, best: Scored) -> bool:
+        """The final check: the deeper check's best move is still the best two plies deeper."""
+        d = self.depths
+        move = core.format_move(best.move, p.to_move)
+        return final_check(self.engine, p, move, d.final, d.final_nodes)[0] in KEPT
+
+    def recheck(self, pz: Puzzle) -> tuple[Puzzle | None, list[str]]:
+        """A puzzle made before the final check, put through it: each of the solver's moves in turn. None
+        when the solution fails it; a line whose later move fails is cut to the moves before it (its
+        `line` stays the engine's line). Also answers each checked move's verdict in words."""
+        d = self.depths
+        said: list[str] = []
+        for step in range(pz.moves):
+            p = pz.position_at(step)
+            verdict, gap = final_check(self.engine, p, pz.expected(step), d.final, d.final_nodes)
+            said.append(f"{pz.expected(step)} {verdict}, lead {gap:.2f}")
+            if verdict not in KEPT:
+                if step == 0:
+                    return None, said
+                return dataclasses.replace(pz, moves=step), said
+        return pz, said
 
     def clearly_best(self, p: core.Position) -> Scored | None:
         """The move of p that both deep checks find clearly best (the deep and the deeper check), or None."""
@@ -200,7 +248,7 @@ class Generator:
         if not passes(deep, GAP):
             return None
         deeper = score_moves(self.engine, p, moves, d.deeper, d.deeper_nodes)
-        if not passes(deeper, GAP) or deeper[0].move != deep[0].move:
+        if not passes(deeper, GAP) or deeper[0].move != deep[0].move or not self.confirmed(p, deeper[0]):
             return None
         return deeper[0]
 
@@ -243,7 +291,7 @@ class Generator:
             round(analysis.seeds(scored[1].score), 2),
             self.depths.deeper + 1,
             source,
-            explain.describe(query.account(p, best.move)),
+            explain.describe(query.account(p, best.move), p.rules.ruleset),
             moves,
         )
 

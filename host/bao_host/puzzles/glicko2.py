@@ -17,6 +17,9 @@ SCALE = 173.7178  # Glicko-2's scale: (r - 1500) / SCALE
 TAU = 0.5  # the system constant: how much the volatility may change (the paper suggests 0.3 to 1.2)
 EPSILON = 0.000001  # the convergence tolerance of step 5
 DEFAULT = (1500.0, 350.0, 0.06)  # an unrated solver: rating, deviation, volatility
+# A rating is provisional while its deviation is this or more (lichess's threshold): it still moves by hundreds
+# after one attempt, so it is shown with a "?" (as lichess shows one), the maths unchanged.
+PROVISIONAL_RD = 110.0
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,14 @@ class Rating:
     rating: float = DEFAULT[0]
     rd: float = DEFAULT[1]
     vol: float = DEFAULT[2]
+
+    @property
+    def provisional(self) -> bool:
+        return self.rd >= PROVISIONAL_RD
+
+    def shown(self) -> str:
+        """The rating as a person reads it: "1441", or "1441?" while provisional."""
+        return f"{self.rating:.0f}{'?' if self.provisional else ''}"
 
 
 def _g(phi: float) -> float:

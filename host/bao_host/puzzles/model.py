@@ -132,11 +132,11 @@ def check_answer(pz: Puzzle, text: str, step: int = 0) -> Answer:
     or is not legal here."""
     p = pz.position_at(step)
     move, _child = notation.parse_move(p, text.strip())
-    words = explain.describe(query.account(p, move))
+    words = explain.describe(query.account(p, move), p.rules.ruleset)
     want = pz.expected(step)
     sol, _ = notation.parse_move(p, want)
     right = notation.same_move(move, sol)
-    theirs = [] if right else explain.describe(query.account(p, sol))
+    theirs = [] if right else explain.describe(query.account(p, sol), p.rules.ruleset)
     return Answer(right, core.format_move(move, p.to_move), want, words, theirs)
 
 

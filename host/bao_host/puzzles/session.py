@@ -28,6 +28,15 @@ class Result:
     moves: int = 1  # the solver's moves the puzzle asks (a line: more than 1)
     reply: str | None = None  # the opponent's reply when the line goes on (a right move, not the last)
     replier: str = ""  # the side that replies ("North")
+    before_rd: float = 0.0  # the solver's rating deviation before the attempt, and after it
+    after_rd: float = 0.0
+
+    def shown(self) -> tuple[str, str]:
+        """The solver's rating before and after as a person reads them ("1441?" while provisional)."""
+        return (
+            glicko2.Rating(self.before, self.before_rd).shown(),
+            glicko2.Rating(self.after, self.after_rd).shown(),
+        )
 
     @property
     def final(self) -> bool:
@@ -45,7 +54,10 @@ class Result:
                 f"Right: {a.move}{of}. {self.replier} replies {self.reply}: find your next move.",
                 f"What {a.move} does: {did}",
             ]
-        change = f"rating {self.before:.0f} -> {self.after:.0f} ({self.after - self.before:+.0f})"
+        before, after = self.shown()
+        change = f"rating {before} -> {after} ({self.after - self.before:+.0f})"
+        if glicko2.Rating(self.after, self.after_rd).provisional:  # (the swing of a new solver's: said as such)
+            change = f"rating {before} -> {after} (? provisional: a few more puzzles settle it)"
         if a.correct:
             what = "is the move" if self.moves == 1 else "ends the line"
             return [f"Solved: {a.move} {what}{of}. {change}", f"What it does: {did}"]
@@ -97,7 +109,18 @@ class Solving:
         reply = pz.reply(step) if a.correct else None
         if reply is not None:
             side = SIDES[pz.position_at(step).to_move ^ 1]
-            return Result(a, before.rating, before.rating, self.puzzle_rating(pz).rating, step, pz.moves, reply, side)
+            return Result(
+                a,
+                before.rating,
+                before.rating,
+                self.puzzle_rating(pz).rating,
+                step,
+                pz.moves,
+                reply,
+                side,
+                before.rd,
+                before.rd,
+            )
         solver, puzzle = glicko2.attempt(before, self.puzzle_rating(pz), a.correct)
         prev_s = self.store.solver_rating(self.solver)
         prev_p = self.store.puzzle_rating(pz.id)
@@ -109,7 +132,9 @@ class Solving:
             Rated(solver.rating, solver.rd, solver.vol, _n(prev_s)),
             Rated(puzzle.rating, puzzle.rd, puzzle.vol, _n(prev_p)),
         )
-        return Result(a, before.rating, solver.rating, puzzle.rating, step, pz.moves)
+        return Result(
+            a, before.rating, solver.rating, puzzle.rating, step, pz.moves, before_rd=before.rd, after_rd=solver.rd
+        )
 
 
 def _n(r: Rated | None) -> int:

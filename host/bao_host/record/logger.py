@@ -37,7 +37,7 @@ from baoproto.state import STATE
 
 from bao_host.record.state import BoardState
 from bao_host.record.state import parse as parse_state
-from bao_host.record.store import Op, Store
+from bao_host.record.store import PRACTICE, Op, Store
 
 SUPPORTED_PROTOCOLS = ("1", "2", "3", "4", "5")  # docs/protocol.md: 2 adds the NAK, 3 its bad= form, 4 the STATE
 # notice, 5 the set-up's phase in STATE and SNAP
@@ -162,6 +162,9 @@ class Logger:
         self.proto = 0  # the protocol version the board's handshake settled on (5: it says the set-up's phase)
         self.reanchor = False  # after a gap: the next MOVE that does not follow starts a continued game
         self.leaving: int | None = None  # the game a GAME event being stored leaves 'playing' (abandoned)
+        # what a position the host lays out is for: "lesson" or "puzzle" while one runs (its GAME is then
+        # kept as that kind, store.PRACTICE, not a game of the library), "" otherwise
+        self.practice: Callable[[], str] = lambda: ""
         for p in store.problems:
             self.say("warn", p)
 
@@ -308,11 +311,19 @@ class Logger:
             "place": self.place or "",
             "date": time.strftime("%Y-%m-%d"),
         }
-        self.say("info", f"new game ({ruleset}) on board {self.board_id}")
+        kind = self.practice() if pos is not None else ""  # (a NEW game is never a lesson's or a puzzle's)
+        kind = kind if kind in PRACTICE else ""
         prev = self._current_game()
-        if prev is not None and self.store.game(prev).status == "playing":
-            self.leaving = prev  # said once the new game is stored (event)
-        return self.store.op_start_game(self.board_id, board_game, start, headers, self.firmware, leaves=prev)
+        left = self.store.game(prev) if prev is not None else None
+        if left is not None and left.source in PRACTICE:
+            prev = None  # a lesson's task or a puzzle left for the next is not a game abandoned
+        elif left is not None and left.status == "playing" and (left.plies or not kind):
+            self.leaving = prev  # said once the new game is stored (event); not a game with no move that a
+            # lesson or a puzzle replaces (the board's new game when `make run --lesson` starts)
+        self.say("info", f"{kind or 'new game'} ({ruleset}) on board {self.board_id}")
+        return self.store.op_start_game(
+            self.board_id, board_game, start, headers, self.firmware, leaves=prev, source=kind or "board"
+        )
 
     def _op_move(self, game: int | None, seq: int, payload: str) -> tuple[Op, str, bool]:
         op, message, stored = self._check_move(game, seq, payload)
@@ -460,10 +471,11 @@ class Logger:
             try:
                 have = setup.get("have")
                 held = "?" if have is None else str(int(have))
-                why = " why=cut" if setup.get("why") == "cut" else ""
+                why = f" why={setup['why']}" if setup.get("why") in ("cut", "stop") else ""
+                rules = f" rules={setup['rules']}" if setup.get("rules") in core.RULESETS else ""
                 new = (
                     f"step={int(setup['step'])} of={int(setup['of'])} at={setup['at']} have={held} "
-                    f"want={int(setup['want'])}{why}"
+                    f"want={int(setup['want'])}{rules}{why}"
                 )
             except (KeyError, TypeError, ValueError):
                 return

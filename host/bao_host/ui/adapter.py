@@ -130,7 +130,7 @@ def advice_words(p: core.Position, kind: str, text: str) -> str:
     rules core (bao.explain)."""
     try:
         move, _ = notation.parse_move(p, text)
-        said = explain.describe(query.account(p, move))
+        said = explain.describe(query.account(p, move), p.rules.ruleset)
     except (core.BaoError, ValueError):
         said = []
     who = "Hint:" if kind == "HINT" else "The host's engine plays" if kind == "SHOW" else "The computer plays"
@@ -220,7 +220,7 @@ class SimBoard:
             if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
                 p = self._position() or self.session.logger.view.position
                 self._setup_counts = p.counts() if p is not None else [0] * 34
-            if said.why == "cut" and (last is None or last.why != "cut"):
+            if said.why in setup_words.LEFT and (last is None or last.why != said.why):
                 self.msgs.append(setup_words.cut_words(said))
             if said.wrong:
                 self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")

@@ -63,7 +63,7 @@ class PuzzleApp(App[int]):
 
     def show(self) -> None:
         r = self.solving.rating()
-        self.sub_title = f"{self.solving.solver}: rating {r.rating:.0f} ± {2 * r.rd:.0f}"
+        self.sub_title = f"{self.solving.solver}: rating {r.shown()} ± {2 * r.rd:.0f}"
         pz = self.puzzle
         if pz is None:
             self.query_one("#info", Static).update("No puzzle left to solve in this set.")
@@ -104,7 +104,7 @@ class PuzzleApp(App[int]):
         # the verdict stays in sight above the board (at 80x24 the panel below scrolls it away)
         self.query_one("#info", Static).update(Text(f"{self.header(pz)}\n{result.lines()[0]} Ctrl+N: next."))
         r = self.solving.rating()
-        self.sub_title = f"{self.solving.solver}: rating {r.rating:.0f} ± {2 * r.rd:.0f}"
+        self.sub_title = f"{self.solving.solver}: rating {r.shown()} ± {2 * r.rd:.0f}"
 
     def action_next(self) -> None:
         self.puzzle = self.solving.next_puzzle(self.ruleset)

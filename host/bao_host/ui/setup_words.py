@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bao import core
+
 _ONES = (
     "no",
     "one",
@@ -57,7 +59,9 @@ class SetupStep:
     want: int
     wrong: str = ""
     touch: str = ""  # the pits that confirm it when not its own (its sensor is faulty): "B1,B8"
-    why: str = ""  # "cut": the board came back from a power cut in the middle of a move (its pits re-checked)
+    why: str = ""  # "cut": the board came back from a power cut in the middle of a move (its pits re-checked);
+    # "stop": from a switch-off on purpose in the middle of one (a simulated board whose host quit)
+    rules: str = ""  # the ruleset of the position laid out ("": a board that does not say it)
 
 
 @dataclass(frozen=True)
@@ -68,8 +72,9 @@ class SetupEnd:
     steps: int = 0
     touches: int = 0
     refused: int = 0
-    why: str = ""  # "cut": a set-up after a power cut in the middle of a move
+    why: str = ""  # "cut": a set-up after a power cut in the middle of a move; "stop": after a switch-off then
     wait: str = ""  # the pit touched last: the game's lights come on once the hand has been away from it (ready)
+    rules: str = ""  # the ruleset of the position laid out ("": a board that does not say it)
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,7 @@ def parse(payload: str) -> SetupStep | SetupEnd | SetupReady | None:
                 int(fields["refused"]),
                 fields.get("why", ""),
                 fields.get("wait", ""),
+                fields.get("rules", ""),
             )
         have = fields["have"]
         return SetupStep(
@@ -106,9 +112,24 @@ def parse(payload: str) -> SetupStep | SetupEnd | SetupReady | None:
             fields.get("wrong", ""),
             fields.get("touch", ""),
             fields.get("why", ""),
+            fields.get("rules", ""),
         )
     except (KeyError, ValueError):
         return None
+
+
+# A set-up's why= for a move left half made at boot: a power cut, or a switch-off on purpose (the host quit)
+LEFT = ("cut", "stop")
+
+
+def ruleset_shown(setup: str, position: core.Position | None) -> str:
+    """The ruleset a UI names for the board (its header, the web page's ruleset): while a set-up lays out a
+    position, that position's as the board's SETUP notice says it (the game before it is still the board's
+    until the GAME event: a Malawi lesson on a board that played Zanzibar, #28); else the game's; "" none."""
+    said = parse(setup) if setup else None
+    if isinstance(said, (SetupStep, SetupEnd)) and said.rules in core.RULESETS:
+        return said.rules
+    return position.rules.ruleset if position is not None else ""
 
 
 def step_words(s: SetupStep) -> str:
@@ -118,7 +139,7 @@ def step_words(s: SetupStep) -> str:
     touch = f"touch {STORE_ENDS[s.at]}" if store else f"touch {s.at}"
     if s.touch:  # its sensor is faulty: another pit confirms it
         touch = f"touch {' or '.join(s.touch.split(','))} ({s.at}'s sensor is faulty)"
-    before = ", as before the move" if s.why == "cut" else ""  # (the count the board recorded last)
+    before = ", as before the move" if s.why in LEFT else ""  # (the count the board recorded last)
     if s.have is None:
         what = (
             f"make {where} hold {seeds(s.want)}{before} ({s.want}: count them)" if s.want else f"empty {where}{before}"
@@ -127,7 +148,7 @@ def step_words(s: SetupStep) -> str:
         what = f"put {seeds(s.want - s.have)} into {where} (it holds {s.have}: make it {s.want})"
     else:
         what = f"take {seeds(s.have - s.want)} out of {where} (it holds {s.have}: leave {s.want})"
-    after = " after a power cut mid-move" if s.why == "cut" else ""
+    after = {"cut": " after a power cut mid-move", "stop": " after the last session ended mid-move"}.get(s.why, "")
     said = f"Set-up{after}, step {s.step} of {s.of}: {what}, then {touch}."
     if s.wrong:
         said = (
@@ -146,10 +167,11 @@ def end_words(e: SetupEnd) -> str:
     places = f"{e.steps} place{'s' if e.steps != 1 else ''}"
     touches = f"{e.touches} touch{'es' if e.touches != 1 else ''}"
     done = f"{places} put right in {touches}{refused}"
-    if e.why == "cut":
+    if e.why in LEFT:
         hands_off = f"{_hands_off(e.wait)}; then" if e.wait else "Then"
+        after = "the power cut" if e.why == "cut" else "the last session's end"
         return (
-            f"The board is set up again after the power cut: {done}. {hands_off} play the move that was cut "
+            f"The board is set up again after {after}: {done}. {hands_off} play the move that was cut "
             "short again from its start."
         )
     return f"The board is set up: {done}." + (f" {_hands_off(e.wait)}." if e.wait else "")
@@ -169,10 +191,12 @@ def wait_words(pit: str) -> str:
 
 
 def cut_words(s: SetupStep) -> str:
-    """Said once when the board comes back from a power cut in the middle of a move: what it does and why."""
+    """Said once when the board comes back from a power cut in the middle of a move (or from a switch-off on
+    purpose then: a simulated board whose host quit, why=stop): what it does and why."""
     places = f"{number_words(s.of)} place{'s' if s.of != 1 else ''}"
+    what = "The last session ended in the middle of a move" if s.why == "stop" else "Power cut mid-move"
     return (
-        "Power cut mid-move: the board keeps the moves it recorded and never guesses how far the hands got. "
+        f"{what}: the board keeps the moves it recorded and never guesses how far the hands got. "
         f"It is back before that move: make the {places} it may have changed hold the counts said, one lit at "
         "a time (touch each), then play the move again."
     )
@@ -191,6 +215,7 @@ def from_snapshot(d: object) -> SetupStep | None:
             None if have is None else int(have),
             int(d["want"]),
             why=str(d.get("why", "")),
+            rules=str(d.get("rules", "")),
         )
     except (KeyError, ValueError, TypeError):
         return None

@@ -35,7 +35,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, RichLog, Static
 
 from bao_host.record.logger import Logger, side_name
-from bao_host.ui import lights, notation_words
+from bao_host.ui import lights, notation_words, setup_words
 from bao_host.ui.adapter import BoardAdapter, players_words
 
 RULESETS = core.RULESETS
@@ -458,13 +458,18 @@ class BaoApp(App[int]):
         if lg.counters.flagged or lg.counters.duplicates:
             counters = f" · flagged {lg.counters.flagged} · duplicates dropped {lg.counters.duplicates}"
         game = "no game yet"
-        if v.position is not None and not self._ruleset_chosen and v.position.rules.ruleset != self.ruleset:
-            # a game resumed from the board: the title names its ruleset, not a default it is not playing
-            self.ruleset = v.position.rules.ruleset
+        shown = setup_words.ruleset_shown(v.setup, v.position)
+        if shown and not self._ruleset_chosen and shown != self.ruleset:
+            # a game resumed from the board, or a position of another ruleset laid out (a lesson's): the title
+            # names the ruleset the board says, not a default it is not playing
+            self.ruleset = shown
             self._next_ruleset = ""
         if v.game_id is not None:
             rules = v.position.rules.ruleset.capitalize() if v.position is not None else "?"
             game = f"game {v.game_id}, {rules}, {len(v.plies)} pl{'y' if len(v.plies) == 1 else 'ies'}"
+        laying = isinstance(setup_words.parse(v.setup) if v.setup else None, setup_words.SetupStep)
+        if laying and v.position is not None and shown != v.position.rules.ruleset:
+            game = f"setting up a {shown.capitalize()} position"  # (the game before it is another ruleset's)
         status = (
             f"{turn} · {game} · board {v.board_id or '?'}{counters}\n"
             f"data: {_home_short(self.data_folder) or '?'} · {conn}"

@@ -49,13 +49,14 @@ from bao_host.record.store.errors import (
 from bao_host.record.store.events import Op
 from bao_host.record.store.files import atomic_write
 from bao_host.record.store.library import Store
-from bao_host.record.store.rows import COMMENTS, HEADER_ORDER, Game, Ingest, default_data_dir, pos_key
+from bao_host.record.store.rows import COMMENTS, HEADER_ORDER, PRACTICE, Game, Ingest, default_data_dir, pos_key
 from bao_host.record.store.schema import DB_NAME, SCHEMA_VERSION
 
 __all__ = [
     "COMMENTS",
     "DB_NAME",
     "HEADER_ORDER",
+    "PRACTICE",
     "SCHEMA_VERSION",
     "DamagedRow",
     "Game",

@@ -115,9 +115,11 @@ class Events(Writes):
         headers: dict[str, str],
         firmware: str = "",
         leaves: int | None = None,
+        source: str = "board",
     ) -> Op:
         """leaves: the game this one is started before its end (the board's GAME after a NEW): 'abandoned'
-        in the same transaction, when it is still 'playing'."""
+        in the same transaction, when it is still 'playing'. source: 'board', or a kind of rows.PRACTICE (a
+        lesson's task, a puzzle: its own row, which `games` leaves out by default)."""
 
         def run(db: sqlite3.Connection) -> tuple[int | None, str]:
             row = db.execute(
@@ -130,7 +132,7 @@ class Events(Writes):
                     "UPDATE games SET status='abandoned', updated=? WHERE id=? AND status='playing'", (now(), leaves)
                 )
             key = "{}-{}-{}".format(time.strftime("%Y%m%d"), safe_name(board_id), safe_name(board_game))
-            return self._insert_game(db, key, "board", start, headers, board_id, board_game, firmware), ""
+            return self._insert_game(db, key, source, start, headers, board_id, board_game, firmware), ""
 
         return run
 

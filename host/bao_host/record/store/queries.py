@@ -9,7 +9,7 @@ from bao import core, position_json
 
 from bao_host.record.store.damage import RowRepair
 from bao_host.record.store.errors import DamagedRow, StoreError, guarded, reading
-from bao_host.record.store.rows import Game, damaged_columns, like_pattern, now, pos_key, unreadable
+from bao_host.record.store.rows import PRACTICE, Game, damaged_columns, like_pattern, now, pos_key, unreadable
 from bao_host.record.textcheck import loads_object
 
 
@@ -99,9 +99,15 @@ class Queries(RowRepair):
         result: str | None = None,
         board: str | None = None,
         status: str | None = None,
+        practice: bool = False,
     ) -> list[Game]:
+        """The games that match, oldest first; a lesson's tasks and the puzzles played on the board
+        (rows.PRACTICE) only with practice=True."""
         q = "SELECT * FROM games WHERE 1=1"
         args: list[Any] = []
+        if not practice:
+            q += f" AND source NOT IN ({','.join('?' * len(PRACTICE))})"
+            args += PRACTICE
         if player:
             q += " AND (south LIKE ? ESCAPE '\\' OR north LIKE ? ESCAPE '\\')"
             args += ["%" + like_pattern(player) + "%"] * 2

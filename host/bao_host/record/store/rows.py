@@ -16,6 +16,10 @@ from bao import core, kuu, notation, position_json
 from bao_host.record.store.errors import StoreError
 from bao_host.record.textcheck import TextError, check_headers, loads_object
 
+# A game's source when the board played a lesson's task or a puzzle (a position the host laid out for it, issue
+# #28): kept, but not a game of the club's: `bao games` and the library page leave them out unless asked.
+PRACTICE = ("lesson", "puzzle")
+
 HEADER_ORDER = (
     "South",
     "North",

@@ -55,7 +55,7 @@ def ply_frames(p: core.Position, move: int) -> list[dict[str, Any]]:
 
     for st in query.account(p, move):
         kind = st[0]
-        text = explain.describe_step(st)
+        text = explain.describe_step(st, p.rules.ruleset.startswith("malawi"))
         if kind == core.STEP_STORE:
             d[st[1]] += 1
             d[store] -= 1

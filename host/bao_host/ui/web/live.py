@@ -164,6 +164,8 @@ class LiveBoard:
             "south": v.south,
             "north": v.north,
             "turn": turn,
+            # the board's ruleset (a set-up's, while one lays a position out): the page's ruleset choice follows
+            "ruleset": setup_words.ruleset_shown(v.setup, v.position),
             # the same words as the terminal UI: the step the board waits for, the computer's move or a
             # hint, who plays which side
             "guide": self.board.step_guidance() if self.board is not None else _guide(v),
@@ -280,9 +282,10 @@ class LiveBoard:
             except StoreError as e:  # the lesson goes on; the page says why its progress was not kept
                 self.messages.append(f"! the lesson's progress was not kept: {e}")
 
-        self.lesson = lessons.LessonRun(
+        run = self.lesson = lessons.LessonRun(
             lesson, session.command, self.logger.view, progress, "SETPOS" if self.board is not None else "SETUP"
         )
+        self.logger.practice = run.kind  # its tasks are kept apart from the library's games
         self._lesson_intro = set(lessons.introduction(lesson))
 
     def undo(self) -> None:

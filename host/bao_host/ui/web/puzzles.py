@@ -139,6 +139,7 @@ class PuzzlePages:
             line=shown,
             themes=pz.themes,
             rating=round(result.after),
+            rating_shown=result.shown()[1],  # ("1441?" while provisional)
             before=round(result.before),
             puzzle_rating=round(result.puzzle_rating),
             next=nxt.id if nxt is not None else None,

@@ -105,6 +105,8 @@ function sow(last) {
   step();
 }
 
+let rulesetChosen = false;  // a person chose the next new game's ruleset: the page no longer follows the board's
+
 function applyState(s) {
   const svg = document.getElementById("board");
   const over = / wins$/.test(s.turn);
@@ -141,6 +143,12 @@ function applyState(s) {
   const choice = document.getElementById("computer");
   if (choice && document.activeElement !== choice && choice.value !== String(s.level || 0)) {
     choice.value = String(s.level || 0);
+  }
+  // the ruleset choice shows the board's (a lesson's laid out, a game resumed), unless a person chose another
+  // for the next new game
+  const rules = document.getElementById("ruleset");
+  if (rules && s.ruleset && !rulesetChosen && document.activeElement !== rules && rules.value !== s.ruleset) {
+    rules.value = s.ruleset;
   }
   setText("board-id", s.board_id || "?");
   setText("connection", s.connection);
@@ -195,8 +203,11 @@ if (live.dataset.playing === "yes") {
   for (const g of document.querySelectorAll(".pit-group")) {
     g.addEventListener("click", () => post("touch", { pit: Number(g.dataset.pit) }));
   }
-  document.getElementById("new-game").addEventListener("click",
-    () => post("new", { ruleset: document.getElementById("ruleset").value }));
+  document.getElementById("new-game").addEventListener("click", () => {
+    rulesetChosen = false;
+    post("new", { ruleset: document.getElementById("ruleset").value });
+  });
+  document.getElementById("ruleset").addEventListener("change", () => { rulesetChosen = true; });
   document.getElementById("undo").addEventListener("click", () => post("undo", {}));
   document.getElementById("mode").addEventListener("change",
     (e) => post("mode", { mode: e.target.value }));

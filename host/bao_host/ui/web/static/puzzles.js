@@ -44,7 +44,7 @@
         data.correct ? "solved" : "failed");
     document.getElementById("submit").disabled = true;
     document.getElementById("ratings").textContent =  // (the side panel said the ratings before the answer)
-      solver + ": rating " + data.rating + " · this puzzle: " + data.puzzle_rating;
+      solver + ": rating " + data.rating_shown + " · this puzzle: " + data.puzzle_rating;
     const next = document.getElementById("next");
     if (data.next) {
       next.href = "/puzzles/" + encodeURIComponent(data.next) + "?solver=" + encodeURIComponent(solver) +
