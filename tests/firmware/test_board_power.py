@@ -214,7 +214,7 @@ def test_a_hand_on_a_pit_when_the_power_comes_back_is_no_touch():
     hands = Hands(b)
     hands.scan(20)
     s = b.app.setup  # the move was begun: its pits are set up again (#28)
-    assert s is not None and s.cut
+    assert s is not None and s.why == "cut"
     at_boot = s.state()
     hw.set_pit(held, False)  # the hand lifts
     hands.scan(20)
