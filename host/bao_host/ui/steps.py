@@ -46,25 +46,44 @@ def step_guidance(state: BoardState | None, rules: core.Rules | None = None, opp
     return refused + _step(state, p, opponent)
 
 
+def _cite(p: core.Position, rule: str) -> str:
+    """The rule a step's words cite for p's ruleset: Zanzibar's section; in the Malawi games M2 with the
+    section it takes over (their sowing, capture and relay are the Zanzibar mtaji stage's: "M2 (1.4)"), and
+    M15 for the kuu's decision (as 2.5b's house). The board's STATE names the Zanzibar section."""
+    if p.rules.ruleset == core.ZANZIBAR or not rule.startswith(("1.", "2.5b")):
+        return rule
+    return "M15" if rule == "2.5b" else "M23" if rule == "1.2" else f"M2 ({rule})"
+
+
 def _refusal(s: BoardState, p: core.Position) -> str:
     """The refused touch and the rule it breaks: the board's own rule when it names one (an attempted
     start: bao.reasons), else the rule of the step the move is at (a sowing goes on pit by pit, 1.3; a
     capture is lifted before the sowing goes on, 1.4)."""
     name = core.pit_name(s.wrong)
     rule, reason = s.rule, s.why
-    if rule:
-        why = reason if reason.startswith(rule) else f"{rule}: {reason}" if reason else rule
-    elif s.stage == IDLE:
-        why = "1.1: not a pit this move can start from"
-    elif s.stage == DECISION:
-        why = "2.5b: stop in the house or play it"
-    elif any(b >> 4 != p.to_move for b in s.lift):
-        why = "1.4: the capture is lifted first"
-    elif s.kichwa:
-        why = "1.4a: the captured seeds go in from a kichwa"
-    else:
-        why = "1.3: the seeds go one by one into the next pits"
+    if not rule:
+        rule, reason = _step_rule(s, p)
+    why = reason if reason.startswith(rule) else f"{rule}: {reason}" if reason else rule
+    if p.rules.ruleset != core.ZANZIBAR:  # (the Malawi games' numbers, and their kuu for the house)
+        why = _cite(p, rule) + why[len(rule) :].replace("house", "kuu")
     return f"{name} refused (pink ✕), {why}; "
+
+
+def _step_rule(s: BoardState, p: core.Position) -> tuple[str, str]:
+    """The rule and reason of the step the move is at, when the board names none."""
+    if s.stage == IDLE:
+        return "1.1", "not a pit this move can start from"
+    if s.stage == DECISION:
+        return "2.5b", "stop in the house or play it"
+    if any(b >> 4 != p.to_move for b in s.lift):
+        return "1.4", "the capture is lifted first"
+    if s.kichwa:
+        return "1.4a", "the captured seeds go in from a kichwa"
+    return "1.3", "the seeds go one by one into the next pits"
+
+
+def _house(p: core.Position) -> str:
+    return "house" if p.rules.ruleset == core.ZANZIBAR else "kuu"
 
 
 def _start(p: core.Position) -> str:
@@ -102,14 +121,15 @@ def _step(s: BoardState, p: core.Position, opponent: str = "") -> str:
             if opponent
             else (f"begin {other}'s move: its first touch stops this one")
         )
+        house = _house(p)
         return (
-            f"2.5b house decision: stop in the house ({stop}) or "
-            f"lift {_names(lifts_own) if lifts_own else 'the house'} (amber and yellow, blinking) to play it"
+            f"{_cite(p, '2.5b')} {house} decision: stop in the {house} ({stop}) or "
+            f"lift {_names(lifts_own) if lifts_own else 'the ' + house} (amber and yellow, blinking) to play it"
         )
     lifted = f"{core.pit_name(s.lifted)} lifted: " if s.lifted >= 0 and not p.store(side) else ""
     said: list[str] = []
     if captures:
-        said.append(f"1.4 capture: lift the seeds of {_names(captures)} (red)")
+        said.append(f"{_cite(p, '1.4')} capture: lift the seeds of {_names(captures)} (red)")
     if len(s.kichwa) > 1:
         said.append(f"choose the kichwa: the first captured seed into {_names(s.kichwa)} (cyan)")
     elif s.kichwa:
