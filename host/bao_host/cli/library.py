@@ -41,7 +41,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         try:
             filters = {"player": args.player, "date": args.date, "result": args.result, "board": args.board}
             games = st.games(**filters, practice=args.practice)
-            hidden = 0 if args.practice else len(st.games(**filters, practice=True)) - len(games)
+            hidden = 0 if args.practice else st.practice_count(**filters)
         except StoreError as e:
             return _err(str(e))
         if args.json:

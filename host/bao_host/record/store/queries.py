@@ -103,11 +103,40 @@ class Queries(RowRepair):
     ) -> list[Game]:
         """The games that match, oldest first; a lesson's tasks and the puzzles played on the board
         (rows.PRACTICE) only with practice=True."""
-        q = "SELECT * FROM games WHERE 1=1"
-        args: list[Any] = []
+        where, args = self._where(player, date, result, board, status)
         if not practice:
-            q += f" AND source NOT IN ({','.join('?' * len(PRACTICE))})"
+            where += f" AND source NOT IN ({','.join('?' * len(PRACTICE))})"
             args += PRACTICE
+        out = []
+        for r in self.db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id", args).fetchall():
+            try:
+                out.append(self._row_to_game(r))
+            except DamagedRow as e:  # the others are still shown; this one is named
+                self._problem(f"{e}; not listed")
+        return out
+
+    @reading
+    def practice_count(
+        self,
+        player: str | None = None,
+        date: str | None = None,
+        result: str | None = None,
+        board: str | None = None,
+        status: str | None = None,
+    ) -> int:
+        """How many lesson tasks and puzzles played on the board (rows.PRACTICE) match: the games() leaves out
+        (counted, not read: a damaged row is named once, by games())."""
+        where, args = self._where(player, date, result, board, status)
+        where += f" AND source IN ({','.join('?' * len(PRACTICE))})"
+        return int(self.db.execute(f"SELECT COUNT(*) FROM games WHERE {where}", [*args, *PRACTICE]).fetchone()[0])
+
+    @staticmethod
+    def _where(
+        player: str | None, date: str | None, result: str | None, board: str | None, status: str | None
+    ) -> tuple[str, list[Any]]:
+        """The SQL condition and its arguments of games()' filters."""
+        q = "1=1"
+        args: list[Any] = []
         if player:
             q += " AND (south LIKE ? ESCAPE '\\' OR north LIKE ? ESCAPE '\\')"
             args += ["%" + like_pattern(player) + "%"] * 2
@@ -123,14 +152,7 @@ class Queries(RowRepair):
         if status:
             q += " AND status=?"
             args.append(status)
-        q += " ORDER BY id"
-        out = []
-        for r in self.db.execute(q, args).fetchall():
-            try:
-                out.append(self._row_to_game(r))
-            except DamagedRow as e:  # the others are still shown; this one is named
-                self._problem(f"{e}; not listed")
-        return out
+        return q, args
 
     @reading
     def positions(self, game_id: int) -> list[core.Position]:
