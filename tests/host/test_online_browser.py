@@ -322,17 +322,25 @@ def test_the_pages_show_the_clocks_the_server_keeps(tmp_path: Path, pages: Pages
         assert south.locator("#clock-S.running").count() == 1 and south.locator("#clock-N.running").count() == 0
         p, _ = g.moves[0]
         _click_move(south, p, g.plies[0], None, 1)
-        for page in (south, north, spectator):  # South gained 3 s for her move; North's clock runs
+        simrig.wait_for(lambda: server.api.state(game)["clock"]["running"] == "N", 30, None, "the server's move")
+        state = server.api.state(game)
+        assert (state["clock"]["base"], state["clock"]["increment"], state["clock"]["running"]) == (300.0, 3.0, "N")
+        # South's clock stopped at what the server keeps (her time less her move's, 3 s added; however long the
+        # move took on this machine), shown in whole seconds either way
+        left = state["clock"]["S"] / 1000
+        shown = {f"{int(t) // 60}:{int(t) % 60:02d}" for t in (left, left + 0.999)}
+        for page in (south, north, spectator):  # North's clock runs, South's shows the server's
             simrig.wait_for(
-                lambda pg=page: re.fullmatch(r"clocks: South 5:0[0-3] · North 4:5\d", pg.inner_text("#clocks")),
+                lambda pg=page: (
+                    (m := re.fullmatch(r"clocks: South (\d:\d\d) · North 4:5\d", pg.inner_text("#clocks")))
+                    and m.group(1) in shown
+                ),
                 30,
                 None,
-                "North's clock running",
+                f"North's clock running, South's at {sorted(shown)}",
             )
         assert north.locator("#clock-N.running").count() == 1
         north.screenshot(path=str(tmp_path / "online-clocks.png"))
-        state = server.api.state(game)
-        assert (state["clock"]["base"], state["clock"]["increment"], state["clock"]["running"]) == (300.0, 3.0, "N")
     finally:
         pages.close()
         server.stop()
