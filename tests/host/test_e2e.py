@@ -176,7 +176,9 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
                                 assert str(btn.label).split("\n")[1].strip() == "0"
                         await _until(pilot, lambda n=i + 1: len(lg.view.plies) == n)
                     assert lg.view.plies == T1994.plies[:plies]
-                    assert board.counts() == positions[plies].counts()[:32]
+                    # the counts come with the board's STATE notice, which follows its MOVE event by a scan
+                    want = positions[plies].counts()[:32]
+                    await _until(pilot, lambda: board.counts() == want, what=f"the counts {want}")
                     await pilot.press("u")  # undo: the UNDO command over the link, the board's UNDO event
                     await _until(pilot, lambda: len(lg.view.plies) == plies - 1)
                     await pilot.press("r")  # ruleset: Malawi
@@ -193,8 +195,8 @@ def test_tui_on_the_simulated_board(tmp_path: Path) -> None:
     asyncio.run(asyncio.wait_for(run(), 180))  # a UI that stops answering fails the test
 
 
-async def _until(pilot: object, cond: object, timeout: float = 60.0) -> None:
+async def _until(pilot: object, cond: object, timeout: float = 60.0, what: str = "") -> None:
     end = time.monotonic() + timeout
     while not cond():  # type: ignore[operator]
-        assert time.monotonic() < end, "timed out"
+        assert time.monotonic() < end, f"timed out waiting for {what or cond}"
         await pilot.pause(0.02)  # type: ignore[attr-defined]
