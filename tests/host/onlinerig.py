@@ -222,6 +222,29 @@ def play_remote(
     """Each move made on its mover's board, sent to the server, lit on the other board and sown there
     (from ply start + 1). before[n]() and after[n](): faults, before ply n is made on its mover's board and
     after."""
+    try:
+        _play_remote(g, players, server, timeout, before or {}, after or {}, start)
+    except AssertionError as e:  # (what each client saw, to tell a lost event from slow hands)
+        raise AssertionError(f"{e}\n" + "\n".join(_client_said(pl) for pl in players)) from None
+
+
+def _client_said(pl: Player) -> str:
+    b = pl.bridge
+    return (
+        f"{pl.name}: server moves held {len(b.moves)} (events {b.follower.held}, connections {b.follower.attempts}),"
+        f" shown ply {b.shown}, status {b.status}; last said: {pl.said[-8:]}"
+    )
+
+
+def _play_remote(
+    g: simrig.Played,
+    players: list[Player],
+    server: Moves,
+    timeout: float,
+    before: dict[int, Callable[[], object]],
+    after: dict[int, Callable[[], object]],
+    start: int,
+) -> None:
     step = lambda: pump_all(players)  # noqa: E731
     by_side = {pl.bridge.seat.side: pl for pl in players}
     game = players[0].bridge.seat.game
@@ -240,13 +263,13 @@ def play_remote(
             step,
             f"{mover.name}'s board at ply {i + 1}",
         )
-        if before and i + 1 in before:
+        if i + 1 in before:
             before[i + 1]()
         job = mover.runner.perform(p, m)
         simrig.wait_for(job.done.is_set, timeout, step, f"{mover.name}'s hands, ply {i + 1}")
         if mover.runner.phase == DECISION:  # 2.5b with the opponent far away: the player says stop
             mover.session.command("STOP")
-        if after and i + 1 in after:
+        if i + 1 in after:
             after[i + 1]()
         simrig.wait_for(lambda n=i + 1: len(server.moves(game)) >= n, timeout, step, f"the server's ply {i + 1}")
         simrig.wait_for(
