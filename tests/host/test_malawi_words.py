@@ -1,7 +1,7 @@
-"""The guidance words cite the rules of the game on the board (issue #28): in a Malawi game a capture, a
-refused touch and the game's end cite the Malawi rulings (M2, which takes over the Zanzibar mtaji stage's
-sowing, capture and relay: "M2 (1.4)"; M23 for the end), not the Zanzibar sections alone. The words come from
-what the board says on its serial line, as every UI's do."""
+"""The guidance words and the logger's messages cite the rules of the game on the board (issue #28): in a
+Malawi game a capture, a refused touch and the game's end cite the Malawi rulings (M2, which takes over the
+Zanzibar mtaji stage's sowing, capture and relay: "M2 (1.4)"; M23 for the end), not the Zanzibar sections
+alone. The words come from what the board says on its serial line, as every UI's do."""
 
 from __future__ import annotations
 
@@ -51,6 +51,10 @@ def test_a_malawi_game_s_words_cite_the_malawi_rules(tmp_path: Path) -> None:
         words = step_guidance(view.state, p.rules)
         assert words.startswith("B1 refused (pink ✕), M2 (1."), words
         assert " 1.4 capture" not in words and "; M2 (1.4) capture: lift the seeds of" in words, words
+        # the logger's message list (`bao log`, the UIs' messages): the board's ILLEGAL event, its numbers too
+        wait_for(lambda: any("refused B1" in m.text for m in logger.messages), 60, lambda: session.poll(0.005))
+        refusal = next(m.text for m in logger.messages if "refused B1" in m.text)
+        assert refusal.startswith("refused B1: M2 (1."), refusal
     finally:
         session.close()
         runner.close()

@@ -35,6 +35,7 @@ from bao import core, notation, position_json
 from baoproto.frames import split_move
 from baoproto.state import STATE
 
+from bao_host.record.citation import cite, cite_words
 from bao_host.record.state import BoardState
 from bao_host.record.state import parse as parse_state
 from bao_host.record.store import PRACTICE, Op, Store
@@ -58,15 +59,19 @@ def same_position(reported: core.Position, computed: core.Position) -> bool:
     return a == b and (won in (core.NONE, known) or won == core.outcome(computed))
 
 
-def _illegal_text(payload: str) -> str:
-    """The board's ILLEGAL event as a sentence: refused a1: 1.1: it is South's turn."""
+def _illegal_text(payload: str, ruleset: str) -> str:
+    """The board's ILLEGAL event as a sentence: refused a1: 1.1: it is South's turn (the rule in the numbers
+    of the game's ruleset: a Malawi game's "M2 (1.4)", bao_host.record.citation)."""
     try:
         obj = json.loads(payload)
     except ValueError:
         return f"refused: {payload}"
     if not isinstance(obj, dict):
         return f"refused: {payload}"
-    return f"refused {obj.get('pit', '?')}: {obj.get('reason') or obj.get('rule') or '?'}"
+    rule, reason = str(obj.get("rule") or ""), str(obj.get("reason") or "")
+    return (
+        f"refused {obj.get('pit', '?')}: {cite_words(ruleset, rule, reason) if reason else cite(ruleset, rule) or '?'}"
+    )
 
 
 @dataclass
@@ -265,7 +270,8 @@ class Logger:
             else:
                 op = self.store.op_flag(game, "")
                 if typ == "ILLEGAL":
-                    message = _illegal_text(payload)
+                    p = self.view.position
+                    message = _illegal_text(payload, p.rules.ruleset if p is not None else core.ZANZIBAR)
                 elif typ == "ERROR":
                     message = f"board error: {payload}"
         except Exception as e:  # whatever the payload holds, it never stops the logger

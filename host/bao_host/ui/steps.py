@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bao import core, kuu
 
+from bao_host.record.citation import cite, cite_words
 from bao_host.record.state import DECISION, IDLE, OVER, BoardState
 
 
@@ -47,12 +48,9 @@ def step_guidance(state: BoardState | None, rules: core.Rules | None = None, opp
 
 
 def _cite(p: core.Position, rule: str) -> str:
-    """The rule a step's words cite for p's ruleset: Zanzibar's section; in the Malawi games M2 with the
-    section it takes over (their sowing, capture and relay are the Zanzibar mtaji stage's: "M2 (1.4)"), and
-    M15 for the kuu's decision (as 2.5b's house). The board's STATE names the Zanzibar section."""
-    if p.rules.ruleset == core.ZANZIBAR or not rule.startswith(("1.", "2.5b")):
-        return rule
-    return "M15" if rule == "2.5b" else "M23" if rule == "1.2" else f"M2 ({rule})"
+    """The rule a step's words cite for p's ruleset (bao_host.record.citation). The board's STATE names the
+    Zanzibar section."""
+    return cite(p.rules.ruleset, rule)
 
 
 def _refusal(s: BoardState, p: core.Position) -> str:
@@ -64,8 +62,7 @@ def _refusal(s: BoardState, p: core.Position) -> str:
     if not rule:
         rule, reason = _step_rule(s, p)
     why = reason if reason.startswith(rule) else f"{rule}: {reason}" if reason else rule
-    if p.rules.ruleset != core.ZANZIBAR:  # (the Malawi games' numbers, and their kuu for the house)
-        why = _cite(p, rule) + why[len(rule) :].replace("house", "kuu")
+    why = cite_words(p.rules.ruleset, rule, why)  # (the Malawi games' numbers, and their kuu for the house)
     return f"{name} refused (pink ✕), {why}; "
 
 
