@@ -13,8 +13,9 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from bao_host.online.client import Api, Follower
 from bao_host.record.store import Store
-from bao_testkit.webrig import serving
+from bao_testkit.webrig import serving, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "online.md").read_text()
@@ -200,6 +201,44 @@ def test_reordered_and_repeated_moves_are_harmless(tmp_path: Path) -> None:
         assert post("S", 3, "6R*") == 200
         assert post("N", 2, "5R") == 200 and post("S", 3, "6R*") == 200
         assert _state(web.url, g["game"])["moves"] == ["7L*", "5R", "6R*"]
+
+
+def test_a_move_the_store_failed_to_keep_leaves_no_follower_deaf(tmp_path: Path) -> None:
+    """A move the database did not take (503: send it again) drops the game from the server's memory; a
+    follower's event stream on it ends and reconnects, and hears the moves made after (ply 1 sent again,
+    ply 2): none waits on the dropped game for moves that never come."""
+    with serving(tmp_path / "server", sims=0) as web:
+        g = _game(web.url)
+        move = f"/online/v1/games/{g['game']}/move"
+        follower = Follower(Api(web.url), g["game"]).start()
+        heard: list[tuple[str, dict[str, Any]]] = []
+
+        def hear() -> list[str]:
+            """The moves heard so far."""
+            while not follower.events.empty():
+                heard.append(follower.events.get_nowait())
+            return [str(d["move"]) for kind, d in heard if kind == "move"]
+
+        try:
+            wait_for(lambda: hear() == [] and any(kind == "state" for kind, _ in heard), "the stream's first state")
+            st = web.server.online.st
+            failed: list[bool] = []
+
+            def add_moves_once_failing(rows: Any, real: Any = st.add_moves) -> Any:
+                if not failed:
+                    failed.append(True)
+                    raise OSError(5, "Input/output error")
+                return real(rows)
+
+            web.call(lambda: setattr(st, "add_moves", add_moves_once_failing))
+            status, got = send(web.url, "POST", move, g["S"], json.dumps({"ply": 1, "move": "7L*"}))
+            assert (status, got["error"]) == (503, "ply 1 could not be stored: send it again")
+            assert send(web.url, "POST", move, g["S"], json.dumps({"ply": 1, "move": "7L*"}))[0] == 200
+            assert send(web.url, "POST", move, g["N"], json.dumps({"ply": 2, "move": "5R"}))[0] == 200
+            assert wait_for(lambda: hear() == ["7L*", "5R"], "the follower to hear both moves")
+        finally:
+            follower.stop()
+        assert any(kind == "down" for kind, _ in heard), heard  # (its stream on the dropped game ended)
 
 
 def test_a_spectator_reads_every_move_without_a_token_and_cannot_move(tmp_path: Path) -> None:

@@ -401,6 +401,15 @@ class Online:
         self._file(g)
         self._forget(g)
 
+    def _drop(self, g: Game) -> None:
+        """The game's memory is not the database's: dropped, read again when next asked for. Its event streams
+        end, and their clients reconnect to the game read again: a stream left on the dropped game would
+        hear no move again."""
+        if self.games.get(g.id) is g:
+            del self.games[g.id]
+        for q in g.watchers:
+            q.put_nowait(None)
+
     def _forget(self, g: Game) -> None:
         """An ended game nobody watches leaves the memory (read again from the database when asked for)."""
         if g.status in ("over", "aborted") and not g.watchers:
@@ -606,7 +615,7 @@ class Online:
             self._refresh(g)
             return await self._again(g, ply, p, canonical, side)
         except Exception:
-            self.games.pop(g.id, None)  # memory ahead of the disk: read again from the database
+            self._drop(g)  # memory ahead of the disk: read again from the database
             raise Refused(503, f"ply {ply} could not be stored: send it again") from None
         finally:
             g.pending.pop(ply, None)
