@@ -180,7 +180,9 @@ def test_a_scripted_learner_completes_the_lesson_on_the_simulated_board(
 
 def _library_after_a_lesson(rig: Rig, data: Path, laid_out: int, capsys: pytest.CaptureFixture[str]) -> None:
     """A lesson leaves no games in the club's library list, and no game "abandoned" on the way: each position
-    laid out (every task and retry) is kept as a lesson's, listed by `bao games --practice` (#28, used)."""
+    laid out (every task and retry) is kept as a lesson's, listed by `bao games --practice` (#28, used). The
+    board's new game that the lesson replaced before a move was played in it is not listed either: counted,
+    listed by `--empty`."""
     from bao_host.cli import main
 
     said = [m.text for m in rig.logger.messages]
@@ -188,18 +190,22 @@ def _library_after_a_lesson(rig: Rig, data: Path, laid_out: int, capsys: pytest.
     capsys.readouterr()
     assert main(["games", "--data", str(data)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == (
+    assert out[-3:] == [
+        f"no games in {data}",
         f"(and {laid_out} lesson task{'s' * (laid_out != 1)} and puzzles played on the board: not listed, "
-        "--practice lists them; `bao lessons` shows the lessons done)"
-    )
+        "--practice lists them; `bao lessons` shows the lessons done)",
+        "(and 1 game abandoned before its first move: not listed, --empty lists it)",
+    ]
     assert main(["games", "--data", str(data), "--json"]) == 0
-    # the board's new game before the lesson (no move played) is the only game listed
-    assert [(r["id"], r["moves"]) for r in json.loads(capsys.readouterr().out)] == [(1, 0)]
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(["games", "--data", str(data), "--empty", "--json"]) == 0
+    # the board's new game before the lesson (no move played)
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["moves"], r["status"]) for r in rows] == [(1, 0, "abandoned")]
     assert main(["games", "--data", str(data), "--practice", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [(r["source"], r["moves"]) for r in rows][0] == ("board", 0)
-    assert [r["source"] for r in rows[1:]] == ["lesson"] * laid_out
-    assert "abandoned" not in {r["status"] for r in rows[1:]}
+    assert [r["source"] for r in rows] == ["lesson"] * laid_out
+    assert "abandoned" not in {r["status"] for r in rows}
 
 
 RULE_NUMBER = re.compile(r"(?<![\w.])(\d\.\d[a-c]?(?:\(\d\))?|[GRM]\d{1,2})(?![\w.])")

@@ -73,9 +73,14 @@ def test_a_puzzle_failed_then_one_solved_on_the_simulated_board(
         assert not any("abandoned" in m.text for m in rig.logger.messages)
         capsys.readouterr()
         assert main(["games", "--data", str(tmp_path / "data"), "--json"]) == 0
-        assert [r["moves"] for r in json.loads(capsys.readouterr().out)] == [0]  # the board's game before them
+        assert json.loads(capsys.readouterr().out) == []
+        assert main(["games", "--data", str(tmp_path / "data"), "--empty", "--json"]) == 0
+        rows = json.loads(capsys.readouterr().out)  # the board's game before them, left with no move
+        assert [(r["moves"], r["status"]) for r in rows] == [(0, "abandoned")]
         assert main(["games", "--data", str(tmp_path / "data")]) == 0
-        assert capsys.readouterr().out.splitlines()[-1].startswith("(and 2 lesson tasks and puzzles played on")
+        out = capsys.readouterr().out.splitlines()
+        assert out[-2].startswith("(and 2 lesson tasks and puzzles played on"), out
+        assert out[-1] == "(and 1 game abandoned before its first move: not listed, --empty lists it)", out
     finally:
         rig.close()
 

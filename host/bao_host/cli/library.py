@@ -40,8 +40,9 @@ def cmd_games(args: argparse.Namespace) -> int:
     with st:
         try:
             filters = {"player": args.player, "date": args.date, "result": args.result, "board": args.board}
-            games = st.games(**filters, practice=args.practice)
+            games = st.games(**filters, practice=args.practice, empty=args.empty)
             hidden = 0 if args.practice else st.practice_count(**filters)
+            empty = 0 if args.empty else st.empty_count(**filters)
         except StoreError as e:
             return _err(str(e))
         if args.json:
@@ -70,7 +71,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             return 0
         if not games:
             print(f"no games in {st.root}")
-            _say_practice(hidden)
+            _say_left_out(hidden, empty)
             return 0
         console = Console()
         # Under 100 columns the two sides share one column, South's name over North's: two names side by
@@ -100,7 +101,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                 )
             )
         Console().print(t)
-        _say_practice(hidden)
+        _say_left_out(hidden, empty)
     return 0
 
 
@@ -110,13 +111,18 @@ def _source(g: Game) -> str:
     return plain(g.board_id or g.source)
 
 
-def _say_practice(hidden: int) -> None:
-    """The lessons' tasks and puzzles played on the board are kept but not listed: say how many, and where a
-    learner's progress is."""
+def _say_left_out(hidden: int, empty: int) -> None:
+    """The lessons' tasks and puzzles played on the board, and the games abandoned before their first move,
+    are kept but not listed: say how many, and how to list them."""
     if hidden:
         print(
             f"(and {hidden} lesson task{'s' * (hidden != 1)} and puzzles played on the board: not listed, "
             "--practice lists them; `bao lessons` shows the lessons done)"
+        )
+    if empty:
+        print(
+            f"(and {empty} game{'s' * (empty != 1)} abandoned before {'their' if empty != 1 else 'its'} first move:"
+            f" not listed, --empty lists {'them' if empty != 1 else 'it'})"
         )
 
 
@@ -282,6 +288,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--practice", action="store_true", help="list the lessons' tasks and the puzzles played on the board too"
     )
+    p.add_argument("--empty", action="store_true", help="list the games abandoned before their first move too")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_games)
 

@@ -12,6 +12,9 @@ from bao_host.record.store.errors import DamagedRow, StoreError, guarded, readin
 from bao_host.record.store.rows import PRACTICE, Game, damaged_columns, like_pattern, now, pos_key, unreadable
 from bao_host.record.textcheck import loads_object
 
+# a game abandoned before its first move: nothing was played in it (SQL, on the games table)
+EMPTY_ABANDONED = "status='abandoned' AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.game=games.id)"
+
 
 class Queries(RowRepair):
     """The library's reads (and the boards it has seen)."""
@@ -100,13 +103,17 @@ class Queries(RowRepair):
         board: str | None = None,
         status: str | None = None,
         practice: bool = False,
+        empty: bool = True,
     ) -> list[Game]:
         """The games that match, oldest first; a lesson's tasks and the puzzles played on the board
-        (rows.PRACTICE) only with practice=True."""
+        (rows.PRACTICE) only with practice=True; the games abandoned before their first move (a board's
+        new game left at once for another, a lesson, a puzzle) not with empty=False (a list for people)."""
         where, args = self._where(player, date, result, board, status)
         if not practice:
             where += f" AND source NOT IN ({','.join('?' * len(PRACTICE))})"
             args += PRACTICE
+        if not empty:
+            where += f" AND NOT ({EMPTY_ABANDONED})"
         out = []
         for r in self.db.execute(f"SELECT * FROM games WHERE {where} ORDER BY id", args).fetchall():
             try:
@@ -128,6 +135,21 @@ class Queries(RowRepair):
         (counted, not read: a damaged row is named once, by games())."""
         where, args = self._where(player, date, result, board, status)
         where += f" AND source IN ({','.join('?' * len(PRACTICE))})"
+        return int(self.db.execute(f"SELECT COUNT(*) FROM games WHERE {where}", [*args, *PRACTICE]).fetchone()[0])
+
+    @reading
+    def empty_count(
+        self,
+        player: str | None = None,
+        date: str | None = None,
+        result: str | None = None,
+        board: str | None = None,
+        status: str | None = None,
+    ) -> int:
+        """How many games abandoned before their first move match (lessons and puzzles apart): games() leaves
+        them out."""
+        where, args = self._where(player, date, result, board, status)
+        where += f" AND source NOT IN ({','.join('?' * len(PRACTICE))}) AND {EMPTY_ABANDONED}"
         return int(self.db.execute(f"SELECT COUNT(*) FROM games WHERE {where}", [*args, *PRACTICE]).fetchone()[0])
 
     @staticmethod

@@ -38,7 +38,9 @@ class Search:
     result: str = ""
 
     def games(self, store: Store, limit: int = 200) -> list[Game]:
-        found = store.games(player=self.player or None, date=self.date or None, result=self.result or None)
+        found = store.games(  # (a game abandoned before its first move is no game to read)
+            player=self.player or None, date=self.date or None, result=self.result or None, empty=False
+        )
         if self.ruleset:
             found = [g for g in found if g.ruleset == self.ruleset]
         return found[-limit:][::-1]  # the newest first
