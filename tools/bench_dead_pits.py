@@ -1,8 +1,9 @@
 """Dead inputs, one at a time (issue #26): each of the 32 pits' input dies at a given ply of the 1994 game,
-played on the simulated board as a person does (each flagged touch made again after a look, at most
-twice: tests/firmware/test_board_health.py). Counts the runs whose moves are all recorded as played, the
-runs where a move was recorded that was not played, the runs where the dead pit is named, and the false
-alarms: a healthy pit called dead, a chip called silent (one input is not its chip). Run by `make bench`;
+played on the simulated board as a person does (a flagged touch made again after a look in the middle of
+a move, at most twice; one flagged between moves sown on from: tests/firmware/test_board_health.py).
+Counts the runs whose moves are all recorded as played, the runs where a move was recorded that was not
+played, the runs where the dead pit is named, and the false alarms: a healthy pit called dead, a chip
+called silent (one input is not its chip). Run by `make bench`;
 writes its table into docs/benchmarks.md ("Dead inputs (one pit at a time)").
 `python tools/bench_dead_pits.py [--plies 30] [--at 2 3 6 9] [--no-write]`."""
 
@@ -86,8 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         f"`python tools/bench_dead_pits.py --plies {args.plies} --at {' '.join(map(str, args.at))}` (run by "
         f"`make bench`), {time.strftime('%Y-%m-%d')}, {time.monotonic() - t0:.0f} s: each of the 32 pits' input "
         f"dies at each of those plies of the 1994 game ({runs} runs of {args.plies} plies), played on the "
-        "simulated board by a person who makes each flagged touch again after a look, at most twice (issue #26, "
-        "docs/leds.md \"Broken sensors\"). 'Moves all as played': the board's record is the game; 'a move not "
+        "simulated board by a person who makes a flagged touch again after a look in the middle of a move, at most "
+        "twice, and sows on from one flagged between moves (touched again, it would be the seed taken back; issue "
+        "#26, docs/leds.md \"Broken sensors\"). 'Moves all as played': the board's record is the game; 'a move not "
         "played recorded': a move of the record differs from the game's (else the record stops short: a touch "
         "refused for good). The runs left: "
         + ("; ".join(left) if left else "none")
@@ -99,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         "recorded, 127 named, 26 healthy pits called dead, 4 chips called silent (a2 from ply 2, 3, 6, 9: a "
         "namua capture from it in a house decision taken as South's; a6 from ply 2, 3, 6: b7 found dead or U4 "
         "silent; A6 from ply 9: A6 and A8 both fit the touch at A7, and the move was taken as 8R*; a8 from "
-        "ply 9: its 8L* read as a7 a6, never found). Main at 2aadd78 (before faults9): 60 as played, 79 named, "
+        "ply 9: its 8L* read as a7 a6, never found). Main at 6e09101 (a flagged touch made again after a look "
+        "between moves too, then evidence; now the seed taken back): the same but 3 healthy pits called dead (A5, "
+        "A7, a4 with a6 from ply 6). Main at 2aadd78 (before faults9): 60 as played, 79 named, "
         "14 chips called silent.\n"
     )
     if not args.no_write:

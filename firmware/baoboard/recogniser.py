@@ -47,6 +47,7 @@ _DROP = const(512)  # layout.DROP
 _PLACING = const(40)  # layout.PLACING
 
 _TOUCHED = const(32)  # a move's first touches kept (Recogniser.touched: a dead start pit's evidence, baoboard.sensors)
+_NONE = const(255)  # Recogniser._kept: no refused touch kept as a move's (else its pit)
 
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start
@@ -288,7 +289,9 @@ class Recogniser:
             s = self.first_pit(m)
             if s == pit or dead & (1 << (s & 15)):
                 c_move.append(m)
+        kept = self._kept(now)  # (touched[1] until the move's next touch: baoboard.sensors._resolve)
         if dead and self._after_dead(c_move, pit):
+            self.touched[1] = kept
             return self._settle()
         if dead or not c_move:
             if (pit >> 4) != side:
@@ -316,6 +319,7 @@ class Recogniser:
         self.phase = MOVING
         self.steps = 1
         self.start_pit = self.touched[0] = pit
+        self.touched[1] = kept
         self.clear_wrong()
         return self._settle()
 
@@ -431,11 +435,22 @@ class Recogniser:
         self.phase = OVER  # until the application starts the next boundary
         self.n = 0
 
+    def _kept(self, now: int) -> int:
+        """The touch refused just before, between moves, taken as a move's first sensed touch (a dead start
+        pit's: baoboard.sensors): not taken back, and this touch at a sowing hand's pace after it (a person
+        who reads the board, then tries another pit, makes no move of the two); else _NONE."""
+        if self.wrong_pit >= 0 and self.taps == 1 and now - self.tap_tick < _TAP_MS:
+            return self.wrong_pit
+        return _NONE
+
     def _wrong(self, pit: int, now: int, rule: str, reason: str, boundary: bool) -> int:
-        if pit == self.wrong_pit and now - self.tap_tick < _TAP_MS:
-            # the same pit again: the seed taken back out of it (absorbed), or the undo gesture
+        late = now - self.tap_tick >= _TAP_MS
+        if pit == self.wrong_pit and (not late or boundary and self.taps == 1):
+            # the same pit again: the seed taken back out of it (absorbed), or the undo gesture. Between
+            # moves a refused touch is taken back however late (the person read the board first, then put
+            # the seed back: issue #26's evidence never counts it twice); a late take-back begins no gesture
             self.taps += 1
-            self.tap_tick = now
+            self.tap_tick = now - _TAP_MS if late else now
             if self.taps >= _TAPS and self.deb is not None and self.deb.blips[pit]:
                 # noise never makes a gesture: a hand makes no pulse shorter than the debounce
                 self.taps = 1
@@ -447,6 +462,8 @@ class Recogniser:
                     return R_CANCEL
                 return R_UNDO
             return R_IGNORED
+        if boundary:
+            self.touched[0] = self._kept(now)  # (the touch before this one's: baoboard.sensors._history)
         self.wrong_pit = pit
         self.taps = 1
         self.tap_tick = now

@@ -143,7 +143,8 @@ def _weigh_pit(a: "App", pit: int) -> None:
     side's touch while the move waits only for steps at X (_last_fit); at its start, a touch only a move from
     X explains, X's own steps left out (_start_fit).
     The second in one move, with no activation of X since the first and the first not taken back, marks X
-    dead: a slip onto the next pit is mended by touching X (an activation) or taken back at once, and the
+    dead: a slip onto the next pit is mended by touching X (an activation) or taken back (at once; between
+    moves however late: Recogniser._wrong), and the
     evidence of a move made to its end is forgotten (Debouncer.new_move): clumsy play does not add up."""
     kind = a.deb.kind
     rec = a.rec
@@ -165,9 +166,10 @@ def _weigh_pit(a: "App", pit: int) -> None:
     if x < 0:
         x = _last_fit(a, pit)
     y = -1
-    n = _history(a)
-    if x != -2 and n >= 0:  # (a dead start pit may explain the touches too: two pits would, each a suspect)
-        s, t = _start_fit(a, n, pit, False)
+    n = s = t = -1
+    if x != -2:  # (a dead start pit may explain the touches too: two pits would, each a suspect)
+        n, s, t = _fit(a, pit, False)
+    if n >= 0:
         if x == -1:
             x = s
             y = t
@@ -229,13 +231,19 @@ def _seen(kind: "Any", z: int) -> int:
 
 def _resolve(a: "App", pit: int) -> int:
     """pit, taken as a move's first touch, is one of two start pits that explained a touch refused between
-    moves twice (_suspect): it works, so the other is dead; it is marked, and the refused touch returned (the
-    move is taken again from it: fault). -1 when there is no such pair."""
+    moves twice (_suspect), or once right before pit (Recogniser._kept: a person sowing on from the pink pit
+    makes no second refused touch there): it works, so the other is dead; it is marked, and the refused touch
+    returned (the move is taken again from it: fault). -1 when there is no such pair."""
     kind = a.deb.kind
     x = kind[_DEAD] - 1
     y = kind[_PAIR] - 1
     at = kind[_AT] - 1
-    if at < 0 or y < 0 or kind[_DEAD + 1] < _SILENT_AFTER or a.rec.steps != 1 or pit != x and pit != y:
+    if at < 0 or y < 0 or a.rec.steps != 1 or pit != x and pit != y:
+        return -1
+    n = kind[_DEAD + 1]
+    if a.rec.touched[1] == at:  # (pit at a hand's pace after the refused touch: the second of its move)
+        n += 1
+    if n < _SILENT_AFTER:
         return -1
     dead = y if pit == x else x
     if _seen(kind, dead) or kind[dead] or not _goes(a, dead, at, pit):
@@ -271,14 +279,29 @@ def _mark_dead(a: "App", x: int) -> None:
 
 
 def _history(a: "App") -> int:
-    """How many touches this move has taken (Recogniser.touched holds them): 0 between moves; a dead start
-    pit's move is taken for the move of the pit sown next when that pit starts one too, and goes on while
-    their paths agree. -1 when the recogniser kept too few of them or in a house decision."""
+    """How many touches this move has taken (Recogniser.touched holds them): a dead start pit's move is taken
+    for the move of the pit sown next when that pit starts one too, and goes on while their paths agree.
+    Between moves, 1 when the touch refused before this one was not taken back (Recogniser._wrong keeps it:
+    a person whose start pit is dead sows on past the pink pit), else 0. -1 when the recogniser kept too few
+    of them or in a house decision."""
     rec = a.rec
     if rec.phase == R.IDLE:
-        return 0
+        return 1 if rec.touched[0] < 32 else 0
     n = rec.steps
     return n if rec.phase == R.MOVING and n <= len(rec.touched) else -1
+
+
+def _fit(a: "App", pit: int, dead: bool) -> "tuple":
+    """_start_fit of the move's touches (_history) and pit: (n, X, Y), n the touches it read (-1: none kept).
+    Between moves, when the touch refused before and pit fit no move, pit alone: that touch was a slip."""
+    n = _history(a)
+    if n < 0:
+        return n, -1, -1
+    x, y = _start_fit(a, n, pit, dead)
+    if x == -1 and n == 1 and a.rec.phase == R.IDLE:
+        n = 0
+        x, y = _start_fit(a, 0, pit, dead)
+    return n, x, y
 
 
 def _start_fit(a: "App", n: int, pit: int, dead: bool) -> "tuple":
@@ -398,11 +421,11 @@ def _restart(a: "App", pit: int, now: int) -> bool:
     """A move from a pit found dead, its first sensed touches the move's (Recogniser.touched) + pit: the move
     they began is dropped and they are taken again, the dead start pit's moves among their candidates
     (Recogniser._first); when they were its whole move, pit (the other side's) begins the next."""
-    n = _history(a)
-    if n < 0 or _start_fit(a, n, pit, True)[0] < 0:
+    n, x, _ = _fit(a, pit, True)
+    if n < 0 or x < 0:
         return False
+    hist = a.rec.touched[:n]  # (a copy: the first is taken with the touch kept before it, Recogniser._kept)
     a.boundary(a.p, now)
-    hist = a.rec.touched  # (taken again in order: each is written back where it was read)
     for k in range(n):
         a.activation(hist[k], now)
     a.activation(pit, now)

@@ -147,9 +147,11 @@ def _illegal(host):
 
 def _play_as_a_person(b, hands, host, n, before=None):
     """The 1994 game's first n plies, performed as a person does: a touch the board flags (an ILLEGAL event,
-    the pit blinking pink) is made again after a look at the board (3 s), at most twice. before(k): called
-    before ply k."""
-    from baoboard.recogniser import activations
+    the pit blinking pink) in the middle of a move is made again after a look at the board (3 s), at most
+    twice. One flagged between moves (no move begun: the move's start pit is dead, the pink pit the one sown
+    next) the person sows on from, at a hand's pace: touching it again would take the seed back out
+    (docs/leds.md). before(k): called before ply k."""
+    from baoboard.recogniser import IDLE, activations
 
     want = []
     for p, m, _ in plies():
@@ -163,7 +165,7 @@ def _play_as_a_person(b, hands, host, n, before=None):
                 flagged = _illegal(host)
                 hands.tap(pit)
                 host.poll()
-                if _illegal(host) == flagged:
+                if _illegal(host) == flagged or b.app.rec.phase == IDLE:
                     break
                 hands.scan(3000 // hands.scan_ms)
     return want
@@ -377,9 +379,10 @@ def _dead_from(pit, ply, n=12, lit=()):
 
 
 def _dead_found(pit, ply, name, chip, n=12, refused=1):
-    """pit's input dies at ply `ply` of the 1994 game (n plies), played as a person does (each flagged touch
-    made again after a look): every move is as played, `refused` touches are refused, and one ERROR names the
-    pit dead and its chip (no chip called silent); the pit lights magenta and alone is ignored. The host."""
+    """pit's input dies at ply `ply` of the 1994 game (n plies), played as a person does (_play_as_a_person:
+    a flagged touch made again after a look mid-move, sown on from between moves): every move is as played,
+    `refused` touches are refused, and one ERROR names the pit dead and its chip (no chip called silent); the
+    pit lights magenta and alone is ignored. The host."""
     got, want, hw, host, b = _dead_from(pit, ply, n)
     assert got == want
     errs = _errors(host)
@@ -396,8 +399,9 @@ def _dead_found(pit, ply, name, chip, n=12, refused=1):
 def test_a_dead_start_pit_is_found_from_the_touch_after_it():
     """Issue #26: A5's input dies at ply 2; South's 9th move starts there (5R*: the store seed into A5, its
     seeds lifted, then A6, A7). A5 senses nothing, so the move shows first at A6, which starts no move: it is
-    refused, and again after a look. Only a move from the untouched A5 explains that touch: A5 is dead, and
-    5R* is taken from its first sensed touch (before: never recognised)."""
+    refused; the person sows on, and A7, the next drop at a hand's pace, starts no move either. Only a move
+    from the untouched A5 explains those touches: A5 is dead, and 5R* is taken from its first sensed touch (before:
+    never recognised; then: found when A6 was touched again after a look, now the seed taken back)."""
     _dead_found(4, 2, "A5", "U2")
 
 
@@ -474,12 +478,13 @@ def test_a_dead_start_pit_whose_touches_are_a_whole_move_of_the_pit_sown_next_is
 
 def test_a_touch_between_two_start_pits_is_settled_by_the_next_touch():
     """Issue #26: A6's input dies at ply 9; South's 6R* at ply 12 (A6 A6 A7 A8 A8 B8...) shows first at A7,
-    which starts no move, between A6 and A8: a move from either would show there. Refused twice, the
-    refusal says the board cannot tell which; the next touch, A8, shows A8 works: A6 is dead and 6R* is
-    recorded (before: the touches after A7 were taken as 8R*, a move never played)."""
-    host = _dead_found(5, 9, "A6", "U2", 13, 3)
+    which starts no move, between A6 and A8: a move from either would show there. It is refused; the person
+    sows on, and the next touch, A8, made at a hand's pace after it, shows A8 works and is where 6R* goes on
+    after A7: A6 is dead and 6R* is recorded (before: the touches after A7 were taken as 8R*, a move never
+    played; then: found only when A7 was touched again after a look, now the seed taken back)."""
+    host = _dead_found(5, 9, "A6", "U2", 13, 1)
     reasons = [e[2] for e in host.events if e[1] == "ILLEGAL"]
-    assert "A6 or A8 senses nothing" in reasons[1] and "A6 or A8 senses nothing" in reasons[2], reasons
+    assert len(reasons) == 1 and '"A7"' in reasons[0], reasons
 
 
 def test_a_namua_capture_from_a_dead_pit_ends_a_house_decision():
@@ -583,3 +588,143 @@ def test_a_dead_start_pit_whose_move_agrees_long_with_another_is_found():
     assert _illegal(host) == 1
     assert host.moves() == ["A3R*"]
     st.close()
+
+
+# A Malawi lesson's position (issue #26's user walk-through), South to move: A8 holds 1 seed (M2: no start)
+# and is the first drop of B8R; A7 starts no move either (1.7a: South must capture)
+_LESSON = (
+    '{"ruleset": "malawi", "to_move": "S", "A": [7, 0, 3, 6, 0, 6, 2, 1], "B": [2, 2, 2, 2, 2, 2, 2, 2], '
+    '"a": [1, 1, 1, 5, 0, 0, 0, 0], "b": [3, 0, 2, 2, 2, 2, 2, 2], "store": {"S": 0, "N": 0}, '
+    '"house": {"S": false, "N": false}, "takasia": null}'
+)
+
+
+def _lesson():
+    """The board set to _LESSON, settled; (board, hands, host, storage, the position)."""
+    from bao import position_json
+
+    b, hw, host, hands, st = _board()
+    host.command(1, "SETPOS", _LESSON)
+    hands.scan(3)
+    host.poll()
+    hands.scan(2500 // hands.scan_ms)
+    host.poll()
+    p = position_json.loads(_LESSON)
+    assert bytes(b.app.p.d) == bytes(p.d)
+    return b, hands, host, st, p
+
+
+def _slips_then_a_move(taps):
+    """On _LESSON, South touches the pits named in `taps` (each then a 3 s look at the board), then plays A1R:
+    asserts that nothing was found faulty, that no move was begun or recorded by the touches, and that A1R is
+    recorded as played. The host."""
+    from baoboard.recogniser import IDLE, activations
+
+    b, hands, host, st, p = _lesson()
+    for name in taps:
+        hands.tap(core.pit_index(name))
+        hands.scan(3000 // hands.scan_ms)
+    host.poll()
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert b.app.rec.phase == IDLE and bytes(b.app.p.d) == bytes(p.d) and host.moves() == []
+    for pit in activations(p, find_move(p, "A1R")):
+        hands.tap(pit)
+    host.poll()
+    assert host.moves() == ["A1R"]
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    st.close()
+    return host
+
+
+def test_a_slip_between_moves_taken_back_after_a_look_makes_no_pit_dead():
+    """Issue #26's walk-through: between moves a beginner touches A8 (1 seed: refused, blinking pink), reads
+    the board for 3 s, then puts the seed back (touches A8 again). The touch again is the slip taken back,
+    however late: absorbed, its evidence withdrawn (before: it was a second refused touch at B8R's first
+    drop, B8 was called dead and B8R begun, a move never played). The position stays; A1R is then recorded."""
+    host = _slips_then_a_move(["A8", "A8"])
+    assert _illegal(host) == 1
+
+
+def test_two_slips_between_moves_taken_back_in_reverse_order_make_no_pit_dead():
+    """The beginner touches A7 (refused), then A8 (refused), each with a look; then puts back A8's seed and
+    A7's, each after a look. A8's touch again is its take-back; A7's comes after another pit's touch, so it
+    is refused afresh (nothing to take back in the board's eyes), and says nothing of a dead pit either
+    (before: B8 called dead, B8R begun)."""
+    host = _slips_then_a_move(["A7", "A8", "A8", "A7"])
+    assert _illegal(host) == 3
+
+
+def test_a_late_take_back_is_never_part_of_the_undo_gesture():
+    """The undo gesture is three taps on one pit, each at once after the last. A slip between moves taken
+    back after a look, then two quick taps of that pit: no undo (the late take-back is no tap of a gesture;
+    before, it was the gesture's first tap and the last move was taken back); the first of them is a fresh
+    refusal. A third quick tap makes the gesture."""
+    b, hw, host, hands, st = _board()
+    want = _play(b, hands, host, 2)
+    a8 = 7  # (South's A8 holds no seed after 2 plies of the 1994 game: never a start)
+    assert b.app.p.d[a8] == 0
+    hands.tap(a8)
+    hands.scan(3000 // hands.scan_ms)
+    hands.tap(a8)  # the seed put back, after a look
+    host.poll()
+    assert _illegal(host) == 1
+    hands.tap(a8)
+    hands.tap(a8)
+    host.poll()
+    assert _illegal(host) == 2 and not [e for e in host.events if e[1] == "UNDO"]
+    assert host.moves() == want
+    hands.tap(a8)
+    host.poll()
+    assert [e for e in host.events if e[1] == "UNDO"] and host.moves() == want[:1]
+    assert _errors(host) == []
+    st.close()
+
+
+def _dead_b8_sown(look):
+    """On _LESSON, B8's input dead: South plays B8R (B8 lifted, unsensed; A8, A7...). look(hands): what the
+    person does after the refused first drop into A8, before sowing on. The host and the board."""
+    from baoboard.recogniser import activations
+
+    b, hands, host, st, p = _lesson()
+    b.app.hw.dead[1] = 1  # B8: byte 1, bit 0 (U1)
+    acts = activations(p, find_move(p, "B8R"))
+    assert [core.pit_name(x) for x in acts[:3]] == ["B8", "A8", "A7"]
+    hands.tap(acts[0])  # (unsensed)
+    hands.tap(acts[1])  # refused: no move starts at A8
+    host.poll()
+    assert _illegal(host) == 1
+    look(hands)
+    for pit in acts[2:]:
+        hands.tap(pit)
+    host.poll()
+    st.close()
+    return host, b
+
+
+def test_a_dead_start_pit_is_found_when_the_person_sows_on_past_the_pink_pit():
+    """Between moves a refused touch touched again is a take-back, so a dead start pit is found as the person
+    goes on with the move: B8 dead, B8R's first sensed touch A8 refused (it alone fits a move from B8: one
+    evidence), then A7 at a hand's pace, the move's next drop (A8 then A7: B8R's first touches, a second):
+    B8 is dead, B8R taken from A8 and recorded as played."""
+    host, b = _dead_b8_sown(lambda hands: None)
+    assert host.moves() == ["B8R"]
+    errs = _errors(host)
+    assert len(errs) == 1 and '"dead"' in errs[0][2] and '"B8"' in errs[0][2], errs
+    assert bytes(b.app.deb.faulty) == b"\x00\x01\x00\x00" and _illegal(host) == 1
+
+
+def test_a_dead_start_pit_is_found_when_the_seed_taken_back_is_sown_again():
+    """B8 dead: the person, seeing A8 pink, looks, takes the seed back out of A8 (its evidence withdrawn),
+    then sows B8R again from A8 (refused afresh) and on to A7: B8 is found, B8R recorded as played."""
+
+    def take_back_then_sow_again(hands):
+        hands.scan(3000 // hands.scan_ms)
+        hands.tap(7)  # A8: the seed taken back out, after a look
+        hands.scan(1000 // hands.scan_ms)
+        hands.tap(7)  # ... and dropped in again
+
+    host, b = _dead_b8_sown(take_back_then_sow_again)
+    assert host.moves() == ["B8R"]
+    errs = _errors(host)
+    assert len(errs) == 1 and '"dead"' in errs[0][2] and '"B8"' in errs[0][2], errs
+    assert bytes(b.app.deb.faulty) == b"\x00\x01\x00\x00" and _illegal(host) == 2
