@@ -345,6 +345,12 @@ def test_bao_lessons_lists_every_lesson_done_or_not(tmp_path: Path, capsys: pyte
     assert all(
         "not started" in rows[x.name] for x in found if x.name not in ("zanzibar-02-house", "zanzibar-06-namua-takasa")
     ), out
+    # at 80 columns (this capture's width) each title is under its lesson's name, word for word (its own
+    # column was squeezed to nothing)
+    lines = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│ ")]
+    assert all(
+        x.title.split() == " ".join(lines[lines.index(x.name) + 1 :]).split()[: len(x.title.split())] for x in found
+    ), out
     assert main(["lessons", "--data", str(tmp_path / "none"), "--json"]) == 0  # no library: none started
     assert {r["state"] for r in json.loads(capsys.readouterr().out)} == {"not started"}
     assert not (tmp_path / "none").exists()  # reading made no library

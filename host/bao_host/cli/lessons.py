@@ -66,15 +66,24 @@ def cmd_lessons(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
+    console = Console()
+    # Under 110 columns the title goes under the lesson's name: a column of its own was squeezed to nothing
+    # at 80 columns, the other columns being whole words that are never cut.
+    stacked = console.width < 110
     t = Table(
         title=f"Lessons: {sum(r['done'] for r in rows)} of {len(rows)} done",
         caption="a lesson on the board: python -m bao_host.cli.run --lesson LESSON",
     )
-    for col in ("lesson", "ruleset", "title", "tasks", "progress"):
-        t.add_column(col, no_wrap=col != "title", overflow="fold")
+    for col in ("lesson", "ruleset") + (() if stacked else ("title",)) + ("tasks", "progress"):
+        t.add_column(col, no_wrap=col not in ("title", "lesson"), overflow="fold")
     for r in rows:
-        t.add_row(*(Text(x) for x in (r["name"], r["ruleset"], r["title"], str(r["tasks"]), r["state"])))
-    Console().print(t)
+        if stacked:
+            name = Text(r["name"])
+            name.append("\n" + r["title"], style="dim")
+            t.add_row(name, *(Text(x) for x in (r["ruleset"], str(r["tasks"]), r["state"])))
+        else:
+            t.add_row(*(Text(x) for x in (r["name"], r["ruleset"], r["title"], str(r["tasks"]), r["state"])))
+    console.print(t)
     return 0
 
 
