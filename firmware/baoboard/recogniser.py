@@ -47,7 +47,7 @@ _DROP = const(512)  # layout.DROP
 _PLACING = const(40)  # layout.PLACING
 
 _TOUCHED = const(32)  # a move's first touches kept (Recogniser.touched: a dead start pit's evidence, baoboard.sensors)
-_NONE = const(255)  # Recogniser._kept: no refused touch kept as a move's (else its pit)
+_NOT_KEPT = const(255)  # Recogniser._kept: no refused touch kept as a move's (else its pit)
 
 # Phases
 IDLE = const(0)  # between moves: waiting for the side to move to start
@@ -438,10 +438,10 @@ class Recogniser:
     def _kept(self, now: int) -> int:
         """The touch refused just before, between moves, taken as a move's first sensed touch (a dead start
         pit's: baoboard.sensors): not taken back, and this touch at a sowing hand's pace after it (a person
-        who reads the board, then tries another pit, makes no move of the two); else _NONE."""
+        who reads the board, then tries another pit, makes no move of the two); else _NOT_KEPT."""
         if self.wrong_pit >= 0 and self.taps == 1 and now - self.tap_tick < _TAP_MS:
             return self.wrong_pit
-        return _NONE
+        return _NOT_KEPT
 
     def _wrong(self, pit: int, now: int, rule: str, reason: str, boundary: bool) -> int:
         late = now - self.tap_tick >= _TAP_MS
