@@ -79,6 +79,24 @@ def test_the_library_searches_by_player_date_ruleset_and_result(client: TestClie
     assert _ids(page) == [1] and "1 game<" in page
 
 
+def test_the_library_says_what_it_leaves_out(library_dir: Path) -> None:
+    """A board's new game left before its first move (a lesson laid out on it) and the lesson's task are not
+    games to read: the library leaves them out and says how many, as `bao games` does."""
+    start = core.initial(core.ZANZIBAR)
+    with Store(library_dir) as st:
+        empty = st.ingest("b1", "e1", 1, "GAME", "{}", st.op_start_game("b1", "g1", start, {})).game
+        st.ingest("b1", "e1", 2, "GAME", "{}", st.op_start_game("b1", "g2", start, {}, leaves=empty, source="lesson"))
+    app = create_app(Settings(data=library_dir, sims=0, allowed_hosts=["testserver"]))
+    with TestClient(app) as c:
+        page = c.get("/games").text
+        assert sorted(_ids(page)) == [1, 2, 3]
+        found = re.search(r'<p class="found" id="found">(.*?)</p>', page)
+        assert found is not None and found.group(1) == (
+            "3 games; not listed: 1 lesson task and puzzles played on the board, 1 game abandoned before its first move"
+        )
+        assert "not listed" not in c.get("/games", params={"ruleset": "malawi"}).text  # (both are Zanzibar's)
+
+
 def test_library_texts_are_escaped_never_markup(client: TestClient) -> None:
     for url in ("/games", "/games/2", "/games?player=" + EVIL):
         html = client.get(url).text

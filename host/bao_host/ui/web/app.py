@@ -323,7 +323,15 @@ class Server:
             result=q.get("result", "").strip(),
         )
         found = search.games(self.st)
-        return self.page("games.html", request, search=search, games=found, rulesets=core.RULESETS)
+        return self.page(
+            "games.html",
+            request,
+            search=search,
+            games=found.games,
+            practice=found.practice,
+            empty=found.empty,
+            rulesets=core.RULESETS,
+        )
 
     async def game(self, request: Request) -> Response:
         try:

@@ -15,7 +15,7 @@ from typing import Any
 
 from bao import core, explain, notation, query
 
-from bao_host.record.store import Game, Store
+from bao_host.record.store import PRACTICE, Game, Store
 
 KINDS = {
     core.STEP_STORE: "store",
@@ -37,13 +37,26 @@ class Search:
     ruleset: str = ""
     result: str = ""
 
-    def games(self, store: Store, limit: int = 200) -> list[Game]:
-        found = store.games(  # (a game abandoned before its first move is no game to read)
-            player=self.player or None, date=self.date or None, result=self.result or None, empty=False
+    def games(self, store: Store, limit: int = 200) -> Found:
+        """The games that match, the newest first, and how many matching were left out (as `bao games`
+        says it): the lessons' tasks and puzzles played on the board, the games abandoned before their first
+        move (no game to read)."""
+        every = store.games(
+            player=self.player or None, date=self.date or None, result=self.result or None, practice=True
         )
         if self.ruleset:
-            found = [g for g in found if g.ruleset == self.ruleset]
-        return found[-limit:][::-1]  # the newest first
+            every = [g for g in every if g.ruleset == self.ruleset]
+        practice = sum(1 for g in every if g.source in PRACTICE)
+        empty = sum(1 for g in every if g.source not in PRACTICE and g.status == "abandoned" and not g.plies)
+        shown = [g for g in every if g.source not in PRACTICE and not (g.status == "abandoned" and not g.plies)]
+        return Found(shown[-limit:][::-1], practice, empty)
+
+
+@dataclass
+class Found:
+    games: list[Game]
+    practice: int  # lesson tasks and puzzles played on the board: not listed
+    empty: int  # games abandoned before their first move: not listed
 
 
 def ply_frames(p: core.Position, move: int) -> list[dict[str, Any]]:
