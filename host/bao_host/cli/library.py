@@ -41,8 +41,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         try:
             filters = {"player": args.player, "date": args.date, "result": args.result, "board": args.board}
             games = st.games(**filters, practice=args.practice, empty=args.empty)
-            hidden = 0 if args.practice else st.practice_count(**filters)
-            empty = 0 if args.empty else st.empty_count(**filters)
+            hidden, empty = st.left_out(**filters)
+            hidden, empty = (0 if args.practice else hidden), (0 if args.empty else empty)
         except StoreError as e:
             return _err(str(e))
         if args.json:

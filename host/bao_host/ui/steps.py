@@ -47,12 +47,6 @@ def step_guidance(state: BoardState | None, rules: core.Rules | None = None, opp
     return refused + _step(state, p, opponent)
 
 
-def _cite(p: core.Position, rule: str) -> str:
-    """The rule a step's words cite for p's ruleset (bao_host.record.citation). The board's STATE names the
-    Zanzibar section."""
-    return cite(p.rules.ruleset, rule)
-
-
 def _refusal(s: BoardState, p: core.Position) -> str:
     """The refused touch and the rule it breaks: the board's own rule when it names one (an attempted
     start: bao.reasons), else the rule of the step the move is at (a sowing goes on pit by pit, 1.3; a
@@ -120,13 +114,13 @@ def _step(s: BoardState, p: core.Position, opponent: str = "") -> str:
         )
         house = _house(p)
         return (
-            f"{_cite(p, '2.5b')} {house} decision: stop in the {house} ({stop}) or "
+            f"{cite(p.rules.ruleset, '2.5b')} {house} decision: stop in the {house} ({stop}) or "
             f"lift {_names(lifts_own) if lifts_own else 'the ' + house} (amber and yellow, blinking) to play it"
         )
     lifted = f"{core.pit_name(s.lifted)} lifted: " if s.lifted >= 0 and not p.store(side) else ""
     said: list[str] = []
     if captures:
-        said.append(f"{_cite(p, '1.4')} capture: lift the seeds of {_names(captures)} (red)")
+        said.append(f"{cite(p.rules.ruleset, '1.4')} capture: lift the seeds of {_names(captures)} (red)")
     if len(s.kichwa) > 1:
         said.append(f"choose the kichwa: the first captured seed into {_names(s.kichwa)} (cyan)")
     elif s.kichwa:

@@ -104,11 +104,12 @@ class Queries(RowRepair):
         status: str | None = None,
         practice: bool = False,
         empty: bool = True,
+        ruleset: str | None = None,
     ) -> list[Game]:
         """The games that match, oldest first; a lesson's tasks and the puzzles played on the board
         (rows.PRACTICE) only with practice=True; the games abandoned before their first move (a board's
         new game left at once for another, a lesson, a puzzle) not with empty=False (a list for people)."""
-        where, args = self._where(player, date, result, board, status)
+        where, args = self._where(player, date, result, board, status, ruleset)
         if not practice:
             where += f" AND source NOT IN ({','.join('?' * len(PRACTICE))})"
             args += PRACTICE
@@ -123,38 +124,35 @@ class Queries(RowRepair):
         return out
 
     @reading
-    def practice_count(
+    def left_out(
         self,
         player: str | None = None,
         date: str | None = None,
         result: str | None = None,
         board: str | None = None,
         status: str | None = None,
-    ) -> int:
-        """How many lesson tasks and puzzles played on the board (rows.PRACTICE) match: the games() leaves out
-        (counted, not read: a damaged row is named once, by games())."""
-        where, args = self._where(player, date, result, board, status)
-        where += f" AND source IN ({','.join('?' * len(PRACTICE))})"
-        return int(self.db.execute(f"SELECT COUNT(*) FROM games WHERE {where}", [*args, *PRACTICE]).fetchone()[0])
-
-    @reading
-    def empty_count(
-        self,
-        player: str | None = None,
-        date: str | None = None,
-        result: str | None = None,
-        board: str | None = None,
-        status: str | None = None,
-    ) -> int:
-        """How many games abandoned before their first move match (lessons and puzzles apart): games() leaves
-        them out."""
-        where, args = self._where(player, date, result, board, status)
-        where += f" AND source NOT IN ({','.join('?' * len(PRACTICE))}) AND {EMPTY_ABANDONED}"
-        return int(self.db.execute(f"SELECT COUNT(*) FROM games WHERE {where}", [*args, *PRACTICE]).fetchone()[0])
+        ruleset: str | None = None,
+    ) -> tuple[int, int]:
+        """How many of the games that match games() leaves out by default: the lesson tasks and puzzles played
+        on the board (rows.PRACTICE), and the others abandoned before their first move (counted, not read: a
+        damaged row is named once, by games())."""
+        where, args = self._where(player, date, result, board, status, ruleset)
+        inside = ",".join("?" * len(PRACTICE))
+        row = self.db.execute(
+            f"SELECT COALESCE(SUM(source IN ({inside})), 0),"
+            f" COALESCE(SUM(source NOT IN ({inside}) AND {EMPTY_ABANDONED}), 0) FROM games WHERE {where}",
+            [*PRACTICE, *PRACTICE, *args],
+        ).fetchone()
+        return int(row[0]), int(row[1])
 
     @staticmethod
     def _where(
-        player: str | None, date: str | None, result: str | None, board: str | None, status: str | None
+        player: str | None,
+        date: str | None,
+        result: str | None,
+        board: str | None,
+        status: str | None,
+        ruleset: str | None = None,
     ) -> tuple[str, list[Any]]:
         """The SQL condition and its arguments of games()' filters."""
         q = "1=1"
@@ -174,6 +172,9 @@ class Queries(RowRepair):
         if status:
             q += " AND status=?"
             args.append(status)
+        if ruleset:
+            q += " AND ruleset=?"
+            args.append(ruleset)
         return q, args
 
     @reading

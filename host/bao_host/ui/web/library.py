@@ -15,7 +15,7 @@ from typing import Any
 
 from bao import core, explain, notation, query
 
-from bao_host.record.store import PRACTICE, Game, Store
+from bao_host.record.store import Game, Store
 
 KINDS = {
     core.STEP_STORE: "store",
@@ -41,15 +41,15 @@ class Search:
         """The games that match, the newest first, and how many matching were left out (as `bao games`
         says it): the lessons' tasks and puzzles played on the board, the games abandoned before their first
         move (no game to read)."""
-        every = store.games(
-            player=self.player or None, date=self.date or None, result=self.result or None, practice=True
+        player, date, result, ruleset = (
+            self.player or None,
+            self.date or None,
+            self.result or None,
+            self.ruleset or None,
         )
-        if self.ruleset:
-            every = [g for g in every if g.ruleset == self.ruleset]
-        practice = sum(1 for g in every if g.source in PRACTICE)
-        empty = sum(1 for g in every if g.source not in PRACTICE and g.status == "abandoned" and not g.plies)
-        shown = [g for g in every if g.source not in PRACTICE and not (g.status == "abandoned" and not g.plies)]
-        return Found(shown[-limit:][::-1], practice, empty)
+        practice, empty = store.left_out(player=player, date=date, result=result, ruleset=ruleset)
+        found = store.games(player=player, date=date, result=result, ruleset=ruleset, empty=False)
+        return Found(found[-limit:][::-1], practice, empty)  # (the newest first)
 
 
 @dataclass
