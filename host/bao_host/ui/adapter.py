@@ -160,6 +160,9 @@ class SimBoard:
         self.setup_step: setup_words.SetupStep | None = None
         self._setup_counts: list[int] | None = None
         self._setup_seen = ""  # the logger's view of the set-up (a SETUP notice's payload) this host said last
+        # the cut whose why this host said (its kind, places, game and ply): a set-up heard again (the HELLO
+        # after the board's reboot resets the logger's view, the board says its step again) is not said twice
+        self._cut_said: tuple[str, int, int | None, int] | None = None
         notice = session.link.on_notice
 
         def on_notice(typ: str, payload: str, line: bytes) -> None:
@@ -220,8 +223,12 @@ class SimBoard:
             if self._setup_counts is None:  # the board's position: a move half made is dropped by a set-up
                 p = self._position() or self.session.logger.view.position
                 self._setup_counts = p.counts() if p is not None else [0] * 34
-            if said.why in setup_words.LEFT and (last is None or last.why != said.why):
-                self.msgs.append(setup_words.cut_words(said))
+            if said.why in setup_words.LEFT:
+                v = self.session.logger.view
+                cut = (said.why, said.of, v.game_id, len(v.plies))
+                if cut != self._cut_said:
+                    self._cut_said = cut
+                    self.msgs.append(setup_words.cut_words(said))
             if said.wrong:
                 self.msgs.append(f"set-up: {said.wrong} refused, {said.at} is the lit place")
             self.setup_step = said
