@@ -1,6 +1,6 @@
 """Dead inputs, one at a time (issue #26): each of the 32 pits' input dies at a given ply of the 1994 game,
-played on the simulated board as a person does (a flagged touch made again after a look in the middle of
-a move, at most twice; one flagged between moves sown on from: tests/firmware/test_board_health.py).
+played on the simulated board as a person does (a flagged touch in the middle of a move, after a look, taken
+back and made again, at most twice; one flagged between moves sown on from: tests/firmware/test_board_health.py).
 Counts the runs whose moves are all recorded as played, the runs where a move was recorded that was not
 played, the runs where the dead pit is named, and the false alarms: a healthy pit called dead, a chip
 called silent (one input is not its chip). Run by `make bench`;
@@ -87,11 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         f"`python tools/bench_dead_pits.py --plies {args.plies} --at {' '.join(map(str, args.at))}` (run by "
         f"`make bench`), {time.strftime('%Y-%m-%d')}, {time.monotonic() - t0:.0f} s: each of the 32 pits' input "
         f"dies at each of those plies of the 1994 game ({runs} runs of {args.plies} plies), played on the "
-        "simulated board by a person who makes a flagged touch again after a look in the middle of a move, at most "
-        "twice, and sows on from one flagged between moves (touched again, it would be the seed taken back; issue "
-        "#26, docs/leds.md \"Broken sensors\"). 'Moves all as played': the board's record is the game; 'a move not "
-        "played recorded': a move of the record differs from the game's (else the record stops short: a touch "
-        "refused for good). The runs left: "
+        "simulated board by a person who, after a look, takes back a touch flagged in the middle of a move and "
+        "makes it again, at most twice, and sows on from one flagged between moves (touched again, it would be "
+        "the seed taken back; issue #26, docs/leds.md \"Broken sensors\"). 'Moves all as played': the board's "
+        "record is the game; 'a move not played recorded': a move of the record differs from the game's (else "
+        "the record stops short: a touch refused for good). The runs left: "
         + ("; ".join(left) if left else "none")
         + '. (a6: a dead a6 and a dead b7, or a silent U4, explain its 6R* alike, docs/leds.md "What the '
         'dead-input rule cannot tell": the board records neither and names both in its refusals, for up to 20 '

@@ -154,8 +154,8 @@ def pico(args: argparse.Namespace) -> int:
         "(bao_testkit.picosensors, on the emulated 74HC165 chain): a chip stuck "
         "active, a pit stuck and a pit flickering on a board idle for 21 s, each reported once (ERROR), lit "
         "magenta, no computer chosen, the stuck ones taken back once mended; and a chip silent from a move of "
-        "the 1994 game, played by a person who touches again after a look: found silent, lit, every move "
-        f"recorded. Tally: {total['games']} "
+        "the 1994 game, played by a person who takes the seed back after a look and touches again: found "
+        f"silent, lit, every move recorded. Tally: {total['games']} "
         f"games, {total['moves']} moves, "
         + ", ".join(f"{total[k]} {k}" for k in TALLY)
         + (". " if ok else " (NOT all 0, or defects: see above). ")

@@ -548,8 +548,8 @@ class App:
             if rec.wrong_rule and not reason.startswith(rec.wrong_rule):
                 reason = rec.wrong_rule + ": " + reason
             self.outbox.post("ILLEGAL", json.dumps({"pit": pit_name(pit), "rule": rec.wrong_rule, "reason": reason}))
-        elif r == R.R_IGNORED and pit == rec.wrong_pit and rec.taps == 2:  # a refused touch taken back: a slip
-            self.deb.taken_back()
+        elif r == R.R_IGNORED and pit == rec.wrong_pit and rec.taps == 2 and not rec.looked:  # a refused touch
+            self.deb.taken_back()  # taken back: a slip (after a look mid-move: no word either way, Recogniser._wrong)
         elif r == R.R_UNDO:
             self.undo(now)
         elif r == R.R_CANCEL:

@@ -133,10 +133,10 @@ class Debouncer:
         kind[_LAST] = kind[_DEAD] = kind[_DEAD + 1] = kind[_PAIR] = kind[_PAIR + 1] = 0
 
     def taken_back(self) -> None:
-        """The touch refused last was taken back (its pit touched again: the seed out again; at once, or between
-        moves however late: Recogniser._wrong). The player says it was a slip: it is no evidence of a silent
-        chip (issue #26: two slips in one move, each taken back, made a healthy chip silent and the move the
-        slips pointed to was taken as made)."""
+        """The touch refused last was taken back (its pit touched again: the seed out again; at once, or between moves
+        however late, not after a look in the middle of a move: Recogniser._wrong). The player says it was a slip: it is
+        no evidence of a silent chip (issue #26: two slips in one move, each taken back, made a healthy chip silent and
+        the move the slips pointed to was taken as made)."""
         kind = self.kind
         c = kind[_LAST]
         if c == _ONE:

@@ -213,6 +213,7 @@ class Recogniser:
         self.wrong_reason = ""
         self.taps = 0
         self.tap_tick = 0
+        self.looked = False  # the last take-back came after a look in the middle of a move (_wrong)
         self.done_move = 0
         self.done_child = None  # type: Position | None
         self.refeed = -1
@@ -445,11 +446,14 @@ class Recogniser:
 
     def _wrong(self, pit: int, now: int, rule: str, reason: str, boundary: bool) -> int:
         late = now - self.tap_tick >= _TAP_MS
-        if pit == self.wrong_pit and (not late or boundary and self.taps == 1):
-            # the same pit again: the seed taken back out of it (absorbed), or the undo gesture. Between
-            # moves a refused touch is taken back however late (the person read the board first, then put
-            # the seed back: issue #26's evidence never counts it twice); a late take-back begins no gesture
+        if pit == self.wrong_pit and (not late or self.taps == 1):
+            # the same pit again: the seed taken back out of it (absorbed), or the undo gesture. A refused
+            # touch is taken back however late (the person read the board first: issue #26's evidence never
+            # counts it twice); a late take-back begins no gesture. At once, or between moves, the take-back
+            # says the touch was a slip; late in a move it says nothing (a person whose pit before senses
+            # nothing takes the seed back too, then puts it there again: baoboard.sensors, a dead input)
             self.taps += 1
+            self.looked = late and not boundary
             self.tap_tick = now - _TAP_MS if late else now
             if self.taps >= _TAPS and self.deb is not None and self.deb.blips[pit]:
                 # noise never makes a gesture: a hand makes no pulse shorter than the debounce

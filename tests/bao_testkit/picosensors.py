@@ -128,19 +128,25 @@ def idle_faults(data_dir: Path, seed: int, chip: int, stuck: int, flicker: int, 
     return rep
 
 
+def _touch(board: PicoBoard, pit: int) -> None:
+    board.set_pit(pit, True)
+    board.run(HOLD, SCAN_MS)
+    board.set_pit(pit, False)
+    board.run(HOLD, SCAN_MS)
+
+
 def person_plays(board: PicoBoard, host: Host, p: core.Position, m: int) -> None:
-    """A move's activations as a person makes them: a touch the board flags (an ILLEGAL event) is made again
-    after a look, at most twice."""
+    """A move's activations as a person makes them: after a touch the board flags (an ILLEGAL event), a look,
+    the seed taken back out of the pink pit (a touch) and put there again, at most twice (as
+    tests/firmware/test_board_health.py's person)."""
     for pit in activations(p, m):
         for _ in range(3):
             flagged = len(said(board, "ILLEGAL"))
-            board.set_pit(pit, True)
-            board.run(HOLD, SCAN_MS)
-            board.set_pit(pit, False)
-            board.run(HOLD, SCAN_MS)
+            _touch(board, pit)
             if len(said(board, "ILLEGAL")) == flagged:
                 break
             _run(board, host, LOOK_MS)
+            _touch(board, pit)  # the seed taken back out of the pink pit
     board.run(THINK, SCAN_MS)
     host.ack()
 

@@ -146,12 +146,13 @@ def _illegal(host):
 
 
 def _play_as_a_person(b, hands, host, n, before=None):
-    """The 1994 game's first n plies, performed as a person does: a touch the board flags (an ILLEGAL event,
-    the pit blinking pink) in the middle of a move is made again after a look at the board (3 s), at most
-    twice. One flagged between moves (no move begun: the move's start pit is dead, the pink pit the one sown
-    next) the person sows on from, at a hand's pace: touching it again would take the seed back out
-    (docs/leds.md). before(k): called before ply k."""
-    from baoboard.recogniser import IDLE, activations
+    """The 1994 game's first n plies, performed as a person does: after a touch the board flags (an ILLEGAL
+    event, the pit blinking pink) in the middle of a move, a look at the board (3 s), the seed taken back out
+    of the pink pit (a touch) and put there again (a touch at a hand's pace: the person's seed into the pit
+    before, if it senses nothing, is no touch), at most twice. One flagged between moves (no move begun: the
+    move's start pit is dead, the pink pit the one sown next) the person sows on from, at a hand's pace:
+    touching it again would take the seed back out (docs/leds.md). before(k): called before ply k."""
+    from baoboard.recogniser import activations
 
     want = []
     for p, m, _ in plies():
@@ -161,23 +162,32 @@ def _play_as_a_person(b, hands, host, n, before=None):
             before(len(want))
         want.append(format_move(m, p.d[core.TO_MOVE]))
         for pit in activations(p, m):
-            for _ in range(3):
-                flagged = _illegal(host)
-                hands.tap(pit)
-                host.poll()
-                if _illegal(host) == flagged or b.app.rec.phase == IDLE:
-                    break
-                hands.scan(3000 // hands.scan_ms)
+            _touch_as_a_person(b, hands, host, pit)
     return want
 
 
+def _touch_as_a_person(b, hands, host, pit):
+    """One activation of a move as _play_as_a_person makes it: when flagged in the middle of a move, a look,
+    the seed taken back, and the touch again; at most twice."""
+    from baoboard.recogniser import IDLE
+
+    for _ in range(3):
+        flagged = _illegal(host)
+        hands.tap(pit)
+        host.poll()
+        if _illegal(host) == flagged or b.app.rec.phase == IDLE:
+            break
+        hands.scan(3000 // hands.scan_ms)
+        hands.tap(pit)  # the seed taken back out of the pink pit
+
+
 def test_a_silent_chip_is_found_in_play_reported_lit_and_play_goes_on():
-    """U1 (row B) goes silent in the middle of the game (its ribbon pulled out: all 8 inputs read 0), which
-    nothing shows at rest. South's 7th move sows through row B only after its first drop; North's first touch
-    is where play goes on after those steps (refused, once), and again after a look: the second time, with
-    no touch sensed on U1 in between, U1 is silent. One ERROR names the chip and its pits, they light
-    magenta, the move is taken as made (its direction from North's touch) and North's touch starts North's
-    move; then every drop and relay lift in row B is taken as made, to the 16th ply."""
+    """U1 (row B) goes silent in the middle of the game (its ribbon pulled out: all 8 inputs read 0), which nothing
+    shows at rest. South's 7th move sows through row B only after its first drop; North's first touch is where play goes
+    on after those steps (refused, once), and again after a look and a take-back: the second time, with no touch sensed
+    on U1 in between, U1 is silent. One ERROR names the chip and its pits, they light magenta, the move is taken as made
+    (its direction from North's touch) and North's touch starts North's move; then every drop and relay lift in row B is
+    taken as made, to the 16th ply."""
     b, hw, host, hands, st = _board()
 
     def ribbon_out(ply):
@@ -300,11 +310,11 @@ def test_slips_taken_back_in_one_move_never_make_a_chip_silent():
 
 
 def test_a_dead_input_is_found_in_play_reported_lit_and_play_goes_on():
-    """One input of a working chip goes dead (B5's sensor or its wire: the rest of U1 senses). The next
-    move that sows through B5 stops there: the drop into B5 is not sensed, and the touch at the pit after it
-    is refused, once, and again after a look: with no touch sensed at B5 in between, B5 is dead. One ERROR
-    names the pit and its chip, B5 lights magenta, the drop is taken as made and play goes on with every
-    move as played; the first touch B5 senses again takes it back."""
+    """One input of a working chip goes dead (B5's sensor or its wire: the rest of U1 senses). The next move that sows
+    through B5 stops there: the drop into B5 is not sensed, and the touch at the pit after it is refused, once, and
+    again after a look and a take-back: with no touch sensed at B5 in between, B5 is dead. One ERROR names the pit and
+    its chip, B5 lights magenta, the drop is taken as made and play goes on with every move as played; the first touch
+    B5 senses again takes it back."""
     b, hw, host, hands, st = _board()
     b5 = 11  # (B5: byte 1, bit 3, on U1)
 
@@ -379,10 +389,10 @@ def _dead_from(pit, ply, n=12, lit=()):
 
 
 def _dead_found(pit, ply, name, chip, n=12, refused=1):
-    """pit's input dies at ply `ply` of the 1994 game (n plies), played as a person does (_play_as_a_person:
-    a flagged touch made again after a look mid-move, sown on from between moves): every move is as played,
-    `refused` touches are refused, and one ERROR names the pit dead and its chip (no chip called silent); the
-    pit lights magenta and alone is ignored. The host."""
+    """pit's input dies at ply `ply` of the 1994 game (n plies), played as a person does (_play_as_a_person: a flagged
+    touch made again after a look and a take-back mid-move, sown on from between moves): every move is as played,
+    `refused` touches are refused, and one ERROR names the pit dead and its chip (no chip called silent); the pit lights
+    magenta and alone is ignored. The host."""
     got, want, hw, host, b = _dead_from(pit, ply, n)
     assert got == want
     errs = _errors(host)
@@ -406,12 +416,12 @@ def test_a_dead_start_pit_is_found_from_the_touch_after_it():
 
 
 def test_a_dead_start_pit_is_found_when_the_pit_sown_next_starts_a_move_of_its_own():
-    """A7's input dies at ply 3; South's 5th move starts there (7R*: A7, A7, then A8, B8, B8...). Its first
-    sensed touch, A8, starts moves of its own and is taken as one; the next, B8, is taken too (the paths
-    agree); the second B8 is refused, and again after a look: only a move from the untouched A7 explains the
-    touches of the move, so A7 is dead, the move taken from A8 is dropped and its touches are taken again as
-    7R*'s. Every later move from A7 is taken from its first sensed touch (before: B5 was found dead, and
-    moves recorded that were not played)."""
+    """A7's input dies at ply 3; South's 5th move starts there (7R*: A7, A7, then A8, B8, B8...). Its first sensed
+    touch, A8, starts moves of its own and is taken as one; the next, B8, is taken too (the paths agree); the second
+    B8 is refused, and again after a look and a take-back: only a move from the untouched A7 explains the touches of
+    the move, so A7 is dead, the move taken from A8 is dropped and its touches are taken again as 7R*'s. Every later
+    move from A7 is taken from its first sensed touch (before: B5 was found dead, and moves recorded that were not
+    played)."""
     _dead_found(6, 3, "A7", "U2")
 
 
@@ -470,7 +480,7 @@ def test_early_touches_at_a_move_s_start_and_end_never_make_a_healthy_pit_dead()
 
 def test_a_dead_start_pit_whose_touches_are_a_whole_move_of_the_pit_sown_next_is_found():
     """Issue #26: a8's input dies at ply 9, North's 8L* (a8 a8 a7 a6): its sensed touches a7 a6 start a move
-    from a7 (7L*), which waits for more; South's next touch is refused, and again after a look. Those
+    from a7 (7L*), which waits for more; South's next touch is refused, and again after a look and a take-back. Those
     touches are the whole of 8L* from the untouched a8, and South's touch the next move: a8 is dead, 8L* is
     recorded and South's move goes on (before: never found, the game stuck)."""
     _dead_found(23, 9, "a8", "U3")
@@ -510,10 +520,10 @@ def test_a_dead_start_pit_or_a_dead_last_pit_the_board_cannot_tell_records_neith
 
 
 def test_a_dead_start_pit_s_move_that_another_takes_into_a_chip_makes_no_chip_silent():
-    """Issue #26: a6's input dies at ply 6; North's 6R* at ply 7 (a6 a6 a7 a8) shows as a7 a8, which is also
-    7R* up to its steps in row b (U4: b8, b7, ...). South's touch is refused, and again after a look: a dead
-    a6 (6R* made) explains it as well as a silent U4. No chip is called silent, no pit dead, no move
-    recorded for North's, and the refusal names a6 and b8 (before: U4 called silent, its pits ignored)."""
+    """Issue #26: a6's input dies at ply 6; North's 6R* at ply 7 (a6 a6 a7 a8) shows as a7 a8, which is also 7R* up to
+    its steps in row b (U4: b8, b7, ...). South's touch is refused, and again after a look and a take-back: a dead a6
+    (6R* made) explains it as well as a silent U4. No chip is called silent, no pit dead, no move recorded for North's,
+    and the refusal names a6 and b8 (before: U4 called silent, its pits ignored)."""
     got, want, hw, host, b, blinks = _dead_from(21, 6, 9, (21, 24))
     assert got == want[:7], (got, want)
     assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
@@ -561,8 +571,8 @@ _LONG_AGREE = (
 def test_a_dead_start_pit_whose_move_agrees_long_with_another_is_found():
     """Issue #26: A3's input is dead; South plays A3R* (A3 lifted, A4..A8, B8..B4, B4 lifted: a relay, B3..).
     Its first sensed touch, A4, starts A4R*, whose path agrees for 10 touches; the relay's lift at B4 is
-    refused, and again after a look. The evidence reads the move's touches so far (before: only the first 8
-    were kept, so A3 was never found and the move never recorded)."""
+    refused, and again after a look and a take-back. The evidence reads the move's touches so far (before:
+    only the first 8 were kept, so A3 was never found and the move never recorded)."""
     from bao import position_json
     from baoboard.recogniser import activations
 
@@ -574,13 +584,7 @@ def test_a_dead_start_pit_whose_move_agrees_long_with_another_is_found():
     m = find_move(p, "A3R*")
     hw.dead[0] = 1 << 2  # A3
     for pit in activations(p, m):
-        for _ in range(3):
-            flagged = _illegal(host)
-            hands.tap(pit)
-            host.poll()
-            if _illegal(host) == flagged:
-                break
-            hands.scan(3000 // hands.scan_ms)
+        _touch_as_a_person(b, hands, host, pit)
     hands.scan(10)
     host.poll()
     errs = _errors(host)
@@ -728,3 +732,52 @@ def test_a_dead_start_pit_is_found_when_the_seed_taken_back_is_sown_again():
     errs = _errors(host)
     assert len(errs) == 1 and '"dead"' in errs[0][2] and '"B8"' in errs[0][2], errs
     assert bytes(b.app.deb.faulty) == b"\x00\x01\x00\x00" and _illegal(host) == 2
+
+
+def _slip_in_the_first_move(then, a5_dead=False):
+    """The 1994 game's first move, 7L* (A7 twice, A6, A5, A4): after A6, the hand slips onto A4 (refused), the
+    person looks at the board (3 s), takes the seed back out of A4 (touches it again), then makes the touches
+    `then` (pit names). a5_dead: A5's input senses nothing. The board and the host."""
+    from baoboard.recogniser import activations
+
+    b, hw, host, hands, st = _board()
+    if a5_dead:
+        hw.dead[0] = 1 << 4
+    hands.scan(2500 // hands.scan_ms)
+    host.poll()
+    p, m, _ = next(iter(plies()))
+    acts = activations(p, m)
+    assert [core.pit_name(x) for x in acts] == ["A7", "A7", "A6", "A5", "A4"]
+    for pit in acts[:3]:
+        hands.tap(pit)
+    hands.tap(core.pit_index("A4"))  # the slip: refused (A5 is the next pit)
+    hands.scan(3000 // hands.scan_ms)
+    hands.tap(core.pit_index("A4"))  # the seed taken back out of A4
+    for name in then:
+        hands.tap(core.pit_index(name))
+    hands.scan(10)
+    host.poll()
+    st.close()
+    return b, host
+
+
+def test_a_slip_in_a_move_taken_back_after_a_look_makes_no_pit_dead():
+    """Issue #26 (found in use): in the middle of a move a slip onto the pit after the next one, refused; a
+    3 s look at the board; the seed taken back; then the move's last two drops, A5 and A4. The take-back
+    after a look says nothing either way (before, it was the refused touch made again: A5 was called dead,
+    7L* recorded at the take-back and its last two drops refused as North's turn, 1.1). A5 senses its drop:
+    it works. 7L* is recorded once, as played, with one refusal."""
+    b, host = _slip_in_the_first_move(["A5", "A4"])
+    assert _errors(host) == [] and bytes(b.app.deb.faulty) == bytes(4)
+    assert host.moves() == ["7L*"] and _illegal(host) == 1
+
+
+def test_a_dead_pit_is_found_when_the_seed_taken_back_is_put_there_again():
+    """The same slip when A5's input is dead: the person's drop into A5 after the take-back is no touch, then
+    A4 again (the seed put there, as the person believes A5 done): a second refused touch right after A5
+    with no touch of A5 between. A5 is dead, its drop taken as made, 7L* recorded as played. (A healthy A5
+    left out, A4 touched again: the same touches, the same verdict; the person who slipped touches A5.)"""
+    b, host = _slip_in_the_first_move(["A5", "A4"], a5_dead=True)
+    errs = _errors(host)
+    assert len(errs) == 1 and '"dead"' in errs[0][2] and '"A5"' in errs[0][2], errs
+    assert host.moves() == ["7L*"] and _illegal(host) == 1
