@@ -206,32 +206,46 @@ def test_a_board_restarted_during_a_set_up_leaves_no_stale_words(
         rig.close()
 
 
+def _move_begun(rig: Rig) -> tuple[core.Position, int, bytes]:
+    """The first move from the initial position with more than four activations, its first three made: the
+    position, the move, its activations."""
+    from baoboard.recogniser import activations
+
+    p = core.initial()
+    m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
+    acts = bytes(activations(p, m))
+    for pit in acts[:3]:
+        rig.runner.tap(pit)
+    return p, m, acts
+
+
+def _until_set_up(rig: Rig, said: list[str], words: str = "Set-up after") -> str:
+    """The board run and the host polled until the guidance line begins with words (a set-up the board booted
+    into), what the host says meanwhile added to said; the guidance line."""
+    for _ in range(10):
+        rig.board.run(4, 5)
+        rig.runner.pump()
+        said += rig.sim.poll()
+        if rig.sim.step_guidance().startswith(words):
+            break
+    return rig.sim.step_guidance()
+
+
 def test_a_power_cut_mid_move_is_set_up_again_in_words(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A move begun (its store seed put in, its pit lifted, one seed sown) when the power goes: the board comes
     back at the last move it recorded and guides the person through the pits the move may have changed, said in
     words on the terminal's guidance line and the web board's; then the move is played again from its start."""
     from bao_host.ui.web.live import LiveBoard
-    from baoboard.recogniser import activations
 
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
         rig.connect()
         live = LiveBoard("sim", rig.logger, board=rig.sim)
-        p = core.initial()
-        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
-        acts = activations(p, m)
-        for pit in acts[:3]:
-            rig.runner.tap(pit)
+        p, m, acts = _move_begun(rig)
         rig.board.power_cut()  # the board boots again from its journal: the move was begun, not finished
         said: list[str] = []
-        for _ in range(10):
-            rig.board.run(4, 5)
-            rig.runner.pump()
-            said += rig.sim.poll()
-            if rig.sim.step_guidance().startswith("Set-up after a power cut"):
-                break
-        guide = rig.sim.step_guidance()
+        guide = _until_set_up(rig, said)
         assert guide.startswith("Set-up after a power cut mid-move, step 1 of "), guide
         assert live.snapshot()["guide"] == guide  # the web board says the same words
         assert any(s.startswith("Power cut mid-move: the board keeps the moves it recorded") for s in said), said
@@ -262,16 +276,11 @@ def test_the_why_of_a_set_up_after_a_cut_is_said_once(monkeypatch: pytest.Monkey
     handshake resets the logger's view of the set-up until then. A UI that looks between the two (CI, stop 35:
     the web board's messages said the why twice) still says the why of the same cut once: here the host
     shakes hands again twice (a cable pulled and put back) before the first place is put right."""
-    from baoboard.recogniser import activations
-
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
         rig.connect()
-        p = core.initial()
-        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
-        for pit in activations(p, m)[:3]:
-            rig.runner.tap(pit)
+        _move_begun(rig)
         rig.board.power_cut()  # the board boots again from its journal: the move begun, not made
         said: list[str] = []
         guides = []
@@ -279,13 +288,7 @@ def test_the_why_of_a_set_up_after_a_cut_is_said_once(monkeypatch: pytest.Monkey
             if again:
                 rig.session.link.connect()  # its answer read; the step the board says after it not yet
                 guides.append(rig.sim.step_guidance())  # (what a UI shows between the two)
-            for _ in range(10):
-                rig.board.run(4, 5)
-                rig.runner.pump()
-                said += rig.sim.poll()
-                if rig.sim.step_guidance().startswith("Set-up after a power cut"):
-                    break
-            guides.append(rig.sim.step_guidance())
+            guides.append(_until_set_up(rig, said))
         assert guides[0].startswith("Set-up after a power cut mid-move, step 1 of "), guides
         why = [s for s in said if s.startswith("Power cut mid-move: the board keeps")]
         assert len(why) == 1, said
@@ -297,25 +300,14 @@ def test_a_quit_mid_move_is_said_plainly_not_as_a_power_cut(monkeypatch: pytest.
     """`q` in the middle of a move (the simulated board switched off on purpose, its flash kept), then the board
     started again: the pits the move may have changed are set up again, said as the last session's end, not as
     a power cut (#28, used: "Power cut mid-move" after a q)."""
-    from baoboard.recogniser import activations
-
     rig = Rig(tmp_path / "data")
     monkeypatch.setattr(serial, "serial_for_url", rig.open_url)
     try:
         rig.connect()
-        p = core.initial()
-        m = next(x for x in core.legal_move_codes(p) if len(activations(p, x)) > 4)
-        for pit in activations(p, m)[:3]:
-            rig.runner.tap(pit)
+        _move_begun(rig)
         rig.board.restart()  # quit (switched off on purpose), started again
         said: list[str] = []
-        for _ in range(10):
-            rig.board.run(4, 5)
-            rig.runner.pump()
-            said += rig.sim.poll()
-            if rig.sim.step_guidance().startswith("Set-up after"):
-                break
-        guide = rig.sim.step_guidance()
+        guide = _until_set_up(rig, said)
         assert guide.startswith("Set-up after the last session ended mid-move, step 1 of "), guide
         assert any(s.startswith("The last session ended in the middle of a move: the board keeps") for s in said)
         assert not any("ower cut" in s for s in said), said
