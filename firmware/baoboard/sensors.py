@@ -125,11 +125,8 @@ def _start_too(a: "App", pit: int, first: int) -> bool:
     """A chip's evidence that a dead start pit X explains as well (its move's touches, X's own left out):
     no evidence for the chip; one against X or the chip's first pit, `first` (named in the refusal when it
     stays two: _suspect). False when no start pit fits."""
-    n = _history(a)
-    if n < 0:
-        return False
-    x, y = _start_fit(a, n, pit, False)
-    if x == -1:
+    n, x, y = _fit(a, pit, False)
+    if n < 0 or x == -1:
         return False
     if x >= 0 and y < 0 and not a.deb.kind[x] and not a.deb.kind[first]:
         _suspect(a, x, first, -1)
