@@ -232,6 +232,7 @@ class Recogniser:
         self.codes = moves
         self.phase = IDLE if moves else OVER
         self.n = 0
+        self.c_seq.clear()  # (the last move's candidates: their heap is free between moves)
         self.steps = 0
         self.start_pit = -1
         self.refeed = -1
@@ -300,7 +301,6 @@ class Recogniser:
                 return self._wrong(pit, now, "1.1", "it is " + who + "'s turn", True)
             return self._wrong(pit, now, "", "", True)
         self.c_move = c_move
-        self.c_seq = []  # the previous move's sequences may go first
         # the lift acknowledged while the sequences are built: a never-ending candidate's take long enough
         # for the board to scan meanwhile (App.serve), which shows this state (the lifted pit, no
         # candidate yet) and keeps the touches made meanwhile for after

@@ -17,7 +17,9 @@ from baoproto.crc import crc32_hex
 from baoboard.compat import MICROPYTHON, const, micropython
 from baoboard.recogniser import KICHWA, LIFT, MOVING, OPT, PIT, Recogniser
 
-_LINE = const(1024)  # the longest STATE line: the lists, the position, the frame and a refusal's text
+# the longest STATE line: its fields at their longest (every pit listed, the largest numbers: test_board_state's
+# busiest state) and room after them for a refusal's text (cut to fit: the ILLEGAL event has it whole)
+_LINE = const(704)
 _TRAILER = const(11)  # " *CRC\n"
 _LOWHEX = b"0123456789abcdef"
 
