@@ -498,12 +498,24 @@ def stand_table(r: dict[str, object], where: str) -> Table:
 
 SAVED = ROOT / "build" / "bench-pico"  # each piece's figures for each image, one JSON each: a run goes on from them
 PIECES = ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "stand", "rare", "rules")
+SECTION_PIECES = ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "stand")  # (the section's runs)
 TAIL_FILE = ROOT / "build" / "slowest-positions.txt"
 
 
 def saved(piece: str, image: str) -> dict[str, Any] | None:
     f = SAVED / f"{piece}-{image}.json"
     return json.loads(f.read_text()) if f.exists() else None
+
+
+def unsaved_runs(doc: str) -> list[str]:
+    """The runs the section in doc names (its "Runs:" line) that are not saved here: "piece-image" each."""
+    names = next((line for line in doc.splitlines() if line.startswith("Runs: game on the ")), "")
+    return [
+        f"{piece}-{image}"
+        for piece in SECTION_PIECES
+        for image in IMAGES
+        if f"{piece} on the {IMAGE_NAMES[image]}: " in names and saved(piece, image) is None
+    ]
 
 
 def measure(piece: str, image: str, args: argparse.Namespace) -> None:
@@ -793,11 +805,12 @@ def section(quick: bool) -> str:
         "image`: MicroPython v1.29 preview for RPI_PICO with firmware/ frozen in) and for the stock MicroPython "
         "image with the firmware's armv6m `.mpy` on its flash (`make deploy`). Each piece is saved in "
         "build/bench-pico/ and can be run alone: `python tools/bench_pico.py --piece game|steps|tail|engine|rules "
-        "--image image|stock` (then `--render` writes this section from what is saved).",
+        "--image image|stock` (then `--render` writes this section from what is saved; where a run the section "
+        "names is not saved, as in a fresh checkout, the tool prints the section and leaves this file as it is).",
         compare_table().render(),
     ]
     runs = []
-    for piece in ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "stand"):
+    for piece in SECTION_PIECES:
         for image in IMAGES:
             r = saved(piece, image)
             if r:
@@ -1010,6 +1023,14 @@ def main() -> int:
                     measure(piece, image, args)
     body = section(args.quick)
     print(body)
+    missing = unsaved_runs((ROOT / "docs" / "benchmarks.md").read_text())
+    if missing:  # (a fresh checkout holds no saved runs: the section would say "not measured" for the rest)
+        print(
+            f"bench_pico: no saved run of {', '.join(missing)} in {SAVED.relative_to(ROOT)}: docs/benchmarks.md "
+            "left as it is; the rows measured now are in the section printed above",
+            file=sys.stderr,
+        )
+        return 0
     replace_section(ROOT / "docs" / "benchmarks.md", "Emulated Pico", body)
     return 0
 
