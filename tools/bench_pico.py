@@ -510,12 +510,17 @@ def saved(piece: str, image: str) -> dict[str, Any] | None:
 def unsaved_runs(doc: str) -> list[str]:
     """The runs the section in doc names (its "Runs:" line) that are not saved here: "piece-image" each."""
     names = next((line for line in doc.splitlines() if line.startswith("Runs: game on the ")), "")
-    return [
+    missing = [
         f"{piece}-{image}"
         for piece in SECTION_PIECES
         for image in IMAGES
         if f"{piece} on the {IMAGE_NAMES[image]}: " in names and saved(piece, image) is None
     ]
+    tables = {"rare": "| a rare job's module (and the modules it brings) |", "rules": "\nThe rules core on the "}
+    for piece, shown in tables.items():  # (each table shown when one image's run is saved: their own notes)
+        if shown in doc and not any(saved(piece, image) for image in IMAGES):
+            missing.append(piece)
+    return missing
 
 
 def measure(piece: str, image: str, args: argparse.Namespace) -> None:
