@@ -496,7 +496,9 @@ def stand_table(r: dict[str, object], where: str) -> Table:
     return t
 
 
-SAVED = ROOT / "build" / "bench-pico"  # each piece's figures for each image, one JSON each: a run goes on from them
+# each piece's figures for each image, one JSON each, kept with the section they make (any checkout can write it
+# again, and a run of one piece changes its own rows only)
+SAVED = ROOT / "docs" / "bench-pico"
 PIECES = ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "stand", "rare", "rules")
 SECTION_PIECES = ("game", "steps", "tail", "engine", "match", "xip", "touchxip", "stand")  # (the section's runs)
 TAIL_FILE = ROOT / "build" / "slowest-positions.txt"
@@ -809,9 +811,9 @@ def section(quick: bool) -> str:
         "page program 0.7 ms, 4 KB sector erase 45 ms; Pico time, repeatable) for the Bao-board image (`make "
         "image`: MicroPython v1.29 preview for RPI_PICO with firmware/ frozen in) and for the stock MicroPython "
         "image with the firmware's armv6m `.mpy` on its flash (`make deploy`). Each piece is saved in "
-        "build/bench-pico/ and can be run alone: `python tools/bench_pico.py --piece game|steps|tail|engine|rules "
+        "docs/bench-pico/ and can be run alone: `python tools/bench_pico.py --piece game|steps|tail|engine|rules "
         "--image image|stock` (then `--render` writes this section from what is saved; where a run the section "
-        "names is not saved, as in a fresh checkout, the tool prints the section and leaves this file as it is).",
+        "names is not saved, the tool prints the section and leaves this file as it is).",
         compare_table().render(),
     ]
     runs = []
@@ -1029,7 +1031,7 @@ def main() -> int:
     body = section(args.quick)
     print(body)
     missing = unsaved_runs((ROOT / "docs" / "benchmarks.md").read_text())
-    if missing:  # (a fresh checkout holds no saved runs: the section would say "not measured" for the rest)
+    if missing:  # (the section would say "not measured" where it showed a run before)
         print(
             f"bench_pico: no saved run of {', '.join(missing)} in {SAVED.relative_to(ROOT)}: docs/benchmarks.md "
             "left as it is; the rows measured now are in the section printed above",
