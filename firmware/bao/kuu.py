@@ -2,10 +2,11 @@
 # received): the names of their state and move bits, the derived stage, the position checks (M7, M8,
 # M19, M22), the drop notation (M25) and why a move is illegal (M9-M22). The rules that play the games
 # are in bao.sowing, bao.rules and bao.malawi.
-from bao.core import (
+from bao.errors import IllegalMoveError, NotationError
+from bao.layout import (
     DROP as DROP,
 )
-from bao.core import (
+from bao.layout import (
     HOUSE,
     NONE,
     PLAY,
@@ -14,32 +15,28 @@ from bao.core import (
     STORE,
     TAKASIA,
     TO_MOVE,
-    IllegalMoveError,
-    NotationError,
-    Position,
-    format_move,
-    legal_move_codes,
     pit_index,
     pit_name,
-    play,
 )
-from bao.core import (
-    MALAWI_ADVANCED as MALAWI_ADVANCED,
-)
-from bao.core import (
-    MALAWI_INTERMEDIATE as MALAWI_INTERMEDIATE,
-)
-from bao.core import (
+from bao.layout import (
     MUST as MUST,
 )
-from bao.core import (
+from bao.layout import (
     PLACING as PLACING,
 )
-from bao.core import (
+from bao.layout import (
     TAKE_SHIFT as TAKE_SHIFT,
 )
 from bao.malawi import NEMO as NEMO
-from bao.rules import finite_captures
+from bao.movetext import format_move
+from bao.position import (
+    MALAWI_ADVANCED as MALAWI_ADVANCED,
+)
+from bao.position import (
+    MALAWI_INTERMEDIATE as MALAWI_INTERMEDIATE,
+)
+from bao.position import Position
+from bao.rules import finite_captures, legal_move_codes, play
 
 # (the names above that this module does not use are there for the host: kuu.DROP, kuu.MUST...)
 

@@ -1,5 +1,6 @@
 # Why a move is not legal, in words that cite the rule (the kuu games': bao.kuu).
-from bao.core import (
+from bao.kuu import why_illegal as kuu_why_illegal
+from bao.layout import (
     END_INFINITE,
     END_MASK,
     HOUSE,
@@ -12,14 +13,11 @@ from bao.core import (
     TAKASIA,
     TO_MOVE,
     WINNER,
-    Position,
-    format_move,
-    legal_moves,
     pit_name,
-    play_raw,
 )
-from bao.kuu import why_illegal as kuu_why_illegal
-from bao.rules import capture_starts, finite_captures, takasa_starts
+from bao.movetext import format_move
+from bao.position import Position
+from bao.rules import capture_starts, finite_captures, legal_moves, play_raw, takasa_starts
 
 _NEVER = "its sowing repeats, or sows more seeds than the game's bound, R10"
 
