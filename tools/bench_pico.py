@@ -1005,7 +1005,7 @@ def main() -> int:
         except PicoUnavailable as e:
             print(f"bench_pico: skipped: {e}")
             return 0
-        if not (ROOT / "build" / "firmware").is_dir():
+        if "stock" in images:  # (the .mpy of this tree: make rebuilds what changed, a stale build measured old code)
             subprocess.run(["make", "-C", str(ROOT), "firmware"], check=True, capture_output=True)
     if args.slowest:
         args.positions = slowest_positions(args.slowest, ROOT / "build" / "slowest-positions-dev.txt", args.among)
