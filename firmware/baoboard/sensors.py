@@ -142,8 +142,7 @@ def _weigh_pit(a: "App", pit: int) -> None:
     The second in one move, with no activation of X since the first and the first not taken back, marks X
     dead: a slip onto the next pit is mended by touching X (an activation) or taken back (at once; between
     moves however late; a take-back after a look mid-move says nothing: Recogniser._wrong), and the evidence
-    of a move made to its end is forgotten
-    (Debouncer.new_move): clumsy play does not add up."""
+    of a move made to its end is forgotten (Debouncer.new_move): clumsy play does not add up."""
     kind = a.deb.kind
     rec = a.rec
     x = -1

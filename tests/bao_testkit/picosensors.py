@@ -26,7 +26,7 @@ from bao_host.boards.pico import PicoBoard
 from baoboard.drivers.board_config import PIT_SENSOR_BIT
 from baoboard.recogniser import activations
 
-from bao_testkit.picofuzz import HELLO, HOLD, THINK, Host
+from bao_testkit.picofuzz import HELLO, THINK, Host, touch
 from bao_testkit.simrig import Played
 
 SCAN_MS = 5
@@ -128,13 +128,6 @@ def idle_faults(data_dir: Path, seed: int, chip: int, stuck: int, flicker: int, 
     return rep
 
 
-def _touch(board: PicoBoard, pit: int) -> None:
-    board.set_pit(pit, True)
-    board.run(HOLD, SCAN_MS)
-    board.set_pit(pit, False)
-    board.run(HOLD, SCAN_MS)
-
-
 def person_plays(board: PicoBoard, host: Host, p: core.Position, m: int) -> None:
     """A move's activations as a person makes them: after a touch the board flags (an ILLEGAL event), a look,
     the seed taken back out of the pink pit (a touch) and put there again, at most twice (as
@@ -142,11 +135,11 @@ def person_plays(board: PicoBoard, host: Host, p: core.Position, m: int) -> None
     for pit in activations(p, m):
         for _ in range(3):
             flagged = len(said(board, "ILLEGAL"))
-            _touch(board, pit)
+            touch(board, [pit])
             if len(said(board, "ILLEGAL")) == flagged:
                 break
             _run(board, host, LOOK_MS)
-            _touch(board, pit)  # the seed taken back out of the pink pit
+            touch(board, [pit])  # the seed taken back out of the pink pit
     board.run(THINK, SCAN_MS)
     host.ack()
 
